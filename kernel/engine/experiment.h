@@ -1,0 +1,47 @@
+/* kernel/engine/experiment.h — one experiment: plugins instantiated from a
+ * configuration, the network built, the time loop run, the report filled.
+ *
+ * Contract
+ * --------
+ * insee_experiment_new() resolves every section's plugin in the registry,
+ * validates each section against the kernel's keys and the plugin's table,
+ * creates the instances (topology first, then router, arbiter, placement,
+ * traffic) and builds the network. insee_experiment_run() runs warm-up,
+ * measurement and drain and fills the report. The experiment borrows the
+ * config and the registry (both must outlive it) and owns everything else.
+ * Errors are GErrors in INSEE_EXPERIMENT_ERROR, or INSEE_CONFIG_ERROR for
+ * configuration problems found while binding.
+ */
+#ifndef INSEE_KERNEL_EXPERIMENT_H
+#define INSEE_KERNEL_EXPERIMENT_H
+
+#include <glib.h>
+
+#include "config/config.h"
+#include "plugin/registry.h"
+#include "stats/report.h"
+
+G_BEGIN_DECLS
+
+#define INSEE_EXPERIMENT_ERROR (insee_experiment_error_quark())
+GQuark insee_experiment_error_quark(void);
+typedef enum {
+    INSEE_EXPERIMENT_ERROR_PLUGIN,     /* a configured plugin is missing or refused */
+    INSEE_EXPERIMENT_ERROR_SETUP,      /* a plugin's create() failed, or plugins do not fit */
+    INSEE_EXPERIMENT_ERROR_SIMULATION, /* a plugin misbehaved while running */
+} InseeExperimentError;
+
+typedef struct insee_experiment insee_experiment;
+
+insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,
+                                       GError **err);
+gboolean insee_experiment_run(insee_experiment *exp, GError **err);
+/* Valid after a successful run; owned by the experiment. */
+const insee_report *insee_experiment_report(const insee_experiment *exp);
+void insee_experiment_free(insee_experiment *exp);
+
+/* The embedded default experiment (8x8 torus, uniform traffic). */
+extern const char insee_default_experiment[];
+
+G_END_DECLS
+#endif

@@ -1,0 +1,68 @@
+/* kernel/stats/report.h — what a run measured, and how it is written.
+ *
+ * The engine fills an insee_report; insee_report_print() writes the human
+ * report (parameters echoed first, so the run can be repeated), and
+ * insee_report_append_csv() appends one row (header on a new file) by writing
+ * a complete new file next to the target and renaming it over, so a failure
+ * never leaves a half-written file. Loads are in phits/node/cycle; the
+ * "measured" counters cover the measurement window only, the "total" ones the
+ * whole run including warm-up and drain.
+ */
+#ifndef INSEE_KERNEL_REPORT_H
+#define INSEE_KERNEL_REPORT_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+G_BEGIN_DECLS
+
+typedef struct insee_stat {
+    uint64_t count;
+    double mean;
+    double m2;  /* sum of squared deviations (Welford) */
+    uint64_t max;
+} insee_stat;
+
+void insee_stat_add(insee_stat *s, uint64_t x);
+double insee_stat_std(const insee_stat *s);
+
+typedef struct insee_report {
+    char *echo;             /* the configuration actually used, as TOML */
+    uint32_t nodes;
+    uint32_t routers;
+    uint32_t packet_phits;
+
+    uint64_t warmup_cycles;
+    uint64_t measure_cycles;
+    uint64_t drain_cycles;  /* cycles the drain took */
+    uint64_t cycles;        /* simulated cycles in all */
+    gboolean drained;       /* the network emptied before the drain limit */
+
+    double offered_load;    /* configured, from the traffic plugin; < 0 when none */
+    double generated_load;  /* measured entering injection queues */
+    double accepted_load;   /* measured consumed */
+
+    /* measurement window */
+    uint64_t generated, injected, delivered, dropped;
+    uint64_t hops;          /* summed over delivered packets */
+    insee_stat latency_gen; /* tail consumed - entered its injection queue */
+    insee_stat latency_inj; /* tail consumed - head left the injection queue */
+
+    /* whole run */
+    uint64_t total_generated, total_delivered, total_dropped, total_in_flight;
+    uint64_t total_packet_hops;
+    uint64_t source_stalls; /* cycles a source waited for injection room */
+    uint64_t sum_generated_ids, sum_delivered_ids; /* every packet delivered exactly once */
+
+    double wall_seconds;
+    double cycles_per_second;
+    double packet_hops_per_second;
+} insee_report;
+
+void insee_report_clear(insee_report *r);
+void insee_report_print(const insee_report *r, FILE *out);
+gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err);
+
+G_END_DECLS
+#endif

@@ -1,0 +1,117 @@
+/* insee/host.h — the kernel services a plugin may call (the host table).
+ *
+ * Contract
+ * --------
+ * Every create() receives a `const insee_host *`. The table and the kernel
+ * handle in it are owned by the kernel and stay valid until the plugin's
+ * destroy() returns; a plugin keeps the pointer in its instance. Calls go
+ * through the table, never through linked kernel symbols, so a plugin builds
+ * against these headers alone, loads into newer kernels, and unit tests can
+ * hand it a mock host.
+ *
+ * `size` is sizeof(insee_host) as the kernel built it and `abi_minor` the
+ * kernel's minor: before calling an entry appended in a later minor, check
+ * INSEE_HOST_HAS(host, entry). Entries are only ever appended.
+ *
+ * Which entries are meaningful when:
+ *  - topology create(): log, rng_seed only (the network does not exist yet;
+ *    shape() reports zeros).
+ *  - router, arbiter, traffic, placement, bridge create() and later: all.
+ *  - the queue/link queries (input_room, output_room, link_free, occupancy)
+ *    describe the state at the start of the current cycle; they are meant to
+ *    be called from router.route() and are cheap (array reads).
+ */
+#ifndef INSEE_HOST_H
+#define INSEE_HOST_H
+
+#include <insee/plugin.h>
+#include <insee/rng.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct insee_kernel insee_kernel; /* opaque */
+
+/* Pseudo-ports. */
+#define INSEE_PORT_INJECTION 0xFFFFu /* route_ctx.in_port of a packet in an injection queue */
+#define INSEE_PORT_DROP 0xFFFEu      /* candidate port: discard the packet (counted as dropped) */
+
+/* What a router model needs to know about one hop (one output port). */
+enum {
+    INSEE_HOP_WRAP = 1u << 0,       /* this link is a wrap-around link */
+    INSEE_HOP_WRAP_AHEAD = 1u << 1, /* the rest of the path in this dimension (this hop
+                                       included) crosses a wrap-around link */
+    INSEE_HOP_UP = 1u << 2,         /* trees: towards the roots */
+    INSEE_HOP_DOWN = 1u << 3,       /* trees: towards the leaves */
+    INSEE_HOP_TIE = 1u << 4,        /* torus: the other direction is as short */
+};
+
+typedef struct insee_hop {
+    uint16_t port;     /* output port index at the current router */
+    int8_t dir;        /* +1 / -1 along `dim`; 0 when the port has no direction */
+    uint8_t flags;     /* INSEE_HOP_* */
+    int16_t dim;       /* dimension index; -1 when the topology has none */
+    uint16_t dim_hops; /* hops still to go along `dim`, this one included; 0 if unknown */
+} insee_hop;
+
+/* The experiment's dimensions, valid once the topology is built. */
+typedef struct insee_shape {
+    uint32_t routers;
+    uint32_t nodes;
+    uint32_t max_ports;     /* network ports of the largest router */
+    uint32_t dims;          /* coordinates per node; 0 when none */
+    uint32_t vcs;           /* virtual channels per port */
+    uint32_t queue_packets; /* capacity of a transit queue, in packets */
+    uint32_t inject_packets;/* capacity of an injection queue, in packets */
+    uint32_t injectors;     /* injection queues per node */
+    uint32_t packet_phits;  /* packet length */
+    uint32_t tasks;         /* tasks of the workload (placed on nodes) */
+} insee_shape;
+
+typedef enum insee_log_level {
+    INSEE_LOG_ERROR = 0,
+    INSEE_LOG_WARNING = 1,
+    INSEE_LOG_INFO = 2,
+    INSEE_LOG_DEBUG = 3,
+} insee_log_level;
+
+typedef struct insee_host {
+    uint32_t size;      /* sizeof(insee_host) as the kernel built it */
+    uint32_t abi_minor; /* the kernel's INSEE_ABI_MINOR */
+    insee_kernel *kernel;
+
+    /* minor 0 */
+    void (*log)(insee_kernel *k, insee_log_level level, const char *message);
+    /* A stream derived from the experiment seed, the plugin's kind and `stream`. */
+    void (*rng_seed)(insee_kernel *k, uint64_t stream, insee_rng *out);
+    void (*shape)(insee_kernel *k, insee_shape *out);
+
+    /* Topology queries, routed through the kernel (plugins never call each other). */
+    uint32_t (*ports)(insee_kernel *k, uint32_t router);
+    uint32_t (*node_router)(insee_kernel *k, uint32_t node);
+    uint32_t (*minimal_hops)(insee_kernel *k, uint32_t router, uint32_t dst_node,
+                             uint32_t salt, insee_hop *out, uint32_t max);
+    void (*port_info)(insee_kernel *k, uint32_t router, uint32_t port, insee_hop *out);
+    uint32_t (*distance)(insee_kernel *k, uint32_t router, uint32_t dst_node);
+    uint32_t (*coords)(insee_kernel *k, uint32_t node, int32_t *out, uint32_t max);
+
+    /* Network state at the start of the current cycle. */
+    uint32_t (*input_room)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
+    uint32_t (*output_room)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
+    bool (*link_free)(insee_kernel *k, uint32_t router, uint32_t port);
+    double (*occupancy)(insee_kernel *k); /* fraction of transit queue slots in use */
+
+    /* Traffic: have the kernel call traffic.emit() for `task` at cycle `at`
+       (reactive replies, causal workloads woken by a delivery). */
+    void (*wake_task)(insee_kernel *k, uint32_t task, uint64_t at);
+} insee_host;
+
+#define INSEE_HOST_HAS(host, entry)                                          \
+    ((host)->size >= offsetof(insee_host, entry) + sizeof((host)->entry) &&  \
+     (host)->entry != NULL)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

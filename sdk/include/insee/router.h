@@ -1,0 +1,101 @@
+/* insee/router.h — the router model contract: routing, virtual-channel
+ * selection, admission (deadlock avoidance, congestion control) and the
+ * injection policy.
+ *
+ * Who calls what
+ * --------------
+ * In every cycle, for every input queue (transit or injection) whose head
+ * packet has arrived and is not yet forwarded, the kernel calls route(). The
+ * router writes its candidates (output port, output VC, room needed) in
+ * preference order. The kernel keeps the first candidate whose link is free
+ * and whose downstream queue has at least `room` free packet slots (virtual
+ * cut-through: always at least one whole packet), and that input requests it.
+ * The arbiter then picks one request per output port; the winner is
+ * forwarded and forwarded() tells the router which candidate it got. Losers,
+ * and heads with no admissible candidate, are asked again next cycle.
+ * Packets at the router hosting their destination are consumed by the kernel
+ * and never reach route().
+ *
+ * State
+ *  - packet_state_size() bytes per packet, zeroed at generation, passed as
+ *    ctx->packet_state at every hop and every retry (smart's "bet", the VC
+ *    class of trc, a drop timer);
+ *  - router_state_size() bytes per router, zeroed at start (SpiNNaker's
+ *    engine, IPR counters);
+ *  - both allocated by the kernel next to the network state (no malloc in the
+ *    time loop). Everything else lives in the instance create() returns.
+ *
+ * How the family maps onto this contract
+ *  - Dally trc/basic/improved: VC from ctx->in_vc, hop flags WRAP/WRAP_AHEAD.
+ *  - Dally adaptive, bubble random/shortest: several candidates from
+ *    host->minimal_hops(), ordered by host->output_room() (free downstream room).
+ *  - bubble admission: room = 2 on the escape VC; INSEE's own-ring check reads
+ *    host->input_room() of this router's queue of the ring being entered.
+ *  - smart: its per-packet bet in packet_state, updated in forwarded().
+ *  - multistage static/adaptive, updown: UP/DOWN hop flags from minimal_hops().
+ *  - IPR/LBR/GCC: route() of an injection queue (in_port == INSEE_PORT_INJECTION)
+ *    returns no candidate, or a larger `room`, when the policy says wait;
+ *    host->occupancy() gives GCC its global view.
+ *  - SpiNNaker drops: a candidate with port INSEE_PORT_DROP after the wait the
+ *    model allows (its timer in packet_state).
+ * Later models append entries at the end of the vtable (ABI minor).
+ */
+#ifndef INSEE_ROUTER_H
+#define INSEE_ROUTER_H
+
+#include <insee/host.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct insee_route_ctx {
+    uint32_t size;      /* sizeof(insee_route_ctx) as the kernel built it */
+    uint32_t router;
+    uint32_t in_port;   /* input port, or INSEE_PORT_INJECTION */
+    uint32_t in_vc;     /* VC of the input queue; the injector index for injection */
+    uint32_t src_node;
+    uint32_t dst_node;
+    uint32_t salt;      /* per-packet random word fixed at generation */
+    uint32_t hops;      /* router-to-router hops taken so far */
+    uint64_t now;       /* current cycle */
+    uint64_t born;      /* cycle the packet entered its injection queue */
+    void *packet_state; /* packet_state_size() bytes, persist across hops and retries */
+    void *router_state; /* router_state_size() bytes of this router */
+    insee_rng *rng;     /* this router's stream */
+} insee_route_ctx;
+
+typedef struct insee_candidate {
+    uint32_t port; /* output port at ctx->router, or INSEE_PORT_DROP */
+    uint16_t vc;   /* output VC (the input VC it enters downstream) */
+    uint16_t room; /* free packet slots required downstream; 0 or 1 = one packet (VCT) */
+} insee_candidate;
+
+#define INSEE_MAX_CANDIDATES 64u
+
+typedef struct insee_router_vtable {
+    uint32_t size; /* sizeof(insee_router_vtable) as built */
+
+    /* minor 0 — required */
+    /* The host's shape() is valid here: check vcs and the topology's needs. */
+    void *(*create)(const insee_host *host, const insee_value *params, insee_error *err);
+    void (*destroy)(void *self);
+    /* Fill up to `max` (>= INSEE_MAX_CANDIDATES) candidates, best first;
+       return how many. 0: nothing possible now, ask again next cycle. */
+    uint32_t (*route)(void *self, const insee_route_ctx *ctx, insee_candidate *out, uint32_t max);
+
+    /* minor 0 — optional (NULL: kernel default) */
+    size_t (*packet_state_size)(void *self);  /* default 0 */
+    size_t (*router_state_size)(void *self);  /* default 0 */
+    /* The packet was granted `granted` (one of route()'s candidates). */
+    void (*forwarded)(void *self, const insee_route_ctx *ctx, const insee_candidate *granted);
+    /* Which injection queue of ctx->src_node a new packet waits in (ctx->in_vc
+       is meaningless here); return an index < injectors. Default: "shortest",
+       the queue with most free room, lowest index on a tie. */
+    uint32_t (*select_injector)(void *self, const insee_route_ctx *ctx, uint32_t injectors);
+} insee_router_vtable;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

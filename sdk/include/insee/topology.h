@@ -1,0 +1,83 @@
+/* insee/topology.h — the topology contract.
+ *
+ * A topology says which routers exist, how their ports are wired, where the
+ * nodes attach, and which output ports are minimal toward a destination.
+ *
+ * Who calls what: the kernel calls create() once, then info(), ports(),
+ * link() and node_router() while it builds the network (not in the time
+ * loop), then minimal_hops() from the time loop whenever a router model asks
+ * for routes (through insee_host.minimal_hops). All entries but create and
+ * destroy must be pure functions of their arguments: no hidden state changes.
+ *
+ * Conventions
+ *  - Routers are 0..routers-1, nodes 0..nodes-1; a node attaches to exactly
+ *    one router (node_router). In direct topologies router r hosts node r.
+ *  - A router has ports(r) network ports; port p is both output p and input p.
+ *    link(r, p) names the router and input port that output p feeds. Each
+ *    input is fed by at most one output. Bidirectional topologies make the
+ *    reverse link come back into input p (the conformance suite checks it
+ *    unless info.flags has INSEE_TOPO_DIRECTED).
+ *  - minimal_hops() lists every output port at `router` that lies on a
+ *    shortest path to dst_node, in dimension order (lowest dimension first);
+ *    0 entries means router hosts dst_node. `salt` is a per-packet random
+ *    word fixed at generation: where two directions tie (a torus ring of even
+ *    size at distance k/2) bit `dim` of salt decides which is listed first, so
+ *    a dimension-order router that takes the first hop of a dimension keeps a
+ *    consistent direction.
+ *  - ports, nodes and routers fit in uint32_t; ports per router in uint16_t.
+ */
+#ifndef INSEE_TOPOLOGY_H
+#define INSEE_TOPOLOGY_H
+
+#include <insee/host.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    INSEE_TOPO_DIRECTED = 1u << 0, /* some links have no reverse (unidirectional torus) */
+    INSEE_TOPO_INDIRECT = 1u << 1, /* some routers host no node (trees) */
+};
+
+typedef struct insee_topology_info {
+    uint32_t routers;
+    uint32_t nodes;
+    uint32_t max_ports; /* max over routers of ports(r) */
+    uint32_t dims;      /* coordinates per node (0: coords() unsupported) */
+    uint32_t flags;     /* INSEE_TOPO_* */
+    uint32_t diameter;  /* 0 when unknown */
+} insee_topology_info;
+
+typedef struct insee_port_peer {
+    uint32_t router; /* router at the other end */
+    uint32_t port;   /* its input port */
+} insee_port_peer;
+
+typedef struct insee_topology_vtable {
+    uint32_t size; /* sizeof(insee_topology_vtable) as built */
+
+    /* minor 0 — required */
+    void *(*create)(const insee_host *host, const insee_value *params, insee_error *err);
+    void (*destroy)(void *self);
+    void (*info)(void *self, insee_topology_info *out);
+    uint32_t (*ports)(void *self, uint32_t router);
+    /* false when output `port` of `router` is unplugged (mesh border). */
+    bool (*link)(void *self, uint32_t router, uint32_t port, insee_port_peer *out);
+    uint32_t (*node_router)(void *self, uint32_t node);
+    uint32_t (*minimal_hops)(void *self, uint32_t router, uint32_t dst_node, uint32_t salt,
+                             insee_hop *out, uint32_t max);
+
+    /* minor 0 — optional (NULL: kernel default) */
+    /* Static description of a port (dim, dir, WRAP/UP/DOWN); default: dim -1. */
+    void (*port_info)(void *self, uint32_t router, uint32_t port, insee_hop *out);
+    /* Hops from router to dst_node; default: follow minimal_hops. */
+    uint32_t (*distance)(void *self, uint32_t router, uint32_t dst_node);
+    /* Coordinates of a node; returns how many were written (info.dims). */
+    uint32_t (*coords)(void *self, uint32_t node, int32_t *out, uint32_t max);
+} insee_topology_vtable;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

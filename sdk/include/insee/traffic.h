@@ -1,0 +1,59 @@
+/* insee/traffic.h — the traffic contract: what is sent, when, to whom, and
+ * with what causality.
+ *
+ * Traffic speaks in tasks 0..tasks-1; the kernel maps tasks to nodes through
+ * the placement plugin and messages to packets (ceil of the message length).
+ *
+ * Who calls what
+ *  - start(task) once per task before cycle 0: the first cycle the task is
+ *    due, or INSEE_NEVER.
+ *  - emit(task, now) when a task is due: fill *msg and return true to send a
+ *    message now; always set *next to the next cycle the task is due (> now)
+ *    or INSEE_NEVER. A task whose previous message is still waiting for room in
+ *    its injection queue is not asked (the source is throttled, as in INSEE).
+ *  - delivered() when the last packet of a message has been consumed: reactive
+ *    traffic replies, a causal workload (trace, application kernel) completes
+ *    a receive and wakes the waiting task with host->wake_task().
+ *  - finished(): a causal workload says it has completed; the run then ends
+ *    and reports its completion time. NULL: an open-ended source, the run
+ *    lasts the configured cycles.
+ * Compute phases are gaps between due cycles; when every task waits and the
+ * network is empty the kernel jumps the clock to the next due cycle.
+ * Each task has its own rng stream, so results never depend on call order.
+ */
+#ifndef INSEE_TRAFFIC_H
+#define INSEE_TRAFFIC_H
+
+#include <insee/host.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct insee_message {
+    uint32_t dst;     /* destination task */
+    uint32_t packets; /* length in packets, >= 1 */
+    uint64_t tag;     /* the workload's own matching key (MPI tag, trace line) */
+} insee_message;
+
+typedef struct insee_traffic_vtable {
+    uint32_t size; /* sizeof(insee_traffic_vtable) as built */
+
+    /* minor 0 — required */
+    void *(*create)(const insee_host *host, const insee_value *params, insee_error *err);
+    void (*destroy)(void *self);
+    uint64_t (*start)(void *self, uint32_t task, insee_rng *rng);
+    bool (*emit)(void *self, uint32_t task, uint64_t now, insee_rng *rng,
+                 insee_message *msg, uint64_t *next);
+
+    /* minor 0 — optional */
+    void (*delivered)(void *self, uint32_t src_task, const insee_message *msg, uint64_t now);
+    bool (*finished)(void *self);
+    /* Offered load in phits/node/cycle when the traffic has one (reports); <0: none. */
+    double (*offered_load)(void *self);
+} insee_traffic_vtable;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
