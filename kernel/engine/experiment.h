@@ -40,6 +40,10 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err);
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);
 
+/* The [plugins] dirs of a configuration (validated), for the discovery order;
+   *dirs is a NULL-terminated g_strfreev() list; callers skip empty entries. */
+gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **err);
+
 /* The embedded default experiment (8x8 torus, uniform traffic). */
 extern const char insee_default_experiment[];
 

@@ -29,6 +29,8 @@ double insee_stat_std(const insee_stat *s);
 
 typedef struct insee_report {
     char *echo;             /* the configuration actually used, as TOML */
+    char *plugins;          /* "topology/router/arbiter/placement/traffic" plugin names */
+    uint64_t seed;
     uint32_t nodes;
     uint32_t routers;
     uint32_t packet_phits;

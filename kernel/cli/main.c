@@ -1,0 +1,210 @@
+/* kernel/cli/main.c — the `insee` command line.
+ *
+ * Commands: run [CONFIG] (the embedded default experiment without one),
+ * plugins list, plugins info NAME [--json]. Global options may stand anywhere.
+ * Exit codes are part of the interface (scripts and sweeps rely on them):
+ * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "engine/experiment.h"
+#include "plugin/describe.h"
+#include "plugin/registry.h"
+
+enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
+
+static char **opt_plugin_dirs;
+static char **opt_set;
+static gboolean opt_json;
+static gboolean opt_version;
+
+static const GOptionEntry entries[] = {
+    {"plugin-dir", 'P', 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_plugin_dirs,
+     "Search DIR for plugins first (repeatable)", "DIR"},
+    {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt_set,
+     "Override a config value, e.g. --set traffic.load=0.3 (repeatable)", "KEY=VALUE"},
+    {"json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "plugins info: print JSON", NULL},
+    {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and ABI", NULL},
+    {NULL},
+};
+
+static const char summary[] =
+    "Commands:\n"
+    "  run [CONFIG.toml]        run an experiment (the embedded default: 8x8 torus,\n"
+    "                           uniform traffic at 0.3 phits/node/cycle, when no file)\n"
+    "  plugins list             every plugin found, and those refused with the reason\n"
+    "  plugins info NAME        a plugin's parameters (its manual); --json for tools\n";
+
+static const char description[] =
+    "Examples:\n"
+    "  insee run\n"
+    "  insee run examples/torus-8x8-uniform.toml --set traffic.load=0.3\n"
+    "  insee --plugin-dir ~/my-plugins run my-experiment.toml\n"
+    "  insee plugins info torus --json\n"
+    "\n"
+    "Plugins are searched in: every --plugin-dir, then INSEE_PLUGIN_PATH (':'-separated),\n"
+    "then the config's [plugins] dirs, then the default directory. INSEE_DEBUG_PLUGINS=1\n"
+    "traces every attempt.\n"
+    "\n"
+    "Exit status: 0 success, 1 simulation error, 2 usage or configuration error,\n"
+    "3 plugin error (missing, refused or built for another ABI).\n";
+
+static int exit_code_for(const GError *e)
+{
+    if (e->domain == INSEE_CONFIG_ERROR)
+        return EXIT_USAGE;
+    if (e->domain == INSEE_EXPERIMENT_ERROR) {
+        switch (e->code) {
+        case INSEE_EXPERIMENT_ERROR_PLUGIN:
+            return EXIT_PLUGIN;
+        case INSEE_EXPERIMENT_ERROR_SETUP:
+            return EXIT_USAGE;
+        default:
+            return EXIT_SIMULATION;
+        }
+    }
+    return EXIT_SIMULATION;
+}
+
+static int report_error(GError *e)
+{
+    int code = exit_code_for(e);
+    g_printerr("insee: error: %s\n", e->message);
+    g_error_free(e);
+    return code;
+}
+
+static void add_path_list(insee_registry *reg, char *const *dirs)
+{
+    for (; dirs && *dirs; dirs++)
+        if (**dirs)
+            insee_registry_add_dir(reg, *dirs);
+}
+
+/* Discovery order of DESIGN §4 rule 9. `cfg` may be NULL (plugins commands). */
+static insee_registry *open_registry(insee_config *cfg, GError **err)
+{
+    char **config_dirs = NULL;
+    if (cfg && !insee_experiment_plugin_dirs(cfg, &config_dirs, err))
+        return NULL;
+    insee_registry *reg = insee_registry_new();
+    add_path_list(reg, opt_plugin_dirs);
+    const char *env = g_getenv("INSEE_PLUGIN_PATH");
+    if (env) {
+        char **env_dirs = g_strsplit(env, G_SEARCHPATH_SEPARATOR_S, -1);
+        add_path_list(reg, env_dirs);
+        g_strfreev(env_dirs);
+    }
+    add_path_list(reg, config_dirs);
+    g_strfreev(config_dirs);
+    char *def = insee_registry_default_dir();
+    insee_registry_add_dir(reg, def);
+    g_free(def);
+    insee_registry_scan(reg);
+    const GPtrArray *notices = insee_registry_notices(reg);
+    for (guint i = 0; i < notices->len; i++)
+        g_printerr("insee: notice: %s\n", (const char *)g_ptr_array_index(notices, i));
+    return reg;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    if (argc > 1) {
+        g_printerr("insee: error: run takes at most one config file (got %d); see insee --help\n",
+                   argc);
+        return EXIT_USAGE;
+    }
+    GError *err = NULL;
+    insee_config *cfg = argc == 1
+                            ? insee_config_load_file(argv[0], &err)
+                            : insee_config_load_string(insee_default_experiment,
+                                                       "<embedded default experiment>", &err);
+    if (!cfg)
+        return report_error(err);
+    for (char **s = opt_set; s && *s; s++) {
+        if (!insee_config_set(cfg, *s, &err)) {
+            insee_config_free(cfg);
+            return report_error(err);
+        }
+    }
+    int code = EXIT_OK;
+    insee_registry *reg = open_registry(cfg, &err);
+    insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
+    if (!exp || !insee_experiment_run(exp, &err))
+        code = report_error(err);
+    else
+        insee_report_print(insee_experiment_report(exp), stdout);
+    insee_experiment_free(exp);
+    if (reg)
+        insee_registry_free(reg);
+    insee_config_free(cfg);
+    return code;
+}
+
+static int cmd_plugins(int argc, char **argv)
+{
+    if (argc < 1 || (strcmp(argv[0], "list") != 0 && strcmp(argv[0], "info") != 0) ||
+        (strcmp(argv[0], "info") == 0 && argc != 2) || (strcmp(argv[0], "list") == 0 && argc != 1)) {
+        g_printerr("insee: error: use `insee plugins list` or `insee plugins info NAME`\n");
+        return EXIT_USAGE;
+    }
+    GError *err = NULL;
+    insee_registry *reg = open_registry(NULL, &err);
+    GString *out = g_string_new(NULL);
+    int code = EXIT_OK;
+    if (strcmp(argv[0], "list") == 0) {
+        insee_registry_describe_list(reg, out);
+    } else {
+        const insee_plugin *p = insee_registry_find_any(reg, argv[1]);
+        if (p) {
+            insee_plugin_describe(p, opt_json, out);
+        } else {
+            g_printerr("insee: error: no plugin named '%s'; see `insee plugins list`\n", argv[1]);
+            code = EXIT_PLUGIN;
+        }
+    }
+    fputs(out->str, stdout);
+    g_string_free(out, TRUE);
+    insee_registry_free(reg);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    GOptionContext *ctx = g_option_context_new("COMMAND [ARGS] — simulate interconnection networks");
+    g_option_context_set_summary(ctx, summary);
+    g_option_context_set_description(ctx, description);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *err = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        g_printerr("insee: error: %s; see insee --help\n", err->message);
+        g_error_free(err);
+        g_option_context_free(ctx);
+        return EXIT_USAGE;
+    }
+    int code;
+    if (opt_version) {
+        printf("insee %s (plugin ABI %u.%u)\n", INSEE_VERSION, INSEE_ABI_MAJOR, INSEE_ABI_MINOR);
+        code = EXIT_OK;
+    } else if (argc < 2) {
+        char *help = g_option_context_get_help(ctx, TRUE, NULL);
+        g_printerr("%s", help);
+        g_free(help);
+        code = EXIT_USAGE;
+    } else if (strcmp(argv[1], "run") == 0) {
+        code = cmd_run(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "plugins") == 0) {
+        code = cmd_plugins(argc - 2, argv + 2);
+    } else {
+        g_printerr("insee: error: unknown command '%s'; see insee --help\n", argv[1]);
+        code = EXIT_USAGE;
+    }
+    g_option_context_free(ctx);
+    g_strfreev(opt_plugin_dirs);
+    g_strfreev(opt_set);
+    return code;
+}

@@ -1,0 +1,137 @@
+/* kernel/engine/engine.h — the cycle engine's state (DESIGN §5), shared by the
+ * time loop (engine.c), the workload room (kernel/workload/) and the host
+ * table (host.c). Internal to the kernel: plugins see none of this.
+ *
+ * The experiment (experiment.c) fills the plugin fields and parameters,
+ * builds `net`, then calls insee_engine_run(), which owns the loop from cycle
+ * 0 to the end of the drain and fills `report`.
+ */
+#ifndef INSEE_KERNEL_ENGINE_H
+#define INSEE_KERNEL_ENGINE_H
+
+#include <glib.h>
+#include <insee/insee.h>
+
+#include "engine/events.h"
+#include "net/network.h"
+#include "stats/report.h"
+
+G_BEGIN_DECLS
+
+/* One message a task sends: packets still to queue at the source, and still
+   to be consumed at the destination. */
+typedef struct insee_message_rec {
+    uint32_t src_task;
+    uint32_t to_queue;
+    uint32_t to_deliver;
+    uint32_t next_free;
+    insee_message msg;
+} insee_message_rec;
+
+typedef struct insee_request_rec {
+    uint32_t queue;      /* requesting input queue */
+    uint32_t out;        /* requested output (global port, or consumption port) */
+    uint32_t input;      /* input index at the router, for the arbiter */
+    uint32_t next;       /* next request for the same output */
+    insee_candidate cand;
+} insee_request_rec;
+
+typedef struct insee_engine {
+    insee_net net;
+
+    const insee_topology_vtable *topo;
+    void *topo_self;
+    const insee_router_vtable *router;
+    void *router_self;
+    const insee_arbiter_vtable *arbiter;
+    void *arbiter_self;
+    const insee_traffic_vtable *traffic;
+    void *traffic_self;
+
+    uint64_t seed;
+    uint32_t packet_phits;
+    gboolean single_consumption;
+    gboolean drop_on_full;
+
+    size_t rstate_size;
+    uint8_t *rstate;         /* routers * rstate_size */
+    size_t astate_size;
+    uint8_t *astate;         /* outputs * astate_size */
+    insee_rng *router_rng;   /* per router: route() */
+    insee_rng *arb_rng;      /* per router: pick() */
+    insee_rng *node_rng;     /* per node: packet salts */
+
+    /* workload (kernel/workload/) */
+    uint32_t tasks;
+    uint32_t *task_node;
+    insee_rng *task_rng;
+    uint64_t *task_due;      /* the due cycle the heap holds for the task, or INSEE_NEVER */
+    uint64_t *task_next;     /* due cycle to use once its message is queued */
+    uint32_t *task_msg;      /* message still being queued, or INSEE_NONE */
+    uint64_t *task_blocked_at;
+    uint32_t *task_blocked_next;
+    uint32_t *node_blocked_head, *node_blocked_tail;
+    insee_message_rec *msg;
+    uint32_t msg_cap, msg_free;
+    uint64_t serial;
+    uint64_t in_flight;      /* packets in queues or being consumed */
+
+    /* time */
+    uint64_t now;
+    uint64_t window_start, window_end; /* measurement window [start, end) */
+    uint64_t drain_limit;              /* generation stops at window_end; drain until here */
+    insee_wheel wheel;
+    insee_heap due;
+    insee_vec active;        /* queues whose head asks for a route this cycle */
+
+    /* arbitration scratch */
+    insee_request_rec *req;
+    uint32_t req_len, req_cap;
+    uint32_t *out_req;       /* per output: first request this cycle, or INSEE_NONE */
+    insee_vec touched;
+
+    insee_report report;
+    GError *error;           /* first simulation error; ends the run */
+} insee_engine;
+
+/* What a plugin's insee_host.kernel points to: the engine and the kind of
+   the plugin holding it (which seeds its streams). */
+struct insee_kernel {
+    insee_engine *eng;
+    insee_kind kind;
+    const insee_shape *shape;
+};
+
+/* Fill `host` for a plugin of that kind (host.c). */
+void insee_host_init(insee_host *host, struct insee_kernel *k);
+
+/* Allocate the per-router/per-output state once plugins and net exist. */
+void insee_engine_prepare(insee_engine *eng);
+gboolean insee_engine_run(insee_engine *eng, GError **err);
+void insee_engine_clear(insee_engine *eng);
+/* Record the first simulation error (printf-style); the loop stops after the cycle. */
+void insee_engine_fail(insee_engine *eng, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* The head of q has become routable no earlier than `ready`. */
+void insee_engine_queue_wake(insee_engine *eng, uint32_t q);
+/* Fill a route context for packet p waiting in queue q (q may be an injection
+   queue not yet holding p, for select_injector). */
+void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_route_ctx *ctx);
+
+static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t t)
+{
+    return t >= eng->window_start && t < eng->window_end;
+}
+
+/* kernel/workload/workload.c */
+gboolean insee_workload_init(insee_engine *eng, const uint32_t *task_node, GError **err);
+void insee_workload_start(insee_engine *eng);
+void insee_workload_due(insee_engine *eng, uint32_t task);
+void insee_workload_room(insee_engine *eng, uint32_t node);
+void insee_workload_delivered(insee_engine *eng, uint32_t packet);
+void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at);
+gboolean insee_workload_idle(const insee_engine *eng);
+void insee_workload_clear(insee_engine *eng);
+
+G_END_DECLS
+#endif

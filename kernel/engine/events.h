@@ -1,0 +1,79 @@
+/* kernel/engine/events.h — what the time loop waits for.
+ *
+ * Two structures, both owned by the engine:
+ *  - a timing wheel of network events (a head becomes routable, a queue slot
+ *    frees, a packet's tail is consumed), all at most `horizon` cycles ahead;
+ *    a bucket per cycle, so scheduling and popping are O(1);
+ *  - a binary heap of task due times (traffic sources), which may be far
+ *    ahead; ties pop in task order so runs are deterministic.
+ * Storage grows by doubling and is reused, so the time loop stops allocating
+ * once the run reaches its steady state.
+ */
+#ifndef INSEE_KERNEL_EVENTS_H
+#define INSEE_KERNEL_EVENTS_H
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+typedef enum insee_event_kind {
+    INSEE_EV_HEAD_READY = 0, /* id: queue */
+    INSEE_EV_RELEASE = 1,    /* id: queue */
+    INSEE_EV_DELIVER = 2,    /* id: packet */
+} insee_event_kind;
+
+static inline uint32_t insee_event(insee_event_kind kind, uint32_t id)
+{
+    return (id << 2) | (uint32_t)kind;
+}
+static inline insee_event_kind insee_event_kind_of(uint32_t ev) { return (insee_event_kind)(ev & 3u); }
+static inline uint32_t insee_event_id(uint32_t ev) { return ev >> 2; }
+
+typedef struct insee_vec {
+    uint32_t *v;
+    uint32_t len, cap;
+} insee_vec;
+
+static inline void insee_vec_push(insee_vec *a, uint32_t x)
+{
+    if (a->len == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 64;
+        a->v = g_renew(uint32_t, a->v, a->cap);
+    }
+    a->v[a->len++] = x;
+}
+
+typedef struct insee_wheel {
+    insee_vec *bucket; /* horizon buckets, bucket[t & mask] holds cycle t */
+    uint32_t mask;
+    uint64_t pending;  /* events in all buckets */
+} insee_wheel;
+
+/* A wheel for events at most `horizon` cycles after the current one. */
+void insee_wheel_init(insee_wheel *w, uint32_t horizon);
+void insee_wheel_clear(insee_wheel *w);
+static inline void insee_wheel_add(insee_wheel *w, uint64_t at, uint32_t ev)
+{
+    insee_vec_push(&w->bucket[at & w->mask], ev);
+    w->pending++;
+}
+
+typedef struct insee_due {
+    uint64_t at;
+    uint32_t task;
+} insee_due;
+
+typedef struct insee_heap {
+    insee_due *v;
+    uint32_t len, cap;
+} insee_heap;
+
+void insee_heap_push(insee_heap *h, uint64_t at, uint32_t task);
+/* Remove and return the earliest entry; the heap must not be empty. */
+insee_due insee_heap_pop(insee_heap *h);
+static inline uint64_t insee_heap_top(const insee_heap *h) { return h->len ? h->v[0].at : UINT64_MAX; }
+void insee_heap_clear(insee_heap *h);
+
+G_END_DECLS
+#endif

@@ -1,0 +1,133 @@
+/* kernel/engine/host.c — the host table: the kernel services plugins call
+ * (insee/host.h). Each function is a thin, allocation-free read of the
+ * engine's state, cheap enough to call from route(). */
+#include "engine/engine.h"
+
+#include "plugin/registry.h"
+
+static insee_engine *E(insee_kernel *k) { return k->eng; }
+
+static void host_log(insee_kernel *k, insee_log_level level, const char *message)
+{
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+    if (level > INSEE_LOG_INFO && !g_getenv("INSEE_DEBUG"))
+        return;
+    g_printerr("insee: %s plugin: %s: %s\n", insee_kind_name(k->kind),
+               names[level <= INSEE_LOG_DEBUG ? level : INSEE_LOG_DEBUG], message);
+}
+
+static void host_rng_seed(insee_kernel *k, uint64_t stream, insee_rng *out)
+{
+    /* Plugin-requested streams live above the kernel's own ranges. */
+    insee_rng_init(out, E(k)->seed, ((uint64_t)(8 + k->kind) << 40) + stream);
+}
+
+static void host_shape(insee_kernel *k, insee_shape *out) { *out = *k->shape; }
+
+static uint32_t host_ports(insee_kernel *k, uint32_t router)
+{
+    const insee_net *net = &E(k)->net;
+    return router < net->routers ? net->port_base[router + 1] - net->port_base[router] : 0;
+}
+
+static uint32_t host_node_router(insee_kernel *k, uint32_t node)
+{
+    const insee_net *net = &E(k)->net;
+    return node < net->nodes ? net->node_router[node] : INSEE_NONE;
+}
+
+static uint32_t host_minimal_hops(insee_kernel *k, uint32_t router, uint32_t dst,
+                                  uint32_t salt, insee_hop *out, uint32_t max)
+{
+    insee_engine *eng = E(k);
+    return eng->topo->minimal_hops(eng->topo_self, router, dst, salt, out, max);
+}
+
+static void host_port_info(insee_kernel *k, uint32_t router, uint32_t port, insee_hop *out)
+{
+    insee_engine *eng = E(k);
+    *out = (insee_hop){.port = (uint16_t)port, .dim = -1};
+    if (eng->topo->port_info)
+        eng->topo->port_info(eng->topo_self, router, port, out);
+}
+
+/* Default distance: follow the first minimal hop until the destination. */
+static uint32_t host_distance(insee_kernel *k, uint32_t router, uint32_t dst)
+{
+    insee_engine *eng = E(k);
+    if (eng->topo->distance)
+        return eng->topo->distance(eng->topo_self, router, dst);
+    const insee_net *net = &eng->net;
+    uint32_t d = 0;
+    insee_hop hop;
+    while (d <= net->routers &&
+           eng->topo->minimal_hops(eng->topo_self, router, dst, 0, &hop, 1) > 0) {
+        uint32_t gp = net->port_base[router] + hop.port;
+        if (net->peer_queue[gp] == INSEE_NONE)
+            break;
+        router = net->port_router[net->peer_queue[gp] / net->vcs];
+        d++;
+    }
+    return d;
+}
+
+static uint32_t host_coords(insee_kernel *k, uint32_t node, int32_t *out, uint32_t max)
+{
+    insee_engine *eng = E(k);
+    return eng->topo->coords ? eng->topo->coords(eng->topo_self, node, out, max) : 0;
+}
+
+static uint32_t host_input_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    const insee_net *net = &E(k)->net;
+    uint32_t q = (net->port_base[router] + port) * net->vcs + vc;
+    return insee_net_room(net, q);
+}
+
+static uint32_t host_output_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    const insee_net *net = &E(k)->net;
+    uint32_t peer = net->peer_queue[net->port_base[router] + port];
+    return peer == INSEE_NONE ? 0 : insee_net_room(net, peer + vc);
+}
+
+static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)
+{
+    insee_engine *eng = E(k);
+    return eng->net.link_free_at[eng->net.port_base[router] + port] <= eng->now;
+}
+
+static double host_occupancy(insee_kernel *k)
+{
+    const insee_net *net = &E(k)->net;
+    double cap = (double)net->transit_queues * net->queue_packets;
+    return cap > 0 ? (double)net->transit_used / cap : 0.0;
+}
+
+static void host_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
+{
+    insee_workload_wake(E(k), task, at);
+}
+
+void insee_host_init(insee_host *host, struct insee_kernel *k)
+{
+    *host = (insee_host){
+        .size = sizeof(insee_host),
+        .abi_minor = INSEE_ABI_MINOR,
+        .kernel = k,
+        .log = host_log,
+        .rng_seed = host_rng_seed,
+        .shape = host_shape,
+        .ports = host_ports,
+        .node_router = host_node_router,
+        .minimal_hops = host_minimal_hops,
+        .port_info = host_port_info,
+        .distance = host_distance,
+        .coords = host_coords,
+        .input_room = host_input_room,
+        .output_room = host_output_room,
+        .link_free = host_link_free,
+        .occupancy = host_occupancy,
+        .wake_task = host_wake_task,
+    };
+}

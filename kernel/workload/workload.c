@@ -1,0 +1,289 @@
+/* kernel/workload/workload.c — tasks, messages and packetization: the bridge
+ * between the traffic plugin (which speaks in tasks and messages) and the
+ * network (nodes, injection queues, packets).
+ *
+ * A due task is asked for a message; the message is cut into packets that
+ * enter the injection queues of the task's node. When a queue is full the
+ * task is throttled, as INSEE does: it keeps its message, is not asked again,
+ * and resumes when a slot frees; its next due cycle is shifted by the time it
+ * waited, so a Bernoulli source's gap starts after the stall (memoryless, as
+ * drawing a die every cycle would). With `on_full = "drop"` the packets that
+ * do not fit are dropped and counted instead.
+ */
+#include <string.h>
+
+#include "engine/engine.h"
+
+gboolean insee_workload_init(insee_engine *eng, const uint32_t *task_node, GError **err)
+{
+    (void)err;
+    uint32_t tasks = eng->tasks;
+    eng->task_node = g_memdup2(task_node, sizeof(uint32_t) * tasks);
+    eng->task_rng = g_new(insee_rng, tasks);
+    for (uint32_t t = 0; t < tasks; t++)
+        insee_rng_init(&eng->task_rng[t], eng->seed, (4ull << 40) + t);
+    eng->task_due = g_new(uint64_t, tasks);
+    eng->task_next = g_new(uint64_t, tasks);
+    eng->task_msg = g_new(uint32_t, tasks);
+    eng->task_blocked_at = g_new(uint64_t, tasks);
+    eng->task_blocked_next = g_new(uint32_t, tasks);
+    for (uint32_t t = 0; t < tasks; t++) {
+        eng->task_due[t] = INSEE_NEVER;
+        eng->task_next[t] = INSEE_NEVER;
+        eng->task_msg[t] = INSEE_NONE;
+        eng->task_blocked_at[t] = INSEE_NEVER;
+        eng->task_blocked_next[t] = INSEE_NONE;
+    }
+    eng->node_blocked_head = g_new(uint32_t, eng->net.nodes);
+    eng->node_blocked_tail = g_new(uint32_t, eng->net.nodes);
+    memset(eng->node_blocked_head, 0xff, sizeof(uint32_t) * eng->net.nodes);
+    memset(eng->node_blocked_tail, 0xff, sizeof(uint32_t) * eng->net.nodes);
+    eng->msg_free = INSEE_NONE;
+    return TRUE;
+}
+
+void insee_workload_clear(insee_engine *eng)
+{
+    g_free(eng->task_node);
+    g_free(eng->task_rng);
+    g_free(eng->task_due);
+    g_free(eng->task_next);
+    g_free(eng->task_msg);
+    g_free(eng->task_blocked_at);
+    g_free(eng->task_blocked_next);
+    g_free(eng->node_blocked_head);
+    g_free(eng->node_blocked_tail);
+    g_free(eng->msg);
+}
+
+/* Put `task` on the heap for cycle `at` (if generation still runs then). */
+static void schedule_task(insee_engine *eng, uint32_t task, uint64_t at)
+{
+    eng->task_due[task] = at;
+    if (at != INSEE_NEVER && at < eng->window_end)
+        insee_heap_push(&eng->due, at, task);
+}
+
+void insee_workload_start(insee_engine *eng)
+{
+    for (uint32_t t = 0; t < eng->tasks; t++)
+        schedule_task(eng, t, eng->traffic->start(eng->traffic_self, t, &eng->task_rng[t]));
+}
+
+void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at)
+{
+    if (task >= eng->tasks || eng->task_msg[task] != INSEE_NONE)
+        return; /* still queuing a message: it is asked again once done */
+    if (at < eng->now + 1)
+        at = eng->now + 1;
+    if (at < eng->task_due[task])
+        schedule_task(eng, task, at);
+}
+
+static uint32_t message_new(insee_engine *eng)
+{
+    if (eng->msg_free == INSEE_NONE) {
+        uint32_t old = eng->msg_cap;
+        eng->msg_cap = old ? old * 2 : 256;
+        eng->msg = g_renew(insee_message_rec, eng->msg, eng->msg_cap);
+        for (uint32_t m = eng->msg_cap; m-- > old;) {
+            eng->msg[m].next_free = eng->msg_free;
+            eng->msg_free = m;
+        }
+    }
+    uint32_t m = eng->msg_free;
+    eng->msg_free = eng->msg[m].next_free;
+    return m;
+}
+
+static void message_free(insee_engine *eng, uint32_t m)
+{
+    eng->msg[m].next_free = eng->msg_free;
+    eng->msg_free = m;
+}
+
+/* The injection queue a new packet waits in: the router's policy, or the one
+   with most room ("shortest"). */
+static uint32_t choose_injector(insee_engine *eng, uint32_t node, uint32_t p)
+{
+    insee_net *net = &eng->net;
+    if (eng->router->select_injector) {
+        insee_route_ctx ctx;
+        insee_engine_route_ctx(eng, insee_net_inject_queue(net, node, 0), p, &ctx);
+        uint32_t j = eng->router->select_injector(eng->router_self, &ctx, net->injectors);
+        if (j < net->injectors)
+            return j;
+        insee_engine_fail(eng, "router plugin chose injection queue %u of %u", j, net->injectors);
+        return 0;
+    }
+    uint32_t best = 0;
+    for (uint32_t j = 1; j < net->injectors; j++)
+        if (insee_net_room(net, insee_net_inject_queue(net, node, j)) >
+            insee_net_room(net, insee_net_inject_queue(net, node, best)))
+            best = j;
+    return best;
+}
+
+static void count_generated(insee_engine *eng, uint64_t id)
+{
+    eng->report.total_generated++;
+    eng->report.sum_generated_ids += id;
+    if (insee_engine_in_window(eng, eng->now))
+        eng->report.generated++;
+}
+
+/* A new packet of message m at the source; returns it, not yet queued and
+   without an id (ids number queued packets only). */
+static uint32_t packet_new(insee_engine *eng, uint32_t m, uint32_t node)
+{
+    insee_net *net = &eng->net;
+    uint32_t p = insee_net_packet_new(net);
+    insee_packet *pk = &net->pkt[p];
+    pk->src = node;
+    pk->dst = eng->task_node[eng->msg[m].msg.dst];
+    pk->salt = (uint32_t)insee_rng_u64(&eng->node_rng[node]);
+    pk->msg = m;
+    pk->born = eng->now;
+    pk->ready = eng->now;
+    return p;
+}
+
+static void drop_rest(insee_engine *eng, uint32_t m)
+{
+    insee_message_rec *rec = &eng->msg[m];
+    for (; rec->to_queue > 0; rec->to_queue--) {
+        uint64_t id = ++eng->serial;
+        count_generated(eng, id);
+        eng->report.total_dropped++;
+        eng->report.sum_delivered_ids += id;
+        if (insee_engine_in_window(eng, eng->now))
+            eng->report.dropped++;
+        rec->to_deliver--;
+    }
+}
+
+static void block(insee_engine *eng, uint32_t task, uint32_t node)
+{
+    if (eng->task_blocked_at[task] != INSEE_NEVER)
+        return;
+    eng->task_blocked_at[task] = eng->now;
+    eng->task_blocked_next[task] = INSEE_NONE;
+    if (eng->node_blocked_tail[node] == INSEE_NONE)
+        eng->node_blocked_head[node] = task;
+    else
+        eng->task_blocked_next[eng->node_blocked_tail[node]] = task;
+    eng->node_blocked_tail[node] = task;
+}
+
+/* Queue what fits of the task's pending message. Returns FALSE when the
+   task stays blocked. */
+static gboolean queue_message(insee_engine *eng, uint32_t task)
+{
+    insee_net *net = &eng->net;
+    uint32_t m = eng->task_msg[task];
+    uint32_t node = eng->task_node[task];
+    while (eng->msg[m].to_queue > 0) {
+        uint32_t p = packet_new(eng, m, node);
+        uint32_t q = insee_net_inject_queue(net, node, choose_injector(eng, node, p));
+        if (insee_net_room(net, q) == 0) {
+            insee_net_packet_free(net, p);
+            if (!eng->drop_on_full) {
+                block(eng, task, node);
+                return FALSE;
+            }
+            drop_rest(eng, m);
+            break;
+        }
+        net->pkt[p].id = ++eng->serial;
+        count_generated(eng, net->pkt[p].id);
+        eng->in_flight++;
+        eng->msg[m].to_queue--;
+        insee_net_enqueue(net, q, p);
+        insee_engine_queue_wake(eng, q);
+    }
+    eng->task_msg[task] = INSEE_NONE;
+    if (eng->msg[m].to_deliver == 0)
+        message_free(eng, m);
+    uint64_t next = eng->task_next[task];
+    if (eng->task_blocked_at[task] != INSEE_NEVER) {
+        eng->report.source_stalls += eng->now - eng->task_blocked_at[task];
+        if (next != INSEE_NEVER)
+            next += eng->now - eng->task_blocked_at[task];
+        eng->task_blocked_at[task] = INSEE_NEVER;
+    }
+    schedule_task(eng, task, next);
+    return TRUE;
+}
+
+void insee_workload_due(insee_engine *eng, uint32_t task)
+{
+    insee_message msg = {0};
+    uint64_t next = INSEE_NEVER;
+    eng->task_due[task] = INSEE_NEVER;
+    gboolean sends = eng->traffic->emit(eng->traffic_self, task, eng->now,
+                                        &eng->task_rng[task], &msg, &next);
+    if (next <= eng->now) {
+        insee_engine_fail(eng, "traffic plugin set task %u due again at cycle %" G_GUINT64_FORMAT
+                          ", not after the current one", task, next);
+        return;
+    }
+    if (!sends) {
+        schedule_task(eng, task, next);
+        return;
+    }
+    if (msg.dst >= eng->tasks || msg.packets == 0) {
+        insee_engine_fail(eng, "traffic plugin sent a message of %u packets from task %u to "
+                          "task %u (there are %u tasks)", msg.packets, task, msg.dst, eng->tasks);
+        return;
+    }
+    uint32_t m = message_new(eng);
+    eng->msg[m] = (insee_message_rec){
+        .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
+    };
+    eng->task_msg[task] = m;
+    eng->task_next[task] = next;
+    queue_message(eng, task);
+}
+
+void insee_workload_room(insee_engine *eng, uint32_t node)
+{
+    if (eng->now >= eng->window_end)
+        return; /* generation has stopped: pending messages are abandoned */
+    while (eng->node_blocked_head[node] != INSEE_NONE) {
+        uint32_t task = eng->node_blocked_head[node];
+        if (!queue_message(eng, task))
+            return;
+        eng->node_blocked_head[node] = eng->task_blocked_next[task];
+        if (eng->node_blocked_head[node] == INSEE_NONE)
+            eng->node_blocked_tail[node] = INSEE_NONE;
+    }
+}
+
+gboolean insee_workload_idle(const insee_engine *eng)
+{
+    return eng->due.len == 0 && eng->in_flight == 0;
+}
+
+void insee_workload_delivered(insee_engine *eng, uint32_t p)
+{
+    insee_net *net = &eng->net;
+    insee_packet *pk = &net->pkt[p];
+    insee_report *rep = &eng->report;
+    rep->total_delivered++;
+    rep->sum_delivered_ids += pk->id;
+    if (insee_engine_in_window(eng, eng->now)) {
+        rep->delivered++;
+        rep->hops += pk->hops;
+        insee_stat_add(&rep->latency_gen, eng->now - pk->born);
+        insee_stat_add(&rep->latency_inj, eng->now - pk->injected);
+    }
+    eng->in_flight--;
+    uint32_t m = pk->msg;
+    insee_net_packet_free(net, p);
+    if (--eng->msg[m].to_deliver == 0) {
+        if (eng->traffic->delivered)
+            eng->traffic->delivered(eng->traffic_self, eng->msg[m].src_task, &eng->msg[m].msg,
+                                    eng->now);
+        message_free(eng, m);
+    }
+}
