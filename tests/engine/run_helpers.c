@@ -1,0 +1,51 @@
+#include "run_helpers.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+insee_report run_toml(const char *toml)
+{
+    GError *err = NULL;
+    insee_config *cfg = insee_config_load_string(toml, "<test>", &err);
+    cr_assert(cfg, "config: %s", err ? err->message : "?");
+    insee_registry *reg = insee_registry_new();
+    insee_registry_add_dir(reg, INSEE_TEST_PLUGIN_DIR);
+    insee_registry_scan(reg);
+    insee_experiment *exp = insee_experiment_new(cfg, reg, &err);
+    cr_assert(exp, "experiment: %s", err ? err->message : "?");
+    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    insee_report r = *insee_experiment_report(exp);
+    r.echo = g_strdup(r.echo);
+    r.plugins = g_strdup(r.plugins);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    return r;
+}
+
+/* Mean over all ordered pairs (self included) is the sum of the per-ring
+   means; excluding self scales by N / (N - 1). Ring of k, bidirectional:
+   k/4 for even k, (k^2 - 1) / (4k) for odd k. Line of k: (k^2 - 1) / (3k). */
+static double scale_distinct(double mean_all, const int *k, int n)
+{
+    double nodes = 1;
+    for (int d = 0; d < n; d++)
+        nodes *= k[d];
+    return mean_all * nodes / (nodes - 1);
+}
+
+double torus_avg_distance(const int *k, int n)
+{
+    double sum = 0;
+    for (int d = 0; d < n; d++)
+        sum += k[d] % 2 == 0 ? k[d] / 4.0 : (k[d] * (double)k[d] - 1) / (4.0 * k[d]);
+    return scale_distinct(sum, k, n);
+}
+
+double mesh_avg_distance(const int *k, int n)
+{
+    double sum = 0;
+    for (int d = 0; d < n; d++)
+        sum += (k[d] * (double)k[d] - 1) / (3.0 * k[d]);
+    return scale_distinct(sum, k, n);
+}

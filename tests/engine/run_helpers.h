@@ -1,0 +1,15 @@
+/* Run an experiment from TOML text against the in-tree plugins; the report
+ * is copied out so tests can compare runs. */
+#ifndef INSEE_TEST_RUN_HELPERS_H
+#define INSEE_TEST_RUN_HELPERS_H
+
+#include "engine/experiment.h"
+
+/* Fails the test (criterion assert) when the experiment cannot run. The
+   caller frees with insee_report_clear(). */
+insee_report run_toml(const char *toml);
+/* Average distance between distinct nodes of a k-ary n-cube, closed form. */
+double torus_avg_distance(const int *k, int n);
+double mesh_avg_distance(const int *k, int n);
+
+#endif

@@ -1,0 +1,163 @@
+#define _POSIX_C_SOURCE 200809L
+/* The `insee` program as a user meets it: exit codes, error messages that
+ * name the file position and the fix, the plugin commands. */
+#include <criterion/criterion.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct result {
+    int status;
+    char *out;
+    char *err;
+} result;
+
+static result run_insee(const char *const *args)
+{
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (char *)INSEE_TEST_BIN);
+    for (; *args; args++)
+        g_ptr_array_add(argv, (char *)*args);
+    g_ptr_array_add(argv, NULL);
+    result r = {0};
+    GError *err = NULL;
+    int wait = 0;
+    cr_assert(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+                           &r.err, &wait, &err),
+              "spawn: %s", err ? err->message : "?");
+    r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : -1;
+    g_ptr_array_free(argv, TRUE);
+    return r;
+}
+
+static void result_free(result *r)
+{
+    g_free(r->out);
+    g_free(r->err);
+}
+
+static char *write_temp(const char *text)
+{
+    char *path = NULL;
+    int fd = g_file_open_tmp("insee-cli-XXXXXX.toml", &path, NULL);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+Test(cli, version_names_the_abi)
+{
+    result r = run_insee((const char *[]){"--version", NULL});
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "plugin ABI 1.0"), "got: %s", r.out);
+    result_free(&r);
+}
+
+Test(cli, default_experiment_runs)
+{
+    result r = run_insee((const char *[]){"run", "--set", "simulation.cycles=2000", NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "accepted load"));
+    cr_assert(strstr(r.out, "dims = [8, 8]"), "parameters are echoed: %s", r.out);
+    result_free(&r);
+}
+
+Test(cli, typo_key_exit_2_with_position_and_suggestion)
+{
+    char *path = write_temp("[topology]\nplugin = \"torus\"\ndimz = [8, 8]\n");
+    result r = run_insee((const char *[]){"run", path, NULL});
+    cr_assert_eq(r.status, 2, "status %d, stderr: %s", r.status, r.err);
+    char *pos = g_strdup_printf("%s:3:1", path);
+    cr_assert(strstr(r.err, pos), "position %s in: %s", pos, r.err);
+    cr_assert(strstr(r.err, "did you mean 'dims'"), "got: %s", r.err);
+    cr_assert_str_empty(r.out, "no report on a config error");
+    g_free(pos);
+    result_free(&r);
+    g_remove(path);
+    g_free(path);
+}
+
+Test(cli, malformed_toml_exit_2)
+{
+    char *path = write_temp("[topology\nplugin = \"torus\"\n");
+    result r = run_insee((const char *[]){"run", path, NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, path), "names the file: %s", r.err);
+    result_free(&r);
+    g_remove(path);
+    g_free(path);
+}
+
+Test(cli, bad_override_exit_2)
+{
+    result r = run_insee((const char *[]){"run", "--set", "traffic.load=7", NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "load"), "got: %s", r.err);
+    result_free(&r);
+}
+
+Test(cli, unknown_plugin_exit_3)
+{
+    result r = run_insee((const char *[]){"run", "--set", "router.plugin=nosuch", NULL});
+    cr_assert_eq(r.status, 3, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "nosuch") && strstr(r.err, "dally"),
+              "names it and what exists: %s", r.err);
+    result_free(&r);
+}
+
+Test(cli, unwritable_csv_exit_1_and_no_file)
+{
+    result r = run_insee((const char *[]){"run", "--set", "simulation.cycles=1000", "--set",
+                                          "stats.csv=/nonexistent-dir/x.csv", NULL});
+    cr_assert_eq(r.status, 1, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "/nonexistent-dir/x.csv"), "got: %s", r.err);
+    cr_assert_not(g_file_test("/nonexistent-dir/x.csv", G_FILE_TEST_EXISTS));
+    result_free(&r);
+}
+
+Test(cli, plugins_list_and_info)
+{
+    result r = run_insee((const char *[]){"plugins", "list", NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "torus") && strstr(r.out, "dally") && strstr(r.out, "uniform"));
+    result_free(&r);
+    r = run_insee((const char *[]){"plugins", "info", "torus", "--json", NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "\"dims\""), "got: %s", r.out);
+    result_free(&r);
+    r = run_insee((const char *[]){"plugins", "info", "nosuch", NULL});
+    cr_assert_eq(r.status, 3);
+    result_free(&r);
+}
+
+Test(cli, unknown_command_exit_2)
+{
+    result r = run_insee((const char *[]){"frobnicate", NULL});
+    cr_assert_eq(r.status, 2);
+    result_free(&r);
+}
+
+Test(cli, example_configs_run)
+{
+    char *dir = g_build_filename(INSEE_TEST_SOURCE_DIR, "examples", NULL);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    cr_assert(d);
+    int seen = 0;
+    for (const char *name; (name = g_dir_read_name(d));) {
+        if (!g_str_has_suffix(name, ".toml"))
+            continue;
+        char *path = g_build_filename(dir, name, NULL);
+        result r = run_insee((const char *[]){"run", path, "--set", "simulation.cycles=2000",
+                                              "--set", "simulation.warmup=500", NULL});
+        cr_assert_eq(r.status, 0, "%s: %s", name, r.err);
+        seen++;
+        result_free(&r);
+        g_free(path);
+    }
+    g_dir_close(d);
+    cr_assert_gt(seen, 0);
+    g_free(dir);
+}
