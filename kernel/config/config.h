@@ -77,7 +77,8 @@ gboolean insee_params_check_table(const insee_param_def *defs, const char *owner
 const char *insee_suggest(const char *word, const char *const *candidates, size_t n);
 
 /* Every key=value actually used, in bind order, as TOML text lines grouped by
-   section ("[router]\nplugin = \"dally\"\nvcs = 2\n..."): the report echo. */
+   section ("[router]\nplugin = \"dally\"\nvcs = 2\n..."): the report echo.
+   A new string: the caller releases it with g_free(). */
 char *insee_config_echo(insee_config *cfg);
 
 G_END_DECLS

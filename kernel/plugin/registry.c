@@ -1,0 +1,447 @@
+/* kernel/plugin/registry.c — the plugin loader (DESIGN §4); contract in
+ * registry.h.
+ *
+ * Each .so goes through one linear series of checks (try_load); the first
+ * that fails becomes the entry's reason, so a broken plugin is described
+ * precisely and never stops the scan. The order matters: nothing past the
+ * first three descriptor fields is read before the ABI major and the
+ * descriptor size say the layout is ours.
+ */
+#include "registry.h"
+
+#include "config/config.h"
+
+#include <gmodule.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Under AddressSanitizer, modules stay mapped until the process exits: LSan
+   reports leaks at exit, and a leak allocated by a plugin that was dlclose'd
+   by then has "<unknown module>" frames nobody can act on. Closing the
+   handle still drops our reference and frees the entry; only the mapping
+   (and GLib's record of it, which stays reachable) remains. Normal builds
+   unload for real so that a long-lived process does not pin refused .so
+   files. */
+#if defined(__SANITIZE_ADDRESS__)
+#define INSEE_KEEP_MODULES_RESIDENT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define INSEE_KEEP_MODULES_RESIDENT 1
+#endif
+#endif
+
+/* ---- what the kernel knows about each kind ------------------------------ */
+
+/* A required vtable entry: its name for messages and where it sits. */
+typedef struct required_entry {
+    const char *name;
+    size_t offset;
+} required_entry;
+
+#define REQUIRED(T, f) { #f, offsetof(T, f) }
+
+/* The "minor 0 — required" entries of each header, in declaration order:
+   the last one decides how long a vtable must be. */
+static const required_entry topology_required[] = {
+    REQUIRED(insee_topology_vtable, create),      REQUIRED(insee_topology_vtable, destroy),
+    REQUIRED(insee_topology_vtable, info),        REQUIRED(insee_topology_vtable, ports),
+    REQUIRED(insee_topology_vtable, link),        REQUIRED(insee_topology_vtable, node_router),
+    REQUIRED(insee_topology_vtable, minimal_hops),
+};
+static const required_entry router_required[] = {
+    REQUIRED(insee_router_vtable, create),
+    REQUIRED(insee_router_vtable, destroy),
+    REQUIRED(insee_router_vtable, route),
+};
+static const required_entry arbiter_required[] = {
+    REQUIRED(insee_arbiter_vtable, create),
+    REQUIRED(insee_arbiter_vtable, destroy),
+    REQUIRED(insee_arbiter_vtable, pick),
+};
+static const required_entry traffic_required[] = {
+    REQUIRED(insee_traffic_vtable, create),
+    REQUIRED(insee_traffic_vtable, destroy),
+    REQUIRED(insee_traffic_vtable, start),
+    REQUIRED(insee_traffic_vtable, emit),
+};
+static const required_entry placement_required[] = {
+    REQUIRED(insee_placement_vtable, create),
+    REQUIRED(insee_placement_vtable, destroy),
+    REQUIRED(insee_placement_vtable, place),
+};
+static const required_entry bridge_required[] = {
+    REQUIRED(insee_bridge_vtable, create),
+    REQUIRED(insee_bridge_vtable, destroy),
+    REQUIRED(insee_bridge_vtable, sync),
+};
+
+typedef struct kind_info {
+    const char *name;
+    size_t vtable_size; /* the kernel's sizeof */
+    const required_entry *required;
+    size_t n_required;
+} kind_info;
+
+#define KIND(kname, T, req) { kname, sizeof(T), req, G_N_ELEMENTS(req) }
+
+/* Indexed by insee_kind; slot 0 is "no kind". */
+static const kind_info kinds[] = {
+    [INSEE_KIND_TOPOLOGY] = KIND("topology", insee_topology_vtable, topology_required),
+    [INSEE_KIND_ROUTER] = KIND("router", insee_router_vtable, router_required),
+    [INSEE_KIND_ARBITER] = KIND("arbiter", insee_arbiter_vtable, arbiter_required),
+    [INSEE_KIND_TRAFFIC] = KIND("traffic", insee_traffic_vtable, traffic_required),
+    [INSEE_KIND_PLACEMENT] = KIND("placement", insee_placement_vtable, placement_required),
+    [INSEE_KIND_BRIDGE] = KIND("bridge", insee_bridge_vtable, bridge_required),
+};
+
+/* Every function pointer has the same size on the platforms insee targets
+   (POSIX dlsym relies on it too). */
+typedef void (*any_fn)(void);
+
+/* The descriptor fields this kernel reads: everything up to `vtable`. A
+   later minor that appends fields must check desc->size before reading them. */
+#define DESC_NEEDED (offsetof(insee_plugin_desc, vtable) + sizeof(const void *))
+
+static const kind_info *kind_lookup(insee_kind kind)
+{
+    /* The value may come straight from a plugin: anything is possible. */
+    if ((unsigned)kind >= G_N_ELEMENTS(kinds) || !kinds[kind].name)
+        return NULL;
+    return &kinds[kind];
+}
+
+const char *insee_kind_name(insee_kind kind)
+{
+    const kind_info *ki = kind_lookup(kind);
+    return ki ? ki->name : "unknown";
+}
+
+insee_kind insee_kind_from_name(const char *name)
+{
+    if (!name)
+        return 0;
+    for (size_t k = 0; k < G_N_ELEMENTS(kinds); k++)
+        if (kinds[k].name && strcmp(kinds[k].name, name) == 0)
+            return (insee_kind)k;
+    return 0;
+}
+
+size_t insee_kind_vtable_size(insee_kind kind)
+{
+    const kind_info *ki = kind_lookup(kind);
+    return ki ? ki->vtable_size : 0;
+}
+
+/* ---- the registry -------------------------------------------------------- */
+
+/* The public entry comes first so that an entry * is also an insee_plugin *. */
+typedef struct entry {
+    insee_plugin pub;
+    GModule *module; /* NULL once closed (refused entries are closed at once) */
+} entry;
+
+struct insee_registry {
+    GPtrArray *dirs;    /* char *, discovery order */
+    guint scanned;      /* dirs[0, scanned) have been visited */
+    GPtrArray *plugins; /* entry *, discovery order */
+    GPtrArray *notices; /* char * */
+    gboolean debug;     /* INSEE_DEBUG_PLUGINS */
+};
+
+static void trace(const insee_registry *reg, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void trace(const insee_registry *reg, const char *fmt, ...)
+{
+    if (!reg->debug)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *line = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    /* Formatted first so the line reaches stderr in one call and traces
+       from concurrent registries do not interleave mid-line. */
+    fprintf(stderr, "insee: plugin: %s\n", line);
+    g_free(line);
+}
+
+static void close_module(entry *e)
+{
+    if (!e->module)
+        return;
+#ifdef INSEE_KEEP_MODULES_RESIDENT
+    g_module_make_resident(e->module);
+#endif
+    g_module_close(e->module);
+    e->module = NULL;
+}
+
+static void entry_free(gpointer data)
+{
+    entry *e = data;
+    close_module(e);
+    g_free(e->pub.path);
+    g_free(e->pub.name);
+    g_free(e->pub.reason);
+    g_free((gpointer)e->pub.vtable);
+    g_free(e);
+}
+
+insee_registry *insee_registry_new(void)
+{
+    insee_registry *reg = g_new0(insee_registry, 1);
+    reg->dirs = g_ptr_array_new_with_free_func(g_free);
+    reg->plugins = g_ptr_array_new_with_free_func(entry_free);
+    reg->notices = g_ptr_array_new_with_free_func(g_free);
+    const char *debug = g_getenv("INSEE_DEBUG_PLUGINS");
+    reg->debug = debug && *debug && strcmp(debug, "0") != 0;
+    return reg;
+}
+
+void insee_registry_free(insee_registry *reg)
+{
+    if (!reg)
+        return;
+    g_ptr_array_free(reg->dirs, TRUE);
+    g_ptr_array_free(reg->plugins, TRUE);
+    g_ptr_array_free(reg->notices, TRUE);
+    g_free(reg);
+}
+
+const insee_plugin *insee_registry_find(const insee_registry *reg, insee_kind kind,
+                                        const char *name)
+{
+    if (!name)
+        return NULL;
+    for (guint i = 0; i < reg->plugins->len; i++) {
+        const insee_plugin *p = g_ptr_array_index(reg->plugins, i);
+        if (!p->refused && p->kind == kind && strcmp(p->name, name) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+const insee_plugin *insee_registry_find_any(const insee_registry *reg, const char *name)
+{
+    for (size_t k = 1; k < G_N_ELEMENTS(kinds); k++) {
+        const insee_plugin *p = insee_registry_find(reg, (insee_kind)k, name);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+const GPtrArray *insee_registry_plugins(const insee_registry *reg)
+{
+    return reg->plugins;
+}
+
+const GPtrArray *insee_registry_notices(const insee_registry *reg)
+{
+    return reg->notices;
+}
+
+/* ---- loading one file ---------------------------------------------------- */
+
+static char *kind_list(void)
+{
+    GString *s = g_string_new(NULL);
+    for (size_t k = 0; k < G_N_ELEMENTS(kinds); k++)
+        if (kinds[k].name)
+            g_string_append_printf(s, "%s%s (%zu)", s->len ? ", " : "", kinds[k].name, k);
+    return g_string_free(s, FALSE);
+}
+
+/* Run every check on e->pub.path, filling e as far as it gets. Returns NULL
+   when the plugin is usable, else why not (without the file name, which the
+   caller adds). */
+static char *try_load(const insee_registry *reg, entry *e)
+{
+    e->module = g_module_open(e->pub.path, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
+    if (!e->module)
+        return g_strdup_printf("cannot open: %s", g_module_error());
+
+    gpointer sym = NULL;
+    if (!g_module_symbol(e->module, INSEE_ENTRY_SYMBOL, &sym) || !sym)
+        return g_strdup("not an insee plugin: no symbol " INSEE_ENTRY_SYMBOL
+                        "; build it with INSEE_PLUGIN_DEFINE");
+    const insee_plugin_desc *desc = ((insee_entry_fn)sym)();
+    if (!desc)
+        return g_strdup(INSEE_ENTRY_SYMBOL "() returned NULL; it must return the plugin's "
+                                           "static descriptor");
+
+    if (desc->abi_major != INSEE_ABI_MAJOR)
+        return g_strdup_printf("built for insee plugin ABI %u.%u, this kernel has ABI %u.%u; "
+                               "rebuild the plugin against this SDK",
+                               desc->abi_major, desc->abi_minor, INSEE_ABI_MAJOR, INSEE_ABI_MINOR);
+    if (desc->size < DESC_NEEDED)
+        return g_strdup_printf("descriptor is %u bytes, smaller than the %zu bytes this kernel "
+                               "reads; rebuild the plugin against this SDK",
+                               desc->size, (size_t)DESC_NEEDED);
+
+    /* The layout is ours from here: record what identifies the plugin, so a
+       refused entry can still be listed by kind and name. */
+    const kind_info *ki = kind_lookup(desc->kind);
+    if (ki)
+        e->pub.kind = desc->kind;
+    e->pub.name = g_strdup(desc->name);
+
+    if (desc->abi_minor > INSEE_ABI_MINOR)
+        return g_strdup_printf("built for insee plugin ABI %u.%u, this kernel has ABI %u.%u; "
+                               "upgrade insee or rebuild the plugin against this SDK",
+                               desc->abi_major, desc->abi_minor, INSEE_ABI_MAJOR, INSEE_ABI_MINOR);
+    if (!ki) {
+        char *known = kind_list();
+        char *reason = g_strdup_printf("unknown plugin kind %d (this kernel knows %s)",
+                                       (int)desc->kind, known);
+        g_free(known);
+        return reason;
+    }
+    if (!desc->name || !*desc->name)
+        return g_strdup_printf("the %s plugin's descriptor has no name", ki->name);
+    if (!desc->vtable)
+        return g_strdup_printf("%s plugin '%s' has no vtable", ki->name, desc->name);
+
+    const required_entry *last = &ki->required[ki->n_required - 1];
+    size_t needed = last->offset + sizeof(any_fn);
+    uint32_t plugin_size = *(const uint32_t *)desc->vtable;
+    if (plugin_size < needed)
+        return g_strdup_printf("short vtable: %u bytes, but the required entries of the %s vtable "
+                               "(up to '%s') take %zu; rebuild the plugin against this SDK",
+                               plugin_size, ki->name, last->name, needed);
+
+    /* The kernel's copy: entries the plugin does not know read as NULL. */
+    void *copy = g_malloc0(ki->vtable_size);
+    memcpy(copy, desc->vtable, MIN((size_t)plugin_size, ki->vtable_size));
+    e->pub.vtable = copy;
+    for (size_t i = 0; i < ki->n_required; i++) {
+        any_fn fn;
+        memcpy(&fn, (const char *)copy + ki->required[i].offset, sizeof fn);
+        if (!fn)
+            return g_strdup_printf("required entry '%s' of the %s vtable is NULL",
+                                   ki->required[i].name, ki->name);
+    }
+
+    char *owner = g_strdup_printf("%s plugin '%s'", ki->name, desc->name);
+    GError *err = NULL;
+    gboolean params_ok = insee_params_check_table(desc->params, owner, &err);
+    g_free(owner);
+    if (!params_ok) {
+        char *reason = g_strdup_printf("bad parameter table: %s", err->message);
+        g_error_free(err);
+        return reason;
+    }
+
+    /* Last, so that only a usable plugin can shadow or be shadowed. */
+    const insee_plugin *first = insee_registry_find(reg, desc->kind, desc->name);
+    if (first)
+        return g_strdup_printf("shadowed by %s (the first %s plugin '%s' found wins)",
+                               first->path, ki->name, desc->name);
+
+    e->pub.desc = desc;
+    return NULL;
+}
+
+const insee_plugin *insee_registry_add_file(insee_registry *reg, const char *path)
+{
+    char *canonical = g_canonicalize_filename(path, NULL);
+    /* The same file reached twice (a directory listed twice, add_file of a
+       scanned file) is one plugin, not a shadowing. */
+    for (guint i = 0; i < reg->plugins->len; i++) {
+        const insee_plugin *p = g_ptr_array_index(reg->plugins, i);
+        if (strcmp(p->path, canonical) == 0) {
+            trace(reg, "trying %s ... already seen", canonical);
+            g_free(canonical);
+            return p;
+        }
+    }
+
+    entry *e = g_new0(entry, 1);
+    e->pub.path = canonical;
+    /* Checked before it joins the registry, so it cannot shadow itself. */
+    char *why = try_load(reg, e);
+    g_ptr_array_add(reg->plugins, e);
+    if (!why) {
+        trace(reg, "trying %s ... ok (%s '%s')", e->pub.path, insee_kind_name(e->pub.kind),
+              e->pub.name);
+        return &e->pub;
+    }
+    char *file = g_path_get_basename(e->pub.path);
+    e->pub.refused = TRUE;
+    e->pub.reason = g_strdup_printf("%s: %s", file, why);
+    g_free(file);
+    g_free((gpointer)e->pub.vtable);
+    e->pub.vtable = NULL;
+    close_module(e);
+    trace(reg, "trying %s ... refused: %s", e->pub.path, why);
+    g_ptr_array_add(reg->notices, g_strdup_printf("plugin %s refused: %s", e->pub.path, why));
+    g_free(why);
+    return &e->pub;
+}
+
+void insee_registry_add_dir(insee_registry *reg, const char *dir)
+{
+    g_ptr_array_add(reg->dirs, g_strdup(dir));
+}
+
+static int compare_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void scan_dir(insee_registry *reg, const char *dir)
+{
+    GError *err = NULL;
+    GDir *d = g_dir_open(dir, 0, &err);
+    if (!d) {
+        if (g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+            trace(reg, "directory %s does not exist, skipped", dir);
+        } else {
+            /* It exists but cannot be listed: worth telling, not fatal. */
+            trace(reg, "cannot read directory %s: %s", dir, err->message);
+            g_ptr_array_add(reg->notices, g_strdup_printf("cannot read plugin directory %s: %s",
+                                                          dir, err->message));
+        }
+        g_error_free(err);
+        return;
+    }
+    trace(reg, "scanning directory %s", dir);
+
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    const char *name;
+    while ((name = g_dir_read_name(d)))
+        if (g_str_has_suffix(name, ".so"))
+            g_ptr_array_add(names, g_strdup(name));
+    g_dir_close(d);
+    g_ptr_array_sort(names, compare_names);
+
+    for (guint i = 0; i < names->len; i++) {
+        char *path = g_build_filename(dir, g_ptr_array_index(names, i), NULL);
+        if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
+            insee_registry_add_file(reg, path);
+        else
+            trace(reg, "%s is not a regular file, skipped", path);
+        g_free(path);
+    }
+    g_ptr_array_free(names, TRUE);
+}
+
+void insee_registry_scan(insee_registry *reg)
+{
+    for (; reg->scanned < reg->dirs->len; reg->scanned++)
+        scan_dir(reg, g_ptr_array_index(reg->dirs, reg->scanned));
+}
+
+char *insee_registry_default_dir(void)
+{
+    char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (exe) {
+        char *bindir = g_path_get_dirname(exe);
+        char *dir = g_build_filename(bindir, "plugins", NULL);
+        g_free(bindir);
+        g_free(exe);
+        if (g_file_test(dir, G_FILE_TEST_IS_DIR))
+            return dir;
+        g_free(dir);
+    }
+    return g_strdup(INSEE_DEFAULT_PLUGIN_DIR);
+}

@@ -1,0 +1,182 @@
+/* dally.c — the Dally router (INSEE §2.2.1, Fig. 4): dimension-order routing
+ * on k-ary n-cubes with two escape VCs that cut every ring's cycle at its
+ * wrap-around link. Modes trc, basic and improved; VCs above 1 are unused.
+ *
+ * VC 0 carries the packets that the wrap link concerns, VC 1 the others:
+ *  - trc: VC 1 until the packet crosses the wrap link of its current
+ *    dimension, VC 0 from the wrap link on (the spiral of Fig. 4b);
+ *  - basic: VC 0 while the rest of the path in this dimension crosses the
+ *    wrap link (hop flag WRAP_AHEAD), VC 1 otherwise (the chains of Fig. 4c);
+ *  - improved: like basic, but packets with no wrap ahead may take either VC,
+ *    the one with more free room downstream first.
+ * On a topology with no wrap link (mesh) and a single VC every packet uses
+ * VC 0: dimension order alone is deadlock free there.
+ */
+#include <insee/insee.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_MODE };
+enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED }; /* order of the choices */
+
+static const insee_param_def dally_params[] = {
+    [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"basic\"", 1, 0, "trc|basic|improved", NULL,
+                "how the two escape VCs break the ring cycles (INSEE §2.2.1)"},
+    {0},
+};
+
+typedef struct dally {
+    const insee_host *host;
+    enum dally_mode mode;
+    /* VC of packets with no wrap link ahead (or, in trc, not yet crossed):
+       1, or 0 when the network has no wrap link and a single VC. */
+    uint16_t vc_direct;
+} dally;
+
+/* trc per packet: the dimension of its last hop and whether it crossed that
+   dimension's wrap link. Zeroed at generation = not wrapped, which is right
+   for the first hop whatever its dimension. */
+typedef struct trc_state {
+    int16_t dim;
+    uint8_t wrapped;
+} trc_state;
+
+/* Whether any port of the network is a wrap-around link. Scans every port,
+   once, at create: only asked when a single VC is configured. */
+static bool has_wrap_link(const insee_host *host, uint32_t routers)
+{
+    for (uint32_t r = 0; r < routers; r++) {
+        uint32_t ports = host->ports(host->kernel, r);
+        for (uint32_t p = 0; p < ports; p++) {
+            insee_hop h;
+            host->port_info(host->kernel, r, p, &h);
+            if (h.flags & INSEE_HOP_WRAP)
+                return true;
+        }
+    }
+    return false;
+}
+
+static void *dally_create(const insee_host *host, const insee_value *params, insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    enum dally_mode mode = (enum dally_mode)params[P_MODE].i;
+    if (shape.vcs < 2 && has_wrap_link(host, shape.routers)) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "dally: mode \"%s\" needs 2 virtual channels on a topology with "
+                        "wrap-around links, but vcs = %u; set vcs = 2 (or more) in [router]",
+                        params[P_MODE].s, shape.vcs);
+        return NULL;
+    }
+    dally *self = malloc(sizeof *self);
+    if (!self) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "dally: out of memory");
+        return NULL;
+    }
+    *self = (dally){.host = host, .mode = mode, .vc_direct = shape.vcs < 2 ? 0 : 1};
+    return self;
+}
+
+static void dally_destroy(void *self)
+{
+    free(self);
+}
+
+/* Dimension order: the first minimal hop is in the lowest dimension still to
+   travel, in the direction the packet's salt chose on a tie. */
+static bool first_hop(const dally *self, const insee_route_ctx *ctx, insee_hop *hop)
+{
+    const insee_host *h = self->host;
+    return h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hop, 1) == 1;
+}
+
+/* trc: has the packet crossed the wrap link of `hop`'s dimension once `hop`
+   is taken? (state: after its previous hop) */
+static bool trc_wrapped_after(const trc_state *st, const insee_hop *hop)
+{
+    return (hop->flags & INSEE_HOP_WRAP) || (st->dim == hop->dim && st->wrapped);
+}
+
+static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
+                            uint32_t max)
+{
+    (void)max; /* at most 2 candidates; max >= INSEE_MAX_CANDIDATES */
+    const dally *self = vself;
+    insee_hop hop;
+    /* No hop only at the destination, which the kernel consumes before
+       route(); answer "nothing now" rather than route on garbage. */
+    if (!first_hop(self, ctx, &hop))
+        return 0;
+    bool wrap_ahead = hop.flags & INSEE_HOP_WRAP_AHEAD;
+    if (self->mode == MODE_IMPROVED && !wrap_ahead && self->vc_direct != 0) {
+        /* No wrap ahead: both escape VCs are safe. More free room first; on
+           a tie VC 1, leaving VC 0 to the packets that have no choice. */
+        const insee_host *h = self->host;
+        uint32_t room0 = h->output_room(h->kernel, ctx->router, hop.port, 0);
+        uint32_t room1 = h->output_room(h->kernel, ctx->router, hop.port, 1);
+        uint16_t best = room0 > room1 ? 0 : 1;
+        out[0] = (insee_candidate){.port = hop.port, .vc = best, .room = 1};
+        out[1] = (insee_candidate){.port = hop.port, .vc = (uint16_t)(1 - best), .room = 1};
+        return 2;
+    }
+    uint16_t vc;
+    if (self->mode == MODE_TRC) {
+        trc_state st;
+        memcpy(&st, ctx->packet_state, sizeof st); /* no alignment is promised */
+        vc = trc_wrapped_after(&st, &hop) ? 0 : self->vc_direct;
+    } else {
+        /* basic, and improved when the wrap is ahead (or only VC 0 exists) */
+        vc = wrap_ahead ? 0 : self->vc_direct;
+    }
+    out[0] = (insee_candidate){.port = hop.port, .vc = vc, .room = 1};
+    return 1;
+}
+
+static size_t dally_packet_state_size(void *vself)
+{
+    const dally *self = vself;
+    return self->mode == MODE_TRC ? sizeof(trc_state) : 0;
+}
+
+/* trc remembers, hop by hop, whether the current dimension's wrap link is
+   behind the packet. The granted hop is the first minimal hop route() saw. */
+static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
+                            const insee_candidate *granted)
+{
+    (void)granted; /* deterministic routing: the hop is known from ctx */
+    const dally *self = vself;
+    insee_hop hop;
+    if (self->mode != MODE_TRC || !first_hop(self, ctx, &hop))
+        return;
+    trc_state st;
+    memcpy(&st, ctx->packet_state, sizeof st);
+    st = (trc_state){.dim = hop.dim, .wrapped = trc_wrapped_after(&st, &hop)};
+    memcpy(ctx->packet_state, &st, sizeof st);
+}
+
+static const insee_router_vtable dally_vtable = {
+    .size = sizeof(insee_router_vtable),
+    .create = dally_create,
+    .destroy = dally_destroy,
+    .route = dally_route,
+    .packet_state_size = dally_packet_state_size,
+    .forwarded = dally_forwarded,
+    /* select_injector NULL: the kernel's "shortest" */
+};
+
+static const insee_plugin_desc dally_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_ROUTER,
+    .name = "dally",
+    .version = "1.0.0",
+    .summary = "Dally router: dimension-order routing, two escape VCs (trc, basic, improved)",
+    .reference = "INSEE §2.2.1",
+    .params = dally_params,
+    .vtable = &dally_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(dally_desc)

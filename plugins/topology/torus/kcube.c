@@ -1,0 +1,214 @@
+/* kcube.c — k-ary n-cube arithmetic (torus, unidirectional torus, mesh):
+ * coordinates, wiring, minimal hops with wrap-around flags, distances.
+ * Every query is a closed form in O(dims); see kcube.h for the numbering. */
+#include "kcube.h"
+
+#include <stdlib.h>
+
+/* hop.dim is an int16_t and ports per router fit a uint16_t. */
+#define KCUBE_MAX_DIMS 32767u
+
+static uint32_t coord(const kcube *c, uint32_t node, uint32_t d)
+{
+    return node / c->dim[d].stride % c->dim[d].k;
+}
+
+/* Hops from s to t going + (mod k). */
+static uint32_t plus_hops(uint32_t k, uint32_t s, uint32_t t)
+{
+    return (t + k - s) % k;
+}
+
+/* Hops from s to t along one dimension on the shortest allowed path. */
+static uint32_t dim_distance(const kcube *c, uint32_t k, uint32_t s, uint32_t t)
+{
+    if (!c->wrap)
+        return s > t ? s - t : t - s;
+    uint32_t fwd = plus_hops(k, s, t);
+    if (!c->bidir)
+        return fwd;
+    return fwd < k - fwd ? fwd : k - fwd;
+}
+
+static uint16_t port_of(const kcube *c, uint32_t d, int dir)
+{
+    return (uint16_t)(c->bidir ? 2 * d + (dir < 0) : d);
+}
+
+/* A hop of `hops` hops from coordinate s toward t along d in direction dir.
+ * The flags hold for the mesh too: there a + move always has t > s and
+ * never starts at k-1, a - move the reverse, so no wrap flag can arise. */
+static insee_hop make_hop(const kcube *c, uint32_t d, int dir, uint32_t hops, uint32_t s,
+                          uint32_t t)
+{
+    uint32_t k = c->dim[d].k;
+    uint8_t flags = 0;
+    if (dir > 0 ? t < s : t > s)
+        flags |= INSEE_HOP_WRAP_AHEAD;
+    if (dir > 0 ? s == k - 1 : s == 0)
+        flags |= INSEE_HOP_WRAP;
+    return (insee_hop){
+        .port = port_of(c, d, dir),
+        .dir = (int8_t)dir,
+        .flags = flags,
+        .dim = (int16_t)d,
+        .dim_hops = (uint16_t)hops,
+    };
+}
+
+kcube *kcube_create(const char *name, const insee_value *dims, bool wrap, bool bidir,
+                    insee_error *err)
+{
+    if (dims->list_len == 0) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s: dims is empty; give at least one size, e.g. dims = [8, 8]", name);
+        return NULL;
+    }
+    if (dims->list_len > KCUBE_MAX_DIMS) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s: dims has %zu sizes; at most %u dimensions are supported", name,
+                        dims->list_len, KCUBE_MAX_DIMS);
+        return NULL;
+    }
+    uint32_t n = (uint32_t)dims->list_len;
+    kcube *c = calloc(1, sizeof *c + n * sizeof c->dim[0]);
+    if (!c) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory for %u dimensions", name, n);
+        return NULL;
+    }
+    c->n = n;
+    c->wrap = wrap;
+    c->bidir = bidir;
+    uint64_t nodes = 1;
+    for (uint32_t d = 0; d < n; d++) {
+        uint32_t k = (uint32_t)dims->list[d];
+        c->dim[d].k = k;
+        c->dim[d].stride = (uint32_t)nodes;
+        nodes *= k;
+        if (nodes > UINT32_MAX) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "%s: dims give more than %u nodes (overflow at dimension %u); "
+                            "use smaller sizes",
+                            name, UINT32_MAX, d);
+            free(c);
+            return NULL;
+        }
+        /* Farthest pair per dimension: half way round a bidirectional ring,
+           all the way round a unidirectional ring or along a mesh row. */
+        c->diameter += wrap && bidir ? k / 2 : k - 1;
+    }
+    c->nodes = (uint32_t)nodes;
+    return c;
+}
+
+void kcube_destroy(void *self)
+{
+    free(self);
+}
+
+void kcube_info(void *self, insee_topology_info *out)
+{
+    const kcube *c = self;
+    *out = (insee_topology_info){
+        .routers = c->nodes,
+        .nodes = c->nodes,
+        .max_ports = c->bidir ? 2 * c->n : c->n,
+        .dims = c->n,
+        .flags = c->bidir ? 0u : INSEE_TOPO_DIRECTED,
+        .diameter = c->diameter,
+    };
+}
+
+uint32_t kcube_ports(void *self, uint32_t router)
+{
+    (void)router; /* every router has every port; mesh borders are unplugged, not absent */
+    const kcube *c = self;
+    return c->bidir ? 2 * c->n : c->n;
+}
+
+bool kcube_link(void *self, uint32_t router, uint32_t port, insee_port_peer *out)
+{
+    const kcube *c = self;
+    uint32_t d = c->bidir ? port / 2 : port;
+    bool minus = c->bidir && (port & 1u);
+    uint32_t k = c->dim[d].k, s = coord(c, router, d);
+    if (!c->wrap && (minus ? s == 0 : s == k - 1))
+        return false;
+    uint32_t next = minus ? (s + k - 1) % k : (s + 1) % k;
+    out->router = router - s * c->dim[d].stride + next * c->dim[d].stride;
+    /* The neighbour's port facing back toward us: the other direction of d. */
+    out->port = c->bidir ? port ^ 1u : port;
+    return true;
+}
+
+uint32_t kcube_node_router(void *self, uint32_t node)
+{
+    (void)self; /* direct topology: router r hosts node r */
+    return node;
+}
+
+uint32_t kcube_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uint32_t salt,
+                            insee_hop *out, uint32_t max)
+{
+    const kcube *c = self;
+    uint32_t w = 0;
+    for (uint32_t d = 0; d < c->n && w < max; d++) {
+        uint32_t k = c->dim[d].k, s = coord(c, router, d), t = coord(c, dst_node, d);
+        if (s == t)
+            continue;
+        uint32_t fwd = plus_hops(k, s, t);
+        if (!c->wrap) {
+            out[w++] = t > s ? make_hop(c, d, +1, t - s, s, t) : make_hop(c, d, -1, s - t, s, t);
+        } else if (!c->bidir || fwd < k - fwd) {
+            out[w++] = make_hop(c, d, +1, fwd, s, t);
+        } else if (fwd > k - fwd) {
+            out[w++] = make_hop(c, d, -1, k - fwd, s, t);
+        } else {
+            /* Half way round an even ring: both directions, the per-packet
+               salt bit of this dimension says which a DOR router takes. */
+            int first = (salt >> (d % 32u)) & 1u ? -1 : +1;
+            insee_hop a = make_hop(c, d, first, fwd, s, t);
+            insee_hop b = make_hop(c, d, -first, fwd, s, t);
+            a.flags |= INSEE_HOP_TIE;
+            b.flags |= INSEE_HOP_TIE;
+            out[w++] = a;
+            if (w < max)
+                out[w++] = b;
+        }
+    }
+    return w;
+}
+
+void kcube_port_info(void *self, uint32_t router, uint32_t port, insee_hop *out)
+{
+    const kcube *c = self;
+    uint32_t d = c->bidir ? port / 2 : port;
+    bool minus = c->bidir && (port & 1u);
+    uint32_t s = coord(c, router, d);
+    bool wraps = c->wrap && (minus ? s == 0 : s == c->dim[d].k - 1);
+    *out = (insee_hop){
+        .port = (uint16_t)port,
+        .dir = (int8_t)(minus ? -1 : +1),
+        .flags = wraps ? (uint8_t)INSEE_HOP_WRAP : 0,
+        .dim = (int16_t)d,
+        .dim_hops = 0,
+    };
+}
+
+uint32_t kcube_distance(void *self, uint32_t router, uint32_t dst_node)
+{
+    const kcube *c = self;
+    uint32_t sum = 0;
+    for (uint32_t d = 0; d < c->n; d++)
+        sum += dim_distance(c, c->dim[d].k, coord(c, router, d), coord(c, dst_node, d));
+    return sum;
+}
+
+uint32_t kcube_coords(void *self, uint32_t node, int32_t *out, uint32_t max)
+{
+    const kcube *c = self;
+    uint32_t w = c->n < max ? c->n : max;
+    for (uint32_t d = 0; d < w; d++)
+        out[d] = (int32_t)coord(c, node, d);
+    return w;
+}

@@ -1,0 +1,143 @@
+/* harness.c — plugin loader and mock host for the plugin unit tests. */
+#include "harness.h"
+
+#include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <string.h>
+
+const insee_plugin_desc *load_plugin(const char *kind, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s-%s.so", INSEE_TEST_PLUGIN_DIR, kind, name);
+    /* Never closed: each Criterion test runs in its own process. */
+    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    cr_assert_not_null(so, "dlopen %s: %s", path, dlerror());
+    insee_entry_fn entry;
+    *(void **)&entry = dlsym(so, INSEE_ENTRY_SYMBOL);
+    cr_assert_not_null(entry, "%s exports no %s", path, INSEE_ENTRY_SYMBOL);
+    const insee_plugin_desc *d = entry();
+    cr_assert_eq(d->abi_major, INSEE_ABI_MAJOR);
+    cr_assert_eq(d->abi_minor, INSEE_ABI_MINOR);
+    cr_assert_eq(d->size, sizeof(insee_plugin_desc));
+    cr_assert_str_eq(d->name, name);
+    cr_assert_not_null(d->vtable);
+    cr_assert_not_null(d->summary);
+    cr_assert_not_null(d->reference);
+    return d;
+}
+
+static void mock_log(insee_kernel *k, insee_log_level level, const char *message)
+{
+    (void)k;
+    fprintf(stderr, "[plugin log %d] %s\n", (int)level, message);
+}
+
+static void mock_rng_seed(insee_kernel *k, uint64_t stream, insee_rng *out)
+{
+    insee_rng_init(out, k->seed, stream);
+}
+
+static void mock_shape(insee_kernel *k, insee_shape *out)
+{
+    *out = k->shape;
+}
+
+static uint32_t mock_ports(insee_kernel *k, uint32_t router)
+{
+    return k->topo->ports(k->topo_self, router);
+}
+
+static uint32_t mock_node_router(insee_kernel *k, uint32_t node)
+{
+    return k->topo->node_router(k->topo_self, node);
+}
+
+static uint32_t mock_minimal_hops(insee_kernel *k, uint32_t router, uint32_t dst_node,
+                                  uint32_t salt, insee_hop *out, uint32_t max)
+{
+    return k->topo->minimal_hops(k->topo_self, router, dst_node, salt, out, max);
+}
+
+static void mock_port_info(insee_kernel *k, uint32_t router, uint32_t port, insee_hop *out)
+{
+    k->topo->port_info(k->topo_self, router, port, out);
+}
+
+static uint32_t mock_distance(insee_kernel *k, uint32_t router, uint32_t dst_node)
+{
+    return k->topo->distance(k->topo_self, router, dst_node);
+}
+
+static uint32_t mock_coords(insee_kernel *k, uint32_t node, int32_t *out, uint32_t max)
+{
+    return k->topo->coords(k->topo_self, node, out, max);
+}
+
+static uint32_t mock_output_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    (void)router;
+    (void)port;
+    return k->room[vc];
+}
+
+insee_host mock_host(insee_kernel *k)
+{
+    return (insee_host){
+        .size = sizeof(insee_host),
+        .abi_minor = INSEE_ABI_MINOR,
+        .kernel = k,
+        .log = mock_log,
+        .rng_seed = mock_rng_seed,
+        .shape = mock_shape,
+        .ports = mock_ports,
+        .node_router = mock_node_router,
+        .minimal_hops = mock_minimal_hops,
+        .port_info = mock_port_info,
+        .distance = mock_distance,
+        .coords = mock_coords,
+        .output_room = mock_output_room,
+    };
+}
+
+void mock_topology(insee_kernel *k, const char *name, const int64_t *dims, size_t n,
+                   bool bidirectional)
+{
+    const insee_plugin_desc *d = load_plugin("topology", name);
+    insee_value params[2] = {value_int_list(dims, n), value_bool(bidirectional)};
+    insee_host host = mock_host(k);
+    insee_error err = {0};
+    k->topo = d->vtable;
+    k->topo_self = k->topo->create(&host, params, &err);
+    cr_assert_not_null(k->topo_self, "%s create: %s", name, err.message);
+    insee_topology_info info;
+    k->topo->info(k->topo_self, &info);
+    k->shape.routers = info.routers;
+    k->shape.nodes = info.nodes;
+    k->shape.max_ports = info.max_ports;
+    k->shape.dims = info.dims;
+}
+
+void mock_topology_free(insee_kernel *k)
+{
+    k->topo->destroy(k->topo_self);
+}
+
+insee_value value_bool(bool b)
+{
+    return (insee_value){.type = INSEE_PARAM_BOOL, .b = b};
+}
+
+insee_value value_double(double d)
+{
+    return (insee_value){.type = INSEE_PARAM_DOUBLE, .d = d};
+}
+
+insee_value value_enum(int64_t index, const char *s)
+{
+    return (insee_value){.type = INSEE_PARAM_ENUM, .i = index, .s = s};
+}
+
+insee_value value_int_list(const int64_t *list, size_t n)
+{
+    return (insee_value){.type = INSEE_PARAM_INT_LIST, .list = list, .list_len = n};
+}
