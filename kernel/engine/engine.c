@@ -16,9 +16,11 @@
  * cycle. Idle stretches are skipped: with no event and no active head the
  * clock jumps to the next due source.
  */
+#define _XOPEN_SOURCE 700 /* getrusage */
 #include "engine/engine.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #include "engine/experiment.h"
 
@@ -449,6 +451,9 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     double wall = rep->wall_seconds > 1e-9 ? rep->wall_seconds : 1e-9;
     rep->cycles_per_second = (double)rep->cycles / wall;
     rep->packet_hops_per_second = (double)rep->total_packet_hops / wall;
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0)
+        rep->peak_rss_kib = (uint64_t)usage.ru_maxrss; /* Linux: KiB */
     double phits = (double)eng->packet_phits;
     double denom = (double)eng->net.nodes * (double)rep->measure_cycles;
     if (denom > 0) {

@@ -70,6 +70,7 @@ void insee_report_print(const insee_report *r, FILE *out)
     fprintf(out, "%-28s %.3f s\n", "wall time", r->wall_seconds);
     fprintf(out, "%-28s %.0f simulated cycles/s, %.0f packet-hops/s\n", "simulator speed",
             r->cycles_per_second, r->packet_hops_per_second);
+    fprintf(out, "%-28s %.1f MiB\n", "peak memory", (double)r->peak_rss_kib / 1024.0);
 }
 
 static const char csv_header[] =

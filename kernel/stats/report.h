@@ -60,6 +60,7 @@ typedef struct insee_report {
     double wall_seconds;
     double cycles_per_second;
     double packet_hops_per_second;
+    uint64_t peak_rss_kib;  /* peak resident memory of the process so far */
 } insee_report;
 
 void insee_report_clear(insee_report *r);

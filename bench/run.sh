@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The benchmark: builds insee in Release and runs the reference experiments of
+# ../shared/reference/booksim2.md (tori at 30 % of their capacity 8/k under
+# uniform traffic) plus a BlueGene/L-sized 64x32x32 torus for memory. Prints,
+# for each, simulated cycles/s, packet-hops/s and peak RSS as reported by
+# insee itself. Compare figures side by side on one machine, as ratios.
+#
+#   bench/run.sh [BUILD_DIR]        (default: build-bench)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-bench}
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+
+# run LABEL DIMS LOAD WARMUP CYCLES
+run() {
+  local label=$1 dims=$2 load=$3 warmup=$4 cycles=$5 out
+  out=$("$build/insee" run "$root/bench/reference.toml" \
+        --set "topology.dims=$dims" --set "traffic.load=$load" \
+        --set "simulation.warmup=$warmup" --set "simulation.cycles=$cycles")
+  awk -v label="$label" -v load="$load" '
+    /^simulated cycles/ { cycles = $3 }
+    /^accepted load/    { accepted = $3 }
+    /^wall time/        { wall = $3 }
+    /^simulator speed/  { cps = $3; hops = $6 }
+    /^peak memory/      { rss = $3 }
+    END { printf "%-10s %7s %9s %10s %8.2f %14.0f %16.0f %10.1f\n",
+                 label, load, accepted, cycles, wall, cps, hops, rss }' <<<"$out"
+}
+
+printf "%-10s %7s %9s %10s %8s %14s %16s %10s\n" \
+  torus load accepted cycles wall_s "cycles/s" "packet-hops/s" "RSS_MiB"
+run 8x8      "[8,8]"      0.3    1000 2000000
+run 16x16    "[16,16]"    0.15   1000 400000
+run 32x32    "[32,32]"    0.075  1000 100000
+run 64x64    "[64,64]"    0.0375 1000 30000
+run 64x32x32 "[64,32,32]" 0.1    500  2000
