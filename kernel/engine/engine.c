@@ -40,6 +40,8 @@ void insee_engine_fail(insee_engine *eng, const char *fmt, ...)
 void insee_engine_prepare(insee_engine *eng)
 {
     insee_net *net = &eng->net;
+    eng->route_pure = eng->router->properties &&
+                      (eng->router->properties(eng->router_self) & INSEE_ROUTE_PURE);
     eng->rstate = g_malloc0(eng->rstate_size * net->routers + 1);
     eng->astate = g_malloc0(eng->astate_size * net->outputs + 1);
     eng->router_rng = g_new(insee_rng, net->routers);
@@ -67,7 +69,9 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->node_rng);
     g_free(eng->out_req);
     g_free(eng->req);
-    g_free(eng->active.v);
+    g_free(eng->active.queue);
+    g_free(eng->active.ncand);
+    g_free(eng->active.cand);
     g_free(eng->touched.v);
     insee_wheel_clear(&eng->wheel);
     insee_heap_clear(&eng->due);
@@ -76,27 +80,28 @@ void insee_engine_clear(insee_engine *eng)
     g_clear_error(&eng->error);
 }
 
-static uint32_t queue_router(const insee_net *net, uint32_t q)
+static void active_push(insee_active *a, uint32_t q)
 {
-    if (q < net->transit_queues)
-        return net->port_router[q / net->vcs];
-    return net->node_router[(q - net->transit_queues) / net->injectors];
+    if (a->len == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 256;
+        a->queue = g_renew(uint32_t, a->queue, a->cap);
+        a->ncand = g_renew(uint8_t, a->ncand, a->cap);
+        a->cand = g_renew(insee_candidate, a->cand, (size_t)a->cap * INSEE_ROUTE_CACHE);
+    }
+    a->queue[a->len] = q;
+    a->ncand[a->len] = INSEE_NOT_CACHED;
+    a->len++;
 }
 
 void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_route_ctx *ctx)
 {
     const insee_net *net = &eng->net;
     const insee_packet *pk = &net->pkt[p];
-    uint32_t r = queue_router(net, q);
+    uint32_t r = net->q_router[q];
     ctx->size = sizeof *ctx;
     ctx->router = r;
-    if (q < net->transit_queues) {
-        ctx->in_port = q / net->vcs - net->port_base[r];
-        ctx->in_vc = q % net->vcs;
-    } else {
-        ctx->in_port = INSEE_PORT_INJECTION;
-        ctx->in_vc = (q - net->transit_queues) % net->injectors;
-    }
+    ctx->in_port = net->q_port[q];
+    ctx->in_vc = net->q_vc[q];
     ctx->src_node = pk->src;
     ctx->dst_node = pk->dst;
     ctx->salt = pk->salt;
@@ -108,16 +113,6 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_rou
     ctx->rng = &eng->router_rng[r];
 }
 
-/* Index of input queue q among its router's inputs (arbiter contract). */
-static uint32_t input_index(const insee_net *net, uint32_t q, uint32_t r)
-{
-    if (q < net->transit_queues)
-        return q - net->port_base[r] * net->vcs;
-    uint32_t node = (q - net->transit_queues) / net->injectors;
-    uint32_t j = (q - net->transit_queues) % net->injectors;
-    uint32_t ports = net->port_base[r + 1] - net->port_base[r];
-    return ports * net->vcs + net->node_slot[node] * net->injectors + j;
-}
 
 static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
 {
@@ -133,7 +128,7 @@ void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
     net->q_flags[q] |= INSEE_Q_ACTIVE;
     net->pkt[p].since = INSEE_NEVER;
     if (net->pkt[p].ready <= eng->now)
-        insee_vec_push(&eng->active, q);
+        active_push(&eng->active, q);
     else
         schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
@@ -156,7 +151,7 @@ static void process_events(insee_engine *eng)
         uint32_t id = insee_event_id(ev);
         switch (insee_event_kind_of(ev)) {
         case INSEE_EV_HEAD_READY:
-            insee_vec_push(&eng->active, id);
+            active_push(&eng->active, id);
             break;
         case INSEE_EV_RELEASE:
             release(eng, id);
@@ -170,7 +165,7 @@ static void process_events(insee_engine *eng)
     b->len = 0;
 }
 
-static void add_request(insee_engine *eng, uint32_t q, uint32_t out, uint32_t r,
+static void add_request(insee_engine *eng, uint32_t q, uint32_t out,
                         const insee_candidate *cand)
 {
     if (eng->req_len == eng->req_cap) {
@@ -180,7 +175,7 @@ static void add_request(insee_engine *eng, uint32_t q, uint32_t out, uint32_t r,
     insee_request_rec *rq = &eng->req[eng->req_len];
     rq->queue = q;
     rq->out = out;
-    rq->input = input_index(&eng->net, q, r);
+    rq->input = eng->net.q_input[q];
     rq->cand = *cand;
     rq->next = eng->out_req[out];
     if (rq->next == INSEE_NONE)
@@ -188,44 +183,98 @@ static void add_request(insee_engine *eng, uint32_t q, uint32_t out, uint32_t r,
     eng->out_req[out] = eng->req_len++;
 }
 
-/* The candidate the head of q requests, or FALSE when none is admissible. */
-static gboolean choose_candidate(insee_engine *eng, uint32_t q, uint32_t p, uint32_t r,
-                                 insee_candidate *chosen, uint32_t *out)
+/* Check what route() returned against the router it was asked at. */
+static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_candidate *cand,
+                                 uint32_t n)
 {
-    insee_net *net = &eng->net;
-    insee_route_ctx ctx;
-    insee_candidate cand[INSEE_MAX_CANDIDATES];
-    insee_engine_route_ctx(eng, q, p, &ctx);
-    uint32_t n = eng->router->route(eng->router_self, &ctx, cand, INSEE_MAX_CANDIDATES);
+    const insee_net *net = &eng->net;
     uint32_t ports = net->port_base[r + 1] - net->port_base[r];
     if (n > INSEE_MAX_CANDIDATES) {
         insee_engine_fail(eng, "router plugin returned %u candidates (at most %u)", n,
                           INSEE_MAX_CANDIDATES);
         return FALSE;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        const insee_candidate *c = &cand[i];
-        if (c->port == INSEE_PORT_DROP) {
-            *chosen = *c;
-            return TRUE;
-        }
-        uint32_t gp = net->port_base[r] + c->port;
-        if (c->port >= ports || c->vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE) {
+    for (uint32_t c = 0; c < n; c++) {
+        if (cand[c].port == INSEE_PORT_DROP)
+            continue;
+        if (cand[c].port >= ports || cand[c].vc >= net->vcs ||
+            net->peer_queue[net->port_base[r] + cand[c].port] == INSEE_NONE) {
             insee_engine_fail(eng,
                               "router plugin chose port %u VC %u at router %u, which has %u "
                               "ports and %u VCs%s",
-                              c->port, c->vc, r, ports, net->vcs,
-                              c->port < ports ? " (that port is unplugged)" : "");
+                              cand[c].port, cand[c].vc, r, ports, net->vcs,
+                              cand[c].port < ports ? " (that port is unplugged)" : "");
             return FALSE;
         }
-        if (net->link_free_at[gp] > eng->now)
+    }
+    return TRUE;
+}
+
+/* The router's candidates for the head of active entry i, validated: asked
+   now (into `scratch`), or what a pure router answered on an earlier cycle. */
+static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t p,
+                                         uint32_t r, insee_candidate *scratch, uint32_t *n)
+{
+    insee_active *a = &eng->active;
+    insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
+    if (a->ncand[i] != INSEE_NOT_CACHED) {
+        *n = a->ncand[i];
+        return cached;
+    }
+    insee_route_ctx ctx;
+    insee_engine_route_ctx(eng, a->queue[i], p, &ctx);
+    *n = eng->router->route(eng->router_self, &ctx, scratch, INSEE_MAX_CANDIDATES);
+    if (!valid_candidates(eng, r, scratch, *n)) {
+        *n = 0;
+        return scratch;
+    }
+    if (!eng->route_pure || *n > INSEE_ROUTE_CACHE)
+        return scratch;
+    for (uint32_t c = 0; c < *n; c++)
+        cached[c] = scratch[c];
+    a->ncand[i] = (uint8_t)*n;
+    return cached;
+}
+
+/* The candidate the head of active entry i requests, or FALSE when none is
+   admissible now. A pure router's head whose every candidate waits only for
+   a busy link sleeps until the first of those links frees: nothing could
+   change its answer before then. */
+static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
+                                 insee_candidate *chosen, uint32_t *out)
+{
+    insee_net *net = &eng->net;
+    insee_candidate scratch[INSEE_MAX_CANDIDATES];
+    uint32_t n = 0;
+    const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
+    uint64_t wake = INSEE_NEVER;
+    gboolean only_links = n > 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const insee_candidate *cd = &cand[c];
+        if (cd->port == INSEE_PORT_DROP) {
+            *chosen = *cd;
+            return TRUE;
+        }
+        uint32_t gp = net->port_base[r] + cd->port;
+        uint32_t need = cd->room > 1 ? cd->room : 1;
+        gboolean room = insee_net_room(net, net->peer_queue[gp] + cd->vc) >= need;
+        if (net->link_free_at[gp] > eng->now) {
+            if (net->link_free_at[gp] < wake)
+                wake = net->link_free_at[gp];
             continue;
-        uint32_t need = c->room > 1 ? c->room : 1;
-        if (insee_net_room(net, net->peer_queue[gp] + c->vc) < need)
+        }
+        if (!room) {
+            only_links = FALSE;
             continue;
-        *chosen = *c;
+        }
+        *chosen = *cd;
         *out = gp;
         return TRUE;
+    }
+    if (only_links && eng->route_pure) {
+        uint32_t q = eng->active.queue[i];
+        eng->active.queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
+        schedule(eng, wake, insee_event(INSEE_EV_HEAD_READY, q));
     }
     return FALSE;
 }
@@ -251,10 +300,12 @@ static void request_phase(insee_engine *eng)
 {
     insee_net *net = &eng->net;
     for (uint32_t i = 0; i < eng->active.len; i++) {
-        uint32_t q = eng->active.v[i];
+        uint32_t q = eng->active.queue[i];
+        if (q == INSEE_NONE)
+            continue; /* the queue's head went to sleep in this phase */
         uint32_t p = net->q_head[q];
         insee_packet *pk = &net->pkt[p];
-        uint32_t r = queue_router(net, q);
+        uint32_t r = net->q_router[q];
         if (pk->since == INSEE_NEVER)
             pk->since = eng->now;
         if (net->node_router[pk->dst] == r) {
@@ -264,17 +315,17 @@ static void request_phase(insee_engine *eng)
             if (!eng->single_consumption)
                 grant(eng, &consume);
             else if (net->link_free_at[consume.out] <= eng->now)
-                add_request(eng, q, consume.out, r, &consume.cand);
+                add_request(eng, q, consume.out, &consume.cand);
             continue;
         }
         insee_candidate cand;
         uint32_t out = INSEE_NONE;
-        if (!choose_candidate(eng, q, p, r, &cand, &out))
+        if (!choose_candidate(eng, i, p, r, &cand, &out))
             continue;
         if (cand.port == INSEE_PORT_DROP)
             drop_head(eng, q);
         else
-            add_request(eng, q, out, r, &cand);
+            add_request(eng, q, out, &cand);
     }
 }
 
@@ -361,8 +412,7 @@ static void arbitrate_phase(insee_engine *eng)
                 rec_of[j - 1] = ti;
             }
         }
-        uint32_t router = out < net->ports_total ? net->port_router[out]
-                                                 : net->node_router[out - net->ports_total];
+        uint32_t router = net->q_router[eng->req[rec_of[0]].queue];
         void *state = eng->astate_size ? eng->astate + eng->astate_size * out : NULL;
         uint32_t w = eng->arbiter->pick(eng->arbiter_self, state, reqs, n, eng->now,
                                         &eng->arb_rng[router]);
@@ -381,13 +431,24 @@ static void arbitrate_phase(insee_engine *eng)
 static void compact_active(insee_engine *eng)
 {
     insee_net *net = &eng->net;
+    insee_active *a = &eng->active;
     uint32_t kept = 0;
-    for (uint32_t i = 0; i < eng->active.len; i++) {
-        uint32_t q = eng->active.v[i];
-        if ((net->q_flags[q] & INSEE_Q_ACTIVE) && !(net->q_flags[q] & INSEE_Q_DEPARTING))
-            eng->active.v[kept++] = q;
+    for (uint32_t i = 0; i < a->len; i++) {
+        uint32_t q = a->queue[i];
+        if (q == INSEE_NONE || !(net->q_flags[q] & INSEE_Q_ACTIVE) ||
+            (net->q_flags[q] & INSEE_Q_DEPARTING))
+            continue;
+        if (kept != i) {
+            a->queue[kept] = q;
+            a->ncand[kept] = a->ncand[i];
+            if (a->ncand[i] != INSEE_NOT_CACHED)
+                memcpy(&a->cand[(size_t)kept * INSEE_ROUTE_CACHE],
+                       &a->cand[(size_t)i * INSEE_ROUTE_CACHE],
+                       a->ncand[i] * sizeof(insee_candidate));
+        }
+        kept++;
     }
-    eng->active.len = kept;
+    a->len = kept;
 }
 
 static void step(insee_engine *eng)

@@ -36,6 +36,19 @@ typedef struct insee_request_rec {
     insee_candidate cand;
 } insee_request_rec;
 
+/* Candidates kept for a blocked head of a pure router (INSEE_ROUTE_PURE). */
+#define INSEE_ROUTE_CACHE 4u
+#define INSEE_NOT_CACHED 0xFFu
+
+/* The heads that ask for a route this cycle, with what a pure router
+   already answered for them. */
+typedef struct insee_active {
+    uint32_t *queue;
+    uint8_t *ncand;          /* cached candidates, or INSEE_NOT_CACHED */
+    insee_candidate *cand;   /* INSEE_ROUTE_CACHE per entry */
+    uint32_t len, cap;
+} insee_active;
+
 typedef struct insee_engine {
     insee_net net;
 
@@ -82,7 +95,8 @@ typedef struct insee_engine {
     uint64_t drain_limit;              /* generation stops at window_end; drain until here */
     insee_wheel wheel;
     insee_heap due;
-    insee_vec active;        /* queues whose head asks for a route this cycle */
+    insee_active active;
+    gboolean route_pure;     /* the router declared INSEE_ROUTE_PURE */
 
     /* arbitration scratch */
     insee_request_rec *req;

@@ -324,9 +324,12 @@ insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *
             /* Router and arbiter exist: size their state before any packet. */
             wire_engine(exp);
             const insee_router_vtable *rv = eng->router;
-            eng->net.pstate_size = rv->packet_state_size ? rv->packet_state_size(eng->router_self) : 0;
-            eng->rstate_size = rv->router_state_size ? rv->router_state_size(eng->router_self) : 0;
-            eng->astate_size = eng->arbiter->state_size ? eng->arbiter->state_size(eng->arbiter_self) : 0;
+            eng->net.pstate_size = insee_state_round(
+                rv->packet_state_size ? rv->packet_state_size(eng->router_self) : 0);
+            eng->rstate_size = insee_state_round(
+                rv->router_state_size ? rv->router_state_size(eng->router_self) : 0);
+            eng->astate_size = insee_state_round(
+                eng->arbiter->state_size ? eng->arbiter->state_size(eng->arbiter_self) : 0);
         }
         if (sections[i].kind == INSEE_KIND_PLACEMENT && !place_tasks(exp, err))
             goto fail;

@@ -76,6 +76,36 @@ static gboolean build_links(insee_net *net, const insee_topology_vtable *topo, v
     return ok;
 }
 
+/* Where each queue sits, so the time loop never divides to find out. */
+static void describe_queues(insee_net *net)
+{
+    net->q_router = g_new(uint32_t, net->queues);
+    net->q_port = g_new(uint16_t, net->queues);
+    net->q_vc = g_new(uint8_t, net->queues);
+    net->q_input = g_new(uint32_t, net->queues);
+    for (uint32_t gp = 0; gp < net->ports_total; gp++) {
+        uint32_t r = net->port_router[gp];
+        for (uint32_t vc = 0; vc < net->vcs; vc++) {
+            uint32_t q = gp * net->vcs + vc;
+            net->q_router[q] = r;
+            net->q_port[q] = (uint16_t)(gp - net->port_base[r]);
+            net->q_vc[q] = (uint8_t)vc;
+            net->q_input[q] = q - net->port_base[r] * net->vcs;
+        }
+    }
+    for (uint32_t node = 0; node < net->nodes; node++) {
+        uint32_t r = net->node_router[node];
+        uint32_t ports = net->port_base[r + 1] - net->port_base[r];
+        for (uint32_t j = 0; j < net->injectors; j++) {
+            uint32_t q = insee_net_inject_queue(net, node, j);
+            net->q_router[q] = r;
+            net->q_port[q] = INSEE_PORT_INJECTION;
+            net->q_vc[q] = (uint8_t)j;
+            net->q_input[q] = ports * net->vcs + net->node_slot[node] * net->injectors + j;
+        }
+    }
+}
+
 gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
                          uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
                          uint32_t injectors, size_t pstate_size, GError **err)
@@ -122,6 +152,7 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
     memset(net->q_tail, 0xff, sizeof(uint32_t) * net->queues);
     net->q_count = g_new0(uint16_t, net->queues);
     net->q_flags = g_new0(uint8_t, net->queues);
+    describe_queues(net);
     net->pkt_free = INSEE_NONE;
     return TRUE;
 }
@@ -137,6 +168,10 @@ void insee_net_clear(insee_net *net)
     g_free(net->q_tail);
     g_free(net->q_count);
     g_free(net->q_flags);
+    g_free(net->q_router);
+    g_free(net->q_port);
+    g_free(net->q_vc);
+    g_free(net->q_input);
     g_free(net->node_slot);
     g_free(net->pkt);
     g_free(net->pstate);

@@ -61,6 +61,10 @@ typedef struct insee_net {
     uint32_t transit_queues;  /* ports_total * vcs */
     uint32_t queues;          /* transit + nodes * injectors */
     uint32_t *q_head, *q_tail;
+    uint32_t *q_router;       /* per queue: its router */
+    uint16_t *q_port;         /* per queue: input port, or INSEE_PORT_INJECTION */
+    uint8_t *q_vc;            /* per queue: VC, or injector index */
+    uint32_t *q_input;        /* per queue: input index at its router (arbiter contract) */
     uint16_t *q_count;        /* packets queued or on the wire towards q, and the
                                  departing one until its tail has left */
     uint8_t *q_flags;         /* INSEE_Q_* */
@@ -72,6 +76,14 @@ typedef struct insee_net {
     size_t pstate_size;       /* router's per-packet state bytes */
     uint8_t *pstate;          /* pkt_cap * pstate_size */
 } insee_net;
+
+/* Per-router and per-packet plugin state blocks are rounded up to this, so
+   every block is aligned for any type (router.h, arbiter.h promise 16). */
+#define INSEE_STATE_ALIGN 16u
+static inline size_t insee_state_round(size_t size)
+{
+    return (size + INSEE_STATE_ALIGN - 1) / INSEE_STATE_ALIGN * INSEE_STATE_ALIGN;
+}
 
 /* Query the topology and allocate the network. `topo` is the kernel copy of
    the vtable, `self` the topology instance. */

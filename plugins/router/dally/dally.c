@@ -15,7 +15,6 @@
 #include <insee/insee.h>
 
 #include <stdlib.h>
-#include <string.h>
 
 enum { P_MODE };
 enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED }; /* order of the choices */
@@ -121,16 +120,18 @@ static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candi
         out[1] = (insee_candidate){.port = hop.port, .vc = (uint16_t)(1 - best), .room = 1};
         return 2;
     }
-    uint16_t vc;
     if (self->mode == MODE_TRC) {
-        trc_state st;
-        memcpy(&st, ctx->packet_state, sizeof st); /* no alignment is promised */
-        vc = trc_wrapped_after(&st, &hop) ? 0 : self->vc_direct;
-    } else {
-        /* basic, and improved when the wrap is ahead (or only VC 0 exists) */
-        vc = wrap_ahead ? 0 : self->vc_direct;
+        const trc_state *st = ctx->packet_state;
+        bool wrapped = trc_wrapped_after(st, &hop);
+        /* The tag carries the state after this hop to forwarded(). */
+        out[0] = (insee_candidate){.port = hop.port, .vc = wrapped ? 0 : self->vc_direct,
+                                   .room = 1,
+                                   .tag = ((uint32_t)(uint16_t)hop.dim << 1) | wrapped};
+        return 1;
     }
-    out[0] = (insee_candidate){.port = hop.port, .vc = vc, .room = 1};
+    /* basic, and improved when the wrap is ahead (or only VC 0 exists) */
+    out[0] = (insee_candidate){.port = hop.port, .vc = wrap_ahead ? 0 : self->vc_direct,
+                               .room = 1};
     return 1;
 }
 
@@ -141,19 +142,24 @@ static size_t dally_packet_state_size(void *vself)
 }
 
 /* trc remembers, hop by hop, whether the current dimension's wrap link is
-   behind the packet. The granted hop is the first minimal hop route() saw. */
+   behind the packet: route() computed it into the candidate's tag. */
 static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
                             const insee_candidate *granted)
 {
-    (void)granted; /* deterministic routing: the hop is known from ctx */
     const dally *self = vself;
-    insee_hop hop;
-    if (self->mode != MODE_TRC || !first_hop(self, ctx, &hop))
+    if (self->mode != MODE_TRC)
         return;
-    trc_state st;
-    memcpy(&st, ctx->packet_state, sizeof st);
-    st = (trc_state){.dim = hop.dim, .wrapped = trc_wrapped_after(&st, &hop)};
-    memcpy(ctx->packet_state, &st, sizeof st);
+    trc_state *st = ctx->packet_state;
+    *st = (trc_state){.dim = (int16_t)(uint16_t)(granted->tag >> 1),
+                      .wrapped = (uint8_t)(granted->tag & 1u)};
+}
+
+/* trc and basic depend only on the packet and where it waits; improved reads
+   the free room downstream. */
+static uint32_t dally_properties(void *vself)
+{
+    const dally *self = vself;
+    return self->mode == MODE_IMPROVED ? 0u : INSEE_ROUTE_PURE;
 }
 
 static const insee_router_vtable dally_vtable = {
@@ -163,6 +169,7 @@ static const insee_router_vtable dally_vtable = {
     .route = dally_route,
     .packet_state_size = dally_packet_state_size,
     .forwarded = dally_forwarded,
+    .properties = dally_properties,
     /* select_injector NULL: the kernel's "shortest" */
 };
 

@@ -3,6 +3,7 @@
  * Every query is a closed form in O(dims); see kcube.h for the numbering. */
 #include "kcube.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 /* hop.dim is an int16_t and ports per router fit a uint16_t. */
@@ -10,7 +11,7 @@
 
 static uint32_t coord(const kcube *c, uint32_t node, uint32_t d)
 {
-    return node / c->dim[d].stride % c->dim[d].k;
+    return c->coord[(size_t)node * c->n + d];
 }
 
 /* Hops from s to t going + (mod k). */
@@ -98,12 +99,26 @@ kcube *kcube_create(const char *name, const insee_value *dims, bool wrap, bool b
         c->diameter += wrap && bidir ? k / 2 : k - 1;
     }
     c->nodes = (uint32_t)nodes;
+    /* Routing asks for coordinates at every hop: a table (2 bytes per node
+       and dimension, linear in nodes) saves two divisions per dimension. */
+    c->coord = malloc(sizeof(uint16_t) * n * nodes);
+    if (!c->coord) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory for the coordinates of %"
+                        PRIu64 " nodes", name, nodes);
+        free(c);
+        return NULL;
+    }
+    for (uint32_t node = 0; node < c->nodes; node++)
+        for (uint32_t d = 0; d < n; d++)
+            c->coord[(size_t)node * n + d] = (uint16_t)(node / c->dim[d].stride % c->dim[d].k);
     return c;
 }
 
 void kcube_destroy(void *self)
 {
-    free(self);
+    kcube *c = self;
+    free(c->coord);
+    free(c);
 }
 
 void kcube_info(void *self, insee_topology_info *out)

@@ -25,6 +25,7 @@ typedef struct kcube {
     uint32_t diameter;
     bool wrap;         /* torus: wrap-around links; mesh: unplugged border ports */
     bool bidir;        /* a - port per dimension besides the + port */
+    uint16_t *coord;   /* coord[node * n + d]: node's coordinate in dimension d */
     kcube_dim dim[];
 } kcube;
 

@@ -7,7 +7,8 @@
  * The same contract serves the `single` consumption port.
  *
  * State: state_size() bytes per output port, zeroed at start, allocated by
- * the kernel and passed as `state` (round robin keeps its last grant there).
+ * the kernel, aligned to 16 bytes, and passed as `state` (round robin keeps
+ * its last grant there).
  */
 #ifndef INSEE_ARBITER_H
 #define INSEE_ARBITER_H

@@ -23,7 +23,8 @@
  *  - router_state_size() bytes per router, zeroed at start (SpiNNaker's
  *    engine, IPR counters);
  *  - both allocated by the kernel next to the network state (no malloc in the
- *    time loop). Everything else lives in the instance create() returns.
+ *    time loop), each block aligned to 16 bytes. Everything else lives in the
+ *    instance create() returns.
  *
  * How the family maps onto this contract
  *  - Dally trc/basic/improved: VC from ctx->in_vc, hop flags WRAP/WRAP_AHEAD.
@@ -69,7 +70,18 @@ typedef struct insee_candidate {
     uint32_t port; /* output port at ctx->router, or INSEE_PORT_DROP */
     uint16_t vc;   /* output VC (the input VC it enters downstream) */
     uint16_t room; /* free packet slots required downstream; 0 or 1 = one packet (VCT) */
+    uint32_t tag;  /* the router's own word, handed back in forwarded() (e.g. the
+                      hop's flags), so it need not recompute what route() knew */
 } insee_candidate;
+
+/* properties() bits. */
+enum {
+    /* route() depends only on the packet (src, dst, salt, packet_state, hops)
+       and where it waits (router, in_port, in_vc): not on time, random draws
+       or network state. The kernel may then reuse the candidates of a blocked
+       head instead of asking again every cycle. */
+    INSEE_ROUTE_PURE = 1u << 0,
+};
 
 #define INSEE_MAX_CANDIDATES 64u
 
@@ -89,6 +101,8 @@ typedef struct insee_router_vtable {
     size_t (*router_state_size)(void *self);  /* default 0 */
     /* The packet was granted `granted` (one of route()'s candidates). */
     void (*forwarded)(void *self, const insee_route_ctx *ctx, const insee_candidate *granted);
+    /* INSEE_ROUTE_* bits describing route(); default 0 (asked every cycle). */
+    uint32_t (*properties)(void *self);
     /* Which injection queue of ctx->src_node a new packet waits in (ctx->in_vc
        is meaningless here); return an index < injectors. Default: "shortest",
        the queue with most free room, lowest index on a tie. */

@@ -19,7 +19,8 @@
  *    unless info.flags has INSEE_TOPO_DIRECTED).
  *  - minimal_hops() lists every output port at `router` that lies on a
  *    shortest path to dst_node, in dimension order (lowest dimension first);
- *    0 entries means router hosts dst_node. `salt` is a per-packet random
+ *    0 entries means router hosts dst_node. It returns how many it wrote
+ *    (at most `max`; the first `max` in that order when there are more). `salt` is a per-packet random
  *    word fixed at generation: where two directions tie (a torus ring of even
  *    size at distance k/2) bit `dim` of salt decides which is listed first, so
  *    a dimension-order router that takes the first hop of a dimension keeps a
