@@ -126,17 +126,18 @@ Test(dally, basic_ring_of_8)
     rig_free(&g);
 }
 
-/* trc: VC 1 from injection until the wrap link, VC 0 from the wrap link on. */
+/* trc: VC 1 from injection, VC 0 from the router of coordinate 0 on. */
 Test(dally, trc_ring_of_8)
 {
     rig g;
     rig_make(&g, "torus", DIMS(8), true, TRC, 2);
-    expect_vcs(&g, 6, 1, 0, VCS(1, 0, 0));
+    expect_vcs(&g, 6, 1, 0, VCS(1, 1, 0)); /* 6 7 |wrap| 0: switch leaving 0 */
     expect_vcs(&g, 1, 3, 0, VCS(1, 1));
-    expect_vcs(&g, 1, 6, 0, VCS(1, 0, 0));
-    expect_vcs(&g, 7, 2, 0, VCS(0, 0, 0)); /* first hop is the wrap link */
-    expect_vcs(&g, 0, 4, 0, VCS(1, 1, 1, 1));
+    expect_vcs(&g, 1, 6, 0, VCS(1, 0, 0)); /* 1 0: the - wrap link leaves 0 */
+    expect_vcs(&g, 7, 2, 0, VCS(1, 0, 0)); /* the wrap link itself on VC 1 */
+    expect_vcs(&g, 0, 4, 0, VCS(0, 0, 0, 0)); /* starts at coordinate 0 */
     expect_vcs(&g, 0, 4, 1, VCS(0, 0, 0, 0));
+    expect_vcs(&g, 2, 5, 0, VCS(1, 1, 1));
     cr_assert_gt(g.vt->packet_state_size(g.self), 0u);
     rig_free(&g);
 }
@@ -148,8 +149,8 @@ Test(dally, two_dimensions_8x8)
     /* (6,6) -> (1,1): x 6 7 0 1, then y 6 7 0 1 */
     uint32_t src = 6 + 8 * 6, dst = 1 + 8 * 1;
     rig_make(&g, "torus", DIMS(8, 8), true, TRC, 2);
-    expect_vcs(&g, src, dst, 0, VCS(1, 0, 0, 1, 0, 0));
-    expect_vcs(&g, 6 + 8 * 0, 1 + 8 * 2, 0, VCS(1, 0, 0, 1, 1));
+    expect_vcs(&g, src, dst, 0, VCS(1, 1, 0, 1, 1, 0));
+    expect_vcs(&g, 6 + 8 * 0, 1 + 8 * 2, 0, VCS(1, 1, 0, 0, 0));
     rig_free(&g);
     rig_make(&g, "torus", DIMS(8, 8), true, BASIC, 2);
     expect_vcs(&g, src, dst, 0, VCS(0, 0, 1, 0, 0, 1));
@@ -166,9 +167,9 @@ Test(dally, unidirectional_ring_of_8)
     expect_vcs(&g, 6, 5, 0, VCS(0, 0, 1, 1, 1, 1, 1));
     rig_free(&g);
     rig_make(&g, "torus", DIMS(8), false, TRC, 2);
-    expect_vcs(&g, 6, 1, 0, VCS(1, 0, 0));
+    expect_vcs(&g, 6, 1, 0, VCS(1, 1, 0));
     expect_vcs(&g, 1, 6, 0, VCS(1, 1, 1, 1, 1));
-    expect_vcs(&g, 6, 5, 0, VCS(1, 0, 0, 0, 0, 0, 0));
+    expect_vcs(&g, 6, 5, 0, VCS(1, 1, 0, 0, 0, 0, 0));
     rig_free(&g);
 }
 

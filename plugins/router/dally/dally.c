@@ -3,8 +3,9 @@
  * wrap-around link. Modes trc, basic and improved; VCs above 1 are unused.
  *
  * VC 0 carries the packets that the wrap link concerns, VC 1 the others:
- *  - trc: VC 1 until the packet crosses the wrap link of its current
- *    dimension, VC 0 from the wrap link on (the spiral of Fig. 4b);
+ *  - trc: VC 1 at injection and at each change of dimension, VC 0 from the
+ *    router whose coordinate in that dimension is 0 on, as INSEE does (the
+ *    spiral of Fig. 4b);
  *  - basic: VC 0 while the rest of the path in this dimension crosses the
  *    wrap link (hop flag WRAP_AHEAD), VC 1 otherwise (the chains of Fig. 4c);
  *  - improved: like basic, but packets with no wrap ahead may take either VC,
@@ -28,14 +29,16 @@ static const insee_param_def dally_params[] = {
 typedef struct dally {
     const insee_host *host;
     enum dally_mode mode;
+    uint32_t dims;
+    int32_t *xy;        /* trc: scratch for the current router's coordinates */
     /* VC of packets with no wrap link ahead (or, in trc, not yet crossed):
        1, or 0 when the network has no wrap link and a single VC. */
     uint16_t vc_direct;
 } dally;
 
-/* trc per packet: the dimension of its last hop and whether it crossed that
-   dimension's wrap link. Zeroed at generation = not wrapped, which is right
-   for the first hop whatever its dimension. */
+/* trc per packet: the dimension of its last hop and whether it has switched
+   to VC 0 in it. Zeroed at generation = not switched, which is right for the
+   first hop whatever its dimension. */
 typedef struct trc_state {
     int16_t dim;
     uint8_t wrapped;
@@ -69,17 +72,31 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
                         params[P_MODE].s, shape.vcs);
         return NULL;
     }
-    dally *self = malloc(sizeof *self);
-    if (!self) {
+    dally *self = calloc(1, sizeof *self);
+    int32_t *xy = mode == MODE_TRC ? calloc(shape.dims ? shape.dims : 1, sizeof *xy) : NULL;
+    if (!self || (mode == MODE_TRC && !xy)) {
+        free(self);
+        free(xy);
         insee_error_set(err, INSEE_ERR_NOMEM, "dally: out of memory");
         return NULL;
     }
-    *self = (dally){.host = host, .mode = mode, .vc_direct = shape.vcs < 2 ? 0 : 1};
+    if (mode == MODE_TRC && shape.dims == 0) {
+        free(self);
+        free(xy);
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "dally: mode \"trc\" switches VC at coordinate 0, but the topology "
+                        "has no coordinates; use mode = \"basic\"");
+        return NULL;
+    }
+    *self = (dally){.host = host, .mode = mode, .dims = shape.dims, .xy = xy,
+                    .vc_direct = shape.vcs < 2 ? 0 : 1};
     return self;
 }
 
-static void dally_destroy(void *self)
+static void dally_destroy(void *vself)
 {
+    dally *self = vself;
+    free(self->xy);
     free(self);
 }
 
@@ -91,11 +108,18 @@ static bool first_hop(const dally *self, const insee_route_ctx *ctx, insee_hop *
     return h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hop, 1) == 1;
 }
 
-/* trc: has the packet crossed the wrap link of `hop`'s dimension once `hop`
-   is taken? (state: after its previous hop) */
-static bool trc_wrapped_after(const trc_state *st, const insee_hop *hop)
+/* trc: is the packet on VC 0 once `hop` is taken? From the router whose
+   coordinate in the hop's dimension is 0 on (INSEE): in the - direction that
+   is the wrap link itself, in the + direction the hop after it. The Dally
+   router serves k-ary n-cubes, where router r hosts node r. */
+static bool trc_switched(const dally *self, const insee_route_ctx *ctx, const trc_state *st,
+                         const insee_hop *hop)
 {
-    return (hop->flags & INSEE_HOP_WRAP) || (st->dim == hop->dim && st->wrapped);
+    if (st->dim == hop->dim && st->wrapped)
+        return true;
+    const insee_host *h = self->host;
+    uint32_t n = h->coords(h->kernel, ctx->router, self->xy, self->dims);
+    return hop->dim >= 0 && (uint32_t)hop->dim < n && self->xy[hop->dim] == 0;
 }
 
 static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
@@ -122,7 +146,7 @@ static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candi
     }
     if (self->mode == MODE_TRC) {
         const trc_state *st = ctx->packet_state;
-        bool wrapped = trc_wrapped_after(st, &hop);
+        bool wrapped = trc_switched(self, ctx, st, &hop);
         /* The tag carries the state after this hop to forwarded(). */
         out[0] = (insee_candidate){.port = hop.port, .vc = wrapped ? 0 : self->vc_direct,
                                    .room = 1,
