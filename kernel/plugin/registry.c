@@ -431,17 +431,29 @@ void insee_registry_scan(insee_registry *reg)
         scan_dir(reg, g_ptr_array_index(reg->dirs, reg->scanned));
 }
 
+/* Relative to the running program first, so a build tree and an install
+   moved to another prefix both find their own plugins:
+   <bindir>/plugins (build tree), then <bindir>/../<libdir>/insee/plugins
+   (installed), then the configured prefix. */
 char *insee_registry_default_dir(void)
 {
     char *exe = g_file_read_link("/proc/self/exe", NULL);
     if (exe) {
         char *bindir = g_path_get_dirname(exe);
-        char *dir = g_build_filename(bindir, "plugins", NULL);
+        char *candidates[] = {
+            g_build_filename(bindir, "plugins", NULL),
+            g_build_filename(bindir, "..", INSEE_PLUGIN_RELATIVE_DIR, NULL),
+        };
+        char *found = NULL;
+        for (guint i = 0; i < G_N_ELEMENTS(candidates); i++) {
+            if (!found && g_file_test(candidates[i], G_FILE_TEST_IS_DIR))
+                found = g_canonicalize_filename(candidates[i], NULL);
+            g_free(candidates[i]);
+        }
         g_free(bindir);
         g_free(exe);
-        if (g_file_test(dir, G_FILE_TEST_IS_DIR))
-            return dir;
-        g_free(dir);
+        if (found)
+            return found;
     }
     return g_strdup(INSEE_DEFAULT_PLUGIN_DIR);
 }

@@ -1,0 +1,792 @@
+/* sdk/conformance/check_topology.c — the topology suite: the wiring, the
+ * node attachment and minimal_hops() checked against breadth-first search on
+ * the graph the plugin describes, at its defaults and at a few small
+ * alternative sizes (conform_settings with shapes).
+ *
+ * topo.create reads every setting's whole graph once (ports, links, node
+ * routers) and tables BFS distances to a set of destination nodes; the
+ * checks after it only read those tables and call the pure entries
+ * (minimal_hops, distance, port_info, coords) again. Work is bounded for big
+ * defaults: at most TABLE_MAX (router, destination) distances are tabled, the
+ * destinations evenly spaced over the nodes when they do not all fit.
+ */
+#include <string.h>
+
+#include "conform.h"
+
+#define NONE UINT32_MAX
+#define TABLE_MAX (1u << 22) /* tabled distances: 16 MiB and a few seconds at most */
+#define PORTS_MAX (1u << 26) /* larger graphs are not read at all */
+#define SAMPLE_ROUTERS 64u   /* routers the costlier per-call checks visit */
+
+typedef struct topo_net {
+    const conform_instance *inst;
+    insee_topology_info info;
+    uint32_t *ports;           /* ports(r); NULL when the graph was not read */
+    uint32_t *first;           /* index of router r's port 0 in peer[] */
+    insee_port_peer *peer;     /* link(r, p); router NONE when unplugged */
+    uint32_t *node_router;     /* node_router(n) */
+    uint32_t *fwd_first, *fwd; /* the valid links as adjacency lists */
+    uint32_t *rev_first, *rev; /* and reversed */
+    uint32_t n_dst;            /* destination nodes with tabled distances */
+    uint32_t *dst;
+    uint32_t *dist;            /* dist[i * routers + r]: hops from r to dst[i]'s router */
+} topo_net;
+
+typedef struct topo_state {
+    conform_mock mock;
+    const insee_topology_vtable *vt;
+    GPtrArray *settings;
+    GPtrArray *instances;
+    topo_net *nets; /* one per instance */
+    guint n_nets;
+} topo_state;
+
+static const char *label(const topo_net *net)
+{
+    return net->inst->setting->label;
+}
+
+static gboolean valid_link(const topo_net *net, insee_port_peer p)
+{
+    return p.router < net->info.routers && p.port < net->ports[p.router];
+}
+
+/* Adjacency lists of the valid links, forward or reversed. */
+static void build_adjacency(topo_net *net, gboolean reverse, uint32_t **first_out, uint32_t **adj_out)
+{
+    uint32_t routers = net->info.routers;
+    uint32_t *first = g_new0(uint32_t, routers + 1);
+    for (uint32_t r = 0; r < routers; r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_port_peer q = net->peer[net->first[r] + p];
+            if (valid_link(net, q))
+                first[(reverse ? q.router : r) + 1]++;
+        }
+    for (uint32_t r = 0; r < routers; r++)
+        first[r + 1] += first[r];
+    uint32_t *adj = g_new(uint32_t, first[routers] + 1);
+    uint32_t *fill = g_memdup2(first, sizeof(uint32_t) * routers);
+    for (uint32_t r = 0; r < routers; r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_port_peer q = net->peer[net->first[r] + p];
+            if (valid_link(net, q))
+                adj[fill[reverse ? q.router : r]++] = reverse ? r : q.router;
+        }
+    g_free(fill);
+    *first_out = first;
+    *adj_out = adj;
+}
+
+/* Hops from `source` to every router along the adjacency (NONE: unreached). */
+static void bfs(uint32_t routers, const uint32_t *first, const uint32_t *adj, uint32_t source,
+                uint32_t *dist, uint32_t *queue)
+{
+    for (uint32_t r = 0; r < routers; r++)
+        dist[r] = NONE;
+    uint32_t head = 0, tail = 0;
+    dist[source] = 0;
+    queue[tail++] = source;
+    while (head < tail) {
+        uint32_t r = queue[head++];
+        for (uint32_t e = first[r]; e < first[r + 1]; e++)
+            if (dist[adj[e]] == NONE) {
+                dist[adj[e]] = dist[r] + 1;
+                queue[tail++] = adj[e];
+            }
+    }
+}
+
+/* Read one instance's graph; FALSE (with why) when it is too large to read. */
+static gboolean read_net(topo_net *net, const insee_topology_vtable *vt, GString *why)
+{
+    void *self = net->inst->self;
+    vt->info(self, &net->info);
+    uint32_t routers = net->info.routers, nodes = net->info.nodes;
+    if (routers == 0 || nodes == 0)
+        return FALSE; /* topo.info reports it */
+    if (routers > PORTS_MAX || nodes > PORTS_MAX) {
+        g_string_append_printf(why, "%s%s: %u routers and %u nodes, not checked",
+                               why->len ? "; " : "", label(net), routers, nodes);
+        return FALSE;
+    }
+    net->ports = g_new(uint32_t, routers);
+    net->first = g_new(uint32_t, routers + 1);
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < routers; r++) {
+        net->ports[r] = vt->ports(self, r);
+        net->first[r] = (uint32_t)total;
+        total += net->ports[r];
+        if (total > PORTS_MAX) {
+            g_string_append_printf(why, "%s%s: more than %u ports, not checked", why->len ? "; " : "",
+                                   label(net), PORTS_MAX);
+            g_clear_pointer(&net->ports, g_free);
+            g_clear_pointer(&net->first, g_free);
+            return FALSE;
+        }
+    }
+    net->first[routers] = (uint32_t)total;
+    net->peer = g_new(insee_port_peer, total + 1);
+    for (uint32_t r = 0; r < routers; r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_port_peer *q = &net->peer[net->first[r] + p];
+            if (!vt->link(self, r, p, q))
+                *q = (insee_port_peer){NONE, NONE};
+        }
+    net->node_router = g_new(uint32_t, nodes);
+    for (uint32_t n = 0; n < nodes; n++)
+        net->node_router[n] = vt->node_router(self, n);
+    build_adjacency(net, FALSE, &net->fwd_first, &net->fwd);
+    build_adjacency(net, TRUE, &net->rev_first, &net->rev);
+
+    /* Distances *to* a destination: BFS over the reversed links. */
+    net->n_dst = MAX(1u, MIN(nodes, TABLE_MAX / routers));
+    net->dst = g_new(uint32_t, net->n_dst);
+    net->dist = g_new(uint32_t, (size_t)net->n_dst * routers);
+    uint32_t *queue = g_new(uint32_t, routers);
+    for (uint32_t i = 0; i < net->n_dst; i++) {
+        net->dst[i] = (uint32_t)((uint64_t)i * nodes / net->n_dst);
+        uint32_t t = net->node_router[net->dst[i]];
+        uint32_t *row = &net->dist[(size_t)i * routers];
+        if (t >= routers)
+            memset(row, 0xff, sizeof(uint32_t) * routers); /* NONE everywhere */
+        else if (i > 0 && net->node_router[net->dst[i - 1]] == t)
+            memcpy(row, row - routers, sizeof(uint32_t) * routers);
+        else
+            bfs(routers, net->rev_first, net->rev, t, row, queue);
+    }
+    g_free(queue);
+    return TRUE;
+}
+
+static void free_net(topo_net *net)
+{
+    g_free(net->ports);
+    g_free(net->first);
+    g_free(net->peer);
+    g_free(net->node_router);
+    g_free(net->fwd_first);
+    g_free(net->fwd);
+    g_free(net->rev_first);
+    g_free(net->rev);
+    g_free(net->dst);
+    g_free(net->dist);
+}
+
+static void topo_cleanup(conform_ctx *ctx)
+{
+    topo_state *st = ctx->state;
+    if (!st)
+        return;
+    for (guint i = 0; i < st->n_nets; i++)
+        free_net(&st->nets[i]);
+    g_free(st->nets);
+    conform_instances_free(st->instances, st->vt->destroy);
+    g_ptr_array_free(st->settings, TRUE);
+    g_free(st);
+    ctx->state = NULL;
+}
+
+static conform_status check_create(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = g_new0(topo_state, 1);
+    ctx->state = st;
+    st->vt = ctx->plugin->vtable;
+    conform_mock_init(&st->mock, FALSE);
+    st->settings = conform_settings(ctx, TRUE);
+    st->instances = g_ptr_array_new();
+    conform_status s = conform_create_all(ctx, st->settings, &st->mock.host,
+                                          st->vt->create, st->instances, detail);
+    st->n_nets = st->instances->len;
+    st->nets = g_new0(topo_net, st->n_nets);
+    GString *too_big = g_string_new(NULL);
+    for (guint i = 0; i < st->n_nets; i++) {
+        st->nets[i].inst = st->instances->pdata[i];
+        read_net(&st->nets[i], st->vt, too_big);
+    }
+    if (too_big->len)
+        g_string_append_printf(detail, "; %s", too_big->str);
+    g_string_free(too_big, TRUE);
+    return s;
+}
+
+/* The state when the setup created something, else NULL with the SKIP reason. */
+static topo_state *state(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = ctx->state;
+    if (st && st->n_nets > 0)
+        return st;
+    g_string_assign(detail, "no instance to check (see topo.create)");
+    return NULL;
+}
+
+static gboolean readable(const topo_net *net)
+{
+    return net->ports != NULL;
+}
+
+static conform_status check_info(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (net->info.routers == 0 || net->info.nodes == 0) {
+            conform_note(&f, label(net), "info() reports %u routers and %u nodes",
+                         net->info.routers, net->info.nodes);
+            continue;
+        }
+        if (!readable(net))
+            continue;
+        uint32_t max = 0;
+        for (uint32_t r = 0; r < net->info.routers; r++) {
+            max = MAX(max, net->ports[r]);
+            if (net->ports[r] > UINT16_MAX)
+                conform_note(&f, label(net), "router %u has %u ports (at most %u)", r,
+                             net->ports[r], UINT16_MAX);
+        }
+        if (max != net->info.max_ports)
+            conform_note(&f, label(net), "info.max_ports is %u but the largest router has %u ports",
+                         net->info.max_ports, max);
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_node_router(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net))
+            continue;
+        gboolean *hosts = g_new0(gboolean, net->info.routers);
+        for (uint32_t n = 0; n < net->info.nodes; n++) {
+            if (net->node_router[n] >= net->info.routers)
+                conform_note(&f, label(net), "node_router(%u) = %u, but there are %u routers", n,
+                             net->node_router[n], net->info.routers);
+            else
+                hosts[net->node_router[n]] = TRUE;
+        }
+        if (!(net->info.flags & INSEE_TOPO_INDIRECT))
+            for (uint32_t r = 0; r < net->info.routers; r++)
+                if (!hosts[r])
+                    conform_note(&f, label(net),
+                                 "router %u hosts no node, but info.flags lacks INSEE_TOPO_INDIRECT", r);
+        g_free(hosts);
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_links_in_range(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        for (uint32_t r = 0; readable(net) && r < net->info.routers; r++)
+            for (uint32_t p = 0; p < net->ports[r]; p++) {
+                insee_port_peer q = net->peer[net->first[r] + p];
+                if (q.router == NONE && q.port == NONE)
+                    continue; /* unplugged */
+                if (q.router >= net->info.routers)
+                    conform_note(&f, label(net), "link(%u, %u) names router %u of %u", r, p,
+                                 q.router, net->info.routers);
+                else if (q.port >= net->ports[q.router])
+                    conform_note(&f, label(net), "link(%u, %u) names port %u of router %u, which has %u",
+                                 r, p, q.port, q.router, net->ports[q.router]);
+            }
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_inputs_unique(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net))
+            continue;
+        uint32_t total = net->first[net->info.routers];
+        uint32_t *feeder = g_new(uint32_t, total + 1); /* input slot -> feeding output slot */
+        memset(feeder, 0xff, sizeof(uint32_t) * (total + 1));
+        for (uint32_t r = 0; r < net->info.routers; r++)
+            for (uint32_t p = 0; p < net->ports[r]; p++) {
+                insee_port_peer q = net->peer[net->first[r] + p];
+                if (!valid_link(net, q))
+                    continue;
+                uint32_t in = net->first[q.router] + q.port;
+                if (feeder[in] != NONE) {
+                    uint32_t other = feeder[in], o_r = 0;
+                    while (net->first[o_r + 1] <= other)
+                        o_r++;
+                    conform_note(&f, label(net),
+                                 "input %u of router %u is fed by output %u of router %u and by "
+                                 "output %u of router %u",
+                                 q.port, q.router, other - net->first[o_r], o_r, p, r);
+                }
+                feeder[in] = net->first[r] + p;
+            }
+        g_free(feeder);
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_links_symmetric(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    guint checked = 0;
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net) || (net->info.flags & INSEE_TOPO_DIRECTED))
+            continue;
+        checked++;
+        for (uint32_t r = 0; r < net->info.routers; r++)
+            for (uint32_t p = 0; p < net->ports[r]; p++) {
+                insee_port_peer q = net->peer[net->first[r] + p];
+                if (!valid_link(net, q))
+                    continue;
+                insee_port_peer back = net->peer[net->first[q.router] + q.port];
+                if (back.router != r || back.port != p)
+                    conform_note(&f, label(net),
+                                 "output %u of router %u feeds input %u of router %u, but output %u "
+                                 "of router %u feeds %s",
+                                 p, r, q.port, q.router, q.port, q.router,
+                                 back.router == NONE ? "nothing (unplugged)" : "another input");
+            }
+    }
+    if (!checked) {
+        g_string_assign(detail, "info.flags has INSEE_TOPO_DIRECTED");
+        return CONFORM_SKIP;
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_connected(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net))
+            continue;
+        uint32_t routers = net->info.routers;
+        uint32_t *dist = g_new(uint32_t, routers), *queue = g_new(uint32_t, routers);
+        /* Strongly connected iff router 0 reaches all and all reach router 0. */
+        for (int reverse = 0; reverse < 2; reverse++) {
+            bfs(routers, reverse ? net->rev_first : net->fwd_first, reverse ? net->rev : net->fwd, 0,
+                dist, queue);
+            for (uint32_t r = 0; r < routers; r++)
+                if (dist[r] == NONE) {
+                    conform_note(&f, label(net), reverse ? "router %u cannot reach router 0"
+                                                         : "router 0 cannot reach router %u", r);
+                    break;
+                }
+        }
+        g_free(dist);
+        g_free(queue);
+    }
+    return conform_verdict(&f);
+}
+
+static const uint32_t salts[] = {0u, 0xffffffffu, 0x9e3779b9u};
+
+/* Call minimal_hops into a zeroed buffer of max_ports entries (the count
+   as returned: callers clamp it after the call, never inside MIN(), which
+   would call the plugin twice). */
+static uint32_t hops_of(const topo_state *st, const topo_net *net, uint32_t r, uint32_t node,
+                        uint32_t salt, insee_hop *out)
+{
+    uint32_t max = MAX(net->info.max_ports, 1u);
+    memset(out, 0, sizeof(insee_hop) * max);
+    return st->vt->minimal_hops(net->inst->self, r, node, salt, out, max);
+}
+
+static conform_status check_minimal_hops(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net))
+            continue;
+        uint32_t routers = net->info.routers, max = MAX(net->info.max_ports, 1u);
+        insee_hop *out = g_new(insee_hop, max);
+        for (uint32_t k = 0; k < net->n_dst; k++) {
+            uint32_t node = net->dst[k], t = net->node_router[node];
+            const uint32_t *dist = &net->dist[(size_t)k * routers];
+            for (uint32_t r = 0; r < routers; r++) {
+                if (dist[r] == NONE)
+                    continue; /* topo.connected reports it */
+                for (size_t s = 0; s < G_N_ELEMENTS(salts); s++) {
+                    uint32_t n = hops_of(st, net, r, node, salts[s], out);
+                    if (n > max) {
+                        conform_note(&f, label(net), "minimal_hops(%u, node %u) returned %u > max %u",
+                                     r, node, n, max);
+                        continue;
+                    }
+                    if (r == t && n != 0)
+                        conform_note(&f, label(net),
+                                     "minimal_hops(%u, node %u) returned %u hops at the node's own router",
+                                     r, node, n);
+                    if (r != t && n == 0)
+                        conform_note(&f, label(net),
+                                     "minimal_hops(%u, node %u) returned no hop, %u hops away", r, node,
+                                     dist[r]);
+                    for (uint32_t h = 0; h < n; h++) {
+                        uint32_t p = out[h].port;
+                        insee_port_peer q =
+                            p < net->ports[r] ? net->peer[net->first[r] + p] : (insee_port_peer){NONE, NONE};
+                        gboolean repeated = FALSE;
+                        for (uint32_t e = 0; e < h; e++)
+                            repeated |= out[e].port == p;
+                        if (!valid_link(net, q))
+                            conform_note(&f, label(net),
+                                         "minimal_hops(%u, node %u) lists port %u, which is not a "
+                                         "plugged port of router %u",
+                                         r, node, p, r);
+                        else if (dist[q.router] + 1 != dist[r])
+                            conform_note(&f, label(net),
+                                         "minimal_hops(%u, node %u, salt %#x) lists port %u to router "
+                                         "%u, %u hops from the node; router %u is %u",
+                                         r, node, salts[s], p, q.router, dist[q.router], r, dist[r]);
+                        else if (repeated)
+                            conform_note(&f, label(net), "minimal_hops(%u, node %u) lists port %u twice",
+                                         r, node, p);
+                    }
+                }
+            }
+        }
+        g_free(out);
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_minimal_complete(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net))
+            continue;
+        uint32_t routers = net->info.routers, max = MAX(net->info.max_ports, 1u);
+        insee_hop *out = g_new(insee_hop, max);
+        for (uint32_t k = 0; k < net->n_dst; k++) {
+            uint32_t node = net->dst[k];
+            const uint32_t *dist = &net->dist[(size_t)k * routers];
+            for (uint32_t r = 0; r < routers; r++) {
+                if (dist[r] == NONE || dist[r] == 0)
+                    continue;
+                uint32_t n = hops_of(st, net, r, node, 0, out);
+                n = MIN(n, max);
+                for (uint32_t p = 0; p < net->ports[r]; p++) {
+                    insee_port_peer q = net->peer[net->first[r] + p];
+                    if (!valid_link(net, q) || dist[q.router] + 1 != dist[r])
+                        continue;
+                    gboolean listed = FALSE;
+                    for (uint32_t h = 0; h < n; h++)
+                        listed |= out[h].port == p;
+                    if (!listed)
+                        conform_note(&f, label(net),
+                                     "port %u of router %u leads one hop closer to node %u but "
+                                     "minimal_hops does not list it",
+                                     p, r, node);
+                }
+            }
+        }
+        g_free(out);
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_minimal_pure(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net))
+            continue;
+        uint32_t max = MAX(net->info.max_ports, 1u);
+        insee_hop *a = g_new(insee_hop, max), *b = g_new(insee_hop, max);
+        for (uint32_t k = 0; k < net->n_dst; k++)
+            for (uint32_t r = 0; r < MIN(net->info.routers, SAMPLE_ROUTERS); r++) {
+                uint32_t na = hops_of(st, net, r, net->dst[k], 1, a);
+                uint32_t nb = hops_of(st, net, r, net->dst[k], 1, b);
+                na = MIN(na, max);
+                nb = MIN(nb, max);
+                if (na != nb || memcmp(a, b, sizeof(insee_hop) * na) != 0)
+                    conform_note(&f, label(net),
+                                 "two calls minimal_hops(%u, node %u, salt 1) gave different answers",
+                                 r, net->dst[k]);
+            }
+        g_free(a);
+        g_free(b);
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_distance(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    if (!st->vt->distance) {
+        g_string_assign(detail, "distance() not provided (the kernel follows minimal_hops)");
+        return CONFORM_SKIP;
+    }
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        for (uint32_t k = 0; readable(net) && k < net->n_dst; k++) {
+            const uint32_t *dist = &net->dist[(size_t)k * net->info.routers];
+            for (uint32_t r = 0; r < net->info.routers; r++) {
+                uint32_t d = st->vt->distance(net->inst->self, r, net->dst[k]);
+                if (dist[r] != NONE && d != dist[r])
+                    conform_note(&f, label(net), "distance(%u, node %u) = %u, BFS says %u", r,
+                                 net->dst[k], d, dist[r]);
+            }
+        }
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_diameter(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    guint checked = 0;
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net) || net->info.diameter == 0 || net->n_dst != net->info.nodes)
+            continue;
+        checked++;
+        /* Between routers that host nodes: the hops a packet can take. */
+        uint32_t diameter = 0;
+        for (uint32_t k = 0; k < net->n_dst; k++)
+            for (uint32_t n = 0; n < net->info.nodes; n++) {
+                uint32_t r = net->node_router[n];
+                uint32_t d = r < net->info.routers ? net->dist[(size_t)k * net->info.routers + r] : NONE;
+                if (d != NONE)
+                    diameter = MAX(diameter, d);
+            }
+        if (diameter != net->info.diameter)
+            conform_note(&f, label(net), "info.diameter is %u, BFS between nodes says %u",
+                         net->info.diameter, diameter);
+    }
+    if (!checked) {
+        g_string_assign(detail, "info.diameter is 0 (unknown), or the network is too large to tabulate");
+        return CONFORM_SKIP;
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_port_info(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    if (!st->vt->port_info) {
+        g_string_assign(detail, "port_info() not provided");
+        return CONFORM_SKIP;
+    }
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        if (!readable(net))
+            continue;
+        void *self = net->inst->self;
+        for (uint32_t r = 0; r < net->info.routers; r++)
+            for (uint32_t p = 0; p < net->ports[r]; p++) {
+                insee_hop h = {0};
+                st->vt->port_info(self, r, p, &h);
+                if (h.port != p || h.dir < -1 || h.dir > 1 || h.dim < -1)
+                    conform_note(&f, label(net), "port_info(%u, %u) = {port %u, dir %d, dim %d}", r, p,
+                                 h.port, h.dir, h.dim);
+            }
+        /* A router model may read either; they must agree on dim and dir. */
+        uint32_t max = MAX(net->info.max_ports, 1u);
+        insee_hop *out = g_new(insee_hop, max);
+        for (uint32_t k = 0; k < net->n_dst; k++)
+            for (uint32_t r = 0; r < MIN(net->info.routers, SAMPLE_ROUTERS); r++) {
+                uint32_t n = hops_of(st, net, r, net->dst[k], 0, out);
+                n = MIN(n, max);
+                for (uint32_t h = 0; h < n; h++) {
+                    insee_hop s = {0};
+                    if (out[h].port >= net->ports[r])
+                        continue; /* topo.minimal-hops reports it */
+                    st->vt->port_info(self, r, out[h].port, &s);
+                    if (s.dim != out[h].dim || s.dir != out[h].dir)
+                        conform_note(&f, label(net),
+                                     "port %u of router %u: minimal_hops says dim %d dir %d, "
+                                     "port_info says dim %d dir %d",
+                                     out[h].port, r, out[h].dim, out[h].dir, s.dim, s.dir);
+                }
+            }
+        g_free(out);
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_coords(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    conform_findings f = {detail, 0};
+    guint checked = 0;
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        uint32_t dims = net->info.dims;
+        if (!readable(net) || dims == 0)
+            continue;
+        checked++;
+        if (!st->vt->coords) {
+            conform_note(&f, label(net), "info.dims is %u but coords() is not provided", dims);
+            continue;
+        }
+        GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        int32_t *c = g_new0(int32_t, dims);
+        for (uint32_t n = 0; n < net->info.nodes; n++) {
+            uint32_t got = st->vt->coords(net->inst->self, n, c, dims);
+            if (got != dims) {
+                conform_note(&f, label(net), "coords(%u) wrote %u coordinates, info.dims is %u", n, got,
+                             dims);
+                continue;
+            }
+            GString *key = g_string_new(NULL);
+            for (uint32_t d = 0; d < dims; d++)
+                g_string_append_printf(key, "%d,", c[d]);
+            if (g_hash_table_contains(seen, key->str))
+                conform_note(&f, label(net), "node %u has the coordinates (%s) of an earlier node", n,
+                             key->str);
+            g_hash_table_add(seen, g_string_free(key, FALSE));
+        }
+        g_free(c);
+        g_hash_table_destroy(seen);
+    }
+    if (!checked) {
+        g_string_assign(detail, "info.dims is 0 (no coordinates)");
+        return CONFORM_SKIP;
+    }
+    return conform_verdict(&f);
+}
+
+static conform_status check_no_globals(conform_ctx *ctx, GString *detail)
+{
+    topo_state *st = state(ctx, detail);
+    if (!st)
+        return CONFORM_SKIP;
+    if (st->n_nets < 2) {
+        g_string_assign(detail, "only one setting could be created");
+        return CONFORM_SKIP;
+    }
+    /* Every instance is still alive: one that reads another's state (a
+       global) now answers with the last-created setting's graph. */
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->n_nets; i++) {
+        const topo_net *net = &st->nets[i];
+        insee_topology_info now = {0};
+        st->vt->info(net->inst->self, &now);
+        if (memcmp(&now, &net->info, sizeof now) != 0) {
+            conform_note(&f, label(net),
+                         "info() changed after other instances were created (%u routers, then %u)",
+                         net->info.routers, now.routers);
+            continue;
+        }
+        for (uint32_t r = 0; readable(net) && r < MIN(net->info.routers, SAMPLE_ROUTERS); r++)
+            for (uint32_t p = 0; p < net->ports[r]; p++) {
+                insee_port_peer q = {NONE, NONE};
+                if (!st->vt->link(net->inst->self, r, p, &q))
+                    q = (insee_port_peer){NONE, NONE};
+                insee_port_peer was = net->peer[net->first[r] + p];
+                if (q.router != was.router || q.port != was.port)
+                    conform_note(&f, label(net),
+                                 "link(%u, %u) changed after other instances were created", r, p);
+            }
+    }
+    return conform_verdict(&f);
+}
+
+static const conform_check topology_checks[] = {
+    {"topo.create", CONFORM_ERROR,
+     "create() succeeds at the defaults (and at the small alternative sizes it accepts)",
+     "fill err with a message saying which parameter is impossible and why; defaults must work",
+     check_create},
+    {"topo.info", CONFORM_ERROR,
+     "info() reports routers and nodes, and max_ports is the largest ports(r) (at most 65535)",
+     "compute max_ports from the same formula as ports()", check_info},
+    {"topo.node-router", CONFORM_ERROR,
+     "node_router() is in range; without INSEE_TOPO_INDIRECT every router hosts a node",
+     "set INSEE_TOPO_INDIRECT in info.flags when some routers have no node (trees)",
+     check_node_router},
+    {"topo.links-in-range", CONFORM_ERROR,
+     "every link names an existing router and one of its ports",
+     "check the port numbering at the borders of every dimension", check_links_in_range},
+    {"topo.inputs-unique", CONFORM_ERROR, "each input port is fed by at most one output port",
+     "two outputs land on the same input: the port a link arrives on must be unique",
+     check_inputs_unique},
+    {"topo.links-symmetric", CONFORM_ERROR,
+     "if output p of A feeds input q of B, output q of B feeds input p of A",
+     "make the reverse link come back into the same port number, or set INSEE_TOPO_DIRECTED",
+     check_links_symmetric},
+    {"topo.connected", CONFORM_ERROR, "every router can reach every other (strongly connected)",
+     "a wiring formula misses some routers; print link() for a small size to see which",
+     check_connected},
+    {"topo.minimal-hops", CONFORM_ERROR,
+     "minimal_hops() lists nothing at the destination's router, elsewhere only plugged ports one "
+     "BFS hop closer, none twice",
+     "compare the listed port with link(): the neighbour it reaches must be one hop closer",
+     check_minimal_hops},
+    {"topo.minimal-complete", CONFORM_WARNING,
+     "minimal_hops() lists every port that is one hop closer (adaptive routers need them all)",
+     "list both directions where a ring ties, and every equivalent up-port in trees",
+     check_minimal_complete},
+    {"topo.minimal-pure", CONFORM_ERROR, "minimal_hops() gives the same answer to the same question",
+     "keep no state between calls; draw nothing random: use the salt argument", check_minimal_pure},
+    {"topo.distance", CONFORM_ERROR, "distance(), when provided, equals the BFS distance",
+     "remember the shorter way around a ring, and unequal sides", check_distance},
+    {"topo.diameter", CONFORM_WARNING,
+     "info.diameter, when non-zero, equals the largest BFS distance between routers hosting nodes",
+     "report 0 when unsure: the kernel then measures it", check_diameter},
+    {"topo.port-info", CONFORM_WARNING,
+     "port_info(), when provided, describes port p as port p and agrees with minimal_hops() on dim "
+     "and dir",
+     "derive both from the same port numbering", check_port_info},
+    {"topo.coords", CONFORM_ERROR,
+     "with info.dims > 0, coords() exists, writes dims values and gives each node its own",
+     "set info.dims to 0 when the topology has no coordinates", check_coords},
+    {"topo.no-globals", CONFORM_ERROR,
+     "instances at different settings do not interfere (no global state)",
+     "keep everything in the instance create() returns (DESIGN §4 rule 6)", check_no_globals},
+};
+
+const conform_suite conform_topology_suite = {
+    .kind = INSEE_KIND_TOPOLOGY,
+    .checks = topology_checks,
+    .n_checks = G_N_ELEMENTS(topology_checks),
+    .cleanup = topo_cleanup,
+};

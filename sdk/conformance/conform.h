@@ -1,0 +1,158 @@
+/* sdk/conformance/conform.h — the internal contract of the insee-conform runner.
+ *
+ * A suite is a table of checks for one plugin kind (kind 0: every kind). The
+ * runner (main.c) runs a table in order and prints one line per check. A
+ * check returns PASS, FAIL (with `detail` naming the first offending case, so
+ * the author can reproduce it) or SKIP (with `detail` saying why the check
+ * does not apply). The first check of a kind suite is its setup: it creates
+ * the instances the later checks inspect and keeps them in ctx->state; the
+ * suite's cleanup frees them. Later checks SKIP when the setup left nothing.
+ *
+ * The tables are the documentation of the suite: README.md lists them, and
+ * `insee-conform --list` prints them in the same form.
+ *
+ * Helpers shared by the suites live here too: the parameter settings a suite
+ * exercises (settings.c), the mock host (mock_host.c) and the ELF export
+ * reader (elf_exports.c). Everything is internal to the runner.
+ */
+#ifndef INSEE_CONFORM_H
+#define INSEE_CONFORM_H
+
+#include <glib.h>
+#include <insee/insee.h>
+
+#include "config/config.h"
+#include "plugin/registry.h"
+
+/* The experiment seed of every mock rng stream and every experiment. */
+#define CONFORM_SEED 20240611u
+
+typedef enum conform_status {
+    CONFORM_PASS,
+    CONFORM_FAIL,
+    CONFORM_SKIP,
+} conform_status;
+
+typedef enum conform_severity {
+    CONFORM_ERROR,   /* a failure makes insee-conform exit non-zero */
+    CONFORM_WARNING, /* reported, does not change the exit status */
+} conform_severity;
+
+typedef struct conform_ctx {
+    const char *path;               /* the .so under test */
+    const insee_plugin *plugin;     /* loaded and accepted by the registry */
+    insee_registry *reg;            /* holds the plugin under test first */
+    const char *const *overrides;   /* --set "section.key=value", NULL-terminated */
+    const char *const *plugin_dirs; /* --plugin-dir, NULL-terminated */
+    void *state;                    /* the running suite's state */
+} conform_ctx;
+
+typedef struct conform_check {
+    const char *id;            /* "<area>.<what>", stable: scripts match on it */
+    conform_severity severity;
+    const char *message;       /* what is checked, one line */
+    const char *hint;          /* how to fix a failure, one line */
+    conform_status (*run)(conform_ctx *ctx, GString *detail);
+} conform_check;
+
+typedef struct conform_suite {
+    insee_kind kind;                    /* 0: every kind */
+    const conform_check *checks;
+    size_t n_checks;
+    void (*cleanup)(conform_ctx *ctx);  /* frees ctx->state; NULL when none */
+} conform_suite;
+
+/* Failures a check collects while it scans (main.c): the first one is kept
+   in full, prefixed with the setting it was found at, and the total counted,
+   so the detail reads "[dims = [5, 3]] router 3 port 1 ... (7 cases in all)". */
+typedef struct conform_findings {
+    GString *detail;
+    guint count;
+} conform_findings;
+
+void conform_note(conform_findings *f, const char *where, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* FAIL when anything was noted (appending the count), else PASS. */
+conform_status conform_verdict(conform_findings *f);
+
+extern const conform_suite conform_desc_suite;
+extern const conform_suite conform_topology_suite;
+extern const conform_suite conform_router_suite;
+extern const conform_suite conform_arbiter_suite;
+extern const conform_suite conform_traffic_suite;
+extern const conform_suite conform_placement_suite;
+
+/* ---- parameter settings (settings.c) -------------------------------------
+ * A setting is the plugin's defaults with at most one parameter changed,
+ * written as one TOML assignment in the plugin's section. */
+typedef struct conform_setting {
+    char *label; /* "defaults", or the assignment itself: "dims = [5, 3]" */
+    char *line;  /* "" for the defaults */
+} conform_setting;
+
+/* For the plugin under test: defaults first, then one change at a time:
+   every other choice of an ENUM, the other value of a BOOL and, with
+   `shapes`, small alternative sizes for INT_LIST and INT parameters
+   (topologies). Parameters a --set override fixes are not varied.
+   Element: conform_setting *. */
+GPtrArray *conform_settings(const conform_ctx *ctx, gboolean shapes);
+
+/* Apply the --set overrides; a key without a section goes to `section`. */
+gboolean conform_apply_overrides(const conform_ctx *ctx, insee_config *cfg, const char *section,
+                                 GError **err);
+
+/* One created instance of the plugin under test at one setting; the config
+   owns the values create() received and lives as long as the instance. */
+typedef struct conform_instance {
+    const conform_setting *setting;
+    insee_config *cfg;
+    void *self;
+} conform_instance;
+
+typedef void *(*conform_create_fn)(const insee_host *host, const insee_value *params,
+                                   insee_error *err);
+
+/* Bind the plugin's parameters at `s` (and the overrides) as the kernel
+   would, and create an instance. NULL with *bind_err set when the setting
+   does not bind (e.g. a required parameter has no value), NULL with
+   create_err filled when create() refused it. */
+conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_setting *s,
+                                       const insee_host *host, conform_create_fn create,
+                                       GError **bind_err, insee_error *create_err);
+
+/* The common setup check of every kind suite: create one instance per
+   setting (element: conform_instance *). The defaults must create (FAIL
+   otherwise; SKIP when they do not bind, e.g. a required parameter); a
+   variant that does not bind or is refused is only noted in `detail`. */
+conform_status conform_create_all(const conform_ctx *ctx, GPtrArray *settings,
+                                  const insee_host *host, conform_create_fn create,
+                                  GPtrArray *out, GString *detail);
+void conform_instances_free(GPtrArray *instances, void (*destroy)(void *self));
+
+/* ---- the mock host (mock_host.c) -----------------------------------------
+ * What a plugin sees outside an experiment. Without a network (topology
+ * create) only log and rng_seed are meaningful and shape() reports zeros. With
+ * one, it describes a 4x4 torus with one node and one task per router: shape,
+ * coords, distances and minimal hops are real; queues report free room, or
+ * arbitrary busy states when `noise` is set. */
+#define CONFORM_MOCK_SIDE 4u
+#define CONFORM_MOCK_NODES (CONFORM_MOCK_SIDE * CONFORM_MOCK_SIDE)
+#define CONFORM_MOCK_PACKET_PHITS 16u
+
+typedef struct conform_mock {
+    insee_host host;
+    insee_shape shape;
+    uint64_t wake_at[CONFORM_MOCK_NODES]; /* wake_task() requests; INSEE_NEVER: none */
+    uint32_t noise; /* 0: every queue empty, every link free; else a busy network
+                       whose room, links and occupancy vary with this value */
+} conform_mock;
+
+void conform_mock_init(conform_mock *m, gboolean network);
+
+/* ---- ELF exports (elf_exports.c) -----------------------------------------
+ * The names of the dynamic symbols the file defines and exports (global or
+ * weak, default or protected visibility), without the ones the linker adds
+ * (_init, _fini, _end, ...). Element: char *. NULL with err when the file is
+ * not a well-formed native ELF shared object. */
+GPtrArray *conform_elf_exports(const char *path, GError **err);
+
+#endif

@@ -1,0 +1,56 @@
+#!/bin/sh
+# test-out-of-tree.sh BUILD_DIR — prove that a third party can use the
+# installed SDK: install BUILD_DIR (a configured and built insee tree) into a
+# temporary prefix, build this template against it with CMake
+# (find_package(InseeSDK)) and once more with pkg-config (insee-sdk.pc), check
+# both plugins with the installed insee-conform, and have the installed insee
+# describe the plugin and run the example experiment with it. Exits non-zero
+# on the first failure; removes its temporary directory in any case.
+set -eu
+
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+prefix=$tmp/prefix
+name=oldest-first
+so=arbiter-$name.so
+
+step() { printf '== %s\n' "$*"; }
+
+step "install $build into a temporary prefix"
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log"
+
+step "build the template with find_package(InseeSDK)"
+cmake -S "$here" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS=-Werror \
+  >"$tmp/configure.log"
+cmake --build "$tmp/cmake" >"$tmp/build.log"
+test -f "$tmp/cmake/$so"
+
+step "build the template with pkg-config"
+pc=$(find "$prefix" -name insee-sdk.pc)
+test -n "$pc"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+test -n "$(pkg-config --variable=plugindir insee-sdk)"
+mkdir "$tmp/pc"
+# shellcheck disable=SC2046 # the flags are meant to split into words
+cc -std=c17 -Wall -Wextra -Werror -shared -fPIC $(pkg-config --cflags insee-sdk) \
+  "$here/oldest_first.c" -o "$tmp/pc/$so" $(pkg-config --libs insee-sdk)
+
+step "insee-conform on both builds"
+"$prefix/bin/insee-conform" "$tmp/cmake/$so"
+"$prefix/bin/insee-conform" "$tmp/pc/$so" >/dev/null
+
+step "insee plugins info $name"
+"$prefix/bin/insee" --plugin-dir "$tmp/cmake" plugins info "$name"
+
+step "insee run exp.toml with the template's plugin"
+(cd "$here" && "$prefix/bin/insee" --plugin-dir "$tmp/cmake" \
+  run exp.toml --set simulation.warmup=500 --set simulation.cycles=2000) >"$tmp/run.log"
+grep -q 'oldest-first' "$tmp/run.log"
+
+step "out-of-tree build OK"
