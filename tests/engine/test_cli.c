@@ -161,3 +161,41 @@ Test(cli, example_configs_run)
     cr_assert_gt(seen, 0);
     g_free(dir);
 }
+
+Test(cli, refused_plugin_does_not_stop_the_run)
+{
+    /* The mixed fixture directory holds a plugin built for ABI 2.0 (and
+       other broken ones) next to usable ones. */
+    const char *dir = INSEE_TEST_FIXTURE_DIR "/mixed";
+    result r = run_insee((const char *[]){"--plugin-dir", dir, "run", "--set",
+                                          "simulation.cycles=1000", NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "abi-major.so") && strstr(r.err, "ABI 2.0") &&
+                  strstr(r.err, "ABI 1.0"),
+              "the refusal names the file and both versions: %s", r.err);
+    cr_assert(strstr(r.out, "accepted load"));
+    result_free(&r);
+}
+
+/* The report up to its speed section, which is the only part that may vary. */
+static char *report_without_speed(const char *out)
+{
+    const char *speed = strstr(out, "# speed");
+    cr_assert(speed, "the report has a speed section");
+    return g_strndup(out, (gsize)(speed - out));
+}
+
+Test(cli, same_seed_same_report)
+{
+    const char *args[] = {"run", "--set", "simulation.cycles=3000", "--set",
+                          "traffic.load=0.5", "--set", "simulation.seed=11", NULL};
+    result a = run_insee(args), b = run_insee(args);
+    cr_assert_eq(a.status, 0, "stderr: %s", a.err);
+    char *ra = report_without_speed(a.out), *rb = report_without_speed(b.out);
+    cr_assert_str_eq(ra, rb);
+    cr_assert(strstr(ra, "seed = 11"), "the seed is echoed");
+    g_free(ra);
+    g_free(rb);
+    result_free(&a);
+    result_free(&b);
+}
