@@ -16,11 +16,12 @@
  * cycle. Idle stretches are skipped: with no event and no active head the
  * clock jumps to the next due source.
  */
-#define _XOPEN_SOURCE 700 /* getrusage */
+#define _XOPEN_SOURCE 700 /* getrusage, isatty */
 #include "engine/engine.h"
 
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "engine/experiment.h"
 
@@ -487,16 +488,43 @@ static gboolean finished(insee_engine *eng)
            insee_workload_idle(eng);
 }
 
+/* Progress on stderr when it is a terminal, at most twice a second; the
+   clock is read once every 4096 loop turns so the loop stays cheap. */
+typedef struct progress {
+    gboolean on;
+    gint64 next_us;
+    uint32_t turns;
+} progress;
+
+static void progress_tick(const insee_engine *eng, progress *pg)
+{
+    if (!pg->on || (++pg->turns & 4095u) != 0)
+        return;
+    gint64 t = g_get_monotonic_time();
+    if (t < pg->next_us)
+        return;
+    pg->next_us = t + 500000;
+    const char *phase = eng->now < eng->window_start ? "warm-up"
+                        : eng->now < eng->window_end ? "measuring"
+                                                     : "draining";
+    fprintf(stderr, "\rinsee: cycle %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " (%s)   ",
+            eng->now, eng->window_end, phase);
+}
+
 gboolean insee_engine_run(insee_engine *eng, GError **err)
 {
     insee_report *rep = &eng->report;
     gint64 start = g_get_monotonic_time();
+    progress pg = {.on = isatty(STDERR_FILENO), .next_us = start + 500000};
     eng->now = 0;
     insee_workload_start(eng);
     while (!eng->error && !finished(eng) && eng->now < eng->drain_limit) {
         step(eng);
         eng->now = next_cycle(eng);
+        progress_tick(eng, &pg);
     }
+    if (pg.on && pg.next_us > start + 500000)
+        fputs("\r\033[K", stderr); /* erase the progress line */
     if (eng->now > eng->drain_limit)
         eng->now = eng->drain_limit;
     if (eng->error) {
