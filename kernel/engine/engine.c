@@ -56,6 +56,13 @@ void insee_engine_prepare(insee_engine *eng)
     }
     for (uint32_t n = 0; n < net->nodes; n++)
         insee_rng_init(&eng->node_rng[n], eng->seed, (3ull << 40) + n);
+    /* An output is requested by at most every input of its router. */
+    uint32_t inputs = 1;
+    for (uint32_t q = 0; q < net->queues; q++)
+        if (net->q_input[q] + 1 > inputs)
+            inputs = net->q_input[q] + 1;
+    eng->arb_req = g_new(insee_request, inputs);
+    eng->arb_rec = g_new(uint32_t, inputs);
     eng->out_req = g_new(uint32_t, net->outputs);
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
     insee_wheel_init(&eng->wheel, eng->packet_phits + 1);
@@ -69,6 +76,8 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->arb_rng);
     g_free(eng->node_rng);
     g_free(eng->out_req);
+    g_free(eng->arb_req);
+    g_free(eng->arb_rec);
     g_free(eng->req);
     g_free(eng->active.queue);
     g_free(eng->active.ncand);
@@ -196,15 +205,24 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
         return FALSE;
     }
     for (uint32_t c = 0; c < n; c++) {
-        if (cand[c].port == INSEE_PORT_DROP)
+        const insee_candidate *cd = &cand[c];
+        if (cd->port == INSEE_PORT_DROP)
             continue;
-        if (cand[c].port >= ports || cand[c].vc >= net->vcs ||
-            net->peer_queue[net->port_base[r] + cand[c].port] == INSEE_NONE) {
+        const char *wrong = NULL;
+        if (cd->port >= ports)
+            wrong = "a port it does not have";
+        else if (net->peer_queue[net->port_base[r] + cd->port] == INSEE_NONE)
+            wrong = "an unplugged port";
+        else if (cd->vc >= net->vcs)
+            wrong = "a VC beyond [router] vcs";
+        else if (cd->room > net->queue_packets)
+            wrong = "more room than a queue holds (it could never move)";
+        if (wrong) {
             insee_engine_fail(eng,
-                              "router plugin chose port %u VC %u at router %u, which has %u "
-                              "ports and %u VCs%s",
-                              cand[c].port, cand[c].vc, r, ports, net->vcs,
-                              cand[c].port < ports ? " (that port is unplugged)" : "");
+                              "router plugin chose %s at router %u: port %u VC %u room %u (the "
+                              "router has %u ports, %u VCs, queues of %u packets)",
+                              wrong, r, cd->port, cd->vc, cd->room, ports, net->vcs,
+                              net->queue_packets);
             return FALSE;
         }
     }
@@ -286,11 +304,8 @@ static void drop_head(insee_engine *eng, uint32_t q)
     uint32_t p = insee_net_unlink_head(net, q);
     net->q_flags[q] = (uint8_t)((net->q_flags[q] & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
     schedule(eng, eng->now + 1, insee_event(INSEE_EV_RELEASE, q));
-    eng->report.total_dropped++;
-    eng->report.sum_delivered_ids += net->pkt[p].id;
-    if (insee_engine_in_window(eng, eng->now))
-        eng->report.dropped++;
     eng->in_flight--;
+    insee_workload_packet_dropped(eng, net->pkt[p].msg, net->pkt[p].id);
     insee_net_packet_free(net, p);
 }
 
@@ -371,59 +386,63 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     insee_engine_queue_wake(eng, dq);
 }
 
-static int by_input(const void *a, const void *b)
+static int by_output(const void *a, const void *b)
 {
-    const insee_request *x = a, *y = b;
-    return (x->input > y->input) - (x->input < y->input);
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
 }
 
-/* Phase 4: one arbitration per requested output, in output order. */
+/* Gather the requests for `out` into the arbiter's array, sorted by input
+   (the contract). Returns how many. Inputs are unique per output. */
+static uint32_t gather_requests(insee_engine *eng, uint32_t out)
+{
+    const insee_net *net = &eng->net;
+    uint32_t n = 0;
+    for (uint32_t i = eng->out_req[out]; i != INSEE_NONE; i = eng->req[i].next) {
+        const insee_request_rec *rq = &eng->req[i];
+        const insee_packet *pk = &net->pkt[net->q_head[rq->queue]];
+        insee_request r = {
+            .input = rq->input,
+            .occupancy = net->q_count[rq->queue],
+            .since = pk->since,
+            .born = pk->born,
+            .transit = rq->queue < net->transit_queues,
+        };
+        uint32_t j = n++;
+        for (; j > 0 && eng->arb_req[j - 1].input > r.input; j--) {
+            eng->arb_req[j] = eng->arb_req[j - 1];
+            eng->arb_rec[j] = eng->arb_rec[j - 1];
+        }
+        eng->arb_req[j] = r;
+        eng->arb_rec[j] = i;
+    }
+    return n;
+}
+
+/* Phase 4: one arbitration per requested output, in output order, so that
+   what an arbiter draws from its stream never depends on the order heads
+   became active. */
 static void arbitrate_phase(insee_engine *eng)
 {
     insee_net *net = &eng->net;
-    insee_request reqs[INSEE_MAX_CANDIDATES * 4];
-    uint32_t rec_of[G_N_ELEMENTS(reqs)];
+    if (eng->touched.len > 1)
+        qsort(eng->touched.v, eng->touched.len, sizeof(uint32_t), by_output);
     for (uint32_t t = 0; t < eng->touched.len; t++) {
         uint32_t out = eng->touched.v[t];
-        uint32_t n = 0;
-        for (uint32_t i = eng->out_req[out]; i != INSEE_NONE && n < G_N_ELEMENTS(reqs);
-             i = eng->req[i].next) {
-            const insee_request_rec *rq = &eng->req[i];
-            const insee_packet *pk = &net->pkt[net->q_head[rq->queue]];
-            reqs[n] = (insee_request){
-                .input = rq->input,
-                .occupancy = net->q_count[rq->queue],
-                .since = pk->since,
-                .born = pk->born,
-                .transit = rq->queue < net->transit_queues,
-            };
-            rec_of[n] = i;
-            n++;
-        }
-        eng->out_req[out] = INSEE_NONE;
-        /* Requests were chained newest first; the contract sorts by input.
-           Inputs are unique per output, so the order is total. */
-        for (uint32_t i = 1; i < n; i++) {
-            for (uint32_t j = i; j > 0 && by_input(&reqs[j - 1], &reqs[j]) > 0; j--) {
-                insee_request tr = reqs[j];
-                reqs[j] = reqs[j - 1];
-                reqs[j - 1] = tr;
-                uint32_t ti = rec_of[j];
-                rec_of[j] = rec_of[j - 1];
-                rec_of[j - 1] = ti;
-            }
-        }
-        uint32_t router = net->q_router[eng->req[rec_of[0]].queue];
+        uint32_t n = gather_requests(eng, out);
+        uint32_t router = net->q_router[eng->req[eng->arb_rec[0]].queue];
         void *state = eng->astate_size ? eng->astate + eng->astate_size * out : NULL;
-        uint32_t w = eng->arbiter->pick(eng->arbiter_self, state, reqs, n, eng->now,
+        uint32_t w = eng->arbiter->pick(eng->arbiter_self, state, eng->arb_req, n, eng->now,
                                         &eng->arb_rng[router]);
         if (w >= n) {
             insee_engine_fail(eng, "arbiter plugin picked request %u of %u at output %u", w, n,
                               out);
             break;
         }
-        grant(eng, &eng->req[rec_of[w]]);
+        grant(eng, &eng->req[eng->arb_rec[w]]);
     }
+    for (uint32_t t = 0; t < eng->touched.len; t++)
+        eng->out_req[eng->touched.v[t]] = INSEE_NONE; /* after an early break too */
     eng->touched.len = 0;
     eng->req_len = 0;
 }
@@ -456,11 +475,8 @@ static void step(insee_engine *eng)
 {
     process_events(eng);
     if (eng->now < eng->window_end) {
-        while (insee_heap_top(&eng->due) <= eng->now) {
-            insee_due d = insee_heap_pop(&eng->due);
-            if (eng->task_due[d.task] == d.at)
-                insee_workload_due(eng, d.task);
-        }
+        while (insee_workload_next_due(eng) <= eng->now)
+            insee_workload_due(eng, insee_heap_pop(&eng->due).task);
     }
     request_phase(eng);
     arbitrate_phase(eng);
@@ -468,11 +484,11 @@ static void step(insee_engine *eng)
 }
 
 /* The next cycle with something to do. */
-static uint64_t next_cycle(const insee_engine *eng)
+static uint64_t next_cycle(insee_engine *eng)
 {
     if (eng->active.len || eng->wheel.pending)
         return eng->now + 1;
-    uint64_t next = insee_heap_top(&eng->due);
+    uint64_t next = insee_workload_next_due(eng);
     if (next > eng->window_end)
         next = eng->window_end;
     return next > eng->now + 1 ? next : eng->now + 1;
@@ -520,6 +536,10 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     insee_workload_start(eng);
     while (!eng->error && !finished(eng) && eng->now < eng->drain_limit) {
         step(eng);
+        if (finished(eng)) {
+            eng->now++; /* the cycle just simulated counts */
+            break;
+        }
         eng->now = next_cycle(eng);
         progress_tick(eng, &pg);
     }
@@ -534,6 +554,8 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     }
     rep->cycles = eng->now;
     rep->drained = eng->in_flight == 0;
+    rep->causal = eng->traffic->finished != NULL;
+    rep->completed = rep->causal && eng->traffic->finished(eng->traffic_self);
     rep->drain_cycles = eng->now > eng->window_end ? eng->now - eng->window_end : 0;
     rep->total_in_flight = eng->in_flight;
     rep->wall_seconds = (double)(g_get_monotonic_time() - start) / 1e6;

@@ -24,6 +24,7 @@ typedef struct insee_message_rec {
     uint32_t src_task;
     uint32_t to_queue;
     uint32_t to_deliver;
+    uint32_t lost;        /* packets dropped: the message is never delivered */
     uint32_t next_free;
     insee_message msg;
 } insee_message_rec;
@@ -82,6 +83,7 @@ typedef struct insee_engine {
     uint64_t *task_next;     /* due cycle to use once its message is queued */
     uint32_t *task_msg;      /* message still being queued, or INSEE_NONE */
     uint64_t *task_blocked_at;
+    uint64_t *task_wake;     /* earliest wake asked while its message was queuing */
     uint32_t *task_blocked_next;
     uint32_t *node_blocked_head, *node_blocked_tail;
     insee_message_rec *msg;
@@ -102,6 +104,8 @@ typedef struct insee_engine {
     insee_request_rec *req;
     uint32_t req_len, req_cap;
     uint32_t *out_req;       /* per output: first request this cycle, or INSEE_NONE */
+    insee_request *arb_req;  /* one output's requests, as the arbiter sees them */
+    uint32_t *arb_rec;       /* the insee_request_rec of each of those */
     insee_vec touched;
 
     insee_report report;
@@ -144,7 +148,11 @@ void insee_workload_due(insee_engine *eng, uint32_t task);
 void insee_workload_room(insee_engine *eng, uint32_t node);
 void insee_workload_delivered(insee_engine *eng, uint32_t packet);
 void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at);
-gboolean insee_workload_idle(const insee_engine *eng);
+gboolean insee_workload_idle(insee_engine *eng);
+/* The next cycle a task is due (stale heap entries dropped), or INSEE_NEVER. */
+uint64_t insee_workload_next_due(insee_engine *eng);
+/* Packet `id` of message m ends without delivery (dropped). */
+void insee_workload_packet_dropped(insee_engine *eng, uint32_t m, uint64_t id);
 void insee_workload_clear(insee_engine *eng);
 
 G_END_DECLS

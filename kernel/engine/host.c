@@ -77,24 +77,36 @@ static uint32_t host_coords(insee_kernel *k, uint32_t node, int32_t *out, uint32
     return eng->topo->coords ? eng->topo->coords(eng->topo_self, node, out, max) : 0;
 }
 
+/* The global port of (router, port), or INSEE_NONE when either is out of
+   range: a plugin's bad query reads nothing it should not. */
+static uint32_t global_port(const insee_net *net, uint32_t router, uint32_t port)
+{
+    if (router >= net->routers || port >= net->port_base[router + 1] - net->port_base[router])
+        return INSEE_NONE;
+    return net->port_base[router] + port;
+}
+
 static uint32_t host_input_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
     const insee_net *net = &E(k)->net;
-    uint32_t q = (net->port_base[router] + port) * net->vcs + vc;
-    return insee_net_room(net, q);
+    uint32_t gp = global_port(net, router, port);
+    return gp == INSEE_NONE || vc >= net->vcs ? 0 : insee_net_room(net, gp * net->vcs + vc);
 }
 
 static uint32_t host_output_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
     const insee_net *net = &E(k)->net;
-    uint32_t peer = net->peer_queue[net->port_base[router] + port];
-    return peer == INSEE_NONE ? 0 : insee_net_room(net, peer + vc);
+    uint32_t gp = global_port(net, router, port);
+    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
+        return 0;
+    return insee_net_room(net, net->peer_queue[gp] + vc);
 }
 
 static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     insee_engine *eng = E(k);
-    return eng->net.link_free_at[eng->net.port_base[router] + port] <= eng->now;
+    uint32_t gp = global_port(&eng->net, router, port);
+    return gp != INSEE_NONE && eng->net.link_free_at[gp] <= eng->now;
 }
 
 static double host_occupancy(insee_kernel *k)

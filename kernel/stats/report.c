@@ -51,6 +51,10 @@ void insee_report_print(const insee_report *r, FILE *out)
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " (warm-up %" G_GUINT64_FORMAT ", measured %"
             G_GUINT64_FORMAT ", drain %" G_GUINT64_FORMAT ")\n", "simulated cycles", r->cycles,
             r->warmup_cycles, r->measure_cycles, r->drain_cycles);
+    if (r->causal)
+        fprintf(out, "%-28s %s%" G_GUINT64_FORMAT "\n", "workload",
+                r->completed ? "completed at cycle " : "NOT completed; stopped at cycle ",
+                r->cycles);
     if (r->offered_load >= 0)
         fprintf(out, "%-28s %.4f phits/node/cycle\n", "offered load", r->offered_load);
     fprintf(out, "%-28s %.4f phits/node/cycle\n", "generated load", r->generated_load);

@@ -40,6 +40,8 @@ typedef struct insee_report {
     uint64_t drain_cycles;  /* cycles the drain took */
     uint64_t cycles;        /* simulated cycles in all */
     gboolean drained;       /* the network emptied before the drain limit */
+    gboolean causal;        /* the traffic says when it has finished (traces, kernels) */
+    gboolean completed;     /* causal: it finished; `cycles` is its completion time */
 
     double offered_load;    /* configured, from the traffic plugin; < 0 when none */
     double generated_load;  /* measured entering injection queues */

@@ -27,7 +27,9 @@ gboolean insee_workload_init(insee_engine *eng, const uint32_t *task_node, GErro
     eng->task_msg = g_new(uint32_t, tasks);
     eng->task_blocked_at = g_new(uint64_t, tasks);
     eng->task_blocked_next = g_new(uint32_t, tasks);
+    eng->task_wake = g_new(uint64_t, tasks);
     for (uint32_t t = 0; t < tasks; t++) {
+        eng->task_wake[t] = INSEE_NEVER;
         eng->task_due[t] = INSEE_NEVER;
         eng->task_next[t] = INSEE_NEVER;
         eng->task_msg[t] = INSEE_NONE;
@@ -51,6 +53,7 @@ void insee_workload_clear(insee_engine *eng)
     g_free(eng->task_msg);
     g_free(eng->task_blocked_at);
     g_free(eng->task_blocked_next);
+    g_free(eng->task_wake);
     g_free(eng->node_blocked_head);
     g_free(eng->node_blocked_tail);
     g_free(eng->msg);
@@ -72,12 +75,28 @@ void insee_workload_start(insee_engine *eng)
 
 void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at)
 {
-    if (task >= eng->tasks || eng->task_msg[task] != INSEE_NONE)
-        return; /* still queuing a message: it is asked again once done */
+    if (task >= eng->tasks)
+        return;
     if (at < eng->now + 1)
         at = eng->now + 1;
+    if (eng->task_msg[task] != INSEE_NONE) {
+        /* Still queuing a message: honour the wake once it is queued. */
+        if (at < eng->task_wake[task])
+            eng->task_wake[task] = at;
+        return;
+    }
     if (at < eng->task_due[task])
         schedule_task(eng, task, at);
+}
+
+/* The earliest valid heap entry; entries superseded by an earlier wake are
+   dropped here, so they neither run a task twice nor hold a finished
+   workload open. */
+uint64_t insee_workload_next_due(insee_engine *eng)
+{
+    while (eng->due.len && eng->task_due[eng->due.v[0].task] != eng->due.v[0].at)
+        insee_heap_pop(&eng->due);
+    return insee_heap_top(&eng->due);
 }
 
 static uint32_t message_new(insee_engine *eng)
@@ -148,17 +167,28 @@ static uint32_t packet_new(insee_engine *eng, uint32_t m, uint32_t node)
     return p;
 }
 
+/* One packet of message m will never be delivered: count it dropped, and
+   forget the message once nothing of it is left in flight. A message that
+   lost packets is never reported as delivered. */
+void insee_workload_packet_dropped(insee_engine *eng, uint32_t m, uint64_t id)
+{
+    insee_report *rep = &eng->report;
+    rep->total_dropped++;
+    rep->sum_delivered_ids += id;
+    if (insee_engine_in_window(eng, eng->now))
+        rep->dropped++;
+    eng->msg[m].lost++;
+    if (--eng->msg[m].to_deliver == 0)
+        message_free(eng, m);
+}
+
+/* on_full = "drop": the packets of m that do not fit are dropped at once. */
 static void drop_rest(insee_engine *eng, uint32_t m)
 {
-    insee_message_rec *rec = &eng->msg[m];
-    for (; rec->to_queue > 0; rec->to_queue--) {
+    for (; eng->msg[m].to_queue > 0; eng->msg[m].to_queue--) {
         uint64_t id = ++eng->serial;
         count_generated(eng, id);
-        eng->report.total_dropped++;
-        eng->report.sum_delivered_ids += id;
-        if (insee_engine_in_window(eng, eng->now))
-            eng->report.dropped++;
-        rec->to_deliver--;
+        insee_workload_packet_dropped(eng, m, id);
     }
 }
 
@@ -202,8 +232,6 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
         insee_engine_queue_wake(eng, q);
     }
     eng->task_msg[task] = INSEE_NONE;
-    if (eng->msg[m].to_deliver == 0)
-        message_free(eng, m);
     uint64_t next = eng->task_next[task];
     if (eng->task_blocked_at[task] != INSEE_NEVER) {
         eng->report.source_stalls += eng->now - eng->task_blocked_at[task];
@@ -211,6 +239,9 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
             next += eng->now - eng->task_blocked_at[task];
         eng->task_blocked_at[task] = INSEE_NEVER;
     }
+    if (eng->task_wake[task] < next)
+        next = eng->task_wake[task] > eng->now ? eng->task_wake[task] : eng->now + 1;
+    eng->task_wake[task] = INSEE_NEVER;
     schedule_task(eng, task, next);
     return TRUE;
 }
@@ -259,9 +290,9 @@ void insee_workload_room(insee_engine *eng, uint32_t node)
     }
 }
 
-gboolean insee_workload_idle(const insee_engine *eng)
+gboolean insee_workload_idle(insee_engine *eng)
 {
-    return eng->due.len == 0 && eng->in_flight == 0;
+    return insee_workload_next_due(eng) == INSEE_NEVER && eng->in_flight == 0;
 }
 
 void insee_workload_delivered(insee_engine *eng, uint32_t p)
@@ -281,7 +312,7 @@ void insee_workload_delivered(insee_engine *eng, uint32_t p)
     uint32_t m = pk->msg;
     insee_net_packet_free(net, p);
     if (--eng->msg[m].to_deliver == 0) {
-        if (eng->traffic->delivered)
+        if (eng->traffic->delivered && eng->msg[m].lost == 0)
             eng->traffic->delivered(eng->traffic_self, eng->msg[m].src_task, &eng->msg[m].msg,
                                     eng->now);
         message_free(eng, m);

@@ -16,13 +16,6 @@
 #define RANDOM_CALLS 10000u
 #define WAIT_BOUND 256u /* picks a continuously requesting head may lose in a row */
 
-typedef struct arb_state {
-    conform_mock mock;
-    const insee_arbiter_vtable *vt;
-    GPtrArray *settings;
-    GPtrArray *instances;
-} arb_state;
-
 typedef struct input {
     gboolean requesting;
     uint32_t occupancy;
@@ -30,42 +23,16 @@ typedef struct input {
     uint32_t lost; /* picks lost in a row by the current head */
 } input;
 
-static void arb_cleanup(conform_ctx *ctx)
-{
-    arb_state *st = ctx->state;
-    if (!st)
-        return;
-    conform_instances_free(st->instances, st->vt->destroy);
-    g_ptr_array_free(st->settings, TRUE);
-    g_free(st);
-    ctx->state = NULL;
-}
-
 static conform_status check_create(conform_ctx *ctx, GString *detail)
 {
-    arb_state *st = g_new0(arb_state, 1);
-    ctx->state = st;
-    st->vt = ctx->plugin->vtable;
-    conform_mock_init(&st->mock, TRUE);
-    st->settings = conform_settings(ctx, FALSE);
-    st->instances = g_ptr_array_new();
-    return conform_create_all(ctx, st->settings, &st->mock.host, st->vt->create, st->instances,
-                              detail);
-}
-
-static arb_state *state(conform_ctx *ctx, GString *detail)
-{
-    arb_state *st = ctx->state;
-    if (st && st->instances->len > 0)
-        return st;
-    g_string_assign(detail, "no instance to check (see arb.create)");
-    return NULL;
+    const insee_arbiter_vtable *vt = ctx->plugin->vtable;
+    return conform_instances_setup(ctx, TRUE, FALSE, vt->create, vt->destroy, detail);
 }
 
 /* The per-output-port state the kernel would allocate: zeroed. */
-static void *port_state(const arb_state *st, const conform_instance *inst)
+static void *port_state(const insee_arbiter_vtable *vt, const conform_instance *inst)
 {
-    size_t size = st->vt->state_size ? st->vt->state_size(inst->self) : 0;
+    size_t size = vt->state_size ? vt->state_size(inst->self) : 0;
     return g_malloc0(MAX(size, 1u));
 }
 
@@ -89,89 +56,89 @@ static void next_head(input *in, uint64_t now, uint64_t born)
     in->born = born;
 }
 
+static void pick_range_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                          void *data)
+{
+    (void)data;
+    const insee_arbiter_vtable *vt = ctx->plugin->vtable;
+    void *ps = port_state(vt, inst);
+    insee_rng rng, scenario;
+    insee_rng_init(&rng, CONFORM_SEED, 1);
+    insee_rng_init(&scenario, CONFORM_SEED, 2);
+    uint64_t now = 100;
+    for (uint32_t n = 1; n <= INPUTS; n++)
+        for (int trial = 0; trial < 64; trial++, now++) {
+            /* n distinct inputs among 2 * INPUTS, in increasing order. */
+            insee_request req[INPUTS];
+            uint32_t k = 0;
+            for (uint32_t idx = 0; idx < 2 * INPUTS && k < n; idx++)
+                if (insee_rng_below(&scenario, 2 * INPUTS - idx) < n - k) {
+                    uint64_t since = now - insee_rng_below(&scenario, 50);
+                    input in = {TRUE, 1 + insee_rng_below(&scenario, MAX_QUEUE), since,
+                                since - insee_rng_below(&scenario, 50), 0};
+                    req[k++] = request_of(idx, &in);
+                }
+            uint32_t got = vt->pick(inst->self, ps, req, n, now, &rng);
+            if (got >= n)
+                conform_note(f, inst->setting->label, "pick() returned %u for %u requests", got, n);
+        }
+    g_free(ps);
+}
+
 static conform_status check_pick_range(conform_ctx *ctx, GString *detail)
 {
-    arb_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        void *ps = port_state(st, inst);
-        insee_rng rng, scenario;
-        insee_rng_init(&rng, CONFORM_SEED, 1);
-        insee_rng_init(&scenario, CONFORM_SEED, 2);
-        uint64_t now = 100;
-        for (uint32_t n = 1; n <= INPUTS; n++)
-            for (int trial = 0; trial < 64; trial++, now++) {
-                /* n distinct inputs among 2 * INPUTS, in increasing order. */
-                insee_request req[INPUTS];
-                uint32_t k = 0;
-                for (uint32_t idx = 0; idx < 2 * INPUTS && k < n; idx++)
-                    if (insee_rng_below(&scenario, 2 * INPUTS - idx) < n - k) {
-                        uint64_t since = now - insee_rng_below(&scenario, 50);
-                        input in = {TRUE, 1 + insee_rng_below(&scenario, MAX_QUEUE), since,
-                                    since - insee_rng_below(&scenario, 50), 0};
-                        req[k++] = request_of(idx, &in);
-                    }
-                uint32_t got = st->vt->pick(inst->self, ps, req, n, now, &rng);
-                if (got >= n)
-                    conform_note(&f, inst->setting->label, "pick() returned %u for %u requests", got, n);
+    return conform_each_instance(ctx, detail, pick_range_at, NULL);
+}
+
+static void fair_saturated_at(const conform_ctx *ctx, const conform_instance *inst,
+                              conform_findings *f, void *data)
+{
+    (void)data;
+    const insee_arbiter_vtable *vt = ctx->plugin->vtable;
+    for (uint32_t n = 1; n <= INPUTS; n++) {
+        void *ps = port_state(vt, inst);
+        insee_rng rng;
+        insee_rng_init(&rng, CONFORM_SEED, n);
+        input in[INPUTS];
+        uint32_t wins[INPUTS] = {0};
+        for (uint32_t k = 0; k < n; k++)
+            in[k] = (input){TRUE, MAX_QUEUE, 0, 0, 0};
+        gboolean broken = FALSE;
+        for (uint64_t now = 0; now < 16u * n && !broken; now++) {
+            insee_request req[INPUTS];
+            for (uint32_t k = 0; k < n; k++)
+                req[k] = request_of(k, &in[k]);
+            uint32_t got = vt->pick(inst->self, ps, req, n, now, &rng);
+            if (got >= n) {
+                broken = TRUE; /* arb.pick-range reports it */
+                continue;
             }
+            wins[got]++;
+            next_head(&in[got], now, now);
+            if (in[got].occupancy == 0) /* saturation: the queue refills */
+                in[got].occupancy = MAX_QUEUE;
+        }
+        for (uint32_t k = 0; k < n && !broken; k++)
+            if (wins[k] == 0)
+                conform_note(f, inst->setting->label,
+                             "with %u inputs requesting every cycle, input %u won none of %u picks", n,
+                             k, 16u * n);
         g_free(ps);
     }
-    return conform_verdict(&f);
 }
 
 static conform_status check_fair_saturated(conform_ctx *ctx, GString *detail)
 {
-    arb_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        for (uint32_t n = 1; n <= INPUTS; n++) {
-            void *ps = port_state(st, inst);
-            insee_rng rng;
-            insee_rng_init(&rng, CONFORM_SEED, n);
-            input in[INPUTS];
-            uint32_t wins[INPUTS] = {0};
-            for (uint32_t k = 0; k < n; k++)
-                in[k] = (input){TRUE, MAX_QUEUE, 0, 0, 0};
-            gboolean broken = FALSE;
-            for (uint64_t now = 0; now < 16u * n && !broken; now++) {
-                insee_request req[INPUTS];
-                for (uint32_t k = 0; k < n; k++)
-                    req[k] = request_of(k, &in[k]);
-                uint32_t got = st->vt->pick(inst->self, ps, req, n, now, &rng);
-                if (got >= n) {
-                    broken = TRUE; /* arb.pick-range reports it */
-                    continue;
-                }
-                wins[got]++;
-                next_head(&in[got], now, now);
-                if (in[got].occupancy == 0) /* saturation: the queue refills */
-                    in[got].occupancy = MAX_QUEUE;
-            }
-            for (uint32_t k = 0; k < n && !broken; k++)
-                if (wins[k] == 0)
-                    conform_note(&f, inst->setting->label,
-                                 "with %u inputs requesting every cycle, input %u won none of %u picks",
-                                 n, k, 16u * n);
-            g_free(ps);
-        }
-    }
-    return conform_verdict(&f);
+    return conform_each_instance(ctx, detail, fair_saturated_at, NULL);
 }
 
 /* Random load on one output port for `calls` picks; returns the longest run
    of lost picks of a continuously requesting head (in *worst_input), and
    the picks made when `picks` is given. */
-static uint32_t run_random(const arb_state *st, const conform_instance *inst, GArray *picks,
-                           uint32_t *worst_input)
+static uint32_t run_random(const insee_arbiter_vtable *vt, const conform_instance *inst,
+                           GArray *picks, uint32_t *worst_input)
 {
-    void *ps = port_state(st, inst);
+    void *ps = port_state(vt, inst);
     insee_rng rng, scenario;
     insee_rng_init(&rng, CONFORM_SEED, 1);
     insee_rng_init(&scenario, CONFORM_SEED, 2);
@@ -198,7 +165,7 @@ static uint32_t run_random(const arb_state *st, const conform_instance *inst, GA
         if (n == 0)
             continue;
         calls++;
-        uint32_t got = st->vt->pick(inst->self, ps, req, n, now, &rng);
+        uint32_t got = vt->pick(inst->self, ps, req, n, now, &rng);
         if (picks)
             g_array_append_val(picks, got);
         for (uint32_t j = 0; j < n; j++) {
@@ -220,52 +187,50 @@ static uint32_t run_random(const arb_state *st, const conform_instance *inst, GA
     return worst;
 }
 
+/* Notes a starving input; data: the longest wait seen so far (uint32_t). */
+static void bounded_wait_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                            void *data)
+{
+    uint32_t *longest = data;
+    uint32_t who = 0;
+    uint32_t worst = run_random(ctx->plugin->vtable, inst, NULL, &who);
+    *longest = MAX(*longest, worst);
+    if (worst > WAIT_BOUND)
+        conform_note(f, inst->setting->label,
+                     "under random load input %u lost %u picks in a row while requesting", who, worst);
+}
+
 static conform_status check_bounded_wait(conform_ctx *ctx, GString *detail)
 {
-    arb_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
     uint32_t longest = 0;
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        uint32_t who = 0;
-        uint32_t worst = run_random(st, inst, NULL, &who);
-        longest = MAX(longest, worst);
-        if (worst > WAIT_BOUND)
-            conform_note(&f, inst->setting->label,
-                         "under random load input %u lost %u picks in a row while requesting", who,
-                         worst);
-    }
-    conform_status s = conform_verdict(&f);
+    conform_status s = conform_each_instance(ctx, detail, bounded_wait_at, &longest);
     if (s == CONFORM_PASS)
         g_string_printf(detail, "longest wait: %u picks lost in a row", longest);
     return s;
 }
 
+static void deterministic_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                             void *data)
+{
+    (void)data;
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    GArray *b = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t who = 0;
+    run_random(ctx->plugin->vtable, inst, a, &who);
+    run_random(ctx->plugin->vtable, inst, b, &who);
+    for (guint k = 0; k < a->len; k++)
+        if (g_array_index(a, uint32_t, k) != g_array_index(b, uint32_t, k)) {
+            conform_note(f, inst->setting->label,
+                         "same requests, same rng stream and a fresh state, but pick %u differs", k);
+            break;
+        }
+    g_array_free(a, TRUE);
+    g_array_free(b, TRUE);
+}
+
 static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
 {
-    arb_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        GArray *a = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        GArray *b = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-        uint32_t who = 0;
-        run_random(st, inst, a, &who);
-        run_random(st, inst, b, &who);
-        for (guint k = 0; k < a->len; k++)
-            if (g_array_index(a, uint32_t, k) != g_array_index(b, uint32_t, k)) {
-                conform_note(&f, inst->setting->label,
-                             "same requests, same rng stream and a fresh state, but pick %u differs", k);
-                break;
-            }
-        g_array_free(a, TRUE);
-        g_array_free(b, TRUE);
-    }
-    return conform_verdict(&f);
+    return conform_each_instance(ctx, detail, deterministic_at, NULL);
 }
 
 static const conform_check arbiter_checks[] = {
@@ -289,9 +254,5 @@ static const conform_check arbiter_checks[] = {
      check_deterministic},
 };
 
-const conform_suite conform_arbiter_suite = {
-    .kind = INSEE_KIND_ARBITER,
-    .checks = arbiter_checks,
-    .n_checks = G_N_ELEMENTS(arbiter_checks),
-    .cleanup = arb_cleanup,
-};
+const conform_suite conform_arbiter_suite =
+    CONFORM_SUITE(INSEE_KIND_ARBITER, arbiter_checks, conform_instances_cleanup);

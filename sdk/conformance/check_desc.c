@@ -74,13 +74,18 @@ static conform_status check_name(conform_ctx *ctx, GString *detail)
     return ok ? CONFORM_PASS : CONFORM_FAIL;
 }
 
+/* PASS when `text`, the descriptor's `field`, is set, else FAIL saying so. */
+static conform_status not_empty(const char *text, const char *field, GString *detail)
+{
+    if (text && *text)
+        return CONFORM_PASS;
+    g_string_printf(detail, "%s is empty", field);
+    return CONFORM_FAIL;
+}
+
 static conform_status check_version(conform_ctx *ctx, GString *detail)
 {
-    const char *v = desc_of(ctx)->version;
-    if (v && *v)
-        return CONFORM_PASS;
-    g_string_assign(detail, "version is empty");
-    return CONFORM_FAIL;
+    return not_empty(desc_of(ctx)->version, "version", detail);
 }
 
 static conform_status check_summary(conform_ctx *ctx, GString *detail)
@@ -95,11 +100,7 @@ static conform_status check_summary(conform_ctx *ctx, GString *detail)
 
 static conform_status check_reference(conform_ctx *ctx, GString *detail)
 {
-    const char *r = desc_of(ctx)->reference;
-    if (r && *r)
-        return CONFORM_PASS;
-    g_string_assign(detail, "reference is empty");
-    return CONFORM_FAIL;
+    return not_empty(desc_of(ctx)->reference, "reference", detail);
 }
 
 static conform_status check_params(conform_ctx *ctx, GString *detail)
@@ -153,9 +154,4 @@ static const conform_check desc_checks[] = {
      "fill .doc: `insee plugins info` prints it as the plugin's manual", check_param_docs},
 };
 
-const conform_suite conform_desc_suite = {
-    .kind = 0,
-    .checks = desc_checks,
-    .n_checks = G_N_ELEMENTS(desc_checks),
-    .cleanup = NULL,
-};
+const conform_suite conform_desc_suite = CONFORM_SUITE(0, desc_checks, NULL);

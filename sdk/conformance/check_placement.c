@@ -10,13 +10,6 @@
 #define NODES CONFORM_MOCK_NODES
 #define UNSET UINT32_MAX
 
-typedef struct place_state {
-    conform_mock mock;
-    const insee_placement_vtable *vt;
-    GPtrArray *settings;
-    GPtrArray *instances;
-} place_state;
-
 /* A machine: which nodes are free, and how many tasks ask for them. */
 typedef struct scenario {
     const char *what;
@@ -37,40 +30,41 @@ static const scenario overfull[] = {
     {"9 tasks on the 8 even nodes", 9, 2, 1},
 };
 
-static void place_cleanup(conform_ctx *ctx)
-{
-    place_state *st = ctx->state;
-    if (!st)
-        return;
-    conform_instances_free(st->instances, st->vt->destroy);
-    g_ptr_array_free(st->settings, TRUE);
-    g_free(st);
-    ctx->state = NULL;
-}
+/* What a check does with one instance on one scenario. */
+typedef void (*scenario_fn)(const insee_placement_vtable *vt, const conform_instance *inst,
+                            const scenario *sc, conform_findings *f);
+
+/* The scenarios a check puts every instance through, and what it does on each. */
+typedef struct scenario_plan {
+    const scenario *list;
+    size_t n;
+    scenario_fn visit;
+} scenario_plan;
 
 static conform_status check_create(conform_ctx *ctx, GString *detail)
 {
-    place_state *st = g_new0(place_state, 1);
-    ctx->state = st;
-    st->vt = ctx->plugin->vtable;
-    conform_mock_init(&st->mock, TRUE);
-    st->settings = conform_settings(ctx, FALSE);
-    st->instances = g_ptr_array_new();
-    return conform_create_all(ctx, st->settings, &st->mock.host, st->vt->create, st->instances,
-                              detail);
+    const insee_placement_vtable *vt = ctx->plugin->vtable;
+    return conform_instances_setup(ctx, TRUE, FALSE, vt->create, vt->destroy, detail);
 }
 
-static place_state *state(conform_ctx *ctx, GString *detail)
+static void each_scenario(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                          void *data)
 {
-    place_state *st = ctx->state;
-    if (st && st->instances->len > 0)
-        return st;
-    g_string_assign(detail, "no instance to check (see place.create)");
-    return NULL;
+    const scenario_plan *plan = data;
+    for (size_t s = 0; s < plan->n; s++)
+        plan->visit(ctx->plugin->vtable, inst, &plan->list[s], f);
+}
+
+/* Put every instance through the `n` scenarios of `list`. */
+static conform_status check_scenarios(const conform_ctx *ctx, GString *detail,
+                                      const scenario *list, size_t n, scenario_fn visit)
+{
+    scenario_plan plan = {list, n, visit};
+    return conform_each_instance(ctx, detail, each_scenario, &plan);
 }
 
 /* Run place() on a scenario; task_node has room for sc->tasks, preset UNSET. */
-static bool run(const place_state *st, const conform_instance *inst, const scenario *sc,
+static bool run(const insee_placement_vtable *vt, const conform_instance *inst, const scenario *sc,
                 bool *available, uint32_t *task_node, insee_error *err)
 {
     for (uint32_t n = 0; n < NODES; n++)
@@ -80,91 +74,76 @@ static bool run(const place_state *st, const conform_instance *inst, const scena
     insee_rng rng;
     insee_rng_init(&rng, CONFORM_SEED, 1);
     *err = (insee_error){0};
-    return st->vt->place(inst->self, sc->tasks, available, NODES, task_node, &rng, err);
+    return vt->place(inst->self, sc->tasks, available, NODES, task_node, &rng, err);
+}
+
+static void bijection_on(const insee_placement_vtable *vt, const conform_instance *inst,
+                         const scenario *sc, conform_findings *f)
+{
+    bool available[NODES];
+    uint32_t task_node[NODES];
+    insee_error err;
+    char *where = g_strdup_printf("%s, %s", inst->setting->label, sc->what);
+    if (!run(vt, inst, sc, available, task_node, &err)) {
+        conform_note(f, where, "place() failed: %s", err.message);
+        g_free(where);
+        return;
+    }
+    uint32_t owner[NODES];
+    memset(owner, 0xff, sizeof owner);
+    for (uint32_t t = 0; t < sc->tasks; t++) {
+        uint32_t n = task_node[t];
+        if (n >= NODES)
+            conform_note(f, where, "task %u was put on node %u (of %u)", t, n, NODES);
+        else if (!available[n])
+            conform_note(f, where, "task %u was put on node %u, which is not available", t, n);
+        else if (owner[n] != UNSET)
+            conform_note(f, where, "tasks %u and %u were both put on node %u", owner[n], t, n);
+        else
+            owner[n] = t;
+    }
+    g_free(where);
 }
 
 static conform_status check_bijection(conform_ctx *ctx, GString *detail)
 {
-    place_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        for (size_t s = 0; s < G_N_ELEMENTS(fitting); s++) {
-            const scenario *sc = &fitting[s];
-            bool available[NODES];
-            uint32_t task_node[NODES];
-            insee_error err;
-            char *where = g_strdup_printf("%s, %s", inst->setting->label, sc->what);
-            if (!run(st, inst, sc, available, task_node, &err)) {
-                conform_note(&f, where, "place() failed: %s", err.message);
-                g_free(where);
-                continue;
-            }
-            uint32_t owner[NODES];
-            memset(owner, 0xff, sizeof owner);
-            for (uint32_t t = 0; t < sc->tasks; t++) {
-                uint32_t n = task_node[t];
-                if (n >= NODES)
-                    conform_note(&f, where, "task %u was put on node %u (of %u)", t, n, NODES);
-                else if (!available[n])
-                    conform_note(&f, where, "task %u was put on node %u, which is not available", t, n);
-                else if (owner[n] != UNSET)
-                    conform_note(&f, where, "tasks %u and %u were both put on node %u", owner[n], t, n);
-                else
-                    owner[n] = t;
-            }
-            g_free(where);
-        }
-    }
-    return conform_verdict(&f);
+    return check_scenarios(ctx, detail, fitting, G_N_ELEMENTS(fitting), bijection_on);
+}
+
+static void too_many_on(const insee_placement_vtable *vt, const conform_instance *inst,
+                        const scenario *sc, conform_findings *f)
+{
+    bool available[NODES];
+    uint32_t task_node[NODES + 1];
+    insee_error err;
+    if (run(vt, inst, sc, available, task_node, &err))
+        conform_note(f, inst->setting->label, "%s: place() returned true", sc->what);
+    else if (err.code == INSEE_ERR_NONE || !err.message[0])
+        conform_note(f, inst->setting->label, "%s: place() returned false without filling err",
+                     sc->what);
 }
 
 static conform_status check_too_many(conform_ctx *ctx, GString *detail)
 {
-    place_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        for (size_t s = 0; s < G_N_ELEMENTS(overfull); s++) {
-            const scenario *sc = &overfull[s];
-            bool available[NODES];
-            uint32_t task_node[NODES + 1];
-            insee_error err;
-            if (run(st, inst, sc, available, task_node, &err))
-                conform_note(&f, inst->setting->label, "%s: place() returned true", sc->what);
-            else if (err.code == INSEE_ERR_NONE || !err.message[0])
-                conform_note(&f, inst->setting->label,
-                             "%s: place() returned false without filling err", sc->what);
-        }
-    }
-    return conform_verdict(&f);
+    return check_scenarios(ctx, detail, overfull, G_N_ELEMENTS(overfull), too_many_on);
+}
+
+static void deterministic_on(const insee_placement_vtable *vt, const conform_instance *inst,
+                             const scenario *sc, conform_findings *f)
+{
+    bool available[NODES];
+    uint32_t a[NODES], b[NODES];
+    insee_error err;
+    bool ok_a = run(vt, inst, sc, available, a, &err);
+    bool ok_b = run(vt, inst, sc, available, b, &err);
+    if (ok_a != ok_b || memcmp(a, b, sizeof(uint32_t) * sc->tasks) != 0)
+        conform_note(f, inst->setting->label,
+                     "%s: two calls with the same rng stream placed the tasks differently", sc->what);
 }
 
 static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
 {
-    place_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        for (size_t s = 0; s < G_N_ELEMENTS(fitting); s++) {
-            bool available[NODES];
-            uint32_t a[NODES], b[NODES];
-            insee_error err;
-            bool ok_a = run(st, inst, &fitting[s], available, a, &err);
-            bool ok_b = run(st, inst, &fitting[s], available, b, &err);
-            if (ok_a != ok_b || memcmp(a, b, sizeof(uint32_t) * fitting[s].tasks) != 0)
-                conform_note(&f, inst->setting->label,
-                             "%s: two calls with the same rng stream placed the tasks differently",
-                             fitting[s].what);
-        }
-    }
-    return conform_verdict(&f);
+    return check_scenarios(ctx, detail, fitting, G_N_ELEMENTS(fitting), deterministic_on);
 }
 
 static const conform_check placement_checks[] = {
@@ -181,9 +160,5 @@ static const conform_check placement_checks[] = {
      "draw randomness only from the rng argument; keep no state between calls", check_deterministic},
 };
 
-const conform_suite conform_placement_suite = {
-    .kind = INSEE_KIND_PLACEMENT,
-    .checks = placement_checks,
-    .n_checks = G_N_ELEMENTS(placement_checks),
-    .cleanup = place_cleanup,
-};
+const conform_suite conform_placement_suite =
+    CONFORM_SUITE(INSEE_KIND_PLACEMENT, placement_checks, conform_instances_cleanup);

@@ -229,87 +229,91 @@ static conform_status check_runs(conform_ctx *ctx, GString *detail)
     return status;
 }
 
-static router_state *state(conform_ctx *ctx, GString *detail)
+/* What a check does with one run, noting what is wrong in `f`. */
+typedef void (*run_fn)(const conform_ctx *ctx, const run *r, conform_findings *f, void *data);
+
+/* Run `visit` on every run router.runs kept: SKIP when none ran, else the
+   verdict. */
+static conform_status each_run(const conform_ctx *ctx, GString *detail, run_fn visit, void *data)
 {
-    router_state *st = ctx->state;
-    if (st && st->runs->len > 0)
-        return st;
-    g_string_assign(detail, "no experiment ran (see router.runs)");
-    return NULL;
+    const router_state *st = ctx->state;
+    if (!st || st->runs->len == 0) {
+        g_string_assign(detail, "no experiment ran (see router.runs)");
+        return CONFORM_SKIP;
+    }
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < st->runs->len; i++)
+        visit(ctx, &g_array_index(st->runs, run, i), &f, data);
+    return conform_verdict(&f);
+}
+
+static void delivers_in(const conform_ctx *ctx, const run *r, conform_findings *f, void *data)
+{
+    (void)ctx;
+    (void)data;
+    if (r->out.delivered == 0)
+        conform_note(f, r->where, "%" G_GUINT64_FORMAT " packets generated, none delivered",
+                     r->out.generated);
 }
 
 static conform_status check_delivers(conform_ctx *ctx, GString *detail)
 {
-    router_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->runs->len; i++) {
-        const run *r = &g_array_index(st->runs, run, i);
-        if (r->out.delivered == 0)
-            conform_note(&f, r->where, "%" G_GUINT64_FORMAT " packets generated, none delivered",
-                         r->out.generated);
-    }
-    return conform_verdict(&f);
+    return each_run(ctx, detail, delivers_in, NULL);
+}
+
+static void drains_in(const conform_ctx *ctx, const run *r, conform_findings *f, void *data)
+{
+    (void)ctx;
+    (void)data;
+    if (!r->out.drained || r->out.in_flight != 0)
+        conform_note(f, r->where,
+                     "%" G_GUINT64_FORMAT " packets still in the network after the drain "
+                     "(cycle %" G_GUINT64_FORMAT "): a deadlock or livelock",
+                     r->out.in_flight, r->out.cycles);
 }
 
 static conform_status check_drains(conform_ctx *ctx, GString *detail)
 {
-    router_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->runs->len; i++) {
-        const run *r = &g_array_index(st->runs, run, i);
-        if (!r->out.drained || r->out.in_flight != 0)
-            conform_note(&f, r->where,
-                         "%" G_GUINT64_FORMAT " packets still in the network after the drain "
-                         "(cycle %" G_GUINT64_FORMAT "): a deadlock or livelock",
-                         r->out.in_flight, r->out.cycles);
-    }
-    return conform_verdict(&f);
+    return each_run(ctx, detail, drains_in, NULL);
+}
+
+static void conservation_in(const conform_ctx *ctx, const run *r, conform_findings *f, void *data)
+{
+    (void)ctx;
+    (void)data;
+    const outcome *o = &r->out;
+    if (o->generated != o->delivered + o->dropped + o->in_flight)
+        conform_note(f, r->where,
+                     "generated %" G_GUINT64_FORMAT " != delivered %" G_GUINT64_FORMAT
+                     " + dropped %" G_GUINT64_FORMAT " + in flight %" G_GUINT64_FORMAT,
+                     o->generated, o->delivered, o->dropped, o->in_flight);
 }
 
 static conform_status check_conservation(conform_ctx *ctx, GString *detail)
 {
-    router_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->runs->len; i++) {
-        const outcome *o = &g_array_index(st->runs, run, i).out;
-        if (o->generated != o->delivered + o->dropped + o->in_flight)
-            conform_note(&f, g_array_index(st->runs, run, i).where,
-                         "generated %" G_GUINT64_FORMAT " != delivered %" G_GUINT64_FORMAT
-                         " + dropped %" G_GUINT64_FORMAT " + in flight %" G_GUINT64_FORMAT,
-                         o->generated, o->delivered, o->dropped, o->in_flight);
-    }
-    return conform_verdict(&f);
+    return each_run(ctx, detail, conservation_in, NULL);
+}
+
+/* data: the runs checked so far (guint). */
+static void exactly_once_in(const conform_ctx *ctx, const run *r, conform_findings *f, void *data)
+{
+    (void)ctx;
+    guint *checked = data;
+    if (r->out.in_flight != 0)
+        return; /* router.drains reports it; the sums only match when empty */
+    (*checked)++;
+    if (r->out.sum_generated_ids != r->out.sum_delivered_ids)
+        conform_note(f, r->where,
+                     "the ids of the packets delivered or dropped do not add up to those "
+                     "generated (%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT ")",
+                     r->out.sum_delivered_ids, r->out.sum_generated_ids);
 }
 
 static conform_status check_exactly_once(conform_ctx *ctx, GString *detail)
 {
-    router_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
     guint checked = 0;
-    for (guint i = 0; i < st->runs->len; i++) {
-        const run *r = &g_array_index(st->runs, run, i);
-        if (r->out.in_flight != 0)
-            continue; /* router.drains reports it; the sums only match when empty */
-        checked++;
-        if (r->out.sum_generated_ids != r->out.sum_delivered_ids)
-            conform_note(&f, r->where,
-                         "the ids of the packets delivered or dropped do not add up to those "
-                         "generated (%" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT ")",
-                         r->out.sum_delivered_ids, r->out.sum_generated_ids);
-    }
-    if (!checked) {
-        g_string_assign(detail, "no run drained (see router.drains)");
-        return CONFORM_SKIP;
-    }
-    return conform_verdict(&f);
+    conform_status s = each_run(ctx, detail, exactly_once_in, &checked);
+    return conform_skip_if_none(s, checked, detail, "no run drained (see router.drains)");
 }
 
 static gboolean same_outcome(const outcome *a, const outcome *b)
@@ -320,28 +324,26 @@ static gboolean same_outcome(const outcome *a, const outcome *b)
            a->sum_delivered_ids == b->sum_delivered_ids;
 }
 
+static void deterministic_in(const conform_ctx *ctx, const run *r, conform_findings *f, void *data)
+{
+    (void)data;
+    outcome again = {0};
+    GError *err = NULL;
+    if (!run_text(ctx, r->text, &again, &err)) {
+        conform_note(f, r->where, "the same experiment failed the second time: %s", err->message);
+        g_error_free(err);
+    } else if (!same_outcome(&again, &r->out)) {
+        conform_note(f, r->where,
+                     "the same experiment and seed gave different results (%" G_GUINT64_FORMAT
+                     " then %" G_GUINT64_FORMAT " packets delivered, %" G_GUINT64_FORMAT
+                     " then %" G_GUINT64_FORMAT " cycles)",
+                     r->out.delivered, again.delivered, r->out.cycles, again.cycles);
+    }
+}
+
 static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
 {
-    router_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->runs->len; i++) {
-        const run *r = &g_array_index(st->runs, run, i);
-        outcome again = {0};
-        GError *err = NULL;
-        if (!run_text(ctx, r->text, &again, &err)) {
-            conform_note(&f, r->where, "the same experiment failed the second time: %s", err->message);
-            g_error_free(err);
-        } else if (!same_outcome(&again, &r->out)) {
-            conform_note(&f, r->where,
-                         "the same experiment and seed gave different results (%" G_GUINT64_FORMAT
-                         " then %" G_GUINT64_FORMAT " packets delivered, %" G_GUINT64_FORMAT
-                         " then %" G_GUINT64_FORMAT " cycles)",
-                         r->out.delivered, again.delivered, r->out.cycles, again.cycles);
-        }
-    }
-    return conform_verdict(&f);
+    return each_run(ctx, detail, deterministic_in, NULL);
 }
 
 /* One route() call in a fresh packet and router state, as the kernel would
@@ -433,18 +435,12 @@ static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
             claimed++;
             compare_routes(vt, quiet->self, busy->self, set->label, &f);
         }
-        for (conform_instance *inst = quiet; inst; inst = inst == quiet ? busy : NULL) {
-            vt->destroy(inst->self);
-            insee_config_free(inst->cfg);
-            g_free(inst);
-        }
+        conform_instance_free(quiet, vt->destroy);
+        conform_instance_free(busy, vt->destroy);
     }
-    if (!claimed) {
-        g_string_assign(detail, "route() is not declared INSEE_ROUTE_PURE (at the settings that "
+    return conform_skip_if_none(conform_verdict(&f), claimed, detail,
+                                "route() is not declared INSEE_ROUTE_PURE (at the settings that "
                                 "create on the mock 4x4 torus)");
-        return CONFORM_SKIP;
-    }
-    return conform_verdict(&f);
 }
 
 static const conform_check router_checks[] = {
@@ -478,9 +474,5 @@ static const conform_check router_checks[] = {
      check_pure_claim},
 };
 
-const conform_suite conform_router_suite = {
-    .kind = INSEE_KIND_ROUTER,
-    .checks = router_checks,
-    .n_checks = G_N_ELEMENTS(router_checks),
-    .cleanup = router_cleanup,
-};
+const conform_suite conform_router_suite =
+    CONFORM_SUITE(INSEE_KIND_ROUTER, router_checks, router_cleanup);

@@ -21,6 +21,7 @@
 
 typedef struct topo_net {
     const conform_instance *inst;
+    const insee_topology_vtable *vt;
     insee_topology_info info;
     uint32_t *ports;           /* ports(r); NULL when the graph was not read */
     uint32_t *first;           /* index of router r's port 0 in peer[] */
@@ -33,14 +34,28 @@ typedef struct topo_net {
     uint32_t *dist;            /* dist[i * routers + r]: hops from r to dst[i]'s router */
 } topo_net;
 
-typedef struct topo_state {
-    conform_mock mock;
-    const insee_topology_vtable *vt;
-    GPtrArray *settings;
-    GPtrArray *instances;
-    topo_net *nets; /* one per instance */
-    guint n_nets;
-} topo_state;
+/* What a check does with one network, noting what is wrong in `f`. */
+typedef void (*net_fn)(const topo_net *net, conform_findings *f, void *data);
+
+/* One question the routing checks put to a network: the way from a router
+   to a tabled destination node. */
+typedef struct topo_query {
+    const topo_net *net;
+    uint32_t router;
+    uint32_t node;
+    const uint32_t *dist;   /* hops from each router to the node's router (NONE: unreached) */
+    uint32_t max;           /* the room minimal_hops() is given: MAX(info.max_ports, 1) */
+    insee_hop *out, *again; /* max hops each: an answer, and another to compare it with */
+} topo_query;
+
+/* What a check does with one question, noting what is wrong in `f`. */
+typedef void (*query_fn)(const topo_query *q, conform_findings *f);
+
+/* The questions a check puts to every network, and what it does with each. */
+typedef struct query_plan {
+    gboolean sample; /* the first SAMPLE_ROUTERS routers only */
+    query_fn visit;
+} query_plan;
 
 static const char *label(const topo_net *net)
 {
@@ -98,8 +113,9 @@ static void bfs(uint32_t routers, const uint32_t *first, const uint32_t *adj, ui
 }
 
 /* Read one instance's graph; FALSE (with why) when it is too large to read. */
-static gboolean read_net(topo_net *net, const insee_topology_vtable *vt, GString *why)
+static gboolean read_net(topo_net *net, GString *why)
 {
+    const insee_topology_vtable *vt = net->vt;
     void *self = net->inst->self;
     vt->info(self, &net->info);
     uint32_t routers = net->info.routers, nodes = net->info.nodes;
@@ -159,8 +175,9 @@ static gboolean read_net(topo_net *net, const insee_topology_vtable *vt, GString
     return TRUE;
 }
 
-static void free_net(topo_net *net)
+static void clear_net(void *p)
 {
+    topo_net *net = p;
     g_free(net->ports);
     g_free(net->first);
     g_free(net->peer);
@@ -173,36 +190,29 @@ static void free_net(topo_net *net)
     g_free(net->dist);
 }
 
-static void topo_cleanup(conform_ctx *ctx)
+static void free_nets(void *nets)
 {
-    topo_state *st = ctx->state;
-    if (!st)
-        return;
-    for (guint i = 0; i < st->n_nets; i++)
-        free_net(&st->nets[i]);
-    g_free(st->nets);
-    conform_instances_free(st->instances, st->vt->destroy);
-    g_ptr_array_free(st->settings, TRUE);
-    g_free(st);
-    ctx->state = NULL;
+    g_array_unref(nets);
 }
 
+/* The common setup, then every instance's graph read once: the networks
+   (element: topo_net, one per instance) are the instances' derived data. */
 static conform_status check_create(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = g_new0(topo_state, 1);
-    ctx->state = st;
-    st->vt = ctx->plugin->vtable;
-    conform_mock_init(&st->mock, FALSE);
-    st->settings = conform_settings(ctx, TRUE);
-    st->instances = g_ptr_array_new();
-    conform_status s = conform_create_all(ctx, st->settings, &st->mock.host,
-                                          st->vt->create, st->instances, detail);
-    st->n_nets = st->instances->len;
-    st->nets = g_new0(topo_net, st->n_nets);
+    const insee_topology_vtable *vt = ctx->plugin->vtable;
+    conform_status s = conform_instances_setup(ctx, FALSE, TRUE, vt->create, vt->destroy, detail);
+    conform_instances *set = ctx->state;
+    GArray *nets = g_array_sized_new(FALSE, TRUE, sizeof(topo_net), set->created->len);
+    g_array_set_clear_func(nets, clear_net);
+    g_array_set_size(nets, set->created->len);
+    set->derived = nets;
+    set->derived_free = free_nets;
     GString *too_big = g_string_new(NULL);
-    for (guint i = 0; i < st->n_nets; i++) {
-        st->nets[i].inst = st->instances->pdata[i];
-        read_net(&st->nets[i], st->vt, too_big);
+    for (guint i = 0; i < nets->len; i++) {
+        topo_net *net = &g_array_index(nets, topo_net, i);
+        net->inst = set->created->pdata[i];
+        net->vt = vt;
+        read_net(net, too_big);
     }
     if (too_big->len)
         g_string_append_printf(detail, "; %s", too_big->str);
@@ -210,525 +220,494 @@ static conform_status check_create(conform_ctx *ctx, GString *detail)
     return s;
 }
 
-/* The state when the setup created something, else NULL with the SKIP reason. */
-static topo_state *state(conform_ctx *ctx, GString *detail)
-{
-    topo_state *st = ctx->state;
-    if (st && st->n_nets > 0)
-        return st;
-    g_string_assign(detail, "no instance to check (see topo.create)");
-    return NULL;
-}
-
 static gboolean readable(const topo_net *net)
 {
     return net->ports != NULL;
 }
 
+/* Run `visit` on every network, read or not (see readable()), in settings
+   order: SKIP when topo.create created none, else the verdict. */
+static conform_status each_net(const conform_ctx *ctx, GString *detail, net_fn visit, void *data)
+{
+    conform_instances *set = conform_instances_get(ctx, detail);
+    if (!set)
+        return CONFORM_SKIP;
+    const GArray *nets = set->derived;
+    conform_findings f = {detail, 0};
+    for (guint i = 0; i < nets->len; i++)
+        visit(&g_array_index(nets, topo_net, i), &f, data);
+    return conform_verdict(&f);
+}
+
+/* Put the questions of a network that was read to `visit`, destinations
+   outer, routers inner. */
+static void each_query(const topo_net *net, gboolean sample, query_fn visit, conform_findings *f)
+{
+    if (!readable(net))
+        return;
+    uint32_t routers = sample ? MIN(net->info.routers, SAMPLE_ROUTERS) : net->info.routers;
+    topo_query q = {.net = net, .max = MAX(net->info.max_ports, 1u)};
+    q.out = g_new(insee_hop, 2 * (size_t)q.max);
+    q.again = q.out + q.max;
+    for (uint32_t k = 0; k < net->n_dst; k++) {
+        q.node = net->dst[k];
+        q.dist = &net->dist[(size_t)k * net->info.routers];
+        for (q.router = 0; q.router < routers; q.router++)
+            visit(&q, f);
+    }
+    g_free(q.out);
+}
+
+static void queries_of(const topo_net *net, conform_findings *f, void *data)
+{
+    const query_plan *plan = data;
+    each_query(net, plan->sample, plan->visit, f);
+}
+
+/* Put every network's questions to `visit`. */
+static conform_status check_queries(const conform_ctx *ctx, GString *detail, gboolean sample,
+                                    query_fn visit)
+{
+    query_plan plan = {sample, visit};
+    return each_net(ctx, detail, queries_of, &plan);
+}
+
+static void info_of(const topo_net *net, conform_findings *f, void *data)
+{
+    (void)data;
+    if (net->info.routers == 0 || net->info.nodes == 0) {
+        conform_note(f, label(net), "info() reports %u routers and %u nodes", net->info.routers,
+                     net->info.nodes);
+        return;
+    }
+    if (!readable(net))
+        return;
+    uint32_t max = 0;
+    for (uint32_t r = 0; r < net->info.routers; r++) {
+        max = MAX(max, net->ports[r]);
+        if (net->ports[r] > UINT16_MAX)
+            conform_note(f, label(net), "router %u has %u ports (at most %u)", r, net->ports[r],
+                         UINT16_MAX);
+    }
+    if (max != net->info.max_ports)
+        conform_note(f, label(net), "info.max_ports is %u but the largest router has %u ports",
+                     net->info.max_ports, max);
+}
+
 static conform_status check_info(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (net->info.routers == 0 || net->info.nodes == 0) {
-            conform_note(&f, label(net), "info() reports %u routers and %u nodes",
-                         net->info.routers, net->info.nodes);
-            continue;
-        }
-        if (!readable(net))
-            continue;
-        uint32_t max = 0;
-        for (uint32_t r = 0; r < net->info.routers; r++) {
-            max = MAX(max, net->ports[r]);
-            if (net->ports[r] > UINT16_MAX)
-                conform_note(&f, label(net), "router %u has %u ports (at most %u)", r,
-                             net->ports[r], UINT16_MAX);
-        }
-        if (max != net->info.max_ports)
-            conform_note(&f, label(net), "info.max_ports is %u but the largest router has %u ports",
-                         net->info.max_ports, max);
+    return each_net(ctx, detail, info_of, NULL);
+}
+
+static void node_router_of(const topo_net *net, conform_findings *f, void *data)
+{
+    (void)data;
+    if (!readable(net))
+        return;
+    gboolean *hosts = g_new0(gboolean, net->info.routers);
+    for (uint32_t n = 0; n < net->info.nodes; n++) {
+        if (net->node_router[n] >= net->info.routers)
+            conform_note(f, label(net), "node_router(%u) = %u, but there are %u routers", n,
+                         net->node_router[n], net->info.routers);
+        else
+            hosts[net->node_router[n]] = TRUE;
     }
-    return conform_verdict(&f);
+    if (!(net->info.flags & INSEE_TOPO_INDIRECT))
+        for (uint32_t r = 0; r < net->info.routers; r++)
+            if (!hosts[r])
+                conform_note(f, label(net),
+                             "router %u hosts no node, but info.flags lacks INSEE_TOPO_INDIRECT", r);
+    g_free(hosts);
 }
 
 static conform_status check_node_router(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net))
-            continue;
-        gboolean *hosts = g_new0(gboolean, net->info.routers);
-        for (uint32_t n = 0; n < net->info.nodes; n++) {
-            if (net->node_router[n] >= net->info.routers)
-                conform_note(&f, label(net), "node_router(%u) = %u, but there are %u routers", n,
-                             net->node_router[n], net->info.routers);
-            else
-                hosts[net->node_router[n]] = TRUE;
+    return each_net(ctx, detail, node_router_of, NULL);
+}
+
+static void links_in_range_of(const topo_net *net, conform_findings *f, void *data)
+{
+    (void)data;
+    for (uint32_t r = 0; readable(net) && r < net->info.routers; r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_port_peer q = net->peer[net->first[r] + p];
+            if (q.router == NONE && q.port == NONE)
+                continue; /* unplugged */
+            if (q.router >= net->info.routers)
+                conform_note(f, label(net), "link(%u, %u) names router %u of %u", r, p, q.router,
+                             net->info.routers);
+            else if (q.port >= net->ports[q.router])
+                conform_note(f, label(net), "link(%u, %u) names port %u of router %u, which has %u",
+                             r, p, q.port, q.router, net->ports[q.router]);
         }
-        if (!(net->info.flags & INSEE_TOPO_INDIRECT))
-            for (uint32_t r = 0; r < net->info.routers; r++)
-                if (!hosts[r])
-                    conform_note(&f, label(net),
-                                 "router %u hosts no node, but info.flags lacks INSEE_TOPO_INDIRECT", r);
-        g_free(hosts);
-    }
-    return conform_verdict(&f);
 }
 
 static conform_status check_links_in_range(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        for (uint32_t r = 0; readable(net) && r < net->info.routers; r++)
-            for (uint32_t p = 0; p < net->ports[r]; p++) {
-                insee_port_peer q = net->peer[net->first[r] + p];
-                if (q.router == NONE && q.port == NONE)
-                    continue; /* unplugged */
-                if (q.router >= net->info.routers)
-                    conform_note(&f, label(net), "link(%u, %u) names router %u of %u", r, p,
-                                 q.router, net->info.routers);
-                else if (q.port >= net->ports[q.router])
-                    conform_note(&f, label(net), "link(%u, %u) names port %u of router %u, which has %u",
-                                 r, p, q.port, q.router, net->ports[q.router]);
+    return each_net(ctx, detail, links_in_range_of, NULL);
+}
+
+static void inputs_unique_of(const topo_net *net, conform_findings *f, void *data)
+{
+    (void)data;
+    if (!readable(net))
+        return;
+    uint32_t total = net->first[net->info.routers];
+    uint32_t *feeder = g_new(uint32_t, total + 1); /* input slot -> feeding output slot */
+    memset(feeder, 0xff, sizeof(uint32_t) * (total + 1));
+    for (uint32_t r = 0; r < net->info.routers; r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_port_peer q = net->peer[net->first[r] + p];
+            if (!valid_link(net, q))
+                continue;
+            uint32_t in = net->first[q.router] + q.port;
+            if (feeder[in] != NONE) {
+                uint32_t other = feeder[in], o_r = 0;
+                while (net->first[o_r + 1] <= other)
+                    o_r++;
+                conform_note(f, label(net),
+                             "input %u of router %u is fed by output %u of router %u and by "
+                             "output %u of router %u",
+                             q.port, q.router, other - net->first[o_r], o_r, p, r);
             }
-    }
-    return conform_verdict(&f);
+            feeder[in] = net->first[r] + p;
+        }
+    g_free(feeder);
 }
 
 static conform_status check_inputs_unique(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net))
-            continue;
-        uint32_t total = net->first[net->info.routers];
-        uint32_t *feeder = g_new(uint32_t, total + 1); /* input slot -> feeding output slot */
-        memset(feeder, 0xff, sizeof(uint32_t) * (total + 1));
-        for (uint32_t r = 0; r < net->info.routers; r++)
-            for (uint32_t p = 0; p < net->ports[r]; p++) {
-                insee_port_peer q = net->peer[net->first[r] + p];
-                if (!valid_link(net, q))
-                    continue;
-                uint32_t in = net->first[q.router] + q.port;
-                if (feeder[in] != NONE) {
-                    uint32_t other = feeder[in], o_r = 0;
-                    while (net->first[o_r + 1] <= other)
-                        o_r++;
-                    conform_note(&f, label(net),
-                                 "input %u of router %u is fed by output %u of router %u and by "
-                                 "output %u of router %u",
-                                 q.port, q.router, other - net->first[o_r], o_r, p, r);
-                }
-                feeder[in] = net->first[r] + p;
-            }
-        g_free(feeder);
-    }
-    return conform_verdict(&f);
+    return each_net(ctx, detail, inputs_unique_of, NULL);
+}
+
+/* data: the networks checked so far (guint). */
+static void links_symmetric_of(const topo_net *net, conform_findings *f, void *data)
+{
+    guint *checked = data;
+    if (!readable(net) || (net->info.flags & INSEE_TOPO_DIRECTED))
+        return;
+    (*checked)++;
+    for (uint32_t r = 0; r < net->info.routers; r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_port_peer q = net->peer[net->first[r] + p];
+            if (!valid_link(net, q))
+                continue;
+            insee_port_peer back = net->peer[net->first[q.router] + q.port];
+            if (back.router != r || back.port != p)
+                conform_note(f, label(net),
+                             "output %u of router %u feeds input %u of router %u, but output %u "
+                             "of router %u feeds %s",
+                             p, r, q.port, q.router, q.port, q.router,
+                             back.router == NONE ? "nothing (unplugged)" : "another input");
+        }
 }
 
 static conform_status check_links_symmetric(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
     guint checked = 0;
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net) || (net->info.flags & INSEE_TOPO_DIRECTED))
-            continue;
-        checked++;
-        for (uint32_t r = 0; r < net->info.routers; r++)
-            for (uint32_t p = 0; p < net->ports[r]; p++) {
-                insee_port_peer q = net->peer[net->first[r] + p];
-                if (!valid_link(net, q))
-                    continue;
-                insee_port_peer back = net->peer[net->first[q.router] + q.port];
-                if (back.router != r || back.port != p)
-                    conform_note(&f, label(net),
-                                 "output %u of router %u feeds input %u of router %u, but output %u "
-                                 "of router %u feeds %s",
-                                 p, r, q.port, q.router, q.port, q.router,
-                                 back.router == NONE ? "nothing (unplugged)" : "another input");
+    conform_status s = each_net(ctx, detail, links_symmetric_of, &checked);
+    return conform_skip_if_none(s, checked, detail, "info.flags has INSEE_TOPO_DIRECTED");
+}
+
+static void connected_of(const topo_net *net, conform_findings *f, void *data)
+{
+    (void)data;
+    if (!readable(net))
+        return;
+    uint32_t routers = net->info.routers;
+    uint32_t *dist = g_new(uint32_t, routers), *queue = g_new(uint32_t, routers);
+    /* Strongly connected iff router 0 reaches all and all reach router 0. */
+    for (int reverse = 0; reverse < 2; reverse++) {
+        bfs(routers, reverse ? net->rev_first : net->fwd_first, reverse ? net->rev : net->fwd, 0, dist,
+            queue);
+        for (uint32_t r = 0; r < routers; r++)
+            if (dist[r] == NONE) {
+                conform_note(f, label(net), reverse ? "router %u cannot reach router 0"
+                                                    : "router 0 cannot reach router %u", r);
+                break;
             }
     }
-    if (!checked) {
-        g_string_assign(detail, "info.flags has INSEE_TOPO_DIRECTED");
-        return CONFORM_SKIP;
-    }
-    return conform_verdict(&f);
+    g_free(dist);
+    g_free(queue);
 }
 
 static conform_status check_connected(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net))
-            continue;
-        uint32_t routers = net->info.routers;
-        uint32_t *dist = g_new(uint32_t, routers), *queue = g_new(uint32_t, routers);
-        /* Strongly connected iff router 0 reaches all and all reach router 0. */
-        for (int reverse = 0; reverse < 2; reverse++) {
-            bfs(routers, reverse ? net->rev_first : net->fwd_first, reverse ? net->rev : net->fwd, 0,
-                dist, queue);
-            for (uint32_t r = 0; r < routers; r++)
-                if (dist[r] == NONE) {
-                    conform_note(&f, label(net), reverse ? "router %u cannot reach router 0"
-                                                         : "router 0 cannot reach router %u", r);
-                    break;
-                }
-        }
-        g_free(dist);
-        g_free(queue);
-    }
-    return conform_verdict(&f);
+    return each_net(ctx, detail, connected_of, NULL);
 }
 
 static const uint32_t salts[] = {0u, 0xffffffffu, 0x9e3779b9u};
 
-/* Call minimal_hops into a zeroed buffer of max_ports entries (the count
-   as returned: callers clamp it after the call, never inside MIN(), which
-   would call the plugin twice). */
-static uint32_t hops_of(const topo_state *st, const topo_net *net, uint32_t r, uint32_t node,
-                        uint32_t salt, insee_hop *out)
+/* Call minimal_hops into `out` (q->max entries, zeroed first) and return
+   the count as returned: callers clamp it after the call, never inside
+   MIN(), which would call the plugin twice. */
+static uint32_t hops_of(const topo_query *q, uint32_t salt, insee_hop *out)
 {
-    uint32_t max = MAX(net->info.max_ports, 1u);
-    memset(out, 0, sizeof(insee_hop) * max);
-    return st->vt->minimal_hops(net->inst->self, r, node, salt, out, max);
+    memset(out, 0, sizeof(insee_hop) * q->max);
+    return q->net->vt->minimal_hops(q->net->inst->self, q->router, q->node, salt, out, q->max);
+}
+
+static void minimal_hops_for(const topo_query *q, conform_findings *f)
+{
+    const topo_net *net = q->net;
+    uint32_t r = q->router, node = q->node, t = net->node_router[node];
+    const uint32_t *dist = q->dist;
+    if (dist[r] == NONE)
+        return; /* topo.connected reports it */
+    for (size_t s = 0; s < G_N_ELEMENTS(salts); s++) {
+        uint32_t n = hops_of(q, salts[s], q->out);
+        if (n > q->max) {
+            conform_note(f, label(net), "minimal_hops(%u, node %u) returned %u > max %u", r, node, n,
+                         q->max);
+            continue;
+        }
+        if (r == t && n != 0)
+            conform_note(f, label(net),
+                         "minimal_hops(%u, node %u) returned %u hops at the node's own router", r,
+                         node, n);
+        if (r != t && n == 0)
+            conform_note(f, label(net), "minimal_hops(%u, node %u) returned no hop, %u hops away", r,
+                         node, dist[r]);
+        for (uint32_t h = 0; h < n; h++) {
+            uint32_t p = q->out[h].port;
+            insee_port_peer to =
+                p < net->ports[r] ? net->peer[net->first[r] + p] : (insee_port_peer){NONE, NONE};
+            gboolean repeated = FALSE;
+            for (uint32_t e = 0; e < h; e++)
+                repeated |= q->out[e].port == p;
+            if (!valid_link(net, to))
+                conform_note(f, label(net),
+                             "minimal_hops(%u, node %u) lists port %u, which is not a plugged port "
+                             "of router %u",
+                             r, node, p, r);
+            else if (dist[to.router] + 1 != dist[r])
+                conform_note(f, label(net),
+                             "minimal_hops(%u, node %u, salt %#x) lists port %u to router %u, %u "
+                             "hops from the node; router %u is %u",
+                             r, node, salts[s], p, to.router, dist[to.router], r, dist[r]);
+            else if (repeated)
+                conform_note(f, label(net), "minimal_hops(%u, node %u) lists port %u twice", r, node,
+                             p);
+        }
+    }
 }
 
 static conform_status check_minimal_hops(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net))
+    return check_queries(ctx, detail, FALSE, minimal_hops_for);
+}
+
+static void minimal_complete_for(const topo_query *q, conform_findings *f)
+{
+    const topo_net *net = q->net;
+    uint32_t r = q->router;
+    if (q->dist[r] == NONE || q->dist[r] == 0)
+        return;
+    uint32_t n = hops_of(q, 0, q->out);
+    n = MIN(n, q->max);
+    for (uint32_t p = 0; p < net->ports[r]; p++) {
+        insee_port_peer to = net->peer[net->first[r] + p];
+        if (!valid_link(net, to) || q->dist[to.router] + 1 != q->dist[r])
             continue;
-        uint32_t routers = net->info.routers, max = MAX(net->info.max_ports, 1u);
-        insee_hop *out = g_new(insee_hop, max);
-        for (uint32_t k = 0; k < net->n_dst; k++) {
-            uint32_t node = net->dst[k], t = net->node_router[node];
-            const uint32_t *dist = &net->dist[(size_t)k * routers];
-            for (uint32_t r = 0; r < routers; r++) {
-                if (dist[r] == NONE)
-                    continue; /* topo.connected reports it */
-                for (size_t s = 0; s < G_N_ELEMENTS(salts); s++) {
-                    uint32_t n = hops_of(st, net, r, node, salts[s], out);
-                    if (n > max) {
-                        conform_note(&f, label(net), "minimal_hops(%u, node %u) returned %u > max %u",
-                                     r, node, n, max);
-                        continue;
-                    }
-                    if (r == t && n != 0)
-                        conform_note(&f, label(net),
-                                     "minimal_hops(%u, node %u) returned %u hops at the node's own router",
-                                     r, node, n);
-                    if (r != t && n == 0)
-                        conform_note(&f, label(net),
-                                     "minimal_hops(%u, node %u) returned no hop, %u hops away", r, node,
-                                     dist[r]);
-                    for (uint32_t h = 0; h < n; h++) {
-                        uint32_t p = out[h].port;
-                        insee_port_peer q =
-                            p < net->ports[r] ? net->peer[net->first[r] + p] : (insee_port_peer){NONE, NONE};
-                        gboolean repeated = FALSE;
-                        for (uint32_t e = 0; e < h; e++)
-                            repeated |= out[e].port == p;
-                        if (!valid_link(net, q))
-                            conform_note(&f, label(net),
-                                         "minimal_hops(%u, node %u) lists port %u, which is not a "
-                                         "plugged port of router %u",
-                                         r, node, p, r);
-                        else if (dist[q.router] + 1 != dist[r])
-                            conform_note(&f, label(net),
-                                         "minimal_hops(%u, node %u, salt %#x) lists port %u to router "
-                                         "%u, %u hops from the node; router %u is %u",
-                                         r, node, salts[s], p, q.router, dist[q.router], r, dist[r]);
-                        else if (repeated)
-                            conform_note(&f, label(net), "minimal_hops(%u, node %u) lists port %u twice",
-                                         r, node, p);
-                    }
-                }
-            }
-        }
-        g_free(out);
+        gboolean listed = FALSE;
+        for (uint32_t h = 0; h < n; h++)
+            listed |= q->out[h].port == p;
+        if (!listed)
+            conform_note(f, label(net),
+                         "port %u of router %u leads one hop closer to node %u but minimal_hops "
+                         "does not list it",
+                         p, r, q->node);
     }
-    return conform_verdict(&f);
 }
 
 static conform_status check_minimal_complete(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net))
-            continue;
-        uint32_t routers = net->info.routers, max = MAX(net->info.max_ports, 1u);
-        insee_hop *out = g_new(insee_hop, max);
-        for (uint32_t k = 0; k < net->n_dst; k++) {
-            uint32_t node = net->dst[k];
-            const uint32_t *dist = &net->dist[(size_t)k * routers];
-            for (uint32_t r = 0; r < routers; r++) {
-                if (dist[r] == NONE || dist[r] == 0)
-                    continue;
-                uint32_t n = hops_of(st, net, r, node, 0, out);
-                n = MIN(n, max);
-                for (uint32_t p = 0; p < net->ports[r]; p++) {
-                    insee_port_peer q = net->peer[net->first[r] + p];
-                    if (!valid_link(net, q) || dist[q.router] + 1 != dist[r])
-                        continue;
-                    gboolean listed = FALSE;
-                    for (uint32_t h = 0; h < n; h++)
-                        listed |= out[h].port == p;
-                    if (!listed)
-                        conform_note(&f, label(net),
-                                     "port %u of router %u leads one hop closer to node %u but "
-                                     "minimal_hops does not list it",
-                                     p, r, node);
-                }
-            }
-        }
-        g_free(out);
-    }
-    return conform_verdict(&f);
+    return check_queries(ctx, detail, FALSE, minimal_complete_for);
+}
+
+static void minimal_pure_for(const topo_query *q, conform_findings *f)
+{
+    uint32_t na = hops_of(q, 1, q->out);
+    uint32_t nb = hops_of(q, 1, q->again);
+    na = MIN(na, q->max);
+    nb = MIN(nb, q->max);
+    if (na != nb || memcmp(q->out, q->again, sizeof(insee_hop) * na) != 0)
+        conform_note(f, label(q->net),
+                     "two calls minimal_hops(%u, node %u, salt 1) gave different answers", q->router,
+                     q->node);
 }
 
 static conform_status check_minimal_pure(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net))
-            continue;
-        uint32_t max = MAX(net->info.max_ports, 1u);
-        insee_hop *a = g_new(insee_hop, max), *b = g_new(insee_hop, max);
-        for (uint32_t k = 0; k < net->n_dst; k++)
-            for (uint32_t r = 0; r < MIN(net->info.routers, SAMPLE_ROUTERS); r++) {
-                uint32_t na = hops_of(st, net, r, net->dst[k], 1, a);
-                uint32_t nb = hops_of(st, net, r, net->dst[k], 1, b);
-                na = MIN(na, max);
-                nb = MIN(nb, max);
-                if (na != nb || memcmp(a, b, sizeof(insee_hop) * na) != 0)
-                    conform_note(&f, label(net),
-                                 "two calls minimal_hops(%u, node %u, salt 1) gave different answers",
-                                 r, net->dst[k]);
-            }
-        g_free(a);
-        g_free(b);
-    }
-    return conform_verdict(&f);
+    return check_queries(ctx, detail, TRUE, minimal_pure_for);
+}
+
+static void distance_for(const topo_query *q, conform_findings *f)
+{
+    uint32_t d = q->net->vt->distance(q->net->inst->self, q->router, q->node);
+    if (q->dist[q->router] != NONE && d != q->dist[q->router])
+        conform_note(f, label(q->net), "distance(%u, node %u) = %u, BFS says %u", q->router, q->node,
+                     d, q->dist[q->router]);
 }
 
 static conform_status check_distance(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
+    const insee_topology_vtable *vt = ctx->plugin->vtable;
+    if (!conform_instances_if(ctx, vt->distance != NULL,
+                              "distance() not provided (the kernel follows minimal_hops)", detail))
         return CONFORM_SKIP;
-    if (!st->vt->distance) {
-        g_string_assign(detail, "distance() not provided (the kernel follows minimal_hops)");
-        return CONFORM_SKIP;
-    }
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        for (uint32_t k = 0; readable(net) && k < net->n_dst; k++) {
-            const uint32_t *dist = &net->dist[(size_t)k * net->info.routers];
-            for (uint32_t r = 0; r < net->info.routers; r++) {
-                uint32_t d = st->vt->distance(net->inst->self, r, net->dst[k]);
-                if (dist[r] != NONE && d != dist[r])
-                    conform_note(&f, label(net), "distance(%u, node %u) = %u, BFS says %u", r,
-                                 net->dst[k], d, dist[r]);
-            }
+    return check_queries(ctx, detail, FALSE, distance_for);
+}
+
+/* data: the networks checked so far (guint). */
+static void diameter_of(const topo_net *net, conform_findings *f, void *data)
+{
+    guint *checked = data;
+    if (!readable(net) || net->info.diameter == 0 || net->n_dst != net->info.nodes)
+        return;
+    (*checked)++;
+    /* Between routers that host nodes: the hops a packet can take. */
+    uint32_t diameter = 0;
+    for (uint32_t k = 0; k < net->n_dst; k++)
+        for (uint32_t n = 0; n < net->info.nodes; n++) {
+            uint32_t r = net->node_router[n];
+            uint32_t d = r < net->info.routers ? net->dist[(size_t)k * net->info.routers + r] : NONE;
+            if (d != NONE)
+                diameter = MAX(diameter, d);
         }
-    }
-    return conform_verdict(&f);
+    if (diameter != net->info.diameter)
+        conform_note(f, label(net), "info.diameter is %u, BFS between nodes says %u",
+                     net->info.diameter, diameter);
 }
 
 static conform_status check_diameter(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
     guint checked = 0;
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net) || net->info.diameter == 0 || net->n_dst != net->info.nodes)
-            continue;
-        checked++;
-        /* Between routers that host nodes: the hops a packet can take. */
-        uint32_t diameter = 0;
-        for (uint32_t k = 0; k < net->n_dst; k++)
-            for (uint32_t n = 0; n < net->info.nodes; n++) {
-                uint32_t r = net->node_router[n];
-                uint32_t d = r < net->info.routers ? net->dist[(size_t)k * net->info.routers + r] : NONE;
-                if (d != NONE)
-                    diameter = MAX(diameter, d);
-            }
-        if (diameter != net->info.diameter)
-            conform_note(&f, label(net), "info.diameter is %u, BFS between nodes says %u",
-                         net->info.diameter, diameter);
+    conform_status s = each_net(ctx, detail, diameter_of, &checked);
+    return conform_skip_if_none(s, checked, detail,
+                                "info.diameter is 0 (unknown), or the network is too large to tabulate");
+}
+
+/* A router model may read either; they must agree on dim and dir. */
+static void port_dims_for(const topo_query *q, conform_findings *f)
+{
+    const topo_net *net = q->net;
+    uint32_t r = q->router;
+    uint32_t n = hops_of(q, 0, q->out);
+    n = MIN(n, q->max);
+    for (uint32_t h = 0; h < n; h++) {
+        const insee_hop *hop = &q->out[h];
+        insee_hop s = {0};
+        if (hop->port >= net->ports[r])
+            continue; /* topo.minimal-hops reports it */
+        net->vt->port_info(net->inst->self, r, hop->port, &s);
+        if (s.dim != hop->dim || s.dir != hop->dir)
+            conform_note(f, label(net),
+                         "port %u of router %u: minimal_hops says dim %d dir %d, port_info says dim "
+                         "%d dir %d",
+                         hop->port, r, hop->dim, hop->dir, s.dim, s.dir);
     }
-    if (!checked) {
-        g_string_assign(detail, "info.diameter is 0 (unknown), or the network is too large to tabulate");
-        return CONFORM_SKIP;
-    }
-    return conform_verdict(&f);
+}
+
+static void port_info_of(const topo_net *net, conform_findings *f, void *data)
+{
+    (void)data;
+    if (!readable(net))
+        return;
+    for (uint32_t r = 0; r < net->info.routers; r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_hop h = {0};
+            net->vt->port_info(net->inst->self, r, p, &h);
+            if (h.port != p || h.dir < -1 || h.dir > 1 || h.dim < -1)
+                conform_note(f, label(net), "port_info(%u, %u) = {port %u, dir %d, dim %d}", r, p,
+                             h.port, h.dir, h.dim);
+        }
+    each_query(net, TRUE, port_dims_for, f);
 }
 
 static conform_status check_port_info(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
+    const insee_topology_vtable *vt = ctx->plugin->vtable;
+    if (!conform_instances_if(ctx, vt->port_info != NULL, "port_info() not provided", detail))
         return CONFORM_SKIP;
-    if (!st->vt->port_info) {
-        g_string_assign(detail, "port_info() not provided");
-        return CONFORM_SKIP;
+    return each_net(ctx, detail, port_info_of, NULL);
+}
+
+/* data: the networks checked so far (guint). */
+static void coords_of(const topo_net *net, conform_findings *f, void *data)
+{
+    guint *checked = data;
+    uint32_t dims = net->info.dims;
+    if (!readable(net) || dims == 0)
+        return;
+    (*checked)++;
+    if (!net->vt->coords) {
+        conform_note(f, label(net), "info.dims is %u but coords() is not provided", dims);
+        return;
     }
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        if (!readable(net))
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    int32_t *c = g_new0(int32_t, dims);
+    for (uint32_t n = 0; n < net->info.nodes; n++) {
+        uint32_t got = net->vt->coords(net->inst->self, n, c, dims);
+        if (got != dims) {
+            conform_note(f, label(net), "coords(%u) wrote %u coordinates, info.dims is %u", n, got,
+                         dims);
             continue;
-        void *self = net->inst->self;
-        for (uint32_t r = 0; r < net->info.routers; r++)
-            for (uint32_t p = 0; p < net->ports[r]; p++) {
-                insee_hop h = {0};
-                st->vt->port_info(self, r, p, &h);
-                if (h.port != p || h.dir < -1 || h.dir > 1 || h.dim < -1)
-                    conform_note(&f, label(net), "port_info(%u, %u) = {port %u, dir %d, dim %d}", r, p,
-                                 h.port, h.dir, h.dim);
-            }
-        /* A router model may read either; they must agree on dim and dir. */
-        uint32_t max = MAX(net->info.max_ports, 1u);
-        insee_hop *out = g_new(insee_hop, max);
-        for (uint32_t k = 0; k < net->n_dst; k++)
-            for (uint32_t r = 0; r < MIN(net->info.routers, SAMPLE_ROUTERS); r++) {
-                uint32_t n = hops_of(st, net, r, net->dst[k], 0, out);
-                n = MIN(n, max);
-                for (uint32_t h = 0; h < n; h++) {
-                    insee_hop s = {0};
-                    if (out[h].port >= net->ports[r])
-                        continue; /* topo.minimal-hops reports it */
-                    st->vt->port_info(self, r, out[h].port, &s);
-                    if (s.dim != out[h].dim || s.dir != out[h].dir)
-                        conform_note(&f, label(net),
-                                     "port %u of router %u: minimal_hops says dim %d dir %d, "
-                                     "port_info says dim %d dir %d",
-                                     out[h].port, r, out[h].dim, out[h].dir, s.dim, s.dir);
-                }
-            }
-        g_free(out);
+        }
+        GString *key = g_string_new(NULL);
+        for (uint32_t d = 0; d < dims; d++)
+            g_string_append_printf(key, "%d,", c[d]);
+        if (g_hash_table_contains(seen, key->str))
+            conform_note(f, label(net), "node %u has the coordinates (%s) of an earlier node", n,
+                         key->str);
+        g_hash_table_add(seen, g_string_free(key, FALSE));
     }
-    return conform_verdict(&f);
+    g_free(c);
+    g_hash_table_destroy(seen);
 }
 
 static conform_status check_coords(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
     guint checked = 0;
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        uint32_t dims = net->info.dims;
-        if (!readable(net) || dims == 0)
-            continue;
-        checked++;
-        if (!st->vt->coords) {
-            conform_note(&f, label(net), "info.dims is %u but coords() is not provided", dims);
-            continue;
-        }
-        GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        int32_t *c = g_new0(int32_t, dims);
-        for (uint32_t n = 0; n < net->info.nodes; n++) {
-            uint32_t got = st->vt->coords(net->inst->self, n, c, dims);
-            if (got != dims) {
-                conform_note(&f, label(net), "coords(%u) wrote %u coordinates, info.dims is %u", n, got,
-                             dims);
-                continue;
-            }
-            GString *key = g_string_new(NULL);
-            for (uint32_t d = 0; d < dims; d++)
-                g_string_append_printf(key, "%d,", c[d]);
-            if (g_hash_table_contains(seen, key->str))
-                conform_note(&f, label(net), "node %u has the coordinates (%s) of an earlier node", n,
-                             key->str);
-            g_hash_table_add(seen, g_string_free(key, FALSE));
-        }
-        g_free(c);
-        g_hash_table_destroy(seen);
+    conform_status s = each_net(ctx, detail, coords_of, &checked);
+    return conform_skip_if_none(s, checked, detail, "info.dims is 0 (no coordinates)");
+}
+
+/* Every instance is still alive: one that reads another's state (a global)
+   now answers with the last-created setting's graph. */
+static void no_globals_of(const topo_net *net, conform_findings *f, void *data)
+{
+    (void)data;
+    insee_topology_info now = {0};
+    net->vt->info(net->inst->self, &now);
+    if (memcmp(&now, &net->info, sizeof now) != 0) {
+        conform_note(f, label(net),
+                     "info() changed after other instances were created (%u routers, then %u)",
+                     net->info.routers, now.routers);
+        return;
     }
-    if (!checked) {
-        g_string_assign(detail, "info.dims is 0 (no coordinates)");
-        return CONFORM_SKIP;
-    }
-    return conform_verdict(&f);
+    for (uint32_t r = 0; readable(net) && r < MIN(net->info.routers, SAMPLE_ROUTERS); r++)
+        for (uint32_t p = 0; p < net->ports[r]; p++) {
+            insee_port_peer q = {NONE, NONE};
+            if (!net->vt->link(net->inst->self, r, p, &q))
+                q = (insee_port_peer){NONE, NONE};
+            insee_port_peer was = net->peer[net->first[r] + p];
+            if (q.router != was.router || q.port != was.port)
+                conform_note(f, label(net), "link(%u, %u) changed after other instances were created",
+                             r, p);
+        }
 }
 
 static conform_status check_no_globals(conform_ctx *ctx, GString *detail)
 {
-    topo_state *st = state(ctx, detail);
-    if (!st)
+    const conform_instances *set = conform_instances_get(ctx, detail);
+    if (!set)
         return CONFORM_SKIP;
-    if (st->n_nets < 2) {
+    if (set->created->len < 2) {
         g_string_assign(detail, "only one setting could be created");
         return CONFORM_SKIP;
     }
-    /* Every instance is still alive: one that reads another's state (a
-       global) now answers with the last-created setting's graph. */
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->n_nets; i++) {
-        const topo_net *net = &st->nets[i];
-        insee_topology_info now = {0};
-        st->vt->info(net->inst->self, &now);
-        if (memcmp(&now, &net->info, sizeof now) != 0) {
-            conform_note(&f, label(net),
-                         "info() changed after other instances were created (%u routers, then %u)",
-                         net->info.routers, now.routers);
-            continue;
-        }
-        for (uint32_t r = 0; readable(net) && r < MIN(net->info.routers, SAMPLE_ROUTERS); r++)
-            for (uint32_t p = 0; p < net->ports[r]; p++) {
-                insee_port_peer q = {NONE, NONE};
-                if (!st->vt->link(net->inst->self, r, p, &q))
-                    q = (insee_port_peer){NONE, NONE};
-                insee_port_peer was = net->peer[net->first[r] + p];
-                if (q.router != was.router || q.port != was.port)
-                    conform_note(&f, label(net),
-                                 "link(%u, %u) changed after other instances were created", r, p);
-            }
-    }
-    return conform_verdict(&f);
+    return each_net(ctx, detail, no_globals_of, NULL);
 }
 
 static const conform_check topology_checks[] = {
@@ -784,9 +763,5 @@ static const conform_check topology_checks[] = {
      "keep everything in the instance create() returns (DESIGN §4 rule 6)", check_no_globals},
 };
 
-const conform_suite conform_topology_suite = {
-    .kind = INSEE_KIND_TOPOLOGY,
-    .checks = topology_checks,
-    .n_checks = G_N_ELEMENTS(topology_checks),
-    .cleanup = topo_cleanup,
-};
+const conform_suite conform_topology_suite =
+    CONFORM_SUITE(INSEE_KIND_TOPOLOGY, topology_checks, conform_instances_cleanup);

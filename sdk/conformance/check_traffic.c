@@ -15,13 +15,6 @@
 #define CHECK_PACKETS 20000u
 #define COMPLETE_CYCLES 1000000u  /* a causal workload of the defaults ends within this */
 
-typedef struct traffic_state {
-    conform_mock mock;
-    const insee_traffic_vtable *vt;
-    GPtrArray *settings;
-    GPtrArray *instances;
-} traffic_state;
-
 /* One call of emit() as observed. */
 typedef struct emission {
     uint32_t task;
@@ -48,65 +41,46 @@ typedef struct delivery {
     insee_message msg;
 } delivery;
 
-static void traffic_cleanup(conform_ctx *ctx)
-{
-    traffic_state *st = ctx->state;
-    if (!st)
-        return;
-    conform_instances_free(st->instances, st->vt->destroy);
-    g_ptr_array_free(st->settings, TRUE);
-    g_free(st);
-    ctx->state = NULL;
-}
-
 static conform_status check_create(conform_ctx *ctx, GString *detail)
 {
-    traffic_state *st = g_new0(traffic_state, 1);
-    ctx->state = st;
-    st->vt = ctx->plugin->vtable;
-    conform_mock_init(&st->mock, TRUE);
-    st->settings = conform_settings(ctx, FALSE);
-    st->instances = g_ptr_array_new();
-    return conform_create_all(ctx, st->settings, &st->mock.host, st->vt->create, st->instances,
-                              detail);
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    return conform_instances_setup(ctx, TRUE, FALSE, vt->create, vt->destroy, detail);
 }
 
-static traffic_state *state(conform_ctx *ctx, GString *detail)
+/* The instance at the defaults, or NULL with the SKIP reason. */
+static const conform_instance *defaults(const conform_ctx *ctx, GString *detail)
 {
-    traffic_state *st = ctx->state;
-    if (st && st->instances->len > 0)
-        return st;
-    g_string_assign(detail, "no instance to check (see traffic.create)");
-    return NULL;
+    conform_instances *set = conform_instances_get(ctx, detail);
+    return set ? set->created->pdata[0] : NULL;
 }
 
 /* Drive a fresh instance at `setting` for up to `cycles` cycles or until
    `max_packets` packets were sent, showing every emit() to `observe`. */
-static drive_result drive(const conform_ctx *ctx, const traffic_state *st,
-                          const conform_setting *setting, uint64_t cycles, uint64_t max_packets,
-                          observer_fn observe, void *data)
+static drive_result drive(const conform_ctx *ctx, const conform_setting *setting, uint64_t cycles,
+                          uint64_t max_packets, observer_fn observe, void *data)
 {
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
     drive_result res = {.offered = -1.0};
     conform_mock mock;
     conform_mock_init(&mock, TRUE);
     GError *bind_err = NULL;
     insee_error create_err = {0};
     conform_instance *inst =
-        conform_instance_new(ctx, setting, &mock.host, st->vt->create, &bind_err, &create_err);
+        conform_instance_new(ctx, setting, &mock.host, vt->create, &bind_err, &create_err);
     if (!inst) {
         g_clear_error(&bind_err);
         return res;
     }
     res.created = TRUE;
     void *self = inst->self;
-    if (st->vt->offered_load)
-        res.offered = st->vt->offered_load(self);
+    if (vt->offered_load)
+        res.offered = vt->offered_load(self);
 
     insee_rng rng[TASKS];
     uint64_t due[TASKS];
     for (uint32_t t = 0; t < TASKS; t++) {
         insee_rng_init(&rng[t], CONFORM_SEED, 1000u + t);
-        due[t] = st->vt->start(self, t, &rng[t]);
+        due[t] = vt->start(self, t, &rng[t]);
     }
     GQueue flight = G_QUEUE_INIT; /* deliveries, in time order: the latency is fixed */
     uint64_t clock = 0;
@@ -130,13 +104,13 @@ static drive_result drive(const conform_ctx *ctx, const traffic_state *st,
         }
         if (head && head->at <= due[task]) {
             delivery *d = g_queue_pop_head(&flight);
-            if (st->vt->delivered)
-                st->vt->delivered(self, d->src, &d->msg, clock);
+            if (vt->delivered)
+                vt->delivered(self, d->src, &d->msg, clock);
             g_free(d);
             continue;
         }
         emission e = {.task = task, .now = clock, .next = clock /* "not set" reads as invalid */};
-        e.sent = st->vt->emit(self, task, clock, &rng[task], &e.msg, &e.next);
+        e.sent = vt->emit(self, task, clock, &rng[task], &e.msg, &e.next);
         observe(data, &e);
         if (e.sent) {
             res.messages++;
@@ -152,18 +126,16 @@ static drive_result drive(const conform_ctx *ctx, const traffic_state *st,
     res.cycles = MAX(clock, 1u);
     if (res.packets >= max_packets)
         res.quiet = FALSE;
-    if (st->vt->finished)
-        res.finished = st->vt->finished(self);
+    if (vt->finished)
+        res.finished = vt->finished(self);
     g_queue_clear_full(&flight, g_free);
-    st->vt->destroy(self);
-    insee_config_free(inst->cfg);
-    g_free(inst);
+    conform_instance_free(inst, vt->destroy);
     return res;
 }
 
 /* An observer that notes through a findings record. */
 typedef struct noting {
-    conform_findings f;
+    conform_findings *f;
     const char *where;
 } noting;
 
@@ -173,10 +145,10 @@ static void observe_messages(void *data, const emission *e)
     if (!e->sent)
         return;
     if (e->msg.dst >= TASKS)
-        conform_note(&n->f, n->where, "task %u at cycle %" G_GUINT64_FORMAT " sent to task %u of %u",
+        conform_note(n->f, n->where, "task %u at cycle %" G_GUINT64_FORMAT " sent to task %u of %u",
                      e->task, e->now, e->msg.dst, TASKS);
     if (e->msg.packets == 0)
-        conform_note(&n->f, n->where, "task %u at cycle %" G_GUINT64_FORMAT " sent a message of 0 packets",
+        conform_note(n->f, n->where, "task %u at cycle %" G_GUINT64_FORMAT " sent a message of 0 packets",
                      e->task, e->now);
 }
 
@@ -184,7 +156,7 @@ static void observe_next(void *data, const emission *e)
 {
     noting *n = data;
     if (e->next <= e->now)
-        conform_note(&n->f, n->where,
+        conform_note(n->f, n->where,
                      "emit(task %u, now %" G_GUINT64_FORMAT ") set next to %" G_GUINT64_FORMAT
                      " (must be > now, or INSEE_NEVER)",
                      e->task, e->now, e->next);
@@ -194,7 +166,7 @@ static void observe_self(void *data, const emission *e)
 {
     noting *n = data;
     if (e->sent && e->msg.dst == e->task)
-        conform_note(&n->f, n->where, "task %u at cycle %" G_GUINT64_FORMAT " sent to itself", e->task,
+        conform_note(n->f, n->where, "task %u at cycle %" G_GUINT64_FORMAT " sent to itself", e->task,
                      e->now);
 }
 
@@ -204,89 +176,81 @@ static void observe_nothing(void *data, const emission *e)
     (void)e;
 }
 
-/* Drive every created setting with `observe` noting into detail. */
-static conform_status drive_all(conform_ctx *ctx, GString *detail, observer_fn observe)
+/* Drive the instance's setting with the observer in `data` noting into f. */
+static void drive_noting(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                         void *data)
 {
-    traffic_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    noting n = {{detail, 0}, NULL};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        n.where = inst->setting->label;
-        drive(ctx, st, inst->setting, CHECK_CYCLES, CHECK_PACKETS, observe, &n);
-    }
-    return conform_verdict(&n.f);
+    const observer_fn *observe = data;
+    noting n = {f, inst->setting->label};
+    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, *observe, &n);
 }
 
 static conform_status check_messages(conform_ctx *ctx, GString *detail)
 {
-    return drive_all(ctx, detail, observe_messages);
+    observer_fn observe = observe_messages;
+    return conform_each_instance(ctx, detail, drive_noting, &observe);
 }
 
 static conform_status check_next(conform_ctx *ctx, GString *detail)
 {
-    return drive_all(ctx, detail, observe_next);
+    observer_fn observe = observe_next;
+    return conform_each_instance(ctx, detail, drive_noting, &observe);
 }
 
 /* At the defaults only: a parameter may allow sending to oneself on purpose
    (it is then documented by the parameter table). */
 static conform_status check_no_self(conform_ctx *ctx, GString *detail)
 {
-    traffic_state *st = state(ctx, detail);
-    if (!st)
+    const conform_instance *inst = defaults(ctx, detail);
+    if (!inst)
         return CONFORM_SKIP;
-    const conform_instance *defaults = st->instances->pdata[0];
-    noting n = {{detail, 0}, NULL};
-    drive(ctx, st, defaults->setting, CHECK_CYCLES, CHECK_PACKETS, observe_self, &n);
-    return conform_verdict(&n.f);
+    conform_findings f = {detail, 0};
+    noting n = {&f, NULL};
+    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, observe_self, &n);
+    return conform_verdict(&f);
 }
 
 static conform_status check_active(conform_ctx *ctx, GString *detail)
 {
-    traffic_state *st = state(ctx, detail);
-    if (!st)
+    const conform_instance *inst = defaults(ctx, detail);
+    if (!inst)
         return CONFORM_SKIP;
-    const conform_instance *defaults = st->instances->pdata[0];
-    drive_result r = drive(ctx, st, defaults->setting, CHECK_CYCLES, CHECK_PACKETS, observe_nothing, NULL);
+    drive_result r = drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, observe_nothing, NULL);
     if (r.messages > 0)
         return CONFORM_PASS;
     g_string_printf(detail, "no task sent anything in %u cycles", CHECK_CYCLES);
     return CONFORM_FAIL;
 }
 
+/* Compares the measured load with offered_load(); data: the settings
+   measured so far (guint). */
+static void rate_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                    void *data)
+{
+    guint *measured = data;
+    drive_result r = drive(ctx, inst->setting, RATE_CYCLES, RATE_PACKETS, observe_nothing, NULL);
+    if (!r.created || r.offered < 0.0)
+        return;
+    (*measured)++;
+    double got = (double)r.packets * CONFORM_MOCK_PACKET_PHITS / ((double)TASKS * (double)r.cycles);
+    gboolean ok = r.offered == 0.0 ? r.packets == 0
+                                   : got >= r.offered * (1 - RATE_TOLERANCE) &&
+                                         got <= r.offered * (1 + RATE_TOLERANCE);
+    if (!ok)
+        conform_note(f, inst->setting->label,
+                     "offered_load() says %.4g phits/node/cycle, measured %.4g over %" G_GUINT64_FORMAT
+                     " cycles (%" G_GUINT64_FORMAT " packets of %u phits, %u tasks)",
+                     r.offered, got, r.cycles, r.packets, CONFORM_MOCK_PACKET_PHITS, TASKS);
+}
+
 static conform_status check_rate(conform_ctx *ctx, GString *detail)
 {
-    traffic_state *st = state(ctx, detail);
-    if (!st)
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    if (!conform_instances_if(ctx, vt->offered_load != NULL, "offered_load() not provided", detail))
         return CONFORM_SKIP;
-    if (!st->vt->offered_load) {
-        g_string_assign(detail, "offered_load() not provided");
-        return CONFORM_SKIP;
-    }
-    conform_findings f = {detail, 0};
     guint measured = 0;
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        drive_result r = drive(ctx, st, inst->setting, RATE_CYCLES, RATE_PACKETS, observe_nothing, NULL);
-        if (!r.created || r.offered < 0.0)
-            continue;
-        measured++;
-        double got = (double)r.packets * CONFORM_MOCK_PACKET_PHITS / ((double)TASKS * (double)r.cycles);
-        gboolean ok = r.offered == 0.0 ? r.packets == 0
-                                       : got >= r.offered * (1 - RATE_TOLERANCE) &&
-                                             got <= r.offered * (1 + RATE_TOLERANCE);
-        if (!ok)
-            conform_note(&f, inst->setting->label,
-                         "offered_load() says %.4g phits/node/cycle, measured %.4g over %" G_GUINT64_FORMAT
-                         " cycles (%" G_GUINT64_FORMAT " packets of %u phits, %u tasks)",
-                         r.offered, got, r.cycles, r.packets, CONFORM_MOCK_PACKET_PHITS, TASKS);
-    }
-    if (!measured) {
-        g_string_assign(detail, "offered_load() is negative (no nominal load)");
-        return CONFORM_SKIP;
-    }
-    return conform_verdict(&f);
+    conform_status s = conform_each_instance(ctx, detail, rate_at, &measured);
+    return conform_skip_if_none(s, measured, detail, "offered_load() is negative (no nominal load)");
 }
 
 static void observe_record(void *data, const emission *e)
@@ -294,56 +258,54 @@ static void observe_record(void *data, const emission *e)
     g_array_append_val((GArray *)data, *e);
 }
 
+static void deterministic_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                             void *data)
+{
+    (void)data;
+    GArray *a = g_array_new(FALSE, TRUE, sizeof(emission));
+    GArray *b = g_array_new(FALSE, TRUE, sizeof(emission));
+    drive(ctx, inst->setting, CHECK_CYCLES, 2000, observe_record, a);
+    drive(ctx, inst->setting, CHECK_CYCLES, 2000, observe_record, b);
+    for (guint k = 0; k < MAX(a->len, b->len); k++) {
+        const emission *x = k < a->len ? &g_array_index(a, emission, k) : NULL;
+        const emission *y = k < b->len ? &g_array_index(b, emission, k) : NULL;
+        if (!x || !y || x->task != y->task || x->now != y->now || x->sent != y->sent ||
+            x->next != y->next ||
+            (x->sent && (x->msg.dst != y->msg.dst || x->msg.packets != y->msg.packets ||
+                         x->msg.tag != y->msg.tag))) {
+            conform_note(f, inst->setting->label,
+                         "two runs with the same seeds differ at emit() call %u", k);
+            break;
+        }
+    }
+    g_array_free(a, TRUE);
+    g_array_free(b, TRUE);
+}
+
 static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
 {
-    traffic_state *st = state(ctx, detail);
-    if (!st)
-        return CONFORM_SKIP;
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        GArray *a = g_array_new(FALSE, TRUE, sizeof(emission));
-        GArray *b = g_array_new(FALSE, TRUE, sizeof(emission));
-        drive(ctx, st, inst->setting, CHECK_CYCLES, 2000, observe_record, a);
-        drive(ctx, st, inst->setting, CHECK_CYCLES, 2000, observe_record, b);
-        for (guint k = 0; k < MAX(a->len, b->len); k++) {
-            const emission *x = k < a->len ? &g_array_index(a, emission, k) : NULL;
-            const emission *y = k < b->len ? &g_array_index(b, emission, k) : NULL;
-            if (!x || !y || x->task != y->task || x->now != y->now || x->sent != y->sent ||
-                x->next != y->next ||
-                (x->sent && (x->msg.dst != y->msg.dst || x->msg.packets != y->msg.packets ||
-                             x->msg.tag != y->msg.tag))) {
-                conform_note(&f, inst->setting->label,
-                             "two runs with the same seeds differ at emit() call %u", k);
-                break;
-            }
-        }
-        g_array_free(a, TRUE);
-        g_array_free(b, TRUE);
-    }
-    return conform_verdict(&f);
+    return conform_each_instance(ctx, detail, deterministic_at, NULL);
+}
+
+static void completes_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                         void *data)
+{
+    (void)data;
+    drive_result r = drive(ctx, inst->setting, COMPLETE_CYCLES, UINT64_MAX, observe_nothing, NULL);
+    if (r.created && r.quiet && !r.finished)
+        conform_note(f, inst->setting->label,
+                     "every task is idle and every message delivered at cycle %" G_GUINT64_FORMAT
+                     ", but finished() is false: the run would never end",
+                     r.cycles);
 }
 
 static conform_status check_completes(conform_ctx *ctx, GString *detail)
 {
-    traffic_state *st = state(ctx, detail);
-    if (!st)
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    if (!conform_instances_if(ctx, vt->finished != NULL,
+                              "finished() not provided (an open-ended source)", detail))
         return CONFORM_SKIP;
-    if (!st->vt->finished) {
-        g_string_assign(detail, "finished() not provided (an open-ended source)");
-        return CONFORM_SKIP;
-    }
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->instances->len; i++) {
-        const conform_instance *inst = st->instances->pdata[i];
-        drive_result r = drive(ctx, st, inst->setting, COMPLETE_CYCLES, UINT64_MAX, observe_nothing, NULL);
-        if (r.created && r.quiet && !r.finished)
-            conform_note(&f, inst->setting->label,
-                         "every task is idle and every message delivered at cycle %" G_GUINT64_FORMAT
-                         ", but finished() is false: the run would never end",
-                         r.cycles);
-    }
-    return conform_verdict(&f);
+    return conform_each_instance(ctx, detail, completes_at, NULL);
 }
 
 static const conform_check traffic_checks[] = {
@@ -372,9 +334,5 @@ static const conform_check traffic_checks[] = {
      "return true from finished() when the workload has no more work", check_completes},
 };
 
-const conform_suite conform_traffic_suite = {
-    .kind = INSEE_KIND_TRAFFIC,
-    .checks = traffic_checks,
-    .n_checks = G_N_ELEMENTS(traffic_checks),
-    .cleanup = traffic_cleanup,
-};
+const conform_suite conform_traffic_suite =
+    CONFORM_SUITE(INSEE_KIND_TRAFFIC, traffic_checks, conform_instances_cleanup);

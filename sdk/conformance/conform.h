@@ -12,8 +12,9 @@
  * `insee-conform --list` prints them in the same form.
  *
  * Helpers shared by the suites live here too: the parameter settings a suite
- * exercises (settings.c), the mock host (mock_host.c) and the ELF export
- * reader (elf_exports.c). Everything is internal to the runner.
+ * exercises (settings.c), the instances a kind suite checks (instances.c),
+ * the mock host (mock_host.c) and the ELF export reader (elf_exports.c).
+ * Everything is internal to the runner.
  */
 #ifndef INSEE_CONFORM_H
 #define INSEE_CONFORM_H
@@ -38,13 +39,16 @@ typedef enum conform_severity {
     CONFORM_WARNING, /* reported, does not change the exit status */
 } conform_severity;
 
+struct conform_suite;
+
 typedef struct conform_ctx {
-    const char *path;               /* the .so under test */
-    const insee_plugin *plugin;     /* loaded and accepted by the registry */
-    insee_registry *reg;            /* holds the plugin under test first */
-    const char *const *overrides;   /* --set "section.key=value", NULL-terminated */
-    const char *const *plugin_dirs; /* --plugin-dir, NULL-terminated */
-    void *state;                    /* the running suite's state */
+    const char *path;                  /* the .so under test */
+    const insee_plugin *plugin;        /* loaded and accepted by the registry */
+    insee_registry *reg;               /* holds the plugin under test first */
+    const char *const *overrides;      /* --set "section.key=value", NULL-terminated */
+    const char *const *plugin_dirs;    /* --plugin-dir, NULL-terminated */
+    const struct conform_suite *suite; /* the running suite: its setup is checks[0] */
+    void *state;                       /* the running suite's state */
 } conform_ctx;
 
 typedef struct conform_check {
@@ -62,6 +66,10 @@ typedef struct conform_suite {
     void (*cleanup)(conform_ctx *ctx);  /* frees ctx->state; NULL when none */
 } conform_suite;
 
+/* The suite of a table of checks (an array, so that its length is known). */
+#define CONFORM_SUITE(KIND, CHECKS, CLEANUP)                                                   \
+    {.kind = (KIND), .checks = (CHECKS), .n_checks = G_N_ELEMENTS(CHECKS), .cleanup = (CLEANUP)}
+
 /* Failures a check collects while it scans (main.c): the first one is kept
    in full, prefixed with the setting it was found at, and the total counted,
    so the detail reads "[dims = [5, 3]] router 3 port 1 ... (7 cases in all)". */
@@ -73,6 +81,9 @@ typedef struct conform_findings {
 void conform_note(conform_findings *f, const char *where, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* FAIL when anything was noted (appending the count), else PASS. */
 conform_status conform_verdict(conform_findings *f);
+/* The verdict `s` of a check that applies to some cases only, of which it
+   checked `applied`: none is a SKIP saying `why` (a SKIP stays as it is). */
+conform_status conform_skip_if_none(conform_status s, guint applied, GString *detail, const char *why);
 
 extern const conform_suite conform_desc_suite;
 extern const conform_suite conform_topology_suite;
@@ -119,14 +130,8 @@ conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_set
                                        const insee_host *host, conform_create_fn create,
                                        GError **bind_err, insee_error *create_err);
 
-/* The common setup check of every kind suite: create one instance per
-   setting (element: conform_instance *). The defaults must create (FAIL
-   otherwise; SKIP when they do not bind, e.g. a required parameter); a
-   variant that does not bind or is refused is only noted in `detail`. */
-conform_status conform_create_all(const conform_ctx *ctx, GPtrArray *settings,
-                                  const insee_host *host, conform_create_fn create,
-                                  GPtrArray *out, GString *detail);
-void conform_instances_free(GPtrArray *instances, void (*destroy)(void *self));
+/* Destroy an instance conform_instance_new made (NULL: nothing). */
+void conform_instance_free(conform_instance *inst, void (*destroy)(void *self));
 
 /* ---- the mock host (mock_host.c) -----------------------------------------
  * What a plugin sees outside an experiment. Without a network (topology
@@ -147,6 +152,46 @@ typedef struct conform_mock {
 } conform_mock;
 
 void conform_mock_init(conform_mock *m, gboolean network);
+
+/* ---- the instances a kind suite checks (instances.c) ---------------------
+ * The topology, arbiter, traffic and placement suites share their setup:
+ * one instance per setting, created on a mock host and kept alive in
+ * ctx->state for the later checks, which visit them in settings order. */
+typedef struct conform_instances {
+    conform_mock mock;           /* the host every instance was created on */
+    GPtrArray *settings;         /* conform_setting *; the instances point into it */
+    GPtrArray *created;          /* conform_instance *: the settings that created */
+    void (*destroy)(void *self); /* the plugin's */
+    void *derived;               /* what the suite derives from them once (topology: graphs) */
+    GDestroyNotify derived_free;
+} conform_instances;
+
+/* The setup check (the first of the suite; its cleanup is
+   conform_instances_cleanup): the settings (with `shapes`, see
+   conform_settings) on a mock host (with `network`, see conform_mock_init),
+   one instance each. The defaults must create (FAIL otherwise; SKIP when
+   they do not bind, e.g. a required parameter); a variant that does not bind
+   or is refused is only noted in `detail`, which lists the settings created. */
+conform_status conform_instances_setup(conform_ctx *ctx, gboolean network, gboolean shapes,
+                                       conform_create_fn create, void (*destroy)(void *self),
+                                       GString *detail);
+void conform_instances_cleanup(conform_ctx *ctx);
+
+/* The setup's instances, or NULL with the SKIP reason when it created none. */
+conform_instances *conform_instances_get(const conform_ctx *ctx, GString *detail);
+/* As conform_instances_get for a check of what a plugin may leave out (an
+   optional entry): NULL with `why_not` as the SKIP reason unless `applies`. */
+conform_instances *conform_instances_if(const conform_ctx *ctx, gboolean applies, const char *why_not,
+                                        GString *detail);
+
+/* What a check does with one instance, noting what is wrong in `f`. */
+typedef void (*conform_instance_fn)(const conform_ctx *ctx, const conform_instance *inst,
+                                    conform_findings *f, void *data);
+
+/* Run `visit` on every instance: SKIP when the setup created none, else the
+   verdict on what the visits noted. */
+conform_status conform_each_instance(const conform_ctx *ctx, GString *detail,
+                                     conform_instance_fn visit, void *data);
 
 /* ---- ELF exports (elf_exports.c) -----------------------------------------
  * The names of the dynamic symbols the file defines and exports (global or

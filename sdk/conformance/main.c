@@ -56,6 +56,14 @@ conform_status conform_verdict(conform_findings *f)
     return f->count ? CONFORM_FAIL : CONFORM_PASS;
 }
 
+conform_status conform_skip_if_none(conform_status s, guint applied, GString *detail, const char *why)
+{
+    if (s == CONFORM_SKIP || applied > 0)
+        return s;
+    g_string_assign(detail, why);
+    return CONFORM_SKIP;
+}
+
 static void json_string(GString *out, const char *s)
 {
     g_string_append_c(out, '"');
@@ -177,6 +185,7 @@ static void prepare_crash(const conform_check *c, const tally *t, gboolean first
 
 static void run_suite(conform_ctx *ctx, const conform_suite *suite, tally *t, gboolean *first)
 {
+    ctx->suite = suite;
     for (size_t i = 0; i < suite->n_checks; i++) {
         const conform_check *c = &suite->checks[i];
         prepare_crash(c, t, *first);

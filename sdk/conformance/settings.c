@@ -188,53 +188,11 @@ conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_set
     return inst;
 }
 
-conform_status conform_create_all(const conform_ctx *ctx, GPtrArray *settings,
-                                  const insee_host *host, conform_create_fn create,
-                                  GPtrArray *out, GString *detail)
+void conform_instance_free(conform_instance *inst, void (*destroy)(void *self))
 {
-    for (guint i = 0; i < settings->len; i++) {
-        const conform_setting *s = settings->pdata[i];
-        GError *bind_err = NULL;
-        insee_error create_err = {0};
-        conform_instance *inst = conform_instance_new(ctx, s, host, create, &bind_err, &create_err);
-        if (inst) {
-            g_ptr_array_add(out, inst);
-            continue;
-        }
-        const char *why = bind_err ? bind_err->message : create_err.message;
-        if (i == 0) {
-            g_string_printf(detail, "%s at its defaults: %s", bind_err ? "cannot bind" : "create() failed",
-                            why);
-            gboolean bound = bind_err == NULL;
-            g_clear_error(&bind_err);
-            /* Defaults that do not bind mean a required parameter: the
-               author passes it with --set, nothing is wrong with the plugin. */
-            return bound ? CONFORM_FAIL : CONFORM_SKIP;
-        }
-        g_string_append_printf(detail, "%snot exercised: %s (%s)", detail->len ? "; " : "", s->label,
-                               why);
-        g_clear_error(&bind_err);
-    }
-    GString *names = g_string_new(NULL);
-    for (guint i = 0; i < out->len; i++) {
-        const conform_instance *inst = out->pdata[i];
-        g_string_append_printf(names, "%s%s", i ? "; " : "", inst->setting->label);
-    }
-    g_string_prepend(detail, detail->len ? "; " : "");
-    g_string_prepend(detail, names->str);
-    g_string_prepend(detail, "settings: ");
-    g_string_free(names, TRUE);
-    return CONFORM_PASS;
-}
-
-void conform_instances_free(GPtrArray *instances, void (*destroy)(void *self))
-{
-    for (guint i = 0; instances && i < instances->len; i++) {
-        conform_instance *inst = instances->pdata[i];
-        destroy(inst->self);
-        insee_config_free(inst->cfg);
-        g_free(inst);
-    }
-    if (instances)
-        g_ptr_array_free(instances, TRUE);
+    if (!inst)
+        return;
+    destroy(inst->self);
+    insee_config_free(inst->cfg);
+    g_free(inst);
 }

@@ -10,6 +10,7 @@ insee_report run_toml(const char *toml)
     cr_assert(cfg, "config: %s", err ? err->message : "?");
     insee_registry *reg = insee_registry_new();
     insee_registry_add_dir(reg, INSEE_TEST_PLUGIN_DIR);
+    insee_registry_add_dir(reg, INSEE_TEST_FIXTURE_PLUGIN_DIR);
     insee_registry_scan(reg);
     insee_experiment *exp = insee_experiment_new(cfg, reg, &err);
     cr_assert(exp, "experiment: %s", err ? err->message : "?");
