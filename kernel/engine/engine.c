@@ -392,6 +392,22 @@ static int by_output(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A cycle touches few outputs in small networks: insertion sort there,
+   the library's sort for large ones. */
+static void sort_outputs(insee_vec *v)
+{
+    if (v->len > 32) {
+        qsort(v->v, v->len, sizeof(uint32_t), by_output);
+        return;
+    }
+    for (uint32_t i = 1; i < v->len; i++) {
+        uint32_t x = v->v[i], j = i;
+        for (; j > 0 && v->v[j - 1] > x; j--)
+            v->v[j] = v->v[j - 1];
+        v->v[j] = x;
+    }
+}
+
 /* Gather the requests for `out` into the arbiter's array, sorted by input
    (the contract). Returns how many. Inputs are unique per output. */
 static uint32_t gather_requests(insee_engine *eng, uint32_t out)
@@ -425,8 +441,7 @@ static uint32_t gather_requests(insee_engine *eng, uint32_t out)
 static void arbitrate_phase(insee_engine *eng)
 {
     insee_net *net = &eng->net;
-    if (eng->touched.len > 1)
-        qsort(eng->touched.v, eng->touched.len, sizeof(uint32_t), by_output);
+    sort_outputs(&eng->touched);
     for (uint32_t t = 0; t < eng->touched.len; t++) {
         uint32_t out = eng->touched.v[t];
         uint32_t n = gather_requests(eng, out);
