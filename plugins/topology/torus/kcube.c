@@ -17,7 +17,7 @@ static uint32_t coord(const kcube *c, uint32_t node, uint32_t d)
 /* Hops from s to t going + (mod k). */
 static uint32_t plus_hops(uint32_t k, uint32_t s, uint32_t t)
 {
-    return (t + k - s) % k;
+    return t >= s ? t - s : t + k - s; /* no division: this runs at every hop */
 }
 
 /* Hops from s to t along one dimension on the shortest allowed path. */
