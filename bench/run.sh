@@ -22,15 +22,16 @@ run() {
   awk -v label="$label" -v load="$load" '
     /^simulated cycles/ { cycles = $3 }
     /^accepted load/    { accepted = $3 }
+    /^set-up time/      { setup = $3 }
     /^wall time/        { wall = $3 }
     /^simulator speed/  { cps = $3; hops = $6 }
     /^peak memory/      { rss = $3 }
-    END { printf "%-10s %7s %9s %10s %8.2f %14.0f %16.0f %10.1f\n",
-                 label, load, accepted, cycles, wall, cps, hops, rss }' <<<"$out"
+    END { printf "%-10s %7s %9s %10s %8.3f %8.2f %14.0f %16.0f %10.1f\n",
+                 label, load, accepted, cycles, setup, wall, cps, hops, rss }' <<<"$out"
 }
 
-printf "%-10s %7s %9s %10s %8s %14s %16s %10s\n" \
-  torus load accepted cycles wall_s "cycles/s" "packet-hops/s" "RSS_MiB"
+printf "%-10s %7s %9s %10s %8s %8s %14s %16s %10s\n" \
+  torus load accepted cycles setup_s wall_s "cycles/s" "packet-hops/s" "RSS_MiB"
 run 8x8      "[8,8]"      0.3    1000 2000000
 run 16x16    "[16,16]"    0.15   1000 400000
 run 32x32    "[32,32]"    0.075  1000 100000

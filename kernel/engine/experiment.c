@@ -297,6 +297,7 @@ static void wire_engine(insee_experiment *exp)
 insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,
                                        GError **err)
 {
+    gint64 start = g_get_monotonic_time();
     insee_experiment *exp = g_new0(insee_experiment, 1);
     exp->cfg = cfg;
     exp->reg = reg;
@@ -336,6 +337,7 @@ insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *
     }
     wire_engine(exp);
     insee_engine_prepare(eng);
+    eng->report.setup_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     return exp;
 fail:
     insee_experiment_free(exp);

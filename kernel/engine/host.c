@@ -121,6 +121,18 @@ static void host_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
     insee_workload_wake(E(k), task, at);
 }
 
+static bool host_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
+{
+    const insee_net *net = &E(k)->net;
+    uint32_t gp = global_port(net, router, port);
+    if (gp == INSEE_NONE || net->peer_queue[gp] == INSEE_NONE)
+        return false;
+    uint32_t in = net->peer_queue[gp] / net->vcs;
+    out->router = net->port_router[in];
+    out->port = in - net->port_base[out->router];
+    return true;
+}
+
 void insee_host_init(insee_host *host, struct insee_kernel *k)
 {
     *host = (insee_host){
@@ -141,5 +153,6 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .link_free = host_link_free,
         .occupancy = host_occupancy,
         .wake_task = host_wake_task,
+        .peer = host_peer,
     };
 }

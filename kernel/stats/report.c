@@ -71,6 +71,7 @@ void insee_report_print(const insee_report *r, FILE *out)
             r->total_in_flight, r->drained ? "drained" : "NOT drained: raise [simulation] drain");
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " cycles\n", "source stalls", r->source_stalls);
     fprintf(out, "# speed (varies from run to run)\n");
+    fprintf(out, "%-28s %.3f s\n", "set-up time", r->setup_seconds);
     fprintf(out, "%-28s %.3f s\n", "wall time", r->wall_seconds);
     fprintf(out, "%-28s %.0f simulated cycles/s, %.0f packet-hops/s\n", "simulator speed",
             r->cycles_per_second, r->packet_hops_per_second);

@@ -59,7 +59,8 @@ typedef struct insee_report {
     uint64_t source_stalls; /* cycles a source waited for injection room */
     uint64_t sum_generated_ids, sum_delivered_ids; /* every packet delivered exactly once */
 
-    double wall_seconds;
+    double setup_seconds;   /* plugins created, network built, tasks placed */
+    double wall_seconds;    /* the time loop */
     double cycles_per_second;
     double packet_hops_per_second;
     uint64_t peak_rss_kib;  /* peak resident memory of the process so far */

@@ -55,6 +55,12 @@ typedef struct insee_hop {
     uint16_t dim_hops; /* hops still to go along `dim`, this one included; 0 if unknown */
 } insee_hop;
 
+/* Where a link leads: the router at the other end and its input port. */
+typedef struct insee_port_peer {
+    uint32_t router;
+    uint32_t port;
+} insee_port_peer;
+
 /* The experiment's dimensions, valid once the topology is built. */
 typedef struct insee_shape {
     uint32_t routers;
@@ -105,6 +111,11 @@ typedef struct insee_host {
     /* Traffic: have the kernel call traffic.emit() for `task` at cycle `at`
        (reactive replies, causal workloads woken by a delivery). */
     void (*wake_task)(insee_kernel *k, uint32_t task, uint64_t at);
+
+    /* The router and input port that output `port` of `router` feeds; false
+       when unplugged or out of range. Generic routers (up-down, tables
+       built by BFS) read the whole graph through it at create(). */
+    bool (*peer)(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out);
 } insee_host;
 
 #define INSEE_HOST_HAS(host, entry)                                          \

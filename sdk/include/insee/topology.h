@@ -50,11 +50,6 @@ typedef struct insee_topology_info {
     uint32_t diameter;  /* 0 when unknown */
 } insee_topology_info;
 
-typedef struct insee_port_peer {
-    uint32_t router; /* router at the other end */
-    uint32_t port;   /* its input port */
-} insee_port_peer;
-
 typedef struct insee_topology_vtable {
     uint32_t size; /* sizeof(insee_topology_vtable) as built */
 
