@@ -158,6 +158,24 @@ static double mock_occupancy(insee_kernel *k)
     return m->noise ? (double)(busy(m, 0, 0, 0) % 100) / 100.0 : 0.0;
 }
 
+/* Port 2d leads + along d, port 2d+1 leads -; both come back on the same
+   port index at the neighbour. */
+static bool mock_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
+{
+    (void)k;
+    if (router >= CONFORM_MOCK_NODES || port >= 2 * DIMS)
+        return false;
+    uint32_t d = port / 2, step = port % 2 ? SIDE - 1 : 1;
+    int32_t x = coord(router, 0), y = coord(router, 1);
+    if (d == 0)
+        x = (int32_t)((uint32_t)(x + (int32_t)step) % SIDE);
+    else
+        y = (int32_t)((uint32_t)(y + (int32_t)step) % SIDE);
+    out->router = (uint32_t)y * SIDE + (uint32_t)x;
+    out->port = port ^ 1u;
+    return true;
+}
+
 static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
 {
     conform_mock *m = mock_of(k);
@@ -201,4 +219,5 @@ void conform_mock_init(conform_mock *m, gboolean network)
     m->host.link_free = mock_link_free;
     m->host.occupancy = mock_occupancy;
     m->host.wake_task = mock_wake_task;
+    m->host.peer = mock_peer;
 }
