@@ -13,6 +13,7 @@
 #include "engine/experiment.h"
 #include "plugin/describe.h"
 #include "plugin/registry.h"
+#include "stats/topology_summary.h"
 
 enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
 
@@ -20,6 +21,7 @@ static char **opt_plugin_dirs;
 static char **opt_set;
 static gboolean opt_json;
 static gboolean opt_version;
+static char *opt_dot;
 
 static const GOptionEntry entries[] = {
     {"plugin-dir", 'P', 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_plugin_dirs,
@@ -27,6 +29,8 @@ static const GOptionEntry entries[] = {
     {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt_set,
      "Override a config value, e.g. --set traffic.load=0.3 (repeatable)", "KEY=VALUE"},
     {"json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "plugins info: print JSON", NULL},
+    {"dot", 0, 0, G_OPTION_ARG_FILENAME, &opt_dot,
+     "topology: also write the wiring as Graphviz DOT to FILE", "FILE"},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and ABI", NULL},
     {NULL},
 };
@@ -35,6 +39,8 @@ static const char summary[] =
     "Commands:\n"
     "  run [CONFIG.toml]        run an experiment (the embedded default: 8x8 torus,\n"
     "                           uniform traffic at 0.3 phits/node/cycle, when no file)\n"
+    "  topology [CONFIG.toml]   routers, nodes, links, ports, diameter and average\n"
+    "                           distance of the configured topology (--dot FILE: wiring)\n"
     "  plugins list             every plugin found, and those refused with the reason\n"
     "  plugins info NAME        a plugin's parameters (its manual); --json for tools\n";
 
@@ -44,6 +50,7 @@ static const char description[] =
     "  insee run examples/torus-8x8-uniform.toml --set traffic.load=0.3\n"
     "  insee --plugin-dir ~/my-plugins run my-experiment.toml\n"
     "  insee plugins info torus --json\n"
+    "  insee topology --set topology.dims=[4,4] --dot torus.dot\n"
     "\n"
     "Plugins are searched in: every --plugin-dir, then INSEE_PLUGIN_PATH (':'-separated),\n"
     "then the config's [plugins] dirs, then the default directory. INSEE_DEBUG_PLUGINS=1\n"
@@ -110,33 +117,75 @@ static insee_registry *open_registry(insee_config *cfg, GError **err)
     return reg;
 }
 
-static int cmd_run(int argc, char **argv)
+/* The config of `run` and `topology`: the file, or the embedded default,
+   with every --set applied. NULL after printing the error (*code set). */
+static insee_config *load_config(const char *cmd, int argc, char **argv, int *code)
 {
     if (argc > 1) {
-        g_printerr("insee: error: run takes at most one config file (got %d); see insee --help\n",
-                   argc);
-        return EXIT_USAGE;
+        g_printerr("insee: error: %s takes at most one config file (got %d); see insee --help\n",
+                   cmd, argc);
+        *code = EXIT_USAGE;
+        return NULL;
     }
     GError *err = NULL;
     insee_config *cfg = argc == 1
                             ? insee_config_load_file(argv[0], &err)
                             : insee_config_load_string(insee_default_experiment,
                                                        "<embedded default experiment>", &err);
-    if (!cfg)
-        return report_error(err);
-    for (char **s = opt_set; s && *s; s++) {
+    for (char **s = opt_set; cfg && s && *s; s++) {
         if (!insee_config_set(cfg, *s, &err)) {
             insee_config_free(cfg);
-            return report_error(err);
+            cfg = NULL;
         }
     }
+    if (!cfg)
+        *code = report_error(err);
+    return cfg;
+}
+
+static int cmd_run(int argc, char **argv)
+{
     int code = EXIT_OK;
+    insee_config *cfg = load_config("run", argc, argv, &code);
+    if (!cfg)
+        return code;
+    GError *err = NULL;
     insee_registry *reg = open_registry(cfg, &err);
     insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
     if (!exp || !insee_experiment_run(exp, &err))
         code = report_error(err);
     else
         insee_report_print(insee_experiment_report(exp), stdout);
+    insee_experiment_free(exp);
+    if (reg)
+        insee_registry_free(reg);
+    insee_config_free(cfg);
+    return code;
+}
+
+static int cmd_topology(int argc, char **argv)
+{
+    int code = EXIT_OK;
+    insee_config *cfg = load_config("topology", argc, argv, &code);
+    if (!cfg)
+        return code;
+    GError *err = NULL;
+    insee_registry *reg = open_registry(cfg, &err);
+    gint64 start = g_get_monotonic_time();
+    insee_experiment *exp = reg ? insee_experiment_new_topology(cfg, reg, &err) : NULL;
+    double setup = (double)(g_get_monotonic_time() - start) / 1e6;
+    if (exp) {
+        const insee_net *net = insee_experiment_network(exp);
+        GString *out = g_string_new(NULL);
+        insee_topology_summary(net, insee_experiment_claimed_diameter(exp), out);
+        g_string_append_printf(out, "%-22s %.3f s\n", "set-up time", setup);
+        fputs(out->str, stdout);
+        g_string_free(out, TRUE);
+        if (opt_dot && !insee_topology_write_dot(net, opt_dot, &err))
+            code = report_error(err);
+    } else {
+        code = report_error(err);
+    }
     insee_experiment_free(exp);
     if (reg)
         insee_registry_free(reg);
@@ -197,6 +246,8 @@ int main(int argc, char **argv)
         code = EXIT_USAGE;
     } else if (strcmp(argv[1], "run") == 0) {
         code = cmd_run(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "topology") == 0) {
+        code = cmd_topology(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "plugins") == 0) {
         code = cmd_plugins(argc - 2, argv + 2);
     } else {
@@ -206,5 +257,6 @@ int main(int argc, char **argv)
     g_option_context_free(ctx);
     g_strfreev(opt_plugin_dirs);
     g_strfreev(opt_set);
+    g_free(opt_dot);
     return code;
 }

@@ -294,8 +294,10 @@ static void wire_engine(insee_experiment *exp)
     eng->traffic_self = exp->self[ti];
 }
 
-insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,
-                                       GError **err)
+/* Bind everything, then create the plugins in order; with `topology_only`
+   stop once the network is built (insee topology). */
+static insee_experiment *experiment_new(insee_config *cfg, const insee_registry *reg,
+                                        gboolean topology_only, GError **err)
 {
     gint64 start = g_get_monotonic_time();
     insee_experiment *exp = g_new0(insee_experiment, 1);
@@ -319,8 +321,12 @@ insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *
             continue;
         if (!create_one(exp, i, err))
             goto fail;
-        if (sections[i].kind == INSEE_KIND_TOPOLOGY && !build_network(exp, err))
-            goto fail;
+        if (sections[i].kind == INSEE_KIND_TOPOLOGY) {
+            if (!build_network(exp, err))
+                goto fail;
+            if (topology_only)
+                return exp;
+        }
         if (sections[i].kind == INSEE_KIND_ARBITER) {
             /* Router and arbiter exist: size their state before any packet. */
             wire_engine(exp);
@@ -365,7 +371,7 @@ static void fill_report_header(insee_experiment *exp)
 
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
 {
-    g_return_val_if_fail(!exp->ran, FALSE);
+    g_return_val_if_fail(!exp->ran && exp->eng.router, FALSE);
     exp->ran = TRUE;
     fill_report_header(exp);
     if (!insee_engine_run(&exp->eng, err))
@@ -374,6 +380,30 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err)
     if (csv && *csv && !insee_report_append_csv(&exp->eng.report, csv, err))
         return FALSE;
     return TRUE;
+}
+
+insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,
+                                       GError **err)
+{
+    return experiment_new(cfg, reg, FALSE, err);
+}
+
+insee_experiment *insee_experiment_new_topology(insee_config *cfg, const insee_registry *reg,
+                                                GError **err)
+{
+    return experiment_new(cfg, reg, TRUE, err);
+}
+
+const insee_net *insee_experiment_network(const insee_experiment *exp)
+{
+    return &exp->eng.net;
+}
+
+uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp)
+{
+    insee_topology_info info = {0};
+    exp->eng.topo->info(exp->eng.topo_self, &info);
+    return info.diameter;
 }
 
 const insee_report *insee_experiment_report(const insee_experiment *exp)

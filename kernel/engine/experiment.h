@@ -18,6 +18,7 @@
 #include <glib.h>
 
 #include "config/config.h"
+#include "net/network.h"
 #include "plugin/registry.h"
 #include "stats/report.h"
 
@@ -36,6 +37,14 @@ typedef struct insee_experiment insee_experiment;
 insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,
                                        GError **err);
 gboolean insee_experiment_run(insee_experiment *exp, GError **err);
+/* Only the topology: bind the whole config, create the topology plugin and
+   build the network, nothing else (insee topology). Not runnable. */
+insee_experiment *insee_experiment_new_topology(insee_config *cfg, const insee_registry *reg,
+                                                GError **err);
+/* The network built from the topology (valid until insee_experiment_free). */
+const insee_net *insee_experiment_network(const insee_experiment *exp);
+/* The diameter the topology plugin's info() gives (0: it does not say). */
+uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp);
 /* Valid after a successful run; owned by the experiment. */
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);

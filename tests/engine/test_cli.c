@@ -199,3 +199,27 @@ Test(cli, same_seed_same_report)
     result_free(&a);
     result_free(&b);
 }
+
+Test(cli, topology_summary_matches_closed_forms)
+{
+    /* 5x4 torus: diameter 2 + 2; average distance over all ordered pairs
+       (25-1)/20 + 4/4 = 2.2, over distinct pairs 2.2 * 20/19. */
+    char *dot = g_build_filename(g_get_tmp_dir(), "insee-cli-test.dot", NULL);
+    result r = run_insee((const char *[]){"topology", "--set", "topology.dims=[5,4]", "--dot",
+                                          dot, NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "routers                20"), "got: %s", r.out);
+    cr_assert(strstr(r.out, "links                  40 (80 one-way"), "got: %s", r.out);
+    cr_assert(strstr(r.out, "diameter               4\n"), "got: %s", r.out);
+    char *avg = g_strdup_printf("%.6f", 2.2 * 20.0 / 19.0);
+    cr_assert(strstr(r.out, avg), "average %s in: %s", avg, r.out);
+    char *text = NULL;
+    cr_assert(g_file_get_contents(dot, &text, NULL, NULL));
+    cr_assert(g_str_has_prefix(text, "digraph insee {"));
+    cr_assert(strstr(text, "r0 -> r1 [dir=none];"));
+    g_free(text);
+    g_free(avg);
+    g_remove(dot);
+    g_free(dot);
+    result_free(&r);
+}

@@ -1,0 +1,159 @@
+/* kernel/stats/topology_summary.c — counts, distances and DOT wiring of a
+ * built network (topology_summary.h). */
+#include "stats/topology_summary.h"
+
+#include <string.h>
+
+/* The router output `gp` leads to, or INSEE_NONE when unplugged. */
+static uint32_t next_router(const insee_net *net, uint32_t gp)
+{
+    uint32_t q = net->peer_queue[gp];
+    return q == INSEE_NONE ? INSEE_NONE : net->port_router[q / net->vcs];
+}
+
+/* Whether some output of `b` leads back to `a`. */
+static gboolean has_link(const insee_net *net, uint32_t a, uint32_t b)
+{
+    for (uint32_t gp = net->port_base[a]; gp < net->port_base[a + 1]; gp++)
+        if (next_router(net, gp) == b)
+            return TRUE;
+    return FALSE;
+}
+
+typedef struct distances {
+    uint64_t sum;       /* over ordered pairs of distinct nodes */
+    uint64_t pairs;
+    uint32_t diameter;
+    uint32_t sources;   /* routers BFS ran from */
+    gboolean sampled;
+    uint32_t cut_from, cut_to; /* an unreachable pair, or INSEE_NONE */
+} distances;
+
+static void bfs(const insee_net *net, uint32_t src, uint32_t *dist, uint32_t *queue)
+{
+    for (uint32_t r = 0; r < net->routers; r++)
+        dist[r] = INSEE_NONE;
+    uint32_t head = 0, tail = 0;
+    dist[src] = 0;
+    queue[tail++] = src;
+    while (head < tail) {
+        uint32_t r = queue[head++];
+        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+            uint32_t n = next_router(net, gp);
+            if (n != INSEE_NONE && dist[n] == INSEE_NONE) {
+                dist[n] = dist[r] + 1;
+                queue[tail++] = n;
+            }
+        }
+    }
+}
+
+static distances measure(const insee_net *net)
+{
+    distances d = {.cut_from = INSEE_NONE, .cut_to = INSEE_NONE};
+    uint32_t *hosted = g_new0(uint32_t, net->routers);
+    for (uint32_t n = 0; n < net->nodes; n++)
+        hosted[net->node_router[n]]++;
+    uint32_t hosts = 0;
+    for (uint32_t r = 0; r < net->routers; r++)
+        hosts += hosted[r] > 0;
+    uint32_t stride = hosts > SUMMARY_EXACT_SOURCES ? hosts / 512 : 1;
+    d.sampled = stride > 1;
+    uint32_t *dist = g_new(uint32_t, net->routers), *queue = g_new(uint32_t, net->routers);
+    uint32_t seen = 0;
+    for (uint32_t s = 0; s < net->routers; s++) {
+        if (!hosted[s] || seen++ % stride != 0)
+            continue;
+        d.sources++;
+        bfs(net, s, dist, queue);
+        for (uint32_t t = 0; t < net->routers; t++) {
+            if (!hosted[t])
+                continue;
+            if (dist[t] == INSEE_NONE) {
+                if (d.cut_from == INSEE_NONE) {
+                    d.cut_from = s;
+                    d.cut_to = t;
+                }
+                continue;
+            }
+            /* Nodes sharing a router are distinct pairs at distance 0. */
+            uint64_t pairs = (uint64_t)hosted[s] * (hosted[t] - (s == t));
+            d.pairs += pairs;
+            d.sum += pairs * dist[t];
+            if (dist[t] > d.diameter)
+                d.diameter = dist[t];
+        }
+    }
+    g_free(dist);
+    g_free(queue);
+    g_free(hosted);
+    return d;
+}
+
+void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GString *out)
+{
+    uint64_t channels = 0, paired = 0;
+    uint32_t pmin = UINT32_MAX, pmax = 0;
+    for (uint32_t r = 0; r < net->routers; r++) {
+        uint32_t ports = net->port_base[r + 1] - net->port_base[r];
+        pmin = MIN(pmin, ports);
+        pmax = MAX(pmax, ports);
+        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+            uint32_t n = next_router(net, gp);
+            if (n == INSEE_NONE)
+                continue;
+            channels++;
+            paired += has_link(net, n, r);
+        }
+    }
+    distances d = measure(net);
+    g_string_append_printf(out, "%-22s %u\n", "routers", net->routers);
+    g_string_append_printf(out, "%-22s %u\n", "nodes", net->nodes);
+    g_string_append_printf(out, "%-22s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+                           " one-way channels, %" G_GUINT64_FORMAT " without a reverse)\n",
+                           "links", paired / 2 + (channels - paired), channels, channels - paired);
+    g_string_append_printf(out, "%-22s %u..%u\n", "ports per router", pmin, pmax);
+    if (d.cut_from != INSEE_NONE) {
+        g_string_append_printf(out, "%-22s NOT connected: router %u cannot reach router %u\n",
+                               "distances", d.cut_from, d.cut_to);
+        return;
+    }
+    g_string_append_printf(out, "%-22s %s%u", "diameter", d.sampled ? ">= " : "", d.diameter);
+    if (claimed_diameter && !d.sampled && claimed_diameter != d.diameter)
+        g_string_append_printf(out, " (the plugin claims %u)", claimed_diameter);
+    g_string_append_c(out, '\n');
+    g_string_append_printf(out, "%-22s %.6f hops between distinct nodes%s\n", "average distance",
+                           d.pairs ? (double)d.sum / (double)d.pairs : 0.0,
+                           d.sampled ? " (sampled)" : "");
+    if (d.sampled)
+        g_string_append_printf(out, "%-22s BFS from %u of the routers hosting nodes\n", "sample",
+                               d.sources);
+}
+
+gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError **err)
+{
+    GString *s = g_string_new("digraph insee {\n  node [shape=circle];\n");
+    for (uint32_t r = 0; r < net->routers; r++) {
+        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+            uint32_t n = next_router(net, gp);
+            if (n == INSEE_NONE)
+                continue;
+            /* A pair of opposite links is drawn once, without arrows. */
+            if (has_link(net, n, r)) {
+                if (r < n || (r == n && gp == net->port_base[r]))
+                    g_string_append_printf(s, "  r%u -> r%u [dir=none];\n", r, n);
+            } else {
+                g_string_append_printf(s, "  r%u -> r%u;\n", r, n);
+            }
+        }
+    }
+    for (uint32_t node = 0; node < net->nodes; node++)
+        g_string_append_printf(s, "  n%u [shape=box, label=\"%u\"];\n  n%u -> r%u [dir=none];\n",
+                               node, node, node, net->node_router[node]);
+    g_string_append(s, "}\n");
+    gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, err);
+    if (!ok)
+        g_prefix_error(err, "--dot: ");
+    g_string_free(s, TRUE);
+    return ok;
+}

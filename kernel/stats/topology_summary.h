@@ -1,0 +1,27 @@
+/* kernel/stats/topology_summary.h — what `insee topology` prints about a
+ * network: routers, nodes, links, ports per router, diameter and average
+ * distance (BFS over the built network, so it checks the topology plugin's
+ * own claims), and optionally the wiring as Graphviz DOT.
+ *
+ * Distances are exact when at most SUMMARY_EXACT_SOURCES routers host nodes;
+ * beyond, BFS runs from an evenly spread sample of them and the summary says
+ * so (the diameter is then a lower bound). The DOT file is written whole or
+ * not at all.
+ */
+#ifndef INSEE_KERNEL_TOPOLOGY_SUMMARY_H
+#define INSEE_KERNEL_TOPOLOGY_SUMMARY_H
+
+#include <glib.h>
+
+#include "net/network.h"
+
+G_BEGIN_DECLS
+
+#define SUMMARY_EXACT_SOURCES 4096u
+
+/* `claimed_diameter`: what the topology plugin's info() says (0: nothing). */
+void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GString *out);
+gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError **err);
+
+G_END_DECLS
+#endif
