@@ -13,6 +13,18 @@ build=${1:-$root/build-bench}
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 
+# setup LABEL --set ...: time to build a topology (insee topology), and its size
+setup() {
+  local label=$1 out
+  shift
+  out=$("$build/insee" topology "$@")
+  awk -v label="$label" '
+    /^routers/      { routers = $2 }
+    /^nodes/        { nodes = $2 }
+    /^set-up time/  { setup = $3 }
+    END { printf "%-22s %9s %9s %10s\n", label, routers, nodes, setup }' <<<"$out"
+}
+
 # run LABEL DIMS LOAD WARMUP CYCLES
 run() {
   local label=$1 dims=$2 load=$3 warmup=$4 cycles=$5 out
@@ -37,3 +49,7 @@ run 16x16    "[16,16]"    0.15   1000 400000
 run 32x32    "[32,32]"    0.075  1000 100000
 run 64x64    "[64,64]"    0.0375 1000 30000
 run 64x32x32 "[64,32,32]" 0.1    500  2000
+
+echo
+printf "%-22s %9s %9s %10s\n" "topology set-up" routers nodes seconds
+setup "torus 64x32x32" --set topology.plugin=torus --set "topology.dims=[64,32,32]"
