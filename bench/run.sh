@@ -53,3 +53,4 @@ run 64x32x32 "[64,32,32]" 0.1    500  2000
 echo
 printf "%-22s %9s %9s %10s\n" "topology set-up" routers nodes seconds
 setup "torus 64x32x32" --set topology.plugin=torus --set "topology.dims=[64,32,32]"
+setup "16-ary 3-tree" --set topology.plugin=kary-ntree --set topology.k=16 --set topology.n=3

@@ -10,6 +10,8 @@
 
 G_DEFINE_QUARK(insee-experiment-error-quark, insee_experiment_error)
 
+/* Only what differs from the defaults, so that `--set topology.plugin=...`
+   does not inherit keys the other plugin lacks. */
 const char insee_default_experiment[] =
     "# The embedded default experiment: an 8x8 torus under uniform traffic.\n"
     "[simulation]\n"
@@ -17,11 +19,9 @@ const char insee_default_experiment[] =
     "warmup = 5000\n"
     "cycles = 20000\n"
     "[topology]\n"
-    "plugin = \"torus\"\n"
-    "dims = [8, 8]\n"
+    "plugin = \"torus\"  # its default dims: [8, 8]\n"
     "[router]\n"
     "plugin = \"dally\"\n"
-    "vcs = 2\n"
     "[traffic]\n"
     "plugin = \"uniform\"\n"
     "load = 0.3\n";

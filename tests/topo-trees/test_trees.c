@@ -1,0 +1,461 @@
+/* test_trees.c — the kary-ntree and thin-tree plugins against closed forms
+ * and a breadth-first search over link(): switch and link counts per level,
+ * the wiring (each switch reaches a block of k^l leaves going down, k'^l
+ * switches per block, links come back into the same port), distances equal
+ * to BFS and to 2 x the levels to the nearest common ancestor, the average
+ * distance, minimal hops (all up ports while climbing, the one down port
+ * after, each one BFS hop closer), k' = k equal to the k-ary n-tree, and the
+ * errors of impossible parameters. */
+#include "harness.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tree {
+    insee_kernel kernel; /* the host must outlive the instance */
+    insee_host host;
+    const insee_topology_vtable *vt;
+    void *self;
+    insee_topology_info info;
+    uint32_t k, kup, n;
+    uint32_t first[33]; /* closed form: router index of level l's first switch */
+    uint32_t *level;    /* level of each router, from `first` */
+    uint32_t *lo;       /* lowest leaf below each switch (going down only) */
+    uint32_t *bfs;      /* bfs[leaf * routers + r]: hops from r to that leaf switch */
+} tree;
+
+static uint32_t ipow(uint32_t b, uint32_t e)
+{
+    uint32_t p = 1;
+    while (e--)
+        p *= b;
+    return p;
+}
+
+static insee_value value_int(int64_t i)
+{
+    return (insee_value){.type = INSEE_PARAM_INT, .i = i, .d = (double)i};
+}
+
+/* create() of `plugin` ("kary-ntree": k and n only); NULL with err filled
+   when refused. */
+static void *create(tree *t, const char *plugin, int64_t k, int64_t kup, int64_t n,
+                    insee_error *err)
+{
+    const insee_plugin_desc *d = load_plugin("topology", plugin);
+    cr_assert_eq(d->kind, INSEE_KIND_TOPOLOGY);
+    t->vt = d->vtable;
+    t->host = mock_host(&t->kernel);
+    bool full = strcmp(plugin, "kary-ntree") == 0;
+    insee_value params[3] = {value_int(k), full ? value_int(n) : value_int(kup), value_int(n)};
+    return t->vt->create(&t->host, params, err);
+}
+
+/* Hops from every router to leaf switch `leaf`, over link() (links go both
+   ways, checked by check_links). */
+static void bfs_from(const tree *t, uint32_t leaf, uint32_t *dist)
+{
+    uint32_t R = t->info.routers, P = t->info.max_ports;
+    uint32_t *queue = malloc(sizeof *queue * R);
+    for (uint32_t r = 0; r < R; r++)
+        dist[r] = UINT32_MAX;
+    uint32_t head = 0, tail = 0;
+    dist[leaf] = 0;
+    queue[tail++] = leaf;
+    while (head < tail) {
+        uint32_t r = queue[head++];
+        for (uint32_t p = 0; p < P; p++) {
+            insee_port_peer peer;
+            if (t->vt->link(t->self, r, p, &peer) && dist[peer.router] == UINT32_MAX) {
+                dist[peer.router] = dist[r] + 1;
+                queue[tail++] = peer.router;
+            }
+        }
+    }
+    free(queue);
+}
+
+static tree make(const char *plugin, uint32_t k, uint32_t kup, uint32_t n)
+{
+    tree t = {.k = k, .kup = kup, .n = n};
+    insee_error err = {0};
+    t.self = create(&t, plugin, k, kup, n, &err);
+    cr_assert_not_null(t.self, "%s %u:%u %u create: %s", plugin, k, kup, n, err.message);
+    t.vt->info(t.self, &t.info);
+    for (uint32_t l = 0; l < n; l++)
+        t.first[l + 1] = t.first[l] + ipow(k, n - 1 - l) * ipow(kup, l);
+    uint32_t R = t.first[n];
+    cr_assert_eq(t.info.routers, R, "%u:%u-ary %u-thin-tree: %u routers", k, kup, n,
+                 t.info.routers);
+    t.level = malloc(sizeof *t.level * R);
+    for (uint32_t l = 0; l < n; l++)
+        for (uint32_t r = t.first[l]; r < t.first[l + 1]; r++)
+            t.level[r] = l;
+    t.lo = malloc(sizeof *t.lo * R);
+    uint32_t leaves = t.first[1];
+    t.bfs = malloc(sizeof *t.bfs * leaves * R);
+    for (uint32_t leaf = 0; leaf < leaves; leaf++)
+        bfs_from(&t, leaf, t.bfs + (size_t)leaf * R);
+    return t;
+}
+
+static void tree_free(tree *t)
+{
+    t->vt->destroy(t->self);
+    free(t->level);
+    free(t->lo);
+    free(t->bfs);
+}
+
+static uint32_t bfs_dist(const tree *t, uint32_t r, uint32_t node)
+{
+    return t->bfs[(size_t)(node / t->k) * t->info.routers + r];
+}
+
+/* Level of the nearest common ancestor of two nodes: the first level whose
+   subtrees (k^(h+1) consecutive nodes) hold both. */
+static uint32_t nca_level(const tree *t, uint32_t x, uint32_t y)
+{
+    uint32_t h = 0, block = t->k;
+    while (x / block != y / block) {
+        block *= t->k;
+        h++;
+    }
+    return h;
+}
+
+/* Counts against closed forms: Σ k^(n-1-l) k'^l = (k^n - k'^n)/(k - k')
+   switches (n k^(n-1) when k' = k), k^n nodes, k + k' ports each. */
+static void check_info(const tree *t)
+{
+    uint32_t k = t->k, kup = t->kup, n = t->n;
+    uint32_t switches = k == kup ? n * ipow(k, n - 1) : (ipow(k, n) - ipow(kup, n)) / (k - kup);
+    cr_assert_eq(t->info.routers, switches);
+    cr_assert_eq(t->info.nodes, ipow(k, n));
+    cr_assert_eq(t->info.max_ports, k + kup);
+    cr_assert_eq(t->info.dims, 0u);
+    cr_assert_eq(t->info.flags, (uint32_t)INSEE_TOPO_INDIRECT);
+    cr_assert_eq(t->info.diameter, 2 * (n - 1));
+    for (uint32_t r = 0; r < t->info.routers; r++)
+        cr_assert_eq(t->vt->ports(t->self, r), k + kup);
+    /* Leaf switch s hosts nodes s k .. s k + k - 1. */
+    for (uint32_t y = 0; y < t->info.nodes; y++)
+        cr_assert_eq(t->vt->node_router(t->self, y), y / k);
+}
+
+/* The wiring: down ports 0..k-1 reach level l-1 (none at the leaves), up
+   ports k..k+k'-1 reach level l+1 (none at the top), every link comes back
+   into the same port, every input is fed once, the plugged outputs number
+   2 Σ_{l<n-1} k^(n-1-l) k'^(l+1) = 2 k k' (k^(n-1) - k'^(n-1))/(k - k')
+   ((n-1) k^n links when k' = k); port_info agrees. */
+static void check_links(tree *t)
+{
+    uint32_t k = t->k, kup = t->kup, n = t->n, R = t->info.routers, P = k + kup;
+    uint32_t *fed = calloc((size_t)R * P, sizeof *fed);
+    uint32_t plugged = 0;
+    for (uint32_t r = 0; r < R; r++) {
+        uint32_t l = t->level[r];
+        for (uint32_t p = 0; p < P; p++) {
+            bool up = p >= k;
+            insee_hop info;
+            t->vt->port_info(t->self, r, p, &info);
+            cr_assert_eq(info.port, p);
+            cr_assert_eq(info.dir, up ? +1 : -1);
+            cr_assert_eq(info.flags, up ? INSEE_HOP_UP : INSEE_HOP_DOWN);
+            cr_assert_eq(info.dim, up ? (int)l : (int)l - 1, "router %u port %u", r, p);
+            insee_port_peer peer;
+            bool ok = t->vt->link(t->self, r, p, &peer);
+            cr_assert_eq(ok, up ? l < n - 1 : l > 0, "router %u (level %u) port %u", r, l, p);
+            if (!ok)
+                continue;
+            plugged++;
+            cr_assert_lt(peer.router, R);
+            cr_assert_eq(t->level[peer.router], up ? l + 1 : l - 1, "router %u port %u", r, p);
+            cr_assert_eq(peer.port >= k, !up, "an up port feeds a down port and back");
+            fed[(size_t)peer.router * P + peer.port]++;
+            insee_port_peer back;
+            cr_assert(t->vt->link(t->self, peer.router, peer.port, &back));
+            cr_assert_eq(back.router, r, "link(%u, %u) does not come back", r, p);
+            cr_assert_eq(back.port, p);
+        }
+    }
+    for (size_t i = 0; i < (size_t)R * P; i++)
+        cr_assert_leq(fed[i], 1u, "input %zu fed by %u outputs", i, fed[i]);
+    free(fed);
+    uint32_t links = k == kup ? (n - 1) * ipow(k, n)
+                              : k * kup * (ipow(k, n - 1) - ipow(kup, n - 1)) / (k - kup);
+    cr_assert_eq(plugged, 2 * links, "%u:%u %u: %u plugged outputs", k, kup, n, plugged);
+}
+
+/* The tree shape, from the links alone: going down, a level-l switch
+   reaches the k^l consecutive leaves lo .. lo + k^l - 1 with lo a multiple
+   of k^l, down port d leading to the d-th block of k^(l-1); each block has
+   k'^l switches above it. */
+static void check_subtrees(tree *t)
+{
+    uint32_t k = t->k, n = t->n;
+    for (uint32_t r = 0; r < t->first[1]; r++)
+        t->lo[r] = r;
+    for (uint32_t l = 1; l < n; l++) {
+        uint32_t block = ipow(k, l), below = ipow(k, l - 1);
+        uint32_t *per_block = calloc(ipow(k, n - 1) / block, sizeof *per_block);
+        for (uint32_t r = t->first[l]; r < t->first[l + 1]; r++) {
+            for (uint32_t d = 0; d < k; d++) {
+                insee_port_peer child;
+                cr_assert(t->vt->link(t->self, r, d, &child));
+                if (d == 0)
+                    t->lo[r] = t->lo[child.router];
+                cr_assert_eq(t->lo[child.router], t->lo[r] + d * below,
+                             "level %u switch %u: down port %u", l, r, d);
+            }
+            cr_assert_eq(t->lo[r] % block, 0u);
+            per_block[t->lo[r] / block]++;
+        }
+        for (uint32_t b = 0; b < ipow(k, n - 1) / block; b++)
+            cr_assert_eq(per_block[b], ipow(t->kup, l), "level %u block %u", l, b);
+        free(per_block);
+    }
+}
+
+/* distance() equals BFS from every router to every node; from a leaf it is
+   2 h (h: levels to the nearest common ancestor); the average over all
+   ordered node pairs is Σ_{h=1}^{n-1} 2h (k^(h+1) - k^h) / k^n; the largest
+   is the diameter. */
+static void check_distances(const tree *t)
+{
+    uint32_t N = t->info.nodes, R = t->info.routers, k = t->k;
+    for (uint32_t r = 0; r < R; r++)
+        for (uint32_t y = 0; y < N; y++)
+            cr_assert_eq(t->vt->distance(t->self, r, y), bfs_dist(t, r, y),
+                         "distance(router %u, node %u)", r, y);
+    double sum = 0;
+    uint32_t max = 0;
+    for (uint32_t x = 0; x < N; x++)
+        for (uint32_t y = 0; y < N; y++) {
+            uint32_t d = t->vt->distance(t->self, t->vt->node_router(t->self, x), y);
+            cr_assert_eq(d, 2 * nca_level(t, x, y), "nodes %u -> %u", x, y);
+            sum += d;
+            max = d > max ? d : max;
+        }
+    double closed = 0;
+    for (uint32_t h = 1; h < t->n; h++)
+        closed += 2.0 * h * (ipow(k, h + 1) - ipow(k, h)) / N;
+    cr_assert_float_eq(sum / ((double)N * N), closed, 1e-9);
+    cr_assert_eq(max, t->info.diameter);
+}
+
+/* At router r toward node y: all k' up ports in index order while y is not
+   below r, else the one down port toward y (none at y's leaf); each hop is
+   one BFS hop closer, flagged, agrees with port_info; every closer port is
+   listed; `max` is honoured; the salt changes nothing. */
+static void check_minimal_hops(const tree *t)
+{
+    static const uint32_t salts[] = {0u, ~0u, 0x9e3779b9u};
+    uint32_t k = t->k, kup = t->kup, R = t->info.routers, N = t->info.nodes;
+    insee_hop hops[64], again[64];
+    for (uint32_t r = 0; r < R; r++) {
+        uint32_t l = t->level[r];
+        for (uint32_t y = 0; y < N; y++) {
+            uint32_t n = t->vt->minimal_hops(t->self, r, y, 0, hops, 64);
+            uint32_t dist_r = bfs_dist(t, r, y);
+            bool below = y / k >= t->lo[r] && y / k < t->lo[r] + ipow(k, l);
+            cr_assert_eq(n, below ? (l > 0 ? 1u : 0u) : kup, "router %u node %u: %u hops", r, y,
+                         n);
+            bool listed[64] = {0};
+            for (uint32_t i = 0; i < n; i++) {
+                const insee_hop *h = &hops[i];
+                if (below) {
+                    cr_assert_lt(h->port, k);
+                    cr_assert_eq(h->flags, INSEE_HOP_DOWN);
+                    cr_assert_eq(h->dir, -1);
+                    cr_assert_eq(h->dim, (int)l - 1);
+                } else {
+                    cr_assert_eq(h->port, k + i, "up ports in index order");
+                    cr_assert_eq(h->flags, INSEE_HOP_UP);
+                    cr_assert_eq(h->dir, +1);
+                    cr_assert_eq(h->dim, (int)l);
+                }
+                cr_assert_eq(h->dim_hops, 1);
+                insee_hop info;
+                t->vt->port_info(t->self, r, h->port, &info);
+                cr_assert_eq(info.dim, h->dim);
+                cr_assert_eq(info.dir, h->dir);
+                cr_assert_eq(info.flags, h->flags);
+                insee_port_peer peer;
+                cr_assert(t->vt->link(t->self, r, h->port, &peer));
+                cr_assert_eq(bfs_dist(t, peer.router, y) + 1, dist_r,
+                             "router %u node %u: port %u does not get closer", r, y, h->port);
+                listed[h->port] = true;
+            }
+            for (uint32_t p = 0; p < k + kup; p++) {
+                insee_port_peer peer;
+                if (t->vt->link(t->self, r, p, &peer) && bfs_dist(t, peer.router, y) + 1 == dist_r)
+                    cr_assert(listed[p], "router %u node %u: closer port %u not listed", r, y, p);
+            }
+            for (size_t s = 1; s < sizeof salts / sizeof salts[0]; s++) {
+                cr_assert_eq(t->vt->minimal_hops(t->self, r, y, salts[s], again, 64), n);
+                cr_assert_eq(memcmp(hops, again, sizeof hops[0] * n), 0);
+            }
+            if (n > 0) {
+                cr_assert_eq(t->vt->minimal_hops(t->self, r, y, 0, again, 1), 1u);
+                cr_assert_eq(again[0].port, hops[0].port);
+                cr_assert_eq(t->vt->minimal_hops(t->self, r, y, 0, again, 0), 0u);
+            }
+        }
+    }
+}
+
+static void check_all(const char *plugin, uint32_t k, uint32_t kup, uint32_t n)
+{
+    tree t = make(plugin, k, kup, n);
+    check_info(&t);
+    check_links(&t);
+    check_subtrees(&t);
+    check_distances(&t);
+    check_minimal_hops(&t);
+    tree_free(&t);
+}
+
+Test(kary_ntree, sizes)
+{
+    static const uint32_t sizes[][2] = {{2, 1}, {2, 2}, {2, 4}, {3, 3}, {4, 3}, {5, 2},
+                                        {7, 2}, {3, 4}, {4, 1}, {2, 5}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        check_all("kary-ntree", sizes[i][0], sizes[i][0], sizes[i][1]);
+}
+
+Test(thin_tree, k_multiple_of_k_up)
+{
+    static const uint32_t sizes[][3] = {{4, 2, 3}, {2, 1, 3}, {3, 1, 3}, {4, 1, 2},
+                                        {6, 3, 3}, {6, 2, 2}, {4, 2, 1}, {2, 1, 5}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        check_all("thin-tree", sizes[i][0], sizes[i][1], sizes[i][2]);
+}
+
+Test(thin_tree, k_not_multiple_of_k_up)
+{
+    static const uint32_t sizes[][3] = {{3, 2, 3}, {5, 2, 3}, {4, 3, 3}, {5, 3, 2},
+                                        {6, 4, 3}, {7, 2, 2}, {3, 2, 4}, {5, 4, 2}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        check_all("thin-tree", sizes[i][0], sizes[i][1], sizes[i][2]);
+}
+
+Test(thin_tree, k_up_equal_k_is_the_kary_ntree)
+{
+    static const uint32_t sizes[][2] = {{2, 3}, {3, 3}, {4, 2}, {4, 3}, {5, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint32_t k = sizes[i][0], n = sizes[i][1];
+        tree a = make("kary-ntree", k, k, n), b = make("thin-tree", k, k, n);
+        cr_assert_eq(memcmp(&a.info, &b.info, sizeof a.info), 0);
+        for (uint32_t r = 0; r < a.info.routers; r++) {
+            for (uint32_t p = 0; p < a.info.max_ports; p++) {
+                insee_port_peer pa, pb;
+                bool oa = a.vt->link(a.self, r, p, &pa), ob = b.vt->link(b.self, r, p, &pb);
+                cr_assert_eq(oa, ob);
+                if (oa) {
+                    cr_assert_eq(pa.router, pb.router);
+                    cr_assert_eq(pa.port, pb.port);
+                }
+            }
+            for (uint32_t y = 0; y < a.info.nodes; y++) {
+                cr_assert_eq(a.vt->distance(a.self, r, y), b.vt->distance(b.self, r, y));
+                insee_hop ha[64], hb[64];
+                uint32_t na = a.vt->minimal_hops(a.self, r, y, 0, ha, 64);
+                cr_assert_eq(b.vt->minimal_hops(b.self, r, y, 0, hb, 64), na);
+                cr_assert_eq(memcmp(ha, hb, sizeof ha[0] * na), 0);
+            }
+        }
+        tree_free(&a);
+        tree_free(&b);
+    }
+}
+
+/* The 4:2-ary 3-thin-tree of INSEE Fig. 3b, by hand: 16 + 8 + 4 switches,
+   32 + 16 links; leaf 5 (nodes 20..23) climbs to switches 18 and 19. */
+Test(thin_tree, figure_3b_by_hand)
+{
+    tree t = make("thin-tree", 4, 2, 3);
+    cr_assert_eq(t.info.routers, 28u);
+    cr_assert_eq(t.info.nodes, 64u);
+    insee_port_peer peer;
+    cr_assert(t.vt->link(t.self, 5, 4, &peer));
+    cr_assert_eq(peer.router, 18u);
+    cr_assert_eq(peer.port, 1u);
+    cr_assert(t.vt->link(t.self, 5, 5, &peer));
+    cr_assert_eq(peer.router, 19u);
+    cr_assert_eq(peer.port, 1u);
+    cr_assert_not(t.vt->link(t.self, 5, 0, &peer), "nodes attach through injection");
+    cr_assert_not(t.vt->link(t.self, 24, 4, &peer), "top up ports are unplugged");
+    insee_hop h[8];
+    /* node 20 -> node 63: up, up (both ports each time), then down 3, 3 */
+    cr_assert_eq(t.vt->distance(t.self, 5, 63), 4u);
+    cr_assert_eq(t.vt->minimal_hops(t.self, 5, 63, 0, h, 8), 2u);
+    cr_assert_eq(h[0].port, 4);
+    cr_assert_eq(h[1].port, 5);
+    cr_assert_eq(t.vt->distance(t.self, 5, 21), 0u);
+    cr_assert_eq(t.vt->minimal_hops(t.self, 5, 21, 0, h, 8), 0u);
+    cr_assert_eq(t.vt->distance(t.self, 5, 16), 2u);
+    tree_free(&t);
+}
+
+/* A 16-ary 3-tree (4096 nodes) is cheap: nothing is sized nodes squared. */
+Test(kary_ntree, sixteen_ary_three_tree)
+{
+    tree t = {.k = 16};
+    insee_error err = {0};
+    t.self = create(&t, "kary-ntree", 16, 16, 3, &err);
+    cr_assert_not_null(t.self, "%s", err.message);
+    t.vt->info(t.self, &t.info);
+    cr_assert_eq(t.info.routers, 768u);
+    cr_assert_eq(t.info.nodes, 4096u);
+    cr_assert_eq(t.info.max_ports, 32u);
+    cr_assert_eq(t.info.diameter, 4u);
+    cr_assert_eq(t.vt->distance(t.self, 0, 4095), 4u);
+    cr_assert_eq(t.vt->distance(t.self, 0, 255), 2u);
+    cr_assert_eq(t.vt->distance(t.self, 767, 4095), 2u);
+    insee_hop h[32];
+    cr_assert_eq(t.vt->minimal_hops(t.self, 0, 4095, 0, h, 32), 16u);
+    t.vt->destroy(t.self);
+}
+
+static void check_refused(const char *plugin, int64_t k, int64_t kup, int64_t n,
+                          const char *expect)
+{
+    tree t = {0};
+    insee_error err = {0};
+    cr_assert_null(create(&t, plugin, k, kup, n, &err), "%s %ld:%ld %ld accepted", plugin,
+                   (long)k, (long)kup, (long)n);
+    cr_assert_eq(err.code, INSEE_ERR_PARAM);
+    cr_assert_not_null(strstr(err.message, expect), "%s", err.message);
+    cr_assert_not_null(strstr(err.message, plugin), "%s", err.message);
+}
+
+Test(trees, impossible_parameters_are_refused)
+{
+    check_refused("thin-tree", 4, 5, 3, "k_up = 5 > k = 4");
+    check_refused("thin-tree", 4, 5, 3, "use k_up <= k");
+    check_refused("kary-ntree", 16, 16, 9, "k^n = 16^9 nodes do not fit");
+    check_refused("thin-tree", 2, 2, 31, "switches do not fit");
+    check_refused("thin-tree", 40000, 30000, 1, "k + k_up = 70000 ports");
+}
+
+Test(trees, parameter_tables)
+{
+    const insee_plugin_desc *full = load_plugin("topology", "kary-ntree");
+    cr_assert_str_eq(full->params[0].name, "k");
+    cr_assert_eq(full->params[0].type, INSEE_PARAM_INT);
+    cr_assert_str_eq(full->params[0].default_value, "4");
+    cr_assert_eq(full->params[0].min, 2);
+    cr_assert_str_eq(full->params[1].name, "n");
+    cr_assert_str_eq(full->params[1].default_value, "3");
+    cr_assert_eq(full->params[1].min, 1);
+    cr_assert_null(full->params[2].name);
+    const insee_plugin_desc *thin = load_plugin("topology", "thin-tree");
+    cr_assert_str_eq(thin->params[0].name, "k");
+    cr_assert_str_eq(thin->params[1].name, "k_up");
+    cr_assert_str_eq(thin->params[1].default_value, "2");
+    cr_assert_eq(thin->params[1].min, 1);
+    cr_assert_str_eq(thin->params[2].name, "n");
+    cr_assert_null(thin->params[3].name);
+}
