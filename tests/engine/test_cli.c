@@ -14,7 +14,8 @@ typedef struct result {
     char *err;
 } result;
 
-static result run_insee(const char *const *args)
+/* Run the program in `cwd` (NULL: here). */
+static result run_insee_in(const char *cwd, const char *const *args)
 {
     GPtrArray *argv = g_ptr_array_new();
     g_ptr_array_add(argv, (char *)INSEE_TEST_BIN);
@@ -24,12 +25,17 @@ static result run_insee(const char *const *args)
     result r = {0};
     GError *err = NULL;
     int wait = 0;
-    cr_assert(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+    cr_assert(g_spawn_sync(cwd, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
                            &r.err, &wait, &err),
               "spawn: %s", err ? err->message : "?");
     r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : -1;
     g_ptr_array_free(argv, TRUE);
     return r;
+}
+
+static result run_insee(const char *const *args)
+{
+    return run_insee_in(NULL, args);
 }
 
 static void result_free(result *r)
@@ -150,8 +156,11 @@ Test(cli, example_configs_run)
         if (!g_str_has_suffix(name, ".toml"))
             continue;
         char *path = g_build_filename(dir, name, NULL);
-        result r = run_insee((const char *[]){"run", path, "--set", "simulation.cycles=2000",
-                                              "--set", "simulation.warmup=500", NULL});
+        /* From the source tree, as the README runs them: examples name
+           their data files relative to it. */
+        result r = run_insee_in(INSEE_TEST_SOURCE_DIR,
+                                (const char *[]){"run", path, "--set", "simulation.cycles=2000",
+                                                 "--set", "simulation.warmup=500", NULL});
         cr_assert_eq(r.status, 0, "%s: %s", name, r.err);
         seen++;
         result_free(&r);
