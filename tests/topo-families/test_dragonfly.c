@@ -1,0 +1,242 @@
+/* test_dragonfly.c — the dragonfly plugin against closed forms and a BFS:
+ * router, node and link counts (a(a-1)/2 local and a*h/2 global links per
+ * group), diameter 3 and the average distance of the canonical a*h + 1
+ * groups, both arrangements wired as documented (and mirror images of each
+ * other), fewer groups with evenly trunked global links, minimal hops
+ * (global-global shortcuts included), and impossible sizes refused. */
+#include "families.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CONSECUTIVE, PALMTREE };
+static const char *const arrangements[] = {"consecutive", "palmtree"};
+
+static void *try_df(int64_t a, int64_t p, int64_t h, int64_t groups, int arr, insee_error *err)
+{
+    insee_value params[5] = {value_int(a), value_int(p), value_int(h), value_int(groups),
+                             value_enum(arr, arrangements[arr])};
+    return fam_try("dragonfly", params, 1, err);
+}
+
+static void make_df(fam *t, int64_t a, int64_t p, int64_t h, int64_t groups, int arr)
+{
+    insee_value params[5] = {value_int(a), value_int(p), value_int(h), value_int(groups),
+                             value_enum(arr, arrangements[arr])};
+    fam_make(t, "dragonfly", params, 1);
+}
+
+/* Links whose ports are local (< a - 1) or global, each counted once. */
+static void count_links(const fam *t, uint32_t a, uint64_t *local, uint64_t *global)
+{
+    *local = *global = 0;
+    for (uint32_t r = 0; r < t->info.routers; r++)
+        for (uint32_t q = 0; q < t->info.max_ports; q++) {
+            insee_port_peer peer;
+            cr_assert(t->vt->link(t->self, r, q, &peer), "port %u of router %u unplugged", q, r);
+            cr_assert_eq(q + 1 < a, peer.port + 1 < a, "a local port wired to a global one");
+            if (q + 1 < a) {
+                cr_assert_eq(peer.router / a, r / a, "a local link leaves its group");
+                ++*local;
+            } else {
+                cr_assert_neq(peer.router / a, r / a, "a global link stays in its group");
+                ++*global;
+            }
+        }
+    *local /= 2;
+    *global /= 2;
+}
+
+/* Sizes, wiring, distances and minimal hops of one dragonfly; with
+   groups = 0 (canonical) also the diameter and the average distance. */
+static void check_dragonfly(uint32_t a, uint32_t p, uint32_t h, uint32_t groups, int arr)
+{
+    fam t;
+    make_df(&t, a, p, h, groups, arr);
+    uint32_t g = groups ? groups : a * h + 1;
+    cr_assert_eq(t.info.routers, a * g);
+    cr_assert_eq(t.info.nodes, a * p * g);
+    cr_assert_eq(t.info.max_ports, a - 1 + h);
+    cr_assert_eq(t.info.flags, 0u);
+    cr_assert_eq(t.info.dims, p > 1 ? 3u : 2u);
+    uint64_t local, global;
+    count_links(&t, a, &local, &global);
+    cr_assert_eq(local, (uint64_t)a * (a - 1) / 2 * g);
+    cr_assert_eq(global, (uint64_t)a * h * g / 2);
+    /* Every pair of groups is joined by the same number of global links. */
+    uint32_t *between = calloc((size_t)g * g, sizeof *between);
+    for (uint32_t r = 0; r < t.info.routers; r++)
+        for (uint32_t q = a - 1; q < t.info.max_ports; q++) {
+            insee_port_peer peer;
+            t.vt->link(t.self, r, q, &peer);
+            between[(size_t)(r / a) * g + peer.router / a]++;
+        }
+    for (uint32_t G = 0; G < g; G++)
+        for (uint32_t G2 = 0; G2 < g; G2++)
+            cr_assert_eq(between[(size_t)G * g + G2], G == G2 ? 0 : a * h / (g - 1),
+                         "groups %u and %u", G, G2);
+    free(between);
+    for (uint32_t node = 0; node < t.info.nodes; node++) {
+        cr_assert_eq(t.vt->node_router(t.self, node), node / p);
+        int32_t c[3];
+        cr_assert_eq(t.vt->coords(t.self, node, c, 3), t.info.dims);
+        cr_assert_eq((uint32_t)c[0], node / p % a);
+        cr_assert_eq((uint32_t)c[1], node / p / a);
+        if (p > 1)
+            cr_assert_eq((uint32_t)c[2], node % p);
+    }
+    uint32_t *bfs = fam_check_all(&t);
+    if (groups == 0 && a >= 2) {
+        uint32_t diameter;
+        uint64_t sum = fam_check_distances(&t, bfs, &diameter);
+        cr_assert_eq(t.info.diameter, 3u);
+        /* Router pairs, self included: inside a group 1 hop; to another
+           group 1 + [not the router with the link] + [not the router it
+           lands on] (3a^2 - 2a over the a^2 pairs), less one for the
+           2h - 2 groups and a - 2 routers where a global-global path
+           through a third group (landing back on the same router index)
+           beats local-global-local. */
+        uint64_t A = a, H = h;
+        uint64_t want = g * (A * (A - 1) + A * H * (3 * A * A - 2 * A) - (2 * H - 2) * (A - 2));
+        cr_assert_eq(sum, want, "a=%u h=%u %s: distance sum %llu, closed form %llu", a, h,
+                     arrangements[arr], (unsigned long long)sum, (unsigned long long)want);
+    }
+    free(bfs);
+    fam_free(&t);
+}
+
+Test(dragonfly, canonical_sizes)
+{
+    static const uint32_t sizes[][3] = {{2, 1, 1}, {3, 2, 1}, {2, 2, 2}, {4, 1, 2},
+                                        {4, 2, 2}, {5, 2, 1}, {4, 3, 3}, {6, 3, 1}};
+    for (int arr = CONSECUTIVE; arr <= PALMTREE; arr++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            check_dragonfly(sizes[i][0], sizes[i][2], sizes[i][1], 0, arr);
+}
+
+Test(dragonfly, one_router_per_group_is_complete)
+{
+    fam t;
+    make_df(&t, 1, 1, 4, 0, CONSECUTIVE);
+    cr_assert_eq(t.info.routers, 5u);
+    cr_assert_eq(t.info.diameter, 1u);
+    free(fam_check_all(&t));
+    fam_free(&t);
+}
+
+/* Fewer groups than a*h + 1: each pair joined by a*h / (groups - 1) links. */
+Test(dragonfly, trunked_groups)
+{
+    static const uint32_t sizes[][3] = {{4, 2, 2}, {4, 2, 3}, {4, 2, 5}, {3, 4, 2}, {3, 4, 4},
+                                        {3, 4, 5}, {3, 4, 7}, {6, 3, 4}, {6, 3, 7}, {6, 3, 10},
+                                        {1, 3, 2}, {2, 3, 3}};
+    for (int arr = CONSECUTIVE; arr <= PALMTREE; arr++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            check_dragonfly(sizes[i][0], 2, sizes[i][1], sizes[i][2], arr);
+}
+
+/* Router i's global port j of group G: consecutive reaches group
+   G + i*h + j + 1, palmtree group G - (i*h + j + 1); both land on router
+   a-1-i, port h-1-j (after the a - 1 local ports). */
+Test(dragonfly, canonical_wiring_by_hand)
+{
+    const uint32_t a = 4, h = 3, g = a * h + 1;
+    for (int arr = CONSECUTIVE; arr <= PALMTREE; arr++) {
+        fam t;
+        make_df(&t, a, 1, h, 0, arr);
+        for (uint32_t G = 0; G < g; G++)
+            for (uint32_t i = 0; i < a; i++)
+                for (uint32_t j = 0; j < h; j++) {
+                    insee_port_peer peer;
+                    cr_assert(t.vt->link(t.self, G * a + i, a - 1 + j, &peer));
+                    uint32_t step = i * h + j + 1;
+                    uint32_t want = arr == CONSECUTIVE ? (G + step) % g : (G + g - step) % g;
+                    cr_assert_eq(peer.router, want * a + (a - 1 - i), "%s G%u i%u j%u",
+                                 arrangements[arr], G, i, j);
+                    cr_assert_eq(peer.port, a - 1 + (h - 1 - j));
+                }
+        /* Local port q of router i leads to router q (q < i) or q + 1. */
+        insee_port_peer peer;
+        cr_assert(t.vt->link(t.self, a + 2, 1, &peer));
+        cr_assert_eq(peer.router, a + 1);
+        cr_assert_eq(peer.port, 1);
+        cr_assert(t.vt->link(t.self, a + 2, 2, &peer));
+        cr_assert_eq(peer.router, a + 3);
+        cr_assert_eq(peer.port, 2);
+        fam_free(&t);
+    }
+}
+
+/* Palmtree is consecutive with the groups numbered backwards. */
+Test(dragonfly, palmtree_mirrors_consecutive)
+{
+    const uint32_t a = 3, h = 2;
+    fam c, m;
+    make_df(&c, a, 1, h, 0, CONSECUTIVE);
+    make_df(&m, a, 1, h, 0, PALMTREE);
+    uint32_t g = a * h + 1, N = a * g;
+    for (uint32_t r = 0; r < N; r++)
+        for (uint32_t x = 0; x < N; x++) {
+            uint32_t r2 = (g - r / a) % g * a + r % a, x2 = (g - x / a) % g * a + x % a;
+            cr_assert_eq(m.vt->distance(m.self, r, x), c.vt->distance(c.self, r2, x2));
+        }
+    fam_free(&c);
+    fam_free(&m);
+}
+
+/* Shortest paths are not only local-global-local: router 5 (group 1,
+   router 1) reaches router 1 (group 0) in two global hops through router
+   18 (group 4), where local-global-local takes three. */
+Test(dragonfly, global_global_shortcut)
+{
+    fam t;
+    make_df(&t, 4, 2, 2, 0, CONSECUTIVE);
+    cr_assert_eq(t.vt->distance(t.self, 5, 2), 2u); /* node 2 is on router 1 */
+    insee_hop hops[8];
+    cr_assert_eq(t.vt->minimal_hops(t.self, 5, 2, 0, hops, 8), 1u);
+    cr_assert_eq(hops[0].port, 3);
+    cr_assert_eq(hops[0].dim, 1);
+    insee_port_peer peer;
+    cr_assert(t.vt->link(t.self, 5, 3, &peer));
+    cr_assert_eq(peer.router, 18u);
+    cr_assert(t.vt->link(t.self, 18, 3, &peer));
+    cr_assert_eq(peer.router, 1u);
+    /* In its own group: one local hop, dimension 0. */
+    cr_assert_eq(t.vt->minimal_hops(t.self, 5, 14, 0, hops, 8), 1u);
+    cr_assert_eq(hops[0].port, 2); /* router 7 is router 5's third neighbour */
+    cr_assert_eq(hops[0].dim, 0);
+    cr_assert_eq(t.vt->minimal_hops(t.self, 5, 10, 0, hops, 8), 0u); /* node 10 is on router 5 */
+    fam_free(&t);
+}
+
+static void refused(int64_t a, int64_t p, int64_t h, int64_t groups, const char *says)
+{
+    insee_error err;
+    cr_assert_null(try_df(a, p, h, groups, CONSECUTIVE, &err), "a=%lld h=%lld groups=%lld",
+                   (long long)a, (long long)h, (long long)groups);
+    cr_assert_eq(err.code, INSEE_ERR_PARAM);
+    cr_assert_not_null(strstr(err.message, says), "%s", err.message);
+}
+
+Test(dragonfly, impossible_sizes_refused)
+{
+    refused(4, 1, 2, 10, "groups = 10 > a*h + 1 = 9");
+    refused(4, 1, 2, 1, "groups = 1 leaves");
+    refused(4, 1, 2, 4, "groups = 4 cannot be wired");
+    refused(3, 1, 4, 6, "not a multiple of 5");
+    refused(40000, 1, 40000, 0, "ports per router");
+    refused(100, 50000, 10, 0, "nodes is more than");
+    refused(30000, 1, 2, 0, "hop table");
+}
+
+Test(dragonfly, parameter_table)
+{
+    const insee_plugin_desc *d = load_plugin("topology", "dragonfly");
+    static const char *const names[] = {"a", "p", "h", "groups", "arrangement"};
+    for (size_t i = 0; i < 5; i++)
+        cr_assert_str_eq(d->params[i].name, names[i]);
+    cr_assert_str_eq(d->params[3].default_value, "0");
+    cr_assert_str_eq(d->params[4].choices, "consecutive|palmtree");
+    cr_assert_null(d->params[5].name);
+}

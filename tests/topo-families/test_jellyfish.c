@@ -1,0 +1,144 @@
+/* test_jellyfish.c — the jellyfish plugin: every size of a sweep gives a
+ * simple, regular, connected graph (BFS) with routers * degree / 2 links;
+ * distances, diameter and minimal hops match a BFS; the same seed gives the
+ * same link table and another seed another graph; impossible sizes are
+ * refused with what to change. */
+#include "families.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *try_jf(int64_t routers, int64_t degree, int64_t p, uint64_t seed, insee_error *err)
+{
+    insee_value params[3] = {value_int(routers), value_int(degree), value_int(p)};
+    return fam_try("jellyfish", params, seed, err);
+}
+
+static void make_jf(fam *t, int64_t routers, int64_t degree, int64_t p, uint64_t seed)
+{
+    insee_value params[3] = {value_int(routers), value_int(degree), value_int(p)};
+    fam_make(t, "jellyfish", params, seed);
+}
+
+/* Regular (every port plugged), simple (no two ports to one neighbour, no
+   loop: fam_check_links) and connected (BFS from router 0 reaches all). */
+static void check_graph(const fam *t, uint32_t routers, uint32_t degree, uint32_t p)
+{
+    cr_assert_eq(t->info.routers, routers);
+    cr_assert_eq(t->info.nodes, routers * p);
+    cr_assert_eq(t->info.max_ports, degree);
+    cr_assert_eq(t->info.dims, 0u);
+    cr_assert_eq(fam_channels(t), (uint64_t)routers * degree, "%u routers of degree %u", routers,
+                 degree);
+    fam_check_links(t);
+    for (uint32_t r = 0; r < routers; r++) {
+        cr_assert_eq(t->vt->ports(t->self, r), degree);
+        for (uint32_t q = 1; q < degree; q++) {
+            insee_port_peer a, b;
+            t->vt->link(t->self, r, q - 1, &a);
+            t->vt->link(t->self, r, q, &b);
+            /* Ports in increasing neighbour order: distinct neighbours. */
+            cr_assert_lt(a.router, b.router, "router %u ports %u and %u", r, q - 1, q);
+        }
+    }
+    for (uint32_t node = 0; node < t->info.nodes; node++)
+        cr_assert_eq(t->vt->node_router(t->self, node), node / p);
+    uint32_t *seen = calloc(routers, sizeof *seen), *queue = malloc(sizeof *queue * routers);
+    uint32_t head = 0, tail = 0;
+    seen[0] = 1;
+    queue[tail++] = 0;
+    while (head < tail) {
+        uint32_t r = queue[head++];
+        for (uint32_t q = 0; q < degree; q++) {
+            insee_port_peer peer;
+            t->vt->link(t->self, r, q, &peer);
+            if (!seen[peer.router]++)
+                queue[tail++] = peer.router;
+        }
+    }
+    cr_assert_eq(tail, routers, "%u routers of degree %u: only %u connected", routers, degree,
+                 tail);
+    free(seen);
+    free(queue);
+}
+
+/* Every small size with routers * degree even, under several seeds. */
+Test(jellyfish, small_sizes_sweep)
+{
+    for (uint32_t n = 3; n <= 24; n++)
+        for (uint32_t r = 2; r < n; r++) {
+            if (n * r % 2)
+                continue;
+            for (uint64_t seed = 1; seed <= 4; seed++) {
+                fam t;
+                make_jf(&t, n, r, 1, seed);
+                check_graph(&t, n, r, 1);
+                fam_free(&t);
+            }
+        }
+}
+
+Test(jellyfish, distances_and_minimal_hops)
+{
+    static const uint32_t sizes[][3] = {{4, 3, 1},  {10, 2, 1},  {11, 4, 2},  {16, 5, 1},
+                                        {33, 6, 3}, {50, 7, 1},  {64, 2, 1},  {100, 3, 1},
+                                        {200, 10, 1}, {500, 5, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        fam t;
+        make_jf(&t, sizes[i][0], sizes[i][1], sizes[i][2], 1 + i);
+        check_graph(&t, sizes[i][0], sizes[i][1], sizes[i][2]);
+        free(fam_check_all(&t));
+        fam_free(&t);
+    }
+    /* A complete graph: one hop to everyone. */
+    fam k;
+    make_jf(&k, 6, 5, 1, 1);
+    cr_assert_eq(k.info.diameter, 1u);
+    fam_free(&k);
+}
+
+static bool same_links(const fam *a, const fam *b)
+{
+    for (uint32_t r = 0; r < a->info.routers; r++)
+        for (uint32_t q = 0; q < a->info.max_ports; q++) {
+            insee_port_peer x, y;
+            a->vt->link(a->self, r, q, &x);
+            b->vt->link(b->self, r, q, &y);
+            if (x.router != y.router || x.port != y.port)
+                return false;
+        }
+    return true;
+}
+
+/* The graph is a function of the experiment seed: the same seed, the same
+   link table (two instances side by side); another seed, another graph. */
+Test(jellyfish, seeded)
+{
+    fam a, b, c;
+    make_jf(&a, 64, 5, 1, 7);
+    make_jf(&b, 64, 5, 1, 7);
+    make_jf(&c, 64, 5, 1, 8);
+    cr_assert(same_links(&a, &b));
+    cr_assert(!same_links(&a, &c));
+    fam_free(&a);
+    fam_free(&b);
+    fam_free(&c);
+}
+
+static void refused(int64_t routers, int64_t degree, const char *says)
+{
+    insee_error err;
+    cr_assert_null(try_jf(routers, degree, 1, 1, &err), "%lld routers of degree %lld",
+                   (long long)routers, (long long)degree);
+    cr_assert_eq(err.code, INSEE_ERR_PARAM);
+    cr_assert_not_null(strstr(err.message, says), "%s", err.message);
+}
+
+Test(jellyfish, impossible_sizes_refused)
+{
+    refused(9, 7, "routers * degree = 9 * 7 is odd");
+    refused(5, 5, "degree = 5 >= routers = 5");
+    refused(8192, 300, "too long to build");
+    refused(600, 2, "degree 2 makes a ring"); /* diameter 300 */
+}
