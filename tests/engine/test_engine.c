@@ -338,6 +338,13 @@ static const char *const updown_topologies[] = {
     "plugin = \"torus\"\ndims = [4, 4]",
     "plugin = \"torus\"\ndims = [5, 3, 2]",
     "plugin = \"mesh\"\ndims = [3, 5]",
+    "plugin = \"kary-ntree\"\nk = 3\nn = 3",
+    "plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
+    "plugin = \"dragonfly\"\na = 4\nh = 2\np = 2",
+    "plugin = \"dragonfly\"\na = 3\nh = 2\np = 1\narrangement = \"palmtree\"",
+    "plugin = \"hyperx\"\ndims = [3, 4]\ntrunking = 2",
+    "plugin = \"hypercube\"\nn = 5",
+    "plugin = \"jellyfish\"\nrouters = 24\ndegree = 5\np = 2",
 };
 
 ParameterizedTestParameters(engine, updown_drains_everywhere)
