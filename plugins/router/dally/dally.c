@@ -44,20 +44,31 @@ typedef struct trc_state {
     uint8_t wrapped;
 } trc_state;
 
-/* Whether any port of the network is a wrap-around link. Scans every port,
-   once, at create: only asked when a single VC is configured. */
-static bool has_wrap_link(const insee_host *host, uint32_t routers)
+/* What one scan of every port at create() tells: whether some link wraps
+   around (then 2 VCs are needed), and the first port that is not a
+   dimension's link (trees, graphs): dimension order means nothing there. */
+typedef struct port_survey {
+    bool wraps;
+    bool dimensionless;
+    uint32_t router, port; /* the first dimensionless port */
+} port_survey;
+
+static port_survey survey_ports(const insee_host *host, uint32_t routers)
 {
-    for (uint32_t r = 0; r < routers; r++) {
+    port_survey s = {0};
+    for (uint32_t r = 0; r < routers && !s.dimensionless; r++) {
         uint32_t ports = host->ports(host->kernel, r);
         for (uint32_t p = 0; p < ports; p++) {
             insee_hop h;
             host->port_info(host->kernel, r, p, &h);
-            if (h.flags & INSEE_HOP_WRAP)
-                return true;
+            s.wraps |= (h.flags & INSEE_HOP_WRAP) != 0;
+            if (h.dim < 0 || (h.flags & (INSEE_HOP_UP | INSEE_HOP_DOWN))) {
+                s = (port_survey){s.wraps, true, r, p};
+                break;
+            }
         }
     }
-    return false;
+    return s;
 }
 
 static void *dally_create(const insee_host *host, const insee_value *params, insee_error *err)
@@ -65,7 +76,16 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
     insee_shape shape;
     host->shape(host->kernel, &shape);
     enum dally_mode mode = (enum dally_mode)params[P_MODE].i;
-    if (shape.vcs < 2 && has_wrap_link(host, shape.routers)) {
+    port_survey survey = survey_ports(host, shape.routers);
+    if (survey.dimensionless) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "dally: port %u of router %u is not the link of a dimension (a tree or "
+                        "a graph): dimension-order routing is undefined there; use "
+                        "plugin = \"updown\" in [router]",
+                        survey.port, survey.router);
+        return NULL;
+    }
+    if (shape.vcs < 2 && survey.wraps) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "dally: mode \"%s\" needs 2 virtual channels on a topology with "
                         "wrap-around links, but vcs = %u; set vcs = 2 (or more) in [router]",
