@@ -232,3 +232,14 @@ Test(cli, topology_summary_matches_closed_forms)
     g_free(dot);
     result_free(&r);
 }
+
+Test(cli, dally_refuses_a_graph_and_names_updown)
+{
+    result r = run_insee_in(INSEE_TEST_SOURCE_DIR,
+                            (const char *[]){"run", "examples/graph-petersen-updown.toml", "--set",
+                                             "router.plugin=dally", NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "not the link of a dimension") && strstr(r.err, "updown"),
+              "got: %s", r.err);
+    result_free(&r);
+}
