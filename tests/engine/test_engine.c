@@ -170,6 +170,15 @@ static const drain_case drain_cases[] = {
         {"plugin = \"torus\"\ndims = [4, 4]", "plugin = \"dally\"", "on_full = \"drop\"", 16},
         {"plugin = \"torus\"\ndims = [4, 4]", "plugin = \"dally\"", NULL, 1},
         {"plugin = \"mesh\"\ndims = [3, 5]", "plugin = \"dally\"", NULL, 3},
+        /* Dimension order beyond tori: the topologies order and flag their
+           hops so that dally's two VCs cut every cycle. */
+        {"plugin = \"twisted-torus\"\ndims = [8, 4]", "plugin = \"dally\"\nmode = \"trc\"", NULL, 16},
+        {"plugin = \"twisted-torus\"\ndims = [6, 3, 3]", "plugin = \"dally\"", NULL, 16},
+        {"plugin = \"midimew\"\nnodes = 41", "plugin = \"dally\"\nmode = \"trc\"", NULL, 16},
+        {"plugin = \"midimew\"\nnodes = 64", "plugin = \"dally\"", NULL, 16},
+        {"plugin = \"spinnaker\"\ndims = [7, 4]", "plugin = \"dally\"\nmode = \"trc\"", NULL, 16},
+        {"plugin = \"spinnaker\"\ndims = [8, 8]", "plugin = \"dally\"", NULL, 16},
+        {"plugin = \"hyperx\"\ndims = [4, 3]", "plugin = \"dally\"\nvcs = 1", NULL, 16},
 };
 
 ParameterizedTestParameters(engine, drains_at_saturation)
@@ -345,6 +354,13 @@ static const char *const updown_topologies[] = {
     "plugin = \"hyperx\"\ndims = [3, 4]\ntrunking = 2",
     "plugin = \"hypercube\"\nn = 5",
     "plugin = \"jellyfish\"\nrouters = 24\ndegree = 5\np = 2",
+    "plugin = \"twisted-torus\"\ndims = [8, 4]",
+    "plugin = \"twisted-torus\"\ndims = [6, 3, 3]",
+    "plugin = \"midimew\"\nnodes = 41",
+    "plugin = \"spinnaker\"\ndims = [5, 4]",
+    "plugin = \"graph\"\nfile = \"" INSEE_TEST_SOURCE_DIR "/examples/graphs/petersen.net\"",
+    "plugin = \"graph\"\nformat = \"edges\"\nfile = \"" INSEE_TEST_SOURCE_DIR
+    "/examples/graphs/petersen.edges\"",
 };
 
 ParameterizedTestParameters(engine, updown_drains_everywhere)
