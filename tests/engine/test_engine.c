@@ -60,7 +60,7 @@ static void assert_all_delivered(const insee_report *r)
    distance D between distinct nodes: latency = D + L - 1. */
 typedef struct zl_case {
     const char *topology;
-    int k[3];
+    int k[5];
     int n;
     int wrap;
     int cycles; /* enough for ~1000 packets at load 0.001 */
@@ -75,6 +75,8 @@ static const zl_case zl_cases[] = {
         {"plugin = \"torus\"\ndims = [9]", {9}, 1, 1, 2000000},
         {"plugin = \"mesh\"\ndims = [6, 5]", {6, 5}, 2, 0, 600000},
         {"plugin = \"mesh\"\ndims = [4, 4, 4]", {4, 4, 4}, 3, 0, 300000},
+        {"plugin = \"torus\"\ndims = [3, 4, 3, 2]", {3, 4, 3, 2}, 4, 1, 300000},
+        {"plugin = \"mesh\"\ndims = [2, 3, 2, 3, 2]", {2, 3, 2, 3, 2}, 5, 0, 300000},
 };
 
 static int *indices(size_t n)
