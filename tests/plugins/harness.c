@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 
 const insee_plugin_desc *load_plugin(const char *kind, const char *name)
@@ -120,6 +121,46 @@ void mock_topology(insee_kernel *k, const char *name, const int64_t *dims, size_
 void mock_topology_free(insee_kernel *k)
 {
     k->topo->destroy(k->topo_self);
+}
+
+uint32_t route_walk(const insee_kernel *k, const insee_router_vtable *vt, void *router,
+                    uint32_t src, uint32_t dst, uint32_t salt, route_step *path,
+                    uint32_t max_steps)
+{
+    size_t state_size = vt->packet_state_size(router);
+    void *state = state_size ? calloc(1, state_size) : NULL; /* exact size: ASan sees overruns */
+    insee_rng rng;
+    insee_rng_init(&rng, 1, 2);
+    insee_route_ctx ctx = {
+        .size = sizeof ctx,
+        .router = src,
+        .in_port = INSEE_PORT_INJECTION,
+        .in_vc = 0,
+        .src_node = src,
+        .dst_node = dst,
+        .salt = salt,
+        .packet_state = state,
+        .rng = &rng,
+    };
+    uint32_t hops = 0;
+    while (ctx.router != dst) {
+        cr_assert_lt(hops, max_steps, "%u -> %u does not arrive in %u hops", src, dst, max_steps);
+        insee_candidate c[INSEE_MAX_CANDIDATES];
+        cr_assert_geq(vt->route(router, &ctx, c, INSEE_MAX_CANDIDATES), 1u);
+        cr_assert_lt(c[0].vc, k->shape.vcs);
+        cr_assert_leq(c[0].room, 1u);
+        path[hops] = (route_step){ctx.router, c[0].port, c[0].vc};
+        vt->forwarded(router, &ctx, &c[0]);
+        insee_port_peer peer;
+        cr_assert(k->topo->link(k->topo_self, ctx.router, c[0].port, &peer));
+        ctx.router = peer.router;
+        ctx.in_port = peer.port;
+        ctx.in_vc = c[0].vc;
+        ctx.hops = ++hops;
+    }
+    free(state);
+    cr_assert_eq(hops, k->topo->distance(k->topo_self, src, dst));
+    return hops;
 }
 
 insee_value value_bool(bool b)

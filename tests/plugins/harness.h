@@ -1,7 +1,8 @@
 /* harness.h — what the plugin unit tests share: load a built plugin .so with
- * dlopen, build parameter values by hand, and a mock kernel behind an
+ * dlopen, build parameter values by hand, a mock kernel behind an
  * insee_host table (shape, seeded streams, topology queries forwarded to a
- * topology instance, fixed output room). No kernel library is involved. */
+ * topology instance, fixed output room), and a packet carried through a
+ * router model on it. No kernel library is involved. */
 #ifndef INSEE_TEST_PLUGINS_HARNESS_H
 #define INSEE_TEST_PLUGINS_HARNESS_H
 
@@ -27,6 +28,23 @@ insee_host mock_host(insee_kernel *k);
 void mock_topology(insee_kernel *k, const char *name, const int64_t *dims, size_t n,
                    bool bidirectional);
 void mock_topology_free(insee_kernel *k);
+
+/* One hop of a packet's path: where it was and the output and VC it took. */
+typedef struct route_step {
+    uint32_t router, port;
+    uint16_t vc;
+} route_step;
+
+/* Carry one packet from node src to node dst of a direct topology (node n
+   on router n) through router model `vt` instance `router` on `k`, the way
+   the kernel would: route(), take the first candidate (a VC below
+   shape.vcs, at most one packet of room), forwarded(), follow k's link().
+   Records each hop in path (room for max_steps); asserts that the packet
+   arrives within max_steps hops, in exactly distance() hops. Returns the
+   hops. */
+uint32_t route_walk(const insee_kernel *k, const insee_router_vtable *vt, void *router,
+                    uint32_t src, uint32_t dst, uint32_t salt, route_step *path,
+                    uint32_t max_steps);
 
 insee_value value_bool(bool b);
 insee_value value_double(double d);

@@ -50,59 +50,13 @@ static void rig_free(rig *g)
     mock_topology_free(&g->k);
 }
 
-typedef struct step {
-    uint32_t router, port;
-    uint16_t vc;
-} step;
-
-/* Carry one packet from src to dst the way the kernel would: route(), take
-   the first candidate, forwarded(), follow the link. Returns the hops. */
-static uint32_t walk(rig *g, uint32_t src, uint32_t dst, uint32_t salt, step *path,
-                     uint32_t max_steps)
-{
-    size_t state_size = g->vt->packet_state_size(g->self);
-    void *state = state_size ? calloc(1, state_size) : NULL; /* exact size: ASan sees overruns */
-    insee_rng rng;
-    insee_rng_init(&rng, 1, 2);
-    insee_route_ctx ctx = {
-        .size = sizeof ctx,
-        .router = src,
-        .in_port = INSEE_PORT_INJECTION,
-        .in_vc = 0,
-        .src_node = src,
-        .dst_node = dst,
-        .salt = salt,
-        .packet_state = state,
-        .rng = &rng,
-    };
-    uint32_t hops = 0;
-    while (ctx.router != dst) {
-        cr_assert_lt(hops, max_steps, "%u -> %u does not arrive", src, dst);
-        insee_candidate c[INSEE_MAX_CANDIDATES];
-        uint32_t n = g->vt->route(g->self, &ctx, c, INSEE_MAX_CANDIDATES);
-        cr_assert_geq(n, 1u);
-        cr_assert_lt(c[0].vc, g->k.shape.vcs);
-        cr_assert_leq(c[0].room, 1u);
-        path[hops] = (step){ctx.router, c[0].port, c[0].vc};
-        g->vt->forwarded(g->self, &ctx, &c[0]);
-        insee_port_peer peer;
-        cr_assert(g->k.topo->link(g->k.topo_self, ctx.router, c[0].port, &peer));
-        ctx.router = peer.router;
-        ctx.in_port = peer.port;
-        ctx.in_vc = c[0].vc;
-        ctx.hops = ++hops;
-    }
-    free(state);
-    cr_assert_eq(hops, g->k.topo->distance(g->k.topo_self, src, dst));
-    return hops;
-}
-
 /* The VCs of the path src -> dst equal `want` (n hops). */
 static void expect_vcs(rig *g, uint32_t src, uint32_t dst, uint32_t salt, const uint16_t *want,
                        uint32_t n)
 {
-    step path[64];
-    cr_assert_eq(walk(g, src, dst, salt, path, 64), n, "%u -> %u", src, dst);
+    route_step path[64];
+    cr_assert_eq(route_walk(&g->k, g->vt, g->self, src, dst, salt, path, 64), n, "%u -> %u", src,
+                 dst);
     for (uint32_t i = 0; i < n; i++)
         cr_assert_eq(path[i].vc, want[i], "%u -> %u salt %u hop %u (router %u): vc %u, want %u",
                      src, dst, salt, i, path[i].router, path[i].vc, want[i]);
@@ -247,10 +201,10 @@ Test(dally, mesh_with_one_vc)
     for (int mode = TRC; mode <= IMPROVED; mode++) {
         rig g;
         rig_make(&g, "mesh", DIMS(4, 3), true, mode, 1);
-        step path[16];
+        route_step path[16];
         for (uint32_t s = 0; s < 12; s++)
             for (uint32_t x = 0; x < 12; x++) {
-                uint32_t n = walk(&g, s, x, 0, path, 16);
+                uint32_t n = route_walk(&g.k, g.vt, g.self, s, x, 0, path, 16);
                 for (uint32_t i = 0; i < n; i++)
                     cr_assert_eq(path[i].vc, 0);
             }
@@ -287,11 +241,11 @@ static void check_acyclic(const int64_t *dims, size_t n, bool bidir, int mode, u
     cdg dep = {.channels = N * P * 2};
     dep.edge = calloc((size_t)dep.channels * dep.channels, sizeof *dep.edge);
     static const uint32_t salts[] = {0u, ~0u, 0x2u, 0x5u};
-    step path[64];
+    route_step path[64];
     for (uint32_t s = 0; s < N; s++)
         for (uint32_t x = 0; x < N; x++)
             for (size_t i = 0; i < sizeof salts / sizeof salts[0]; i++) {
-                uint32_t h = walk(&g, s, x, salts[i], path, 64);
+                uint32_t h = route_walk(&g.k, g.vt, g.self, s, x, salts[i], path, 64);
                 uint32_t prev = UINT32_MAX;
                 for (uint32_t j = 0; j < h; j++) {
                     cr_assert_lt(path[j].vc, 2u, "VC %u used", path[j].vc);

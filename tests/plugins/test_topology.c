@@ -3,6 +3,7 @@
  * all ordered pairs, diameter), minimal hops (each reduces the distance by
  * exactly one, all of them are listed, flags WRAP / WRAP_AHEAD / TIE right). */
 #include "harness.h"
+#include "topo_check.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -96,17 +97,18 @@ static void check_info(const topo *t)
 }
 
 /* Wiring: ports lead to the right neighbour, every input is fed at most
-   once, bidirectional links come back into the same port index, mesh
-   borders (and only they) are unplugged, port_info agrees. */
-static void check_links(const topo *t)
+   once, bidirectional links come back into the same port index (those two
+   by topo_check_links), mesh borders (and only they) are unplugged,
+   port_info agrees. */
+static void check_links(const topo *t, const topo_table *links)
 {
     uint32_t N = t->info.routers, P = t->info.max_ports;
-    uint32_t *fed = calloc((size_t)N * P, sizeof *fed);
-    uint32_t plugged = 0, expected_plugged = 0;
+    uint32_t expected_plugged = 0;
     for (size_t d = 0; d < t->n; d++) {
         uint32_t k = (uint32_t)t->dims[d];
         expected_plugged += (t->wrap ? k : k - 1) * (N / k) * (t->bidir ? 2 : 1);
     }
+    cr_assert_eq(topo_check_links(links), expected_plugged);
     for (uint32_t r = 0; r < N; r++) {
         for (uint32_t p = 0; p < P; p++) {
             uint32_t d = t->bidir ? p / 2 : p;
@@ -125,81 +127,30 @@ static void check_links(const topo *t)
             cr_assert_eq(ok, t->wrap || !border, "router %u port %u plugged=%d", r, p, ok);
             if (!ok)
                 continue;
-            plugged++;
-            cr_assert_lt(peer.router, N);
-            cr_assert_lt(peer.port, P);
-            fed[(size_t)peer.router * P + peer.port]++;
             for (size_t e = 0; e < t->n; e++) {
                 uint32_t want = coord_of(t, r, e);
                 if (e == d)
                     want = (want + (dir > 0 ? 1 : k - 1)) % k;
                 cr_assert_eq(coord_of(t, peer.router, e), want);
             }
-            insee_port_peer back;
-            bool has_back = t->vt->link(t->self, peer.router, peer.port, &back);
-            if (t->bidir) {
-                cr_assert(has_back);
-                cr_assert_eq(back.router, r, "link(%u,%u) does not come back", r, p);
-                cr_assert_eq(back.port, p);
-            } else {
+            if (!t->bidir) {
                 /* Unidirectional: the + link feeds input + of the next router,
                    whose output + goes on, never back (rings longer than 2). */
+                insee_port_peer back;
+                t->vt->link(t->self, peer.router, peer.port, &back);
                 cr_assert_eq(peer.port, p);
                 if (k > 2)
                     cr_assert_neq(back.router, r);
             }
         }
     }
-    cr_assert_eq(plugged, expected_plugged);
-    for (size_t i = 0; i < (size_t)N * P; i++)
-        cr_assert_leq(fed[i], 1u, "input %zu fed by %u outputs", i, fed[i]);
-    free(fed);
 }
 
-/* Hop counts by breadth-first search over link(), from every router. */
-static uint32_t *bfs_all(const topo *t)
+static void check_distances(const topo *t, const topo_table *links, const uint32_t *bfs)
 {
-    uint32_t N = t->info.routers, P = t->info.max_ports;
-    uint32_t *dist = malloc((size_t)N * N * sizeof *dist);
-    uint32_t *queue = malloc(N * sizeof *queue);
-    for (uint32_t s = 0; s < N; s++) {
-        uint32_t *row = dist + (size_t)s * N;
-        for (uint32_t i = 0; i < N; i++)
-            row[i] = UINT32_MAX;
-        row[s] = 0;
-        uint32_t head = 0, tail = 0;
-        queue[tail++] = s;
-        while (head < tail) {
-            uint32_t r = queue[head++];
-            for (uint32_t p = 0; p < P; p++) {
-                insee_port_peer peer;
-                if (t->vt->link(t->self, r, p, &peer) && row[peer.router] == UINT32_MAX) {
-                    row[peer.router] = row[r] + 1;
-                    queue[tail++] = peer.router;
-                }
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
-static void check_distances(const topo *t)
-{
-    uint32_t N = t->info.routers;
-    uint32_t *bfs = bfs_all(t);
-    double sum = 0;
-    uint32_t max = 0;
-    for (uint32_t s = 0; s < N; s++) {
-        for (uint32_t x = 0; x < N; x++) {
-            uint32_t d = t->vt->distance(t->self, s, x);
-            cr_assert_eq(d, bfs[(size_t)s * N + x], "distance %u -> %u", s, x);
-            sum += d;
-            max = d > max ? d : max;
-        }
-    }
-    free(bfs);
-    cr_assert_float_eq(sum / ((double)N * N), closed_average(t), 1e-9);
+    uint32_t N = t->info.routers, max;
+    uint64_t sum = topo_check_distances(links, bfs, &max);
+    cr_assert_float_eq((double)sum / ((double)N * N), closed_average(t), 1e-9);
     cr_assert_eq(max, t->info.diameter);
 }
 
@@ -218,33 +169,21 @@ static bool crosses_wrap(const topo *t, uint32_t r, uint32_t port, uint32_t hops
     return wrapped;
 }
 
-static void check_minimal_hops_pair(const topo *t, uint32_t r, uint32_t x, uint32_t salt)
+/* The hops topo_check_hops finds minimal, complete and in dimension order,
+   against the closed forms: dim_hops, WRAP, WRAP_AHEAD and TIE. */
+static void check_minimal_hops_pair(const topo *t, const topo_table *links, const uint32_t *bfs,
+                                    uint32_t r, uint32_t x, uint32_t salt)
 {
-    uint32_t P = t->info.max_ports;
     insee_hop hops[64];
-    uint32_t n = t->vt->minimal_hops(t->self, r, x, salt, hops, 64);
-    uint32_t dist = t->vt->distance(t->self, r, x);
-    cr_assert_eq(n == 0, r == x);
-    bool listed[64] = {0};
+    uint32_t n = topo_check_hops(links, bfs, r, x, salt, hops, 64);
     for (uint32_t i = 0; i < n; i++) {
         const insee_hop *h = &hops[i];
-        cr_assert_lt(h->port, P);
-        cr_assert(!listed[h->port], "port %u listed twice", h->port);
-        listed[h->port] = true;
-        if (i > 0)
-            cr_assert_geq(h->dim, hops[i - 1].dim, "not in dimension order");
         insee_hop info;
         t->vt->port_info(t->self, r, h->port, &info);
-        cr_assert_eq(h->dim, info.dim);
-        cr_assert_eq(h->dir, info.dir);
         cr_assert_eq(h->flags & INSEE_HOP_WRAP, info.flags & INSEE_HOP_WRAP);
         size_t d = (size_t)h->dim;
         uint32_t dh = dim_dist(t, d, coord_of(t, r, d), coord_of(t, x, d));
         cr_assert_eq(h->dim_hops, dh, "%u -> %u dim %zu", r, x, d);
-        insee_port_peer peer;
-        cr_assert(t->vt->link(t->self, r, h->port, &peer));
-        cr_assert_eq(t->vt->distance(t->self, peer.router, x), dist - 1,
-                     "hop %u -> %u via port %u does not reduce the distance", r, x, h->port);
         cr_assert_eq((h->flags & INSEE_HOP_WRAP_AHEAD) != 0,
                      crosses_wrap(t, r, h->port, h->dim_hops), "%u -> %u port %u", r, x,
                      h->port);
@@ -258,39 +197,30 @@ static void check_minimal_hops_pair(const topo *t, uint32_t r, uint32_t x, uint3
             cr_assert_eq(h->dir, first ? want : -want, "%u -> %u salt %x", r, x, salt);
         }
     }
-    /* Completeness: every port that reduces the distance is listed. */
-    for (uint32_t p = 0; p < P; p++) {
-        insee_port_peer peer;
-        if (t->vt->link(t->self, r, p, &peer) &&
-            t->vt->distance(t->self, peer.router, x) + 1 == dist)
-            cr_assert(listed[p], "%u -> %u: minimal port %u not listed", r, x, p);
-    }
-    /* `max` is honoured and the first hop does not depend on it. */
-    if (n > 0) {
-        insee_hop one;
-        cr_assert_eq(t->vt->minimal_hops(t->self, r, x, salt, &one, 1), 1u);
-        cr_assert_eq(one.port, hops[0].port);
-        cr_assert_eq(one.flags, hops[0].flags);
-    }
 }
 
-static void check_minimal_hops(const topo *t)
+static void check_minimal_hops(const topo *t, const topo_table *links, const uint32_t *bfs)
 {
     static const uint32_t salts[] = {0u, ~0u, 0x5u, 0xAu};
     uint32_t N = t->info.routers;
     for (uint32_t r = 0; r < N; r++)
         for (uint32_t x = 0; x < N; x++)
             for (size_t s = 0; s < sizeof salts / sizeof salts[0]; s++)
-                check_minimal_hops_pair(t, r, x, salts[s]);
+                check_minimal_hops_pair(t, links, bfs, r, x, salts[s]);
 }
 
 static void check_all(const char *name, const int64_t *dims, size_t n, bool bidirectional)
 {
     topo t = make(name, dims, n, bidirectional);
     check_info(&t);
-    check_links(&t);
-    check_distances(&t);
-    check_minimal_hops(&t);
+    topo_table links;
+    topo_read(&links, t.vt, t.self);
+    check_links(&t, &links);
+    uint32_t *bfs = topo_bfs_all(&links);
+    check_distances(&t, &links, bfs);
+    check_minimal_hops(&t, &links, bfs);
+    free(bfs);
+    topo_table_free(&links);
     mock_topology_free(&t.k);
 }
 

@@ -2,6 +2,7 @@
  * plugins opened on the mock host, whole-network checks against BFS, and
  * the Dally router's channel dependency graph. */
 #include "direct.h"
+#include "topo_check.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -82,29 +83,6 @@ void spinnaker_open(net *t, int64_t w, int64_t h)
     net_open(t, "spinnaker", p); /* create() keeps no pointer to the list */
 }
 
-void bfs(const net *t, uint32_t src, uint32_t *dist)
-{
-    uint32_t n = t->info.routers;
-    uint32_t *queue = malloc(sizeof *queue * n);
-    for (uint32_t r = 0; r < n; r++)
-        dist[r] = UINT32_MAX;
-    dist[src] = 0;
-    uint32_t head = 0, tail = 0;
-    queue[tail++] = src;
-    while (head < tail) {
-        uint32_t r = queue[head++];
-        for (uint32_t p = 0; p < t->vt->ports(t->self, r); p++) {
-            insee_port_peer to;
-            if (t->vt->link(t->self, r, p, &to) && dist[to.router] == UINT32_MAX) {
-                dist[to.router] = dist[r] + 1;
-                queue[tail++] = to.router;
-            }
-        }
-    }
-    free(queue);
-    cr_assert_eq(tail, n, "only %u of %u routers reachable from %u", tail, n, src);
-}
-
 static bool port_wraps(const net *t, uint32_t r, uint32_t p)
 {
     insee_hop h;
@@ -113,7 +91,7 @@ static bool port_wraps(const net *t, uint32_t r, uint32_t p)
 }
 
 /* Wiring, port_info and coordinates; `xy` gets every node's coordinates. */
-static void check_wiring(const net *t, int32_t *xy)
+static void check_wiring(const net *t, const topo_table *links, int32_t *xy)
 {
     uint32_t n = t->info.routers, P = t->info.max_ports, dims = t->info.dims;
     cr_assert_eq(t->info.nodes, n);
@@ -127,17 +105,15 @@ static void check_wiring(const net *t, int32_t *xy)
             cr_assert(memcmp(&xy[(size_t)a * dims], &xy[(size_t)b * dims],
                              sizeof *xy * dims) != 0,
                       "nodes %u and %u have the same coordinates", a, b);
-    uint32_t *fed = calloc((size_t)n * P, sizeof *fed);
+    /* In range, symmetric, no input fed twice; as every one of the n * P
+       outputs is plugged (below) and there are n * P inputs, each input is
+       fed exactly once. */
+    cr_assert_eq(topo_check_links(links), n * P, "every input fed once");
     for (uint32_t r = 0; r < n; r++) {
         cr_assert_eq(t->vt->ports(t->self, r), P);
         for (uint32_t p = 0; p < P; p++) {
-            insee_port_peer to, back;
-            cr_assert(t->vt->link(t->self, r, p, &to), "router %u port %u unplugged", r, p);
-            cr_assert_lt(to.router, n);
-            cr_assert_lt(to.port, P);
-            fed[(size_t)to.router * P + to.port]++;
-            cr_assert(t->vt->link(t->self, to.router, to.port, &back));
-            cr_assert(back.router == r && back.port == p, "link(%u, %u) does not come back", r, p);
+            const insee_port_peer *to = topo_peer(links, r, p);
+            cr_assert_not_null(to, "router %u port %u unplugged", r, p);
             insee_hop h;
             t->vt->port_info(t->self, r, p, &h);
             uint32_t d = p / 2;
@@ -146,19 +122,16 @@ static void check_wiring(const net *t, int32_t *xy)
             /* What the Dally router's trc mode relies on: coordinate d is 0
                exactly past a + dateline of d, and a - dateline leaves it. */
             bool wraps = h.flags & INSEE_HOP_WRAP;
-            int32_t at = dir > 0 ? xy[(size_t)to.router * dims + d] : xy[(size_t)r * dims + d];
+            int32_t at = dir > 0 ? xy[(size_t)to->router * dims + d] : xy[(size_t)r * dims + d];
             cr_assert_eq(wraps, at == 0, "router %u port %u: WRAP %d, coordinate %d", r, p,
                          wraps, at);
         }
     }
-    for (size_t i = 0; i < (size_t)n * P; i++)
-        cr_assert_eq(fed[i], 1u, "input %zu of router %zu fed %u times", i % P, i / P, fed[i]);
-    free(fed);
 }
 
 /* The first hops from src to dst with `salt`: one dimension-ordered path. */
-static void check_first_hops(const net *t, const uint32_t *all, uint32_t src, uint32_t dst,
-                             uint32_t salt, bool dateline_safe)
+static void check_first_hops(const net *t, const topo_table *links, const uint32_t *all,
+                             uint32_t src, uint32_t dst, uint32_t salt, bool dateline_safe)
 {
     uint32_t n = t->info.routers, P = t->info.max_ports;
     uint32_t len = all[(size_t)src * n + dst];
@@ -171,9 +144,7 @@ static void check_first_hops(const net *t, const uint32_t *all, uint32_t src, ui
         cr_assert(memcmp(&one, &every[0], sizeof one) == 0, "max = 1 changes the first hop");
         path[i] = one;
         cr_assert_eq((bool)(one.flags & INSEE_HOP_WRAP), port_wraps(t, r, one.port));
-        insee_port_peer to;
-        t->vt->link(t->self, r, one.port, &to);
-        r = to.router;
+        r = topo_peer(links, r, one.port)->router;
     }
     cr_assert_eq(r, dst, "%u -> %u: the first hops do not arrive in %u hops", src, dst, len);
     /* Segments of one dimension: increasing dimensions, one direction,
@@ -209,44 +180,25 @@ uint64_t check_net(const net *t, bool dateline_safe, uint32_t *diameter)
 {
     uint32_t n = t->info.routers, P = t->info.max_ports;
     cr_assert_leq(P, 8u);
+    topo_table links;
+    topo_read(&links, t->vt, t->self);
     int32_t *xy = malloc(sizeof *xy * n * (t->info.dims ? t->info.dims : 1));
-    check_wiring(t, xy);
+    check_wiring(t, &links, xy);
     free(xy);
-    uint32_t *all = malloc(sizeof *all * n * n);
-    for (uint32_t s = 0; s < n; s++)
-        bfs(t, s, &all[(size_t)s * n]);
-    uint64_t sum = 0;
-    *diameter = 0;
+    uint32_t *all = topo_bfs_all(&links);
+    uint64_t sum = topo_check_distances(&links, all, diameter);
     static const uint32_t salts[] = {0u, ~0u, 0x2u, 0x5u};
     for (uint32_t s = 0; s < n; s++)
         for (uint32_t x = 0; x < n; x++) {
-            uint32_t d = all[(size_t)s * n + x];
-            sum += d;
-            *diameter = d > *diameter ? d : *diameter;
-            cr_assert_eq(t->vt->distance(t->self, s, x), d, "distance(%u, %u)", s, x);
-            /* Exactly the ports one hop closer, each once (the graph is
-               undirected: a neighbour's distance to x is x's to it). */
-            insee_hop out[8];
-            uint32_t listed = t->vt->minimal_hops(t->self, s, x, 0, out, P);
-            uint32_t want = 0;
-            for (uint32_t p = 0; p < P; p++) {
-                insee_port_peer to;
-                t->vt->link(t->self, s, p, &to);
-                bool closer = all[(size_t)x * n + to.router] + 1 == d;
-                want += closer;
-                bool found = false;
-                for (uint32_t h = 0; h < listed; h++)
-                    found |= out[h].port == p;
-                cr_assert_eq(found, closer, "%u -> %u: port %u listed %d, closer %d", s, x, p,
-                             found, closer);
-            }
-            cr_assert_eq(listed, want, "%u -> %u: a port listed twice", s, x);
+            insee_hop out[8]; /* exactly the ports one hop closer, each once */
+            topo_check_hops(&links, all, s, x, 0, out, 8);
             for (size_t i = 0; i < sizeof salts / sizeof salts[0]; i++)
-                check_first_hops(t, all, s, x, salts[i], dateline_safe);
+                check_first_hops(t, &links, all, s, x, salts[i], dateline_safe);
         }
     cr_assert_eq(t->info.diameter, *diameter, "info.diameter %u, BFS %u", t->info.diameter,
                  *diameter);
     free(all);
+    topo_table_free(&links);
     return sum;
 }
 
@@ -302,46 +254,22 @@ static bool cyclic(edges *g, uint32_t vertices)
     return tail != vertices;
 }
 
-/* Carry a packet src -> dst as the kernel does: route(), first candidate,
-   forwarded(), follow the link; add each consecutive pair of channels. */
+/* Carry a packet src -> dst as the kernel does (route_walk, harness.c) and
+   add each consecutive pair of its channels. */
 static void dally_walk(net *t, const insee_router_vtable *vt, void *router, uint32_t src,
                        uint32_t dst, uint32_t salt, edges *g)
 {
-    uint32_t P = t->info.max_ports;
-    size_t state_size = vt->packet_state_size(router);
-    void *state = state_size ? calloc(1, state_size) : NULL;
-    insee_rng rng;
-    insee_rng_init(&rng, 1, 2);
-    insee_route_ctx ctx = {
-        .size = sizeof ctx,
-        .router = src,
-        .in_port = INSEE_PORT_INJECTION,
-        .src_node = src,
-        .dst_node = dst,
-        .salt = salt,
-        .packet_state = state,
-        .rng = &rng,
-    };
-    uint32_t hops = 0, prev = UINT32_MAX, len = t->vt->distance(t->self, src, dst);
-    while (ctx.router != dst) {
-        cr_assert_lt(hops, len, "%u -> %u takes more than %u hops", src, dst, len);
-        insee_candidate c[INSEE_MAX_CANDIDATES];
-        cr_assert_geq(vt->route(router, &ctx, c, INSEE_MAX_CANDIDATES), 1u);
-        cr_assert_lt(c[0].vc, 2u);
-        uint32_t channel = (ctx.router * P + c[0].port) * 2 + c[0].vc;
+    uint32_t P = t->info.max_ports, len = t->vt->distance(t->self, src, dst);
+    route_step *path = malloc(sizeof *path * ((size_t)len + 1)); /* + 1: never malloc(0) */
+    uint32_t hops = route_walk(&t->k, vt, router, src, dst, salt, path, len);
+    uint32_t prev = UINT32_MAX;
+    for (uint32_t i = 0; i < hops; i++) {
+        uint32_t channel = (path[i].router * P + path[i].port) * 2 + path[i].vc;
         if (prev != UINT32_MAX)
             edge_add(g, prev, channel);
         prev = channel;
-        vt->forwarded(router, &ctx, &c[0]);
-        insee_port_peer to;
-        cr_assert(t->vt->link(t->self, ctx.router, c[0].port, &to));
-        ctx.router = to.router;
-        ctx.in_port = to.port;
-        ctx.in_vc = c[0].vc;
-        ctx.hops = ++hops;
     }
-    cr_assert_eq(hops, len);
-    free(state);
+    free(path);
 }
 
 bool dally_cdg_cyclic(net *t, const char *mode)

@@ -1,8 +1,9 @@
 /* direct.h — what the tests of the direct topologies (twisted-torus,
  * midimew, spinnaker) share: open a topology plugin on the plugin tests'
  * mock host (../plugins/harness.c), check it whole against breadth-first
- * search over its own link(), and carry packets through the Dally router to
- * build its channel dependency graph. */
+ * search over its own link() (../plugins/topo_check.c, plus what direct
+ * topologies promise), and carry packets through the Dally router to build
+ * its channel dependency graph. */
 #ifndef INSEE_TEST_TOPO_DIRECT_H
 #define INSEE_TEST_TOPO_DIRECT_H
 
@@ -31,9 +32,6 @@ void midimew_open(net *t, int64_t nodes);
 void spinnaker_open(net *t, int64_t w, int64_t h);
 insee_value *twisted_params(const int64_t *dims, size_t n, int64_t twist, int which,
                             insee_value out[3]);
-
-/* Hops from router src to every router by BFS over link(). */
-void bfs(const net *t, uint32_t src, uint32_t *dist);
 
 /* Check everything the topology says against BFS over its links: wiring
    (in range, symmetric, inputs fed once, port_info), coordinates (unique;

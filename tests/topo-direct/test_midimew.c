@@ -5,6 +5,7 @@
  * brute force up to 64); the dense sizes N = 2k^2 + 2k + 1 have 4d nodes
  * at distance d; wiring, coordinates, and Dally's deadlock freedom. */
 #include "direct.h"
+#include "topo_check.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -64,9 +65,13 @@ Test(midimew, optimal_diameter_5_to_200)
         cr_assert_eq(t.info.max_ports, 4u);
         cr_assert_eq(t.info.dims, 3u);
         cr_assert_eq(t.warnings, 0u);
+        topo_table links;
+        topo_read(&links, t.vt, t.self);
         uint32_t *dist = malloc(sizeof *dist * nodes);
         for (uint32_t src = 0; src < nodes; src += nodes / 3) {
-            bfs(&t, src, dist);
+            uint32_t reached = topo_bfs(&links, src, dist);
+            cr_assert_eq(reached, nodes, "only %u of %u routers reachable from %u", reached, nodes,
+                         src);
             uint32_t far = 0;
             for (uint32_t x = 0; x < nodes; x++) {
                 cr_assert_eq(t.vt->distance(t.self, src, x), dist[x], "N %u: %u -> %u", nodes,
@@ -77,6 +82,7 @@ Test(midimew, optimal_diameter_5_to_200)
         }
         cr_assert_eq(t.info.diameter, optimal_diameter(nodes), "N = %u", nodes);
         free(dist);
+        topo_table_free(&links);
         net_close(&t);
     }
 }

@@ -1,8 +1,8 @@
 /* families.h — what the unit tests of the large-scale topology families
  * (dragonfly, hyperx, hypercube, jellyfish) share: create a topology plugin
- * with hand-built parameters on the mock host of ../plugins, read its graph
- * through link(), and check it against a breadth-first search (link
- * symmetry, unique inputs, distances, minimal hops). */
+ * with hand-built parameters on the mock host of ../plugins, and check it
+ * against a breadth-first search over its link() (../plugins/topo_check.c:
+ * link symmetry, unique inputs, distances, minimal hops). */
 #ifndef INSEE_TEST_TOPO_FAMILIES_H
 #define INSEE_TEST_TOPO_FAMILIES_H
 
@@ -28,24 +28,15 @@ void fam_free(fam *t);
    has its reverse). */
 uint64_t fam_channels(const fam *t);
 
-/* Every link names a real router and port, comes back into the same port
-   (bidirectional), and every input is fed once at most. */
+/* Every link names a real router and port (not its own router), comes back
+   into the same port, and every input is fed once at most
+   (topo_check_links; no family is INSEE_TOPO_DIRECTED). */
 void fam_check_links(const fam *t);
 
-/* Hops between every pair of routers by BFS over link() (UINT32_MAX:
-   unreached); routers x routers, caller frees. */
-uint32_t *fam_bfs(const fam *t);
-
-/* distance() equals the BFS to every node; returns the sum of router-pair
-   distances (self pairs included) and sets *diameter to the largest. */
-uint64_t fam_check_distances(const fam *t, const uint32_t *bfs, uint32_t *diameter);
-
-/* At every router toward every node: minimal_hops() lists exactly the
-   plugged ports one BFS hop closer, once each, nothing at the node's
-   router, in non-decreasing dim; agrees with port_info(); honours max. */
-void fam_check_minimal_hops(const fam *t, const uint32_t *bfs);
-
-/* All of the above; returns the BFS table (caller frees). */
-uint32_t *fam_check_all(const fam *t);
+/* The links as fam_check_links; the BFS between every pair of routers
+   reaches, equals distance() to every node and gives info.diameter; at
+   every router toward every node under a few salts, topo_check_hops.
+   Returns the sum of the router-pair distances (self pairs included). */
+uint64_t fam_check_all(const fam *t);
 
 #endif

@@ -86,10 +86,8 @@ static void check_dragonfly(uint32_t a, uint32_t p, uint32_t h, uint32_t groups,
         if (p > 1)
             cr_assert_eq((uint32_t)c[2], node % p);
     }
-    uint32_t *bfs = fam_check_all(&t);
+    uint64_t sum = fam_check_all(&t);
     if (groups == 0 && a >= 2) {
-        uint32_t diameter;
-        uint64_t sum = fam_check_distances(&t, bfs, &diameter);
         cr_assert_eq(t.info.diameter, 3u);
         /* Router pairs, self included: inside a group 1 hop; to another
            group 1 + [not the router with the link] + [not the router it
@@ -102,7 +100,6 @@ static void check_dragonfly(uint32_t a, uint32_t p, uint32_t h, uint32_t groups,
         cr_assert_eq(sum, want, "a=%u h=%u %s: distance sum %llu, closed form %llu", a, h,
                      arrangements[arr], (unsigned long long)sum, (unsigned long long)want);
     }
-    free(bfs);
     fam_free(&t);
 }
 
@@ -121,7 +118,7 @@ Test(dragonfly, one_router_per_group_is_complete)
     make_df(&t, 1, 1, 4, 0, CONSECUTIVE);
     cr_assert_eq(t.info.routers, 5u);
     cr_assert_eq(t.info.diameter, 1u);
-    free(fam_check_all(&t));
+    fam_check_all(&t);
     fam_free(&t);
 }
 

@@ -9,6 +9,7 @@
  * every file error, with the file, the line and what to do.
  */
 #include "graph_rig.h"
+#include "../plugins/topo_check.h"
 
 #include <criterion/criterion.h>
 #include <stdarg.h>
@@ -18,7 +19,6 @@
 
 #define EXAMPLES INSEE_TEST_SOURCE_DIR "/examples/graphs/"
 #define GRAPHS INSEE_TEST_SOURCE_DIR "/tests/topo-graph/graphs/"
-#define NONE UINT32_MAX
 
 typedef struct net {
     graph_rig rig;
@@ -101,159 +101,61 @@ typedef struct measure {
     double average;   /* mean BFS distance over ordered pairs of distinct hosting routers */
 } measure;
 
-/* Hops from every router to t, by BFS over the reversed link() graph. */
-static void bfs_to(const net *n, uint32_t t, uint32_t *dist, uint32_t *queue)
+/* Routing at router r toward `node`, under every salt: topo_check_hops
+   (every listed hop one closer, all closer ports listed, none twice, no
+   dimension, max = 1 and max = 0), no direction or flag, and the salt only
+   rotates the list that salt 0 gives. */
+static void check_hops(const topo_table *links, const uint32_t *bfs, uint32_t r, uint32_t node)
 {
-    uint32_t routers = n->info.routers;
-    for (uint32_t r = 0; r < routers; r++)
-        dist[r] = NONE;
-    dist[t] = 0;
-    uint32_t head = 0, tail = 0;
-    queue[tail++] = t;
-    /* Reversed edges by scanning every port: O(routers * ports) per BFS
-       level is fine for test sizes and keeps the test independent. */
-    while (head < tail) {
-        uint32_t s = queue[head++];
-        for (uint32_t r = 0; r < routers; r++) {
-            if (dist[r] != NONE)
-                continue;
-            for (uint32_t p = 0; p < n->rig.vt->ports(n->self, r); p++) {
-                insee_port_peer q;
-                if (n->rig.vt->link(n->self, r, p, &q) && q.router == s) {
-                    dist[r] = dist[s] + 1;
-                    queue[tail++] = r;
-                    break;
-                }
-            }
-        }
+    uint32_t ports = links->vt->ports(links->self, r);
+    insee_hop base[ports + 1], out[ports + 1];
+    uint32_t w = topo_check_hops(links, bfs, r, node, 0, base, ports + 1);
+    for (uint32_t i = 0; i < w; i++) {
+        cr_assert_eq(base[i].dir, 0);
+        cr_assert_eq(base[i].flags, 0);
     }
-}
-
-static void check_wiring(const net *n, measure *m)
-{
-    const insee_topology_vtable *vt = n->rig.vt;
-    uint32_t routers = n->info.routers, max_ports = 0;
-    cr_assert_gt(routers, 0);
-    cr_assert_eq(n->info.dims, 0);
-    uint32_t **fed = calloc(routers, sizeof *fed);
-    for (uint32_t r = 0; r < routers; r++)
-        fed[r] = calloc(vt->ports(n->self, r) + 1, sizeof **fed);
-    for (uint32_t r = 0; r < routers; r++) {
-        uint32_t ports = vt->ports(n->self, r);
-        max_ports = ports > max_ports ? ports : max_ports;
-        for (uint32_t p = 0; p < ports; p++) {
-            insee_port_peer q, back;
-            if (!vt->link(n->self, r, p, &q))
-                continue;
-            m->links++;
-            cr_assert_lt(q.router, routers);
-            cr_assert_lt(q.port, vt->ports(n->self, q.router));
-            cr_assert_neq(q.router, r, "router %u port %u is a self-loop", r, p);
-            cr_assert_eq(fed[q.router][q.port]++, 0, "input %u of router %u fed twice", q.port,
-                         q.router);
-            if (n->info.flags & INSEE_TOPO_DIRECTED)
-                continue;
-            cr_assert(vt->link(n->self, q.router, q.port, &back));
-            cr_assert_eq(back.router, r, "link (%u,%u) does not come back", r, p);
-            cr_assert_eq(back.port, p);
-        }
+    for (uint32_t salt = 1; salt < 8; salt++) {
+        cr_assert_eq(topo_check_hops(links, bfs, r, node, salt, out, ports + 1), w);
+        for (uint32_t i = 0; i < w; i++)
+            cr_assert(memcmp(&out[i], &base[(i + salt % w) % w], sizeof out[i]) == 0,
+                      "router %u to node %u salt %u: hop %u is not salt 0's rotated", r, node,
+                      salt, i);
     }
-    cr_assert_eq(n->info.max_ports, max_ports);
-    for (uint32_t r = 0; r < routers; r++)
-        free(fed[r]);
-    free(fed);
-}
-
-/* Routing at router r toward node `node` on router t, whose BFS row is
-   `dist`: every listed hop one closer, all closer ports listed, none twice,
-   the salt only rotates the list, max truncates it. */
-static void check_hops(const net *n, uint32_t r, uint32_t node, const uint32_t *dist)
-{
-    const insee_topology_vtable *vt = n->rig.vt;
-    uint32_t ports = vt->ports(n->self, r), closer = 0;
-    for (uint32_t p = 0; p < ports; p++) {
-        insee_port_peer q;
-        closer += vt->link(n->self, r, p, &q) && dist[q.router] + 1 == dist[r];
-    }
-    for (uint32_t salt = 0; salt < 8; salt++) {
-        insee_hop out[ports + 1];
-        uint32_t w = vt->minimal_hops(n->self, r, node, salt, out, ports + 1);
-        cr_assert_eq(w, closer, "router %u to node %u: %u hops listed, %u ports closer", r, node,
-                     w, closer);
-        bool *seen = calloc(ports + 1, sizeof *seen);
-        for (uint32_t i = 0; i < w; i++) {
-            insee_port_peer q;
-            cr_assert_lt(out[i].port, ports);
-            cr_assert(!seen[out[i].port], "port %u listed twice", out[i].port);
-            seen[out[i].port] = true;
-            cr_assert(vt->link(n->self, r, out[i].port, &q));
-            cr_assert_eq(dist[q.router] + 1, dist[r], "router %u port %u is not one hop closer",
-                         r, out[i].port);
-            cr_assert_eq(out[i].dim, -1);
-            cr_assert_eq(out[i].dir, 0);
-            cr_assert_eq(out[i].flags, 0);
-        }
-        free(seen);
-        if (w > 0) {
-            /* the salt rotates the list that salt 0 gives */
-            insee_hop base[ports + 1];
-            vt->minimal_hops(n->self, r, node, 0, base, ports + 1);
-            for (uint32_t i = 0; i < w; i++)
-                cr_assert_eq(out[i].port, base[(i + salt % w) % w].port);
-            insee_hop one;
-            cr_assert_eq(vt->minimal_hops(n->self, r, node, salt, &one, 1), 1);
-            cr_assert_eq(one.port, out[0].port, "max = 1 must give the first hop");
-        }
-    }
-    insee_hop none;
-    cr_assert_eq(vt->minimal_hops(n->self, r, node, 0, &none, 0), 0, "max = 0 writes nothing");
 }
 
 /* Everything topology.h promises, against BFS; returns what was measured. */
 static measure check_net(const net *n)
 {
     const insee_topology_vtable *vt = n->rig.vt;
+    uint32_t routers = n->info.routers;
     measure m = {0};
-    check_wiring(n, &m);
-    uint32_t routers = n->info.routers, nodes = n->info.nodes;
+    cr_assert_gt(routers, 0);
+    cr_assert_eq(n->info.dims, 0);
+    topo_table links;
+    topo_read(&links, vt, n->self);
+    m.links = topo_check_links(&links);
+    uint32_t *bfs = topo_bfs_all(&links);
+    double sum = (double)topo_check_distances(&links, bfs, &m.diameter);
+    cr_assert_eq(n->info.diameter, m.diameter);
+    /* Routing toward one node of each hosting router: every node of it is
+       the same question. */
     bool *hosts = calloc(routers, sizeof *hosts);
     uint32_t hosting = 0;
-    for (uint32_t x = 0; x < nodes; x++) {
+    for (uint32_t x = 0; x < n->info.nodes; x++) {
         uint32_t t = vt->node_router(n->self, x);
-        cr_assert_lt(t, routers);
-        hosting += !hosts[t];
+        if (hosts[t])
+            continue;
         hosts[t] = true;
+        hosting++;
+        for (uint32_t r = 0; r < routers; r++)
+            check_hops(&links, bfs, r, x);
     }
     cr_assert_eq((n->info.flags & INSEE_TOPO_INDIRECT) != 0, hosting < routers);
-    uint32_t *dist = malloc(sizeof *dist * routers), *queue = malloc(sizeof *queue * routers);
-    double sum = 0;
-    for (uint32_t t = 0; t < routers; t++) {
-        if (!hosts[t])
-            continue;
-        bfs_to(n, t, dist, queue);
-        for (uint32_t r = 0; r < routers; r++) {
-            cr_assert_neq(dist[r], NONE, "router %u does not reach router %u", r, t);
-            if (hosts[r]) {
-                sum += dist[r];
-                m.diameter = dist[r] > m.diameter ? dist[r] : m.diameter;
-            }
-        }
-        for (uint32_t x = 0; x < nodes; x++) {
-            if (vt->node_router(n->self, x) != t)
-                continue;
-            for (uint32_t r = 0; r < routers; r++) {
-                cr_assert_eq(vt->distance(n->self, r, x), dist[r], "distance(%u, node %u)", r, x);
-                check_hops(n, r, x, dist);
-            }
-            break; /* every node of t is the same question */
-        }
-    }
-    cr_assert_eq(n->info.diameter, m.diameter);
     if (hosting > 1)
         m.average = sum / ((double)hosting * (hosting - 1));
     free(hosts);
-    free(dist);
-    free(queue);
+    free(bfs);
+    topo_table_free(&links);
     return m;
 }
 

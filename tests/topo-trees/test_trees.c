@@ -7,6 +7,7 @@
  * after, each one BFS hop closer), k' = k equal to the k-ary n-tree, and the
  * errors of impossible parameters. */
 #include "harness.h"
+#include "topo_check.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -22,7 +23,8 @@ typedef struct tree {
     uint32_t first[33]; /* closed form: router index of level l's first switch */
     uint32_t *level;    /* level of each router, from `first` */
     uint32_t *lo;       /* lowest leaf below each switch (going down only) */
-    uint32_t *bfs;      /* bfs[leaf * routers + r]: hops from r to that leaf switch */
+    topo_table links;   /* what the BFS and the shared checks read */
+    uint32_t *bfs;      /* from every router (topo_check.h) */
 } tree;
 
 static uint32_t ipow(uint32_t b, uint32_t e)
@@ -52,30 +54,6 @@ static void *create(tree *t, const char *plugin, int64_t k, int64_t kup, int64_t
     return t->vt->create(&t->host, params, err);
 }
 
-/* Hops from every router to leaf switch `leaf`, over link() (links go both
-   ways, checked by check_links). */
-static void bfs_from(const tree *t, uint32_t leaf, uint32_t *dist)
-{
-    uint32_t R = t->info.routers, P = t->info.max_ports;
-    uint32_t *queue = malloc(sizeof *queue * R);
-    for (uint32_t r = 0; r < R; r++)
-        dist[r] = UINT32_MAX;
-    uint32_t head = 0, tail = 0;
-    dist[leaf] = 0;
-    queue[tail++] = leaf;
-    while (head < tail) {
-        uint32_t r = queue[head++];
-        for (uint32_t p = 0; p < P; p++) {
-            insee_port_peer peer;
-            if (t->vt->link(t->self, r, p, &peer) && dist[peer.router] == UINT32_MAX) {
-                dist[peer.router] = dist[r] + 1;
-                queue[tail++] = peer.router;
-            }
-        }
-    }
-    free(queue);
-}
-
 static tree make(const char *plugin, uint32_t k, uint32_t kup, uint32_t n)
 {
     tree t = {.k = k, .kup = kup, .n = n};
@@ -93,10 +71,8 @@ static tree make(const char *plugin, uint32_t k, uint32_t kup, uint32_t n)
         for (uint32_t r = t.first[l]; r < t.first[l + 1]; r++)
             t.level[r] = l;
     t.lo = malloc(sizeof *t.lo * R);
-    uint32_t leaves = t.first[1];
-    t.bfs = malloc(sizeof *t.bfs * leaves * R);
-    for (uint32_t leaf = 0; leaf < leaves; leaf++)
-        bfs_from(&t, leaf, t.bfs + (size_t)leaf * R);
+    topo_read(&t.links, t.vt, t.self);
+    t.bfs = topo_bfs_all(&t.links);
     return t;
 }
 
@@ -105,12 +81,8 @@ static void tree_free(tree *t)
     t->vt->destroy(t->self);
     free(t->level);
     free(t->lo);
+    topo_table_free(&t->links);
     free(t->bfs);
-}
-
-static uint32_t bfs_dist(const tree *t, uint32_t r, uint32_t node)
-{
-    return t->bfs[(size_t)(node / t->k) * t->info.routers + r];
 }
 
 /* Level of the nearest common ancestor of two nodes: the first level whose
@@ -146,14 +118,17 @@ static void check_info(const tree *t)
 
 /* The wiring: down ports 0..k-1 reach level l-1 (none at the leaves), up
    ports k..k+k'-1 reach level l+1 (none at the top), every link comes back
-   into the same port, every input is fed once, the plugged outputs number
+   into the same port and every input is fed once (topo_check_links), the
+   plugged outputs number
    2 Σ_{l<n-1} k^(n-1-l) k'^(l+1) = 2 k k' (k^(n-1) - k'^(n-1))/(k - k')
    ((n-1) k^n links when k' = k); port_info agrees. */
 static void check_links(tree *t)
 {
     uint32_t k = t->k, kup = t->kup, n = t->n, R = t->info.routers, P = k + kup;
-    uint32_t *fed = calloc((size_t)R * P, sizeof *fed);
-    uint32_t plugged = 0;
+    uint32_t links = k == kup ? (n - 1) * ipow(k, n)
+                              : k * kup * (ipow(k, n - 1) - ipow(kup, n - 1)) / (k - kup);
+    uint32_t plugged = topo_check_links(&t->links);
+    cr_assert_eq(plugged, 2 * links, "%u:%u %u: %u plugged outputs", k, kup, n, plugged);
     for (uint32_t r = 0; r < R; r++) {
         uint32_t l = t->level[r];
         for (uint32_t p = 0; p < P; p++) {
@@ -169,23 +144,10 @@ static void check_links(tree *t)
             cr_assert_eq(ok, up ? l < n - 1 : l > 0, "router %u (level %u) port %u", r, l, p);
             if (!ok)
                 continue;
-            plugged++;
-            cr_assert_lt(peer.router, R);
             cr_assert_eq(t->level[peer.router], up ? l + 1 : l - 1, "router %u port %u", r, p);
             cr_assert_eq(peer.port >= k, !up, "an up port feeds a down port and back");
-            fed[(size_t)peer.router * P + peer.port]++;
-            insee_port_peer back;
-            cr_assert(t->vt->link(t->self, peer.router, peer.port, &back));
-            cr_assert_eq(back.router, r, "link(%u, %u) does not come back", r, p);
-            cr_assert_eq(back.port, p);
         }
     }
-    for (size_t i = 0; i < (size_t)R * P; i++)
-        cr_assert_leq(fed[i], 1u, "input %zu fed by %u outputs", i, fed[i]);
-    free(fed);
-    uint32_t links = k == kup ? (n - 1) * ipow(k, n)
-                              : k * kup * (ipow(k, n - 1) - ipow(kup, n - 1)) / (k - kup);
-    cr_assert_eq(plugged, 2 * links, "%u:%u %u: %u plugged outputs", k, kup, n, plugged);
 }
 
 /* The tree shape, from the links alone: going down, a level-l switch
@@ -218,17 +180,15 @@ static void check_subtrees(tree *t)
     }
 }
 
-/* distance() equals BFS from every router to every node; from a leaf it is
-   2 h (h: levels to the nearest common ancestor); the average over all
-   ordered node pairs is Σ_{h=1}^{n-1} 2h (k^(h+1) - k^h) / k^n; the largest
-   is the diameter. */
+/* distance() equals BFS from every router to every node
+   (topo_check_distances); from a leaf it is 2 h (h: levels to the nearest
+   common ancestor); the average over all ordered node pairs is
+   Σ_{h=1}^{n-1} 2h (k^(h+1) - k^h) / k^n; the largest is the diameter. */
 static void check_distances(const tree *t)
 {
-    uint32_t N = t->info.nodes, R = t->info.routers, k = t->k;
-    for (uint32_t r = 0; r < R; r++)
-        for (uint32_t y = 0; y < N; y++)
-            cr_assert_eq(t->vt->distance(t->self, r, y), bfs_dist(t, r, y),
-                         "distance(router %u, node %u)", r, y);
+    uint32_t N = t->info.nodes, k = t->k, leaf_diameter;
+    topo_check_distances(&t->links, t->bfs, &leaf_diameter);
+    cr_assert_eq(leaf_diameter, t->info.diameter);
     double sum = 0;
     uint32_t max = 0;
     for (uint32_t x = 0; x < N; x++)
@@ -248,7 +208,8 @@ static void check_distances(const tree *t)
 /* At router r toward node y: all k' up ports in index order while y is not
    below r, else the one down port toward y (none at y's leaf); each hop is
    one BFS hop closer, flagged, agrees with port_info; every closer port is
-   listed; `max` is honoured; the salt changes nothing. */
+   listed; `max` is honoured (those three by topo_check_hops); the salt
+   changes nothing. */
 static void check_minimal_hops(const tree *t)
 {
     static const uint32_t salts[] = {0u, ~0u, 0x9e3779b9u};
@@ -257,12 +218,10 @@ static void check_minimal_hops(const tree *t)
     for (uint32_t r = 0; r < R; r++) {
         uint32_t l = t->level[r];
         for (uint32_t y = 0; y < N; y++) {
-            uint32_t n = t->vt->minimal_hops(t->self, r, y, 0, hops, 64);
-            uint32_t dist_r = bfs_dist(t, r, y);
+            uint32_t n = topo_check_hops(&t->links, t->bfs, r, y, 0, hops, 64);
             bool below = y / k >= t->lo[r] && y / k < t->lo[r] + ipow(k, l);
             cr_assert_eq(n, below ? (l > 0 ? 1u : 0u) : kup, "router %u node %u: %u hops", r, y,
                          n);
-            bool listed[64] = {0};
             for (uint32_t i = 0; i < n; i++) {
                 const insee_hop *h = &hops[i];
                 if (below) {
@@ -279,28 +238,11 @@ static void check_minimal_hops(const tree *t)
                 cr_assert_eq(h->dim_hops, 1);
                 insee_hop info;
                 t->vt->port_info(t->self, r, h->port, &info);
-                cr_assert_eq(info.dim, h->dim);
-                cr_assert_eq(info.dir, h->dir);
                 cr_assert_eq(info.flags, h->flags);
-                insee_port_peer peer;
-                cr_assert(t->vt->link(t->self, r, h->port, &peer));
-                cr_assert_eq(bfs_dist(t, peer.router, y) + 1, dist_r,
-                             "router %u node %u: port %u does not get closer", r, y, h->port);
-                listed[h->port] = true;
-            }
-            for (uint32_t p = 0; p < k + kup; p++) {
-                insee_port_peer peer;
-                if (t->vt->link(t->self, r, p, &peer) && bfs_dist(t, peer.router, y) + 1 == dist_r)
-                    cr_assert(listed[p], "router %u node %u: closer port %u not listed", r, y, p);
             }
             for (size_t s = 1; s < sizeof salts / sizeof salts[0]; s++) {
                 cr_assert_eq(t->vt->minimal_hops(t->self, r, y, salts[s], again, 64), n);
                 cr_assert_eq(memcmp(hops, again, sizeof hops[0] * n), 0);
-            }
-            if (n > 0) {
-                cr_assert_eq(t->vt->minimal_hops(t->self, r, y, 0, again, 1), 1u);
-                cr_assert_eq(again[0].port, hops[0].port);
-                cr_assert_eq(t->vt->minimal_hops(t->self, r, y, 0, again, 0), 0u);
             }
         }
     }
