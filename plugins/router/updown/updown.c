@@ -141,6 +141,29 @@ static uint32_t *bfs_levels(const updown *self, uint32_t root)
     return level;
 }
 
+/* A topology that labels its ports must label every link exactly one way,
+   and its reverse the other way: otherwise "up" is not an order and the
+   deadlock-freedom argument fails. */
+static bool labelled_consistently(const updown *self, uint32_t r, uint32_t p, insee_error *err)
+{
+    const insee_host *h = self->host;
+    insee_hop here, there;
+    insee_port_peer q;
+    h->port_info(h->kernel, r, p, &here);
+    h->peer(h->kernel, r, p, &q);
+    h->port_info(h->kernel, q.router, q.port, &there);
+    uint8_t a = here.flags & (INSEE_HOP_UP | INSEE_HOP_DOWN);
+    uint8_t b = there.flags & (INSEE_HOP_UP | INSEE_HOP_DOWN);
+    if ((a == INSEE_HOP_UP && b == INSEE_HOP_DOWN) || (a == INSEE_HOP_DOWN && b == INSEE_HOP_UP))
+        return true;
+    insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                    "updown: the topology labels some ports up or down, but router %u port %u "
+                    "and its reverse (router %u port %u) are not labelled one up and the other "
+                    "down; a topology that labels must label every link",
+                    r, p, q.router, q.port);
+    return false;
+}
+
 /* Orient every link. Returns false (with err) if the graph is disconnected. */
 static bool orient_links(updown *self, uint32_t root, insee_error *err)
 {
@@ -174,6 +197,10 @@ static bool orient_links(updown *self, uint32_t root, insee_error *err)
             if (n == UINT32_MAX)
                 continue;
             if (topology_says) {
+                if (!labelled_consistently(self, r, p, err)) {
+                    free(level);
+                    return false;
+                }
                 insee_hop info;
                 h->port_info(h->kernel, r, p, &info);
                 self->up[gp] = (info.flags & INSEE_HOP_UP) != 0;
@@ -232,7 +259,7 @@ static void fill_tables(const updown *self, uint32_t d, const uint32_t *order, u
 {
     uint32_t R = self->routers;
     for (uint32_t r = 0; r < R; r++)
-        down[r] = FAR;
+        down[r] = legal[r] = FAR;
     /* down: BFS from d backwards over down hops, i.e. from x to the routers
        x reaches by an up hop. */
     uint32_t head = 0, tail = 0;
@@ -260,6 +287,30 @@ static void fill_tables(const updown *self, uint32_t d, const uint32_t *order, u
         }
         legal[r] = best;
     }
+}
+
+/* Every router hosting a node has a legal route to every other: with the
+   topology's own labels this can fail (two roots with no common way down),
+   and a packet would then wait forever. */
+static bool every_pair_routable(const updown *self, insee_error *err)
+{
+    uint32_t R = self->routers;
+    for (uint32_t d = 0; d < R; d++) {
+        uint32_t j = self->dst_index[d];
+        if (j == UINT32_MAX)
+            continue;
+        for (uint32_t s = 0; s < R; s++) {
+            if (self->dst_index[s] != UINT32_MAX && self->legal[(size_t)j * R + s] == FAR) {
+                insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                                "updown: no up*-down* route leads from router %u to router %u "
+                                "with the topology's up/down labels; the topology must give "
+                                "every pair a common router above both",
+                                s, d);
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 static bool build_tables(updown *self, const uint32_t *order, insee_error *err)
@@ -300,7 +351,7 @@ static bool build_tables(updown *self, const uint32_t *order, insee_error *err)
                         &self->legal[(size_t)j * R]);
     }
     free(queue);
-    return true;
+    return every_pair_routable(self, err);
 }
 
 static void *updown_create(const insee_host *host, const insee_value *params, insee_error *err)
@@ -312,6 +363,13 @@ static void *updown_create(const insee_host *host, const insee_value *params, in
         return fail(NULL, err, INSEE_ERR_NOMEM, "out of memory");
     *self = (updown){.host = host, .select = (int)params[P_SELECT].i,
                      .routers = shape.routers, .vcs = shape.vcs};
+    if (shape.routers > FAR) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "updown: %u routers; its 16-bit hop counts allow at most %u",
+                        shape.routers, FAR);
+        updown_destroy(self);
+        return NULL;
+    }
     if ((uint64_t)params[P_ROOT].i >= shape.routers) {
         insee_error_set(err, INSEE_ERR_PARAM,
                         "updown: root = %lld, but the network has routers 0..%u; choose one "
@@ -354,17 +412,22 @@ static uint32_t updown_route(void *vself, const insee_route_ctx *ctx, insee_cand
     uint16_t here = st->gone_down ? down[r] : legal[r];
     if (here == FAR || here == 0)
         return 0; /* cannot happen on a connected graph: the kernel consumes at 0 */
+    if (max > INSEE_MAX_CANDIDATES)
+        max = INSEE_MAX_CANDIDATES; /* the room[] scratch below */
+    /* VC by VC, so that when ports x VCs exceed `max` every port still
+       appears on its first VCs. */
     uint32_t n = 0;
-    for (uint32_t gp = self->port_base[r]; gp < self->port_base[r + 1] && n < max; gp++) {
-        uint32_t next = self->peer[gp];
-        if (next == UINT32_MAX)
-            continue;
-        bool up = self->up[gp];
-        if (up ? st->gone_down || legal[next] != here - 1 : down[next] != here - 1)
-            continue;
-        for (uint32_t vc = 0; vc < self->vcs && n < max; vc++)
+    for (uint32_t vc = 0; vc < self->vcs && n < max; vc++) {
+        for (uint32_t gp = self->port_base[r]; gp < self->port_base[r + 1] && n < max; gp++) {
+            uint32_t next = self->peer[gp];
+            if (next == UINT32_MAX)
+                continue;
+            bool up = self->up[gp];
+            if (up ? st->gone_down || legal[next] != here - 1 : down[next] != here - 1)
+                continue;
             out[n++] = (insee_candidate){.port = gp - self->port_base[r], .vc = (uint16_t)vc,
                                          .room = 1, .tag = !up};
+        }
     }
     if (self->select == SELECT_ROOM) {
         /* Most free room first; a stable insertion sort keeps port order on

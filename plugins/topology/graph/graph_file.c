@@ -5,12 +5,14 @@
  * crash it (tests/topo-graph has its fuzz target). The README of this folder
  * documents both formats.
  */
+#define _POSIX_C_SOURCE 200809L /* fstat, fileno */
 #include "graph.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_FIELDS 3 /* the longest line: a keyword and two ids */
 #define SHOW 40      /* characters of a field quoted in a message */
@@ -74,6 +76,14 @@ static char *read_all(const char *path, size_t *len, insee_error *err)
                    "cannot open: %s; check topology.file (a relative path is read from the "
                    "current directory, not from the experiment file's)",
                    strerror(errno));
+        return NULL;
+    }
+    /* A device or a pipe (/dev/zero) would be read until memory runs out. */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        graph_fail(err, INSEE_ERR_IO, path, 0,
+                   "is not a regular file; topology.file must name a network file");
         return NULL;
     }
     size_t cap = 1u << 16, n = 0;
@@ -410,6 +420,10 @@ static bool split(parser *p, const char *s, const char *end, line_fields *lf)
         unsigned char b = (unsigned char)*c;
         if (b == ' ' || b == '\t' || b == '\r' || b == '\v' || b == '\f')
             continue;
+        if (b == 0xEF && end - c >= 3 && (unsigned char)c[1] == 0xBB &&
+            (unsigned char)c[2] == 0xBF)
+            return fail(p, "the file starts with a UTF-8 byte-order mark; save it as plain "
+                        "ASCII (without BOM)");
         if (b < 0x21 || b > 0x7e)
             return fail(p, "byte 0x%02X at column %zu is not text: a network file is plain "
                         "ASCII (anything goes after '#' in a comment)",

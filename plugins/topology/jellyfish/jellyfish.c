@@ -325,7 +325,8 @@ static uint32_t fill_distances(jellyfish *jf, uint64_t *seen, uint64_t *frontier
                 break;
             if (level > JF_MAX_DIAMETER)
                 return 0;
-            diameter = level;
+            if (level > diameter)
+                diameter = level;
             for (uint32_t u = 0; u < n; u++) {
                 seen[u] |= next[u];
                 /* The table is symmetric: row u, the batch's columns, is
