@@ -1,7 +1,8 @@
 /* kernel/cli/main.c — the `insee` command line.
  *
  * Commands: run [CONFIG] (the embedded default experiment without one),
- * plugins list, plugins info NAME [--json]. Global options may stand anywhere.
+ * topology [CONFIG] [--dot FILE], plugins list, plugins info NAME [--json].
+ * Global options may stand anywhere.
  * Exit codes are part of the interface (scripts and sweeps rely on them):
  * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error.
  */
@@ -236,7 +237,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     int code;
-    if (opt_version) {
+    const char *cmd = argc >= 2 ? argv[1] : "";
+    if ((opt_dot && strcmp(cmd, "topology") != 0) || (opt_json && strcmp(cmd, "plugins") != 0)) {
+        g_printerr("insee: error: %s applies to `insee %s` only; see insee --help\n",
+                   opt_dot ? "--dot" : "--json", opt_dot ? "topology" : "plugins info");
+        code = EXIT_USAGE;
+    } else if (opt_version) {
         printf("insee %s (plugin ABI %u.%u)\n", INSEE_VERSION, INSEE_ABI_MAJOR, INSEE_ABI_MINOR);
         code = EXIT_OK;
     } else if (argc < 2) {

@@ -2,7 +2,7 @@
  * built network (topology_summary.h). */
 #include "stats/topology_summary.h"
 
-#include <string.h>
+#include <insee/rng.h>
 
 /* The router output `gp` leads to, or INSEE_NONE when unplugged. */
 static uint32_t next_router(const insee_net *net, uint32_t gp)
@@ -11,13 +11,15 @@ static uint32_t next_router(const insee_net *net, uint32_t gp)
     return q == INSEE_NONE ? INSEE_NONE : net->port_router[q / net->vcs];
 }
 
-/* Whether some output of `b` leads back to `a`. */
-static gboolean has_link(const insee_net *net, uint32_t a, uint32_t b)
+/* Whether output `gp` has its reverse: the output with the same index at the
+   router it leads to comes back into `gp` (topology.h). O(1) per port. */
+static gboolean has_reverse(const insee_net *net, uint32_t gp)
 {
-    for (uint32_t gp = net->port_base[a]; gp < net->port_base[a + 1]; gp++)
-        if (next_router(net, gp) == b)
-            return TRUE;
-    return FALSE;
+    uint32_t q = net->peer_queue[gp];
+    if (q == INSEE_NONE)
+        return FALSE;
+    uint32_t in = q / net->vcs; /* the input port it feeds, as a global port */
+    return net->peer_queue[in] != INSEE_NONE && net->peer_queue[in] / net->vcs == gp;
 }
 
 typedef struct distances {
@@ -48,23 +50,43 @@ static void bfs(const insee_net *net, uint32_t src, uint32_t *dist, uint32_t *qu
     }
 }
 
-static distances measure(const insee_net *net)
+/* BFS sources: every router hosting nodes when the work stays under about
+   2^30 link visits, else a seeded random sample of them (the same sample on
+   every run; strided samples line up with mesh rows and bias the mean). */
+static uint32_t pick_sources(const insee_net *net, const uint32_t *hosted, uint64_t channels,
+                             uint32_t *sources, gboolean *sampled)
+{
+    uint32_t hosts = 0;
+    for (uint32_t r = 0; r < net->routers; r++)
+        if (hosted[r])
+            sources[hosts++] = r;
+    uint64_t per_bfs = channels + net->routers;
+    uint64_t budget = MAX(64, (1ull << 30) / per_bfs);
+    *sampled = hosts > budget;
+    if (!*sampled)
+        return hosts;
+    insee_rng rng;
+    insee_rng_init(&rng, 1, 0);
+    for (uint32_t i = 0; i < budget; i++) {
+        uint32_t j = i + insee_rng_below(&rng, hosts - i);
+        uint32_t t = sources[i];
+        sources[i] = sources[j];
+        sources[j] = t;
+    }
+    return (uint32_t)budget;
+}
+
+static distances measure(const insee_net *net, uint64_t channels)
 {
     distances d = {.cut_from = INSEE_NONE, .cut_to = INSEE_NONE};
     uint32_t *hosted = g_new0(uint32_t, net->routers);
     for (uint32_t n = 0; n < net->nodes; n++)
         hosted[net->node_router[n]]++;
-    uint32_t hosts = 0;
-    for (uint32_t r = 0; r < net->routers; r++)
-        hosts += hosted[r] > 0;
-    uint32_t stride = hosts > SUMMARY_EXACT_SOURCES ? hosts / 512 : 1;
-    d.sampled = stride > 1;
+    uint32_t *sources = g_new(uint32_t, net->routers);
+    d.sources = pick_sources(net, hosted, channels, sources, &d.sampled);
     uint32_t *dist = g_new(uint32_t, net->routers), *queue = g_new(uint32_t, net->routers);
-    uint32_t seen = 0;
-    for (uint32_t s = 0; s < net->routers; s++) {
-        if (!hosted[s] || seen++ % stride != 0)
-            continue;
-        d.sources++;
+    for (uint32_t i = 0; i < d.sources; i++) {
+        uint32_t s = sources[i];
         bfs(net, s, dist, queue);
         for (uint32_t t = 0; t < net->routers; t++) {
             if (!hosted[t])
@@ -86,6 +108,7 @@ static distances measure(const insee_net *net)
     }
     g_free(dist);
     g_free(queue);
+    g_free(sources);
     g_free(hosted);
     return d;
 }
@@ -99,14 +122,13 @@ void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GSt
         pmin = MIN(pmin, ports);
         pmax = MAX(pmax, ports);
         for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
-            uint32_t n = next_router(net, gp);
-            if (n == INSEE_NONE)
+            if (net->peer_queue[gp] == INSEE_NONE)
                 continue;
             channels++;
-            paired += has_link(net, n, r);
+            paired += has_reverse(net, gp);
         }
     }
-    distances d = measure(net);
+    distances d = measure(net, channels);
     g_string_append_printf(out, "%-22s %u\n", "routers", net->routers);
     g_string_append_printf(out, "%-22s %u\n", "nodes", net->nodes);
     g_string_append_printf(out, "%-22s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
@@ -126,8 +148,8 @@ void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GSt
                            d.pairs ? (double)d.sum / (double)d.pairs : 0.0,
                            d.sampled ? " (sampled)" : "");
     if (d.sampled)
-        g_string_append_printf(out, "%-22s BFS from %u of the routers hosting nodes\n", "sample",
-                               d.sources);
+        g_string_append_printf(out, "%-22s BFS from %u routers hosting nodes, drawn at random\n",
+                               "sample", d.sources);
 }
 
 gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError **err)
@@ -138,13 +160,12 @@ gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError
             uint32_t n = next_router(net, gp);
             if (n == INSEE_NONE)
                 continue;
-            /* A pair of opposite links is drawn once, without arrows. */
-            if (has_link(net, n, r)) {
-                if (r < n || (r == n && gp == net->port_base[r]))
-                    g_string_append_printf(s, "  r%u -> r%u [dir=none];\n", r, n);
-            } else {
+            /* A link and its reverse are drawn once, without arrows, from
+               the lower-numbered port. */
+            if (!has_reverse(net, gp))
                 g_string_append_printf(s, "  r%u -> r%u;\n", r, n);
-            }
+            else if (gp <= net->peer_queue[gp] / net->vcs)
+                g_string_append_printf(s, "  r%u -> r%u [dir=none];\n", r, n);
         }
     }
     for (uint32_t node = 0; node < net->nodes; node++)

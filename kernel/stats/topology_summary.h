@@ -3,10 +3,11 @@
  * distance (BFS over the built network, so it checks the topology plugin's
  * own claims), and optionally the wiring as Graphviz DOT.
  *
- * Distances are exact when at most SUMMARY_EXACT_SOURCES routers host nodes;
- * beyond, BFS runs from an evenly spread sample of them and the summary says
- * so (the diameter is then a lower bound). The DOT file is written whole or
- * not at all.
+ * Distances are exact while BFS from every router hosting nodes stays under
+ * about 2^30 link visits; beyond, BFS runs from a seeded random sample of
+ * them and the summary says so (the diameter is then a lower bound). Links
+ * are paired with their reverse by port, as topology.h defines it. The DOT
+ * file is written whole or not at all.
  */
 #ifndef INSEE_KERNEL_TOPOLOGY_SUMMARY_H
 #define INSEE_KERNEL_TOPOLOGY_SUMMARY_H
@@ -16,8 +17,6 @@
 #include "net/network.h"
 
 G_BEGIN_DECLS
-
-#define SUMMARY_EXACT_SOURCES 4096u
 
 /* `claimed_diameter`: what the topology plugin's info() says (0: nothing). */
 void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GString *out);

@@ -243,3 +243,19 @@ Test(cli, dally_refuses_a_graph_and_names_updown)
               "got: %s", r.err);
     result_free(&r);
 }
+
+Test(cli, topology_pairs_links_by_port)
+{
+    /* Two arcs 0 -> 1 and one 1 -> 0: the second arc has no reverse. */
+    char *path = write_temp("routers 2\narc 0 1\narc 0 1\narc 1 0\n");
+    char *file = g_strdup_printf("topology.file=%s", path);
+    result r = run_insee((const char *[]){"topology", "--set", "topology.plugin=graph", "--set",
+                                          file, NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "links                  2 (3 one-way channels, 1 without a reverse)"),
+              "got: %s", r.out);
+    result_free(&r);
+    g_remove(path);
+    g_free(path);
+    g_free(file);
+}

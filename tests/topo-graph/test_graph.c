@@ -460,7 +460,11 @@ Test(graph_errors, missing_file_and_directory)
                      "not from the experiment file's)");
     cr_assert_null(rig_file(&g, "/tmp", EDGES, &err));
     cr_assert_eq(err.code, INSEE_ERR_IO);
-    cr_assert_not_null(strstr(err.message, "graph: /tmp: cannot read: Is a directory"), "%s",
+    cr_assert_not_null(strstr(err.message, "graph: /tmp: is not a regular file"), "%s",
+                       err.message);
+    /* A device would be read until memory runs out. */
+    cr_assert_null(rig_file(&g, "/dev/zero", INSEE, &err));
+    cr_assert_not_null(strstr(err.message, "graph: /dev/zero: is not a regular file"), "%s",
                        err.message);
     cr_assert_null(rig_file(&g, "", INSEE, &err));
     cr_assert_eq(err.code, INSEE_ERR_PARAM);
@@ -602,4 +606,16 @@ Test(graph_errors, not_text)
                        err.message);
     rig_close(&g);
     expect_error("routers 2\nlink 0 \xc3\xa9\n", INSEE, IO, 2, "byte 0xC3 at column 8", NULL);
+}
+
+Test(graph_errors, utf8_bom_is_named)
+{
+    graph_rig g;
+    rig_open(&g);
+    insee_error err;
+    static const char text[] = "\xef\xbb\xbfrouters 2\nlink 0 1\n";
+    cr_assert_null(rig_text(&g, text, sizeof text - 1, INSEE, &err));
+    cr_assert_not_null(strstr(err.message, ":1: the file starts with a UTF-8 byte-order mark"),
+                       "%s", err.message);
+    rig_close(&g);
 }
