@@ -21,7 +21,7 @@
  *    ctx->packet_state at every hop and every retry (smart's "bet", the VC
  *    class of trc, a drop timer);
  *  - router_state_size() bytes per router, zeroed at start (SpiNNaker's
- *    engine, IPR counters);
+ *    engine: which head holds it, since when);
  *  - both allocated by the kernel next to the network state (no malloc in the
  *    time loop), each block aligned to 16 bytes. Everything else lives in the
  *    instance create() returns.
@@ -34,11 +34,15 @@
  *    host->input_room() of this router's queue of the ring being entered.
  *  - smart: its per-packet bet in packet_state, updated in forwarded().
  *  - multistage static/adaptive, updown: UP/DOWN hop flags from minimal_hops().
- *  - IPR/LBR/GCC: route() of an injection queue (in_port == INSEE_PORT_INJECTION)
- *    returns no candidate, or a larger `room`, when the policy says wait;
- *    host->occupancy() gives GCC its global view.
- *  - SpiNNaker drops: a candidate with port INSEE_PORT_DROP after the wait the
- *    model allows (its timer in packet_state).
+ *  - LBR/GCC: route() of an injection queue (in_port == INSEE_PORT_INJECTION)
+ *    asks a larger `room` (LBR's B reserved slots), or returns no candidate
+ *    while host->occupancy() is above GCC's threshold.
+ *  - IPR: arbitration, not routing: each insee_request says whether it comes
+ *    from a transit or an injection queue (arbiter.h), so an arbiter grants
+ *    transit inputs first in a fraction P of cycles.
+ *  - SpiNNaker's single routing engine: router_state records which head holds
+ *    the engine; route() returns no candidate for the others meanwhile, and
+ *    INSEE_PORT_DROP for the holder once it has waited too long.
  * Later models append entries at the end of the vtable (ABI minor).
  */
 #ifndef INSEE_ROUTER_H
