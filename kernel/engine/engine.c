@@ -41,8 +41,9 @@ void insee_engine_fail(insee_engine *eng, const char *fmt, ...)
 void insee_engine_prepare(insee_engine *eng)
 {
     insee_net *net = &eng->net;
-    eng->route_pure = eng->router->properties &&
-                      (eng->router->properties(eng->router_self) & INSEE_ROUTE_PURE);
+    uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
+    eng->route_pure = (props & INSEE_ROUTE_PURE) != 0;
+    eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->rstate = g_malloc0(eng->rstate_size * net->routers + 1);
     eng->astate = g_malloc0(eng->astate_size * net->outputs + 1);
     eng->router_rng = g_new(insee_rng, net->routers);
@@ -353,7 +354,7 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     uint32_t p = net->q_head[q];
     insee_packet *pk = &net->pkt[p];
 
-    if (rq->out < net->ports_total && eng->router->forwarded) {
+    if (rq->out < net->ports_total && eng->call_forwarded) {
         insee_route_ctx ctx;
         insee_engine_route_ctx(eng, q, p, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
@@ -382,8 +383,15 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     pk->ready = eng->now + 1;
     eng->report.total_packet_hops++;
     uint32_t dq = net->peer_queue[rq->out] + rq->cand.vc;
-    insee_net_enqueue(net, dq, p);
-    insee_engine_queue_wake(eng, dq);
+    if (insee_net_enqueue(net, dq, p) && !(net->q_flags[dq] & INSEE_Q_DEPARTING)) {
+        /* The head is routable next cycle. Grants into queues happen in the
+           arbitration phase, after this cycle's requests: joining the active
+           list now is the same as a HEAD_READY event at now + 1, without
+           the wheel. */
+        net->q_flags[dq] |= INSEE_Q_ACTIVE;
+        pk->since = INSEE_NEVER;
+        active_push(&eng->active, dq);
+    }
 }
 
 static int by_output(const void *a, const void *b)

@@ -99,6 +99,7 @@ typedef struct insee_engine {
     insee_heap due;
     insee_active active;
     gboolean route_pure;     /* the router declared INSEE_ROUTE_PURE */
+    gboolean call_forwarded; /* it has forwarded() and did not declare NO_FORWARDED */
 
     /* arbitration scratch */
     insee_request_rec *req;

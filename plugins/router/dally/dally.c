@@ -199,11 +199,12 @@ static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
 }
 
 /* trc and basic depend only on the packet and where it waits; improved reads
-   the free room downstream. */
+   the free room downstream. Only trc keeps packet state. */
 static uint32_t dally_properties(void *vself)
 {
     const dally *self = vself;
-    return self->mode == MODE_IMPROVED ? 0u : INSEE_ROUTE_PURE;
+    uint32_t props = self->mode == MODE_IMPROVED ? 0u : INSEE_ROUTE_PURE;
+    return self->mode == MODE_TRC ? props : props | INSEE_ROUTE_NO_FORWARDED;
 }
 
 static const insee_router_vtable dally_vtable = {

@@ -85,6 +85,9 @@ enum {
        or network state. The kernel may then reuse the candidates of a blocked
        head instead of asking again every cycle. */
     INSEE_ROUTE_PURE = 1u << 0,
+    /* forwarded() has nothing to do for this instance (a mode that keeps no
+       packet state): the kernel may skip the call. */
+    INSEE_ROUTE_NO_FORWARDED = 1u << 1,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
