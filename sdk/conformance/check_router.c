@@ -368,20 +368,20 @@ static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_rout
     return MIN(n, INSEE_MAX_CANDIDATES);
 }
 
-/* Ask the same questions of two instances, one on an idle mock network at an
-   early cycle, the other on a busy one later with another rng seed: a pure
-   route() answers both alike. */
-static void compare_routes(const insee_router_vtable *vt, void *quiet, void *busy, const char *where,
-                           conform_findings *f)
+/* Every routing question the mock 4x4 torus can raise: each router, input
+   (ports, then injection), VC and destination other than the router itself
+   (consumed by the kernel, never routed). */
+typedef void (*question_fn)(const insee_route_ctx *rc, void *data);
+
+static void each_question(question_fn fn, void *data)
 {
-    insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES];
     const uint32_t ports = 4, vcs = 2; /* the mock's 4x4 torus (conform_mock_init) */
     for (uint32_t r = 0; r < CONFORM_MOCK_NODES; r++)
         for (uint32_t in = 0; in <= ports; in++)
             for (uint32_t vc = 0; vc < (in == ports ? 1 : vcs); vc++)
                 for (uint32_t dst = 0; dst < CONFORM_MOCK_NODES; dst++) {
                     if (dst == r)
-                        continue; /* consumed by the kernel, never routed */
+                        continue;
                     insee_route_ctx rc = {
                         .size = sizeof rc,
                         .router = r,
@@ -392,19 +392,87 @@ static void compare_routes(const insee_router_vtable *vt, void *quiet, void *bus
                         .salt = r * 2654435761u ^ dst,
                         .hops = in == ports ? 0 : 1,
                     };
-                    uint32_t na = route_once(vt, quiet, rc, 10, 1, a);
-                    uint32_t nb = route_once(vt, busy, rc, 5000, 2, b);
-                    gboolean same = na == nb;
-                    for (uint32_t i = 0; same && i < na; i++)
-                        same = a[i].port == b[i].port && a[i].vc == b[i].vc && a[i].room == b[i].room &&
-                               a[i].tag == b[i].tag;
-                    if (!same)
-                        conform_note(f, where,
-                                     "route() at router %u, input %s%u vc %u, to node %u answers "
-                                     "differently with other cycles, rng or queue states",
-                                     r, in == ports ? "injection " : "port ", in == ports ? 0 : in, vc,
-                                     dst);
+                    fn(&rc, data);
                 }
+}
+
+static const char *question_text(const insee_route_ctx *rc, char *buf, size_t len)
+{
+    if (rc->in_port == INSEE_PORT_INJECTION)
+        snprintf(buf, len, "router %u, injection input, to node %u", rc->router, rc->dst_node);
+    else
+        snprintf(buf, len, "router %u, input port %u vc %u, to node %u", rc->router, rc->in_port,
+                 rc->in_vc, rc->dst_node);
+    return buf;
+}
+
+typedef struct pure_probe {
+    const insee_router_vtable *vt;
+    void *quiet, *busy;
+    const char *where;
+    conform_findings *f;
+} pure_probe;
+
+/* The same question to two instances, one on an idle mock network at an
+   early cycle, the other on a busy one later with another rng seed: a pure
+   route() answers both alike. */
+static void compare_route(const insee_route_ctx *rc, void *data)
+{
+    pure_probe *p = data;
+    insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES];
+    uint32_t na = route_once(p->vt, p->quiet, *rc, 10, 1, a);
+    uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b);
+    gboolean same = na == nb;
+    for (uint32_t i = 0; same && i < na; i++)
+        same = a[i].port == b[i].port && a[i].vc == b[i].vc && a[i].room == b[i].room &&
+               a[i].tag == b[i].tag;
+    char q[96];
+    if (!same)
+        conform_note(p->f, p->where,
+                     "route() at %s answers differently with other cycles, rng or queue states",
+                     question_text(rc, q, sizeof q));
+}
+
+typedef struct idle_probe {
+    const insee_router_vtable *vt;
+    void *self;
+    const char *where;
+    conform_findings *f;
+} idle_probe;
+
+/* With INSEE_ROUTE_NO_FORWARDED the kernel skips forwarded(): calling it on
+   every candidate must leave the packet's state as it was. */
+static void forward_each_candidate(const insee_route_ctx *question, void *data)
+{
+    idle_probe *p = data;
+    size_t ps = p->vt->packet_state_size ? p->vt->packet_state_size(p->self) : 0;
+    size_t rs = p->vt->router_state_size ? p->vt->router_state_size(p->self) : 0;
+    guint8 *packet = g_malloc(MAX(ps, 1u)), *before = g_malloc(MAX(ps, 1u));
+    void *router = g_malloc0(MAX(rs, 1u));
+    memset(packet, 0, MAX(ps, 1u));
+    insee_rng rng;
+    insee_rng_init(&rng, 3, question->router);
+    insee_route_ctx rc = *question;
+    rc.now = 10;
+    rc.packet_state = packet;
+    rc.router_state = router;
+    rc.rng = &rng;
+    insee_candidate out[INSEE_MAX_CANDIDATES];
+    uint32_t n = MIN(p->vt->route(p->self, &rc, out, INSEE_MAX_CANDIDATES), INSEE_MAX_CANDIDATES);
+    memcpy(before, packet, MAX(ps, 1u));
+    char q[96];
+    for (uint32_t i = 0; i < n; i++) {
+        p->vt->forwarded(p->self, &rc, &out[i]);
+        if (memcmp(before, packet, MAX(ps, 1u)) != 0) {
+            conform_note(p->f, p->where,
+                         "forwarded() changed the packet state at %s (candidate %u)",
+                         question_text(&rc, q, sizeof q), i);
+            break;
+        }
+    }
+    g_free(packet);
+    g_free(before);
+    g_free(router);
 }
 
 static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
@@ -433,7 +501,8 @@ static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
         g_clear_error(&bind_err);
         if (quiet && busy && (vt->properties(quiet->self) & INSEE_ROUTE_PURE)) {
             claimed++;
-            compare_routes(vt, quiet->self, busy->self, set->label, &f);
+            pure_probe probe = {vt, quiet->self, busy->self, set->label, &f};
+            each_question(compare_route, &probe);
         }
         conform_instance_free(quiet, vt->destroy);
         conform_instance_free(busy, vt->destroy);
@@ -441,6 +510,36 @@ static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
     return conform_skip_if_none(conform_verdict(&f), claimed, detail,
                                 "route() is not declared INSEE_ROUTE_PURE (at the settings that "
                                 "create on the mock 4x4 torus)");
+}
+
+static conform_status check_no_forwarded_claim(conform_ctx *ctx, GString *detail)
+{
+    router_state *st = ctx->state;
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!st || !vt->properties || !vt->forwarded) {
+        g_string_assign(detail, "properties() or forwarded() not provided: nothing to skip");
+        return CONFORM_SKIP;
+    }
+    conform_findings f = {detail, 0};
+    guint claimed = 0;
+    for (guint s = 0; s < st->settings->len; s++) {
+        const conform_setting *set = st->settings->pdata[s];
+        conform_mock host;
+        conform_mock_init(&host, TRUE);
+        GError *bind_err = NULL;
+        insee_error create_err;
+        conform_instance *inst =
+            conform_instance_new(ctx, set, &host.host, vt->create, &bind_err, &create_err);
+        g_clear_error(&bind_err);
+        if (inst && (vt->properties(inst->self) & INSEE_ROUTE_NO_FORWARDED)) {
+            claimed++;
+            idle_probe probe = {vt, inst->self, set->label, &f};
+            each_question(forward_each_candidate, &probe);
+        }
+        conform_instance_free(inst, vt->destroy);
+    }
+    return conform_skip_if_none(conform_verdict(&f), claimed, detail,
+                                "no setting declares INSEE_ROUTE_NO_FORWARDED");
 }
 
 static const conform_check router_checks[] = {
@@ -472,6 +571,10 @@ static const conform_check router_checks[] = {
      "the kernel reuses a pure router's candidates: drop the flag, or stop reading "
      "now/born/rng/output_room/link_free in route()",
      check_pure_claim},
+    {"router.no-forwarded-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_NO_FORWARDED, forwarded() leaves the packet state "
+     "as it was (the kernel skips the call)",
+     "drop the flag for the modes whose forwarded() updates packet state", check_no_forwarded_claim},
 };
 
 const conform_suite conform_router_suite =
