@@ -124,7 +124,6 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_rou
     ctx->rng = &eng->router_rng[r];
 }
 
-
 static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
 {
     insee_wheel_add(&eng->wheel, at, ev);
