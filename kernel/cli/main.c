@@ -153,10 +153,14 @@ static int cmd_run(int argc, char **argv)
     GError *err = NULL;
     insee_registry *reg = open_registry(cfg, &err);
     insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
-    if (!exp || !insee_experiment_run(exp, &err))
+    if (!exp || !insee_experiment_run(exp, &err)) {
         code = report_error(err);
-    else
+    } else {
+        /* The report first: a CSV that cannot be written must not hide it. */
         insee_report_print(insee_experiment_report(exp), stdout);
+        if (!insee_experiment_write_outputs(exp, &err))
+            code = report_error(err);
+    }
     insee_experiment_free(exp);
     if (reg)
         insee_registry_free(reg);
@@ -238,7 +242,8 @@ int main(int argc, char **argv)
     }
     int code;
     const char *cmd = argc >= 2 ? argv[1] : "";
-    if ((opt_dot && strcmp(cmd, "topology") != 0) || (opt_json && strcmp(cmd, "plugins") != 0)) {
+    gboolean info = strcmp(cmd, "plugins") == 0 && argc >= 3 && strcmp(argv[2], "info") == 0;
+    if ((opt_dot && strcmp(cmd, "topology") != 0) || (opt_json && !info)) {
         g_printerr("insee: error: %s applies to `insee %s` only; see insee --help\n",
                    opt_dot ? "--dot" : "--json", opt_dot ? "topology" : "plugins info");
         code = EXIT_USAGE;
@@ -259,6 +264,12 @@ int main(int argc, char **argv)
     } else {
         g_printerr("insee: error: unknown command '%s'; see insee --help\n", argv[1]);
         code = EXIT_USAGE;
+    }
+    /* A report lost to a full disk or a closed pipe is a failure too. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        g_printerr("insee: error: could not write the output to stdout\n");
+        if (code == EXIT_OK)
+            code = EXIT_SIMULATION;
     }
     g_option_context_free(ctx);
     g_strfreev(opt_plugin_dirs);

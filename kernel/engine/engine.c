@@ -129,18 +129,37 @@ static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
     insee_wheel_add(&eng->wheel, at, ev);
 }
 
+/* Head p of q becomes a routing candidate: in the active list from now. */
+static void activate(insee_engine *eng, uint32_t q, uint32_t p)
+{
+    eng->net.q_flags[q] |= INSEE_Q_ACTIVE;
+    eng->net.pkt[p].since = INSEE_NEVER;
+    active_push(&eng->active, q);
+}
+
+/* The head of q leaves it (granted, or dropped); its slot stays taken until
+   `release_at`, when its tail has left. Returns the packet. */
+static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
+{
+    insee_net *net = &eng->net;
+    uint32_t p = insee_net_unlink_head(net, q);
+    net->q_flags[q] = (uint8_t)((net->q_flags[q] & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
+    schedule(eng, release_at, insee_event(INSEE_EV_RELEASE, q));
+    return p;
+}
+
 void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     uint32_t p = net->q_head[q];
     if (p == INSEE_NONE || (net->q_flags[q] & (INSEE_Q_DEPARTING | INSEE_Q_ACTIVE)))
         return;
+    if (net->pkt[p].ready <= eng->now) {
+        activate(eng, q, p);
+        return;
+    }
     net->q_flags[q] |= INSEE_Q_ACTIVE;
-    net->pkt[p].since = INSEE_NEVER;
-    if (net->pkt[p].ready <= eng->now)
-        active_push(&eng->active, q);
-    else
-        schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
+    schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
 
 static void release(insee_engine *eng, uint32_t q)
@@ -301,9 +320,7 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
 static void drop_head(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
-    uint32_t p = insee_net_unlink_head(net, q);
-    net->q_flags[q] = (uint8_t)((net->q_flags[q] & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
-    schedule(eng, eng->now + 1, insee_event(INSEE_EV_RELEASE, q));
+    uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
     eng->in_flight--;
     insee_workload_packet_dropped(eng, net->pkt[p].msg, net->pkt[p].id);
     insee_net_packet_free(net, p);
@@ -358,9 +375,7 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
         insee_engine_route_ctx(eng, q, p, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
     }
-    insee_net_unlink_head(net, q);
-    net->q_flags[q] = (uint8_t)((net->q_flags[q] & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
-    schedule(eng, eng->now + L, insee_event(INSEE_EV_RELEASE, q));
+    depart(eng, q, eng->now + L);
     if (q >= net->transit_queues) {
         pk->injected = eng->now;
         if (insee_engine_in_window(eng, eng->now))
@@ -382,15 +397,11 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     pk->ready = eng->now + 1;
     eng->report.total_packet_hops++;
     uint32_t dq = net->peer_queue[rq->out] + rq->cand.vc;
-    if (insee_net_enqueue(net, dq, p) && !(net->q_flags[dq] & INSEE_Q_DEPARTING)) {
-        /* The head is routable next cycle. Grants into queues happen in the
-           arbitration phase, after this cycle's requests: joining the active
-           list now is the same as a HEAD_READY event at now + 1, without
-           the wheel. */
-        net->q_flags[dq] |= INSEE_Q_ACTIVE;
-        pk->since = INSEE_NEVER;
-        active_push(&eng->active, dq);
-    }
+    /* The head is routable next cycle. Grants into queues happen in the
+       arbitration phase, after this cycle's requests: joining the active list
+       now is the same as a HEAD_READY event at now + 1, without the wheel. */
+    if (insee_net_enqueue(net, dq, p) && !(net->q_flags[dq] & INSEE_Q_DEPARTING))
+        activate(eng, dq, p);
 }
 
 static int by_output(const void *a, const void *b)

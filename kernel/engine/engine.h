@@ -119,6 +119,7 @@ struct insee_kernel {
     insee_engine *eng;
     insee_kind kind;
     const insee_shape *shape;
+    gboolean debug;          /* INSEE_DEBUG set: plugins' debug messages shown */
 };
 
 /* Fill `host` for a plugin of that kind (host.c). */
@@ -131,7 +132,9 @@ void insee_engine_clear(insee_engine *eng);
 /* Record the first simulation error (printf-style); the loop stops after the cycle. */
 void insee_engine_fail(insee_engine *eng, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
-/* The head of q has become routable no earlier than `ready`. */
+/* q's first packet may now head the queue: make it a routing candidate,
+   from this cycle or from its arrival (a HEAD_READY event), unless q is
+   already active or still sending its previous head. */
 void insee_engine_queue_wake(insee_engine *eng, uint32_t q);
 /* Fill a route context for packet p waiting in queue q (q may be an injection
    queue not yet holding p, for select_injector). */
@@ -143,7 +146,7 @@ static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t 
 }
 
 /* kernel/workload/workload.c */
-gboolean insee_workload_init(insee_engine *eng, const uint32_t *task_node, GError **err);
+void insee_workload_init(insee_engine *eng, const uint32_t *task_node);
 void insee_workload_start(insee_engine *eng);
 void insee_workload_due(insee_engine *eng, uint32_t task);
 void insee_workload_room(insee_engine *eng, uint32_t node);

@@ -199,7 +199,8 @@ gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **
 static gboolean create_one(insee_experiment *exp, guint i, GError **err)
 {
     const insee_plugin *p = exp->plugin[i];
-    exp->kctx[i] = (struct insee_kernel){&exp->eng, sections[i].kind, &exp->shape};
+    exp->kctx[i] = (struct insee_kernel){.eng = &exp->eng, .kind = sections[i].kind,
+                                         .shape = &exp->shape};
     insee_host_init(&exp->host[i], &exp->kctx[i]);
     insee_error perr = {0};
     /* Every vtable starts with size then create: read create generically. */
@@ -223,7 +224,7 @@ static gboolean build_network(insee_experiment *exp, GError **err)
     const insee_value *rv = exp->kernel_values[section_index("router")];
     if (!insee_net_build(&eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i,
                          (uint32_t)rv[R_QUEUE].i, (uint32_t)rv[R_INJECT].i,
-                         (uint32_t)rv[R_INJECTORS].i, 0, err))
+                         (uint32_t)rv[R_INJECTORS].i, err))
         return FALSE;
     insee_topology_info info = {0};
     eng->topo->info(eng->topo_self, &info);
@@ -275,7 +276,7 @@ static gboolean place_tasks(insee_experiment *exp, GError **err)
     }
     if (ok) {
         eng->tasks = tasks;
-        ok = insee_workload_init(eng, task_node, err);
+        insee_workload_init(eng, task_node);
     }
     g_free(available);
     g_free(task_node);
@@ -374,12 +375,13 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err)
     g_return_val_if_fail(!exp->ran && exp->eng.router, FALSE);
     exp->ran = TRUE;
     fill_report_header(exp);
-    if (!insee_engine_run(&exp->eng, err))
-        return FALSE;
+    return insee_engine_run(&exp->eng, err);
+}
+
+gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **err)
+{
     const char *csv = kernel_value(exp, "stats", S_CSV)->s;
-    if (csv && *csv && !insee_report_append_csv(&exp->eng.report, csv, err))
-        return FALSE;
-    return TRUE;
+    return !csv || !*csv || insee_report_append_csv(&exp->eng.report, csv, err);
 }
 
 insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,

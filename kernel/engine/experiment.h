@@ -45,6 +45,10 @@ insee_experiment *insee_experiment_new_topology(insee_config *cfg, const insee_r
 const insee_net *insee_experiment_network(const insee_experiment *exp);
 /* The diameter the topology plugin's info() gives (0: it does not say). */
 uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp);
+/* The files the configuration asks for ([stats] csv), from the report of a
+   successful run; each is replaced whole or left as it was. Separate from
+   the run so that a failed output never hides the report. */
+gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **err);
 /* Valid after a successful run; owned by the experiment. */
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);

@@ -10,7 +10,7 @@ static insee_engine *E(insee_kernel *k) { return k->eng; }
 static void host_log(insee_kernel *k, insee_log_level level, const char *message)
 {
     static const char *const names[] = {"error", "warning", "info", "debug"};
-    if (level > INSEE_LOG_INFO && !g_getenv("INSEE_DEBUG"))
+    if (level > INSEE_LOG_INFO && !k->debug)
         return;
     g_printerr("insee: %s plugin: %s: %s\n", insee_kind_name(k->kind),
                names[level <= INSEE_LOG_DEBUG ? level : INSEE_LOG_DEBUG], message);
@@ -36,10 +36,19 @@ static uint32_t host_node_router(insee_kernel *k, uint32_t node)
     return node < net->nodes ? net->node_router[node] : INSEE_NONE;
 }
 
+/* Topology queries reach the plugin only with routers and nodes that exist:
+   a router plugin's bad argument must not read out of the topology's tables. */
+static gboolean in_network(const insee_net *net, uint32_t router, uint32_t node)
+{
+    return router < net->routers && node < net->nodes;
+}
+
 static uint32_t host_minimal_hops(insee_kernel *k, uint32_t router, uint32_t dst,
                                   uint32_t salt, insee_hop *out, uint32_t max)
 {
     insee_engine *eng = E(k);
+    if (!in_network(&eng->net, router, dst))
+        return 0;
     return eng->topo->minimal_hops(eng->topo_self, router, dst, salt, out, max);
 }
 
@@ -47,7 +56,7 @@ static void host_port_info(insee_kernel *k, uint32_t router, uint32_t port, inse
 {
     insee_engine *eng = E(k);
     *out = (insee_hop){.port = (uint16_t)port, .dim = -1};
-    if (eng->topo->port_info)
+    if (eng->topo->port_info && router < eng->net.routers && port < host_ports(k, router))
         eng->topo->port_info(eng->topo_self, router, port, out);
 }
 
@@ -55,17 +64,18 @@ static void host_port_info(insee_kernel *k, uint32_t router, uint32_t port, inse
 static uint32_t host_distance(insee_kernel *k, uint32_t router, uint32_t dst)
 {
     insee_engine *eng = E(k);
+    const insee_net *net = &eng->net;
+    if (!in_network(net, router, dst))
+        return 0;
     if (eng->topo->distance)
         return eng->topo->distance(eng->topo_self, router, dst);
-    const insee_net *net = &eng->net;
     uint32_t d = 0;
     insee_hop hop;
     while (d <= net->routers &&
            eng->topo->minimal_hops(eng->topo_self, router, dst, 0, &hop, 1) > 0) {
-        uint32_t gp = net->port_base[router] + hop.port;
-        if (net->peer_queue[gp] == INSEE_NONE)
+        router = insee_net_next_router(net, net->port_base[router] + hop.port);
+        if (router == INSEE_NONE)
             break;
-        router = net->port_router[net->peer_queue[gp] / net->vcs];
         d++;
     }
     return d;
@@ -74,7 +84,9 @@ static uint32_t host_distance(insee_kernel *k, uint32_t router, uint32_t dst)
 static uint32_t host_coords(insee_kernel *k, uint32_t node, int32_t *out, uint32_t max)
 {
     insee_engine *eng = E(k);
-    return eng->topo->coords ? eng->topo->coords(eng->topo_self, node, out, max) : 0;
+    if (!eng->topo->coords || node >= eng->net.nodes)
+        return 0;
+    return eng->topo->coords(eng->topo_self, node, out, max);
 }
 
 /* The global port of (router, port), or INSEE_NONE when either is out of
@@ -135,6 +147,7 @@ static bool host_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_por
 
 void insee_host_init(insee_host *host, struct insee_kernel *k)
 {
+    k->debug = g_getenv("INSEE_DEBUG") != NULL; /* read once, not per message */
     *host = (insee_host){
         .size = sizeof(insee_host),
         .abi_minor = INSEE_ABI_MINOR,

@@ -77,7 +77,7 @@ static gboolean build_links(insee_net *net, const insee_topology_vtable *topo, v
 }
 
 /* Where each queue sits, so the time loop never divides to find out. */
-static void describe_queues(insee_net *net)
+static void describe_queues(insee_net *net, const uint32_t *slot)
 {
     net->q_router = g_new(uint32_t, net->queues);
     net->q_port = g_new(uint16_t, net->queues);
@@ -101,14 +101,14 @@ static void describe_queues(insee_net *net)
             net->q_router[q] = r;
             net->q_port[q] = INSEE_PORT_INJECTION;
             net->q_vc[q] = (uint8_t)j;
-            net->q_input[q] = ports * net->vcs + net->node_slot[node] * net->injectors + j;
+            net->q_input[q] = ports * net->vcs + slot[node] * net->injectors + j;
         }
     }
 }
 
 gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
                          uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
-                         uint32_t injectors, size_t pstate_size, GError **err)
+                         uint32_t injectors, GError **err)
 {
     memset(net, 0, sizeof *net);
     insee_topology_info info = {0};
@@ -122,23 +122,23 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
     net->queue_packets = queue_packets;
     net->inject_packets = inject_packets;
     net->injectors = injectors;
-    net->pstate_size = pstate_size;
 
     if (!build_ports(net, topo, self, err) || !build_links(net, topo, self, err))
         return FALSE;
 
     net->node_router = g_new(uint32_t, net->nodes);
-    net->node_slot = g_new(uint32_t, net->nodes);
+    uint32_t *slot = g_new(uint32_t, net->nodes); /* rank of a node at its router */
     uint32_t *hosted = g_new0(uint32_t, net->routers);
     for (uint32_t n = 0; n < net->nodes; n++) {
         uint32_t r = topo->node_router(self, n);
         if (r >= net->routers) {
             g_free(hosted);
+            g_free(slot);
             return fail(err, "topology: node %u attaches to router %u, but there are only %u",
                         n, r, net->routers);
         }
         net->node_router[n] = r;
-        net->node_slot[n] = hosted[r]++;
+        slot[n] = hosted[r]++;
     }
     g_free(hosted);
 
@@ -152,7 +152,8 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
     memset(net->q_tail, 0xff, sizeof(uint32_t) * net->queues);
     net->q_count = g_new0(uint16_t, net->queues);
     net->q_flags = g_new0(uint8_t, net->queues);
-    describe_queues(net);
+    describe_queues(net, slot);
+    g_free(slot);
     net->pkt_free = INSEE_NONE;
     return TRUE;
 }
@@ -172,7 +173,6 @@ void insee_net_clear(insee_net *net)
     g_free(net->q_port);
     g_free(net->q_vc);
     g_free(net->q_input);
-    g_free(net->node_slot);
     g_free(net->pkt);
     g_free(net->pstate);
     memset(net, 0, sizeof *net);

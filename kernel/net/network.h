@@ -6,7 +6,7 @@
  *    queues peer_queue[gp] + vc of the next router (NONE when unplugged);
  *  - transit queue q = gp * vcs + vc (the input queue of port gp, VC vc);
  *  - injection queue q = transit_queues + node * injectors + j;
- *  - the `single` consumption port of node n is output out_count_net + n in
+ *  - the `single` consumption port of node n is output ports_total + n in
  *    the per-output arrays (link_free_at, arbiter state).
  * A queue is a singly linked FIFO of packet indices (pkt.next) with a count
  * that includes packets granted towards it but still on the wire, so
@@ -53,7 +53,6 @@ typedef struct insee_net {
     uint32_t *port_router;    /* gp -> router */
     uint32_t *peer_queue;     /* gp -> first downstream transit queue, or INSEE_NONE */
     uint32_t *node_router;    /* node -> router */
-    uint32_t *node_slot;      /* node -> its rank among the nodes of its router */
 
     uint32_t outputs;         /* ports_total + nodes: arbitrated resources */
     uint64_t *link_free_at;   /* per output: first cycle it can be granted again */
@@ -89,8 +88,15 @@ static inline size_t insee_state_round(size_t size)
    the vtable, `self` the topology instance. */
 gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
                          uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
-                         uint32_t injectors, size_t pstate_size, GError **err);
+                         uint32_t injectors, GError **err);
 void insee_net_clear(insee_net *net);
+
+/* The router that output gp feeds, or INSEE_NONE when unplugged. */
+static inline uint32_t insee_net_next_router(const insee_net *net, uint32_t gp)
+{
+    uint32_t q = net->peer_queue[gp];
+    return q == INSEE_NONE ? INSEE_NONE : net->port_router[q / net->vcs];
+}
 
 static inline uint32_t insee_net_inject_queue(const insee_net *net, uint32_t node, uint32_t j)
 {

@@ -196,7 +196,7 @@ static void describe_text(const insee_plugin *p, GString *out)
 
 /* A JSON string, or null for NULL. Plugin strings are not trusted to be
    UTF-8; invalid bytes become U+FFFD so the document stays valid. */
-static void append_json_string(GString *out, const char *s)
+void insee_json_string(GString *out, const char *s)
 {
     if (!s) {
         g_string_append(out, "null");
@@ -244,7 +244,7 @@ static void append_json_choices(GString *out, const char *choices)
     for (char **item = items; *item; item++) {
         if (item != items)
             g_string_append(out, ", ");
-        append_json_string(out, *item);
+        insee_json_string(out, *item);
     }
     g_string_append_c(out, ']');
     g_strfreev(items);
@@ -253,11 +253,11 @@ static void append_json_choices(GString *out, const char *choices)
 static void describe_param_json(const insee_param_def *d, GString *out)
 {
     g_string_append(out, "    {\"name\": ");
-    append_json_string(out, d->name);
+    insee_json_string(out, d->name);
     g_string_append(out, ", \"type\": ");
-    append_json_string(out, param_type_name(d->type));
+    insee_json_string(out, param_type_name(d->type));
     g_string_append(out, ", \"default\": ");
-    append_json_string(out, d->default_value);
+    insee_json_string(out, d->default_value);
     g_string_append_printf(out, ", \"required\": %s", d->default_value ? "false" : "true");
     g_string_append(out, ", \"min\": ");
     append_json_bound(out, d, d->min);
@@ -266,16 +266,16 @@ static void describe_param_json(const insee_param_def *d, GString *out)
     g_string_append(out, ", \"choices\": ");
     append_json_choices(out, d->choices);
     g_string_append(out, ", \"unit\": ");
-    append_json_string(out, d->unit);
+    insee_json_string(out, d->unit);
     g_string_append(out, ", \"doc\": ");
-    append_json_string(out, d->doc);
+    insee_json_string(out, d->doc);
     g_string_append_c(out, '}');
 }
 
 static void append_json_key(GString *out, const char *key, const char *value)
 {
     g_string_append_printf(out, "  \"%s\": ", key);
-    append_json_string(out, value);
+    insee_json_string(out, value);
     g_string_append(out, ",\n");
 }
 

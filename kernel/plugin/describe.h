@@ -33,5 +33,9 @@ G_BEGIN_DECLS
 void insee_registry_describe_list(const insee_registry *reg, GString *out);
 void insee_plugin_describe(const insee_plugin *p, gboolean json, GString *out);
 
+/* Append `s` as a JSON string (escaped, invalid UTF-8 replaced), or null
+   when s is NULL. Shared by every --json output. */
+void insee_json_string(GString *out, const char *s);
+
 G_END_DECLS
 #endif

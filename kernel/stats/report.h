@@ -57,7 +57,9 @@ typedef struct insee_report {
     uint64_t total_generated, total_delivered, total_dropped, total_in_flight;
     uint64_t total_packet_hops;
     uint64_t source_stalls; /* cycles a source waited for injection room */
-    uint64_t sum_generated_ids, sum_delivered_ids; /* every packet delivered exactly once */
+    /* Sums of packet ids generated, and delivered or dropped: equal sums with
+       equal counts show every packet ended exactly once. */
+    uint64_t sum_generated_ids, sum_delivered_ids;
 
     double setup_seconds;   /* plugins created, network built, tasks placed */
     double wall_seconds;    /* the time loop */

@@ -4,13 +4,6 @@
 
 #include <insee/rng.h>
 
-/* The router output `gp` leads to, or INSEE_NONE when unplugged. */
-static uint32_t next_router(const insee_net *net, uint32_t gp)
-{
-    uint32_t q = net->peer_queue[gp];
-    return q == INSEE_NONE ? INSEE_NONE : net->port_router[q / net->vcs];
-}
-
 /* Whether output `gp` has its reverse: the output with the same index at the
    router it leads to comes back into `gp` (topology.h). O(1) per port. */
 static gboolean has_reverse(const insee_net *net, uint32_t gp)
@@ -41,7 +34,7 @@ static void bfs(const insee_net *net, uint32_t src, uint32_t *dist, uint32_t *qu
     while (head < tail) {
         uint32_t r = queue[head++];
         for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
-            uint32_t n = next_router(net, gp);
+            uint32_t n = insee_net_next_router(net, gp);
             if (n != INSEE_NONE && dist[n] == INSEE_NONE) {
                 dist[n] = dist[r] + 1;
                 queue[tail++] = n;
@@ -157,7 +150,7 @@ gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError
     GString *s = g_string_new("digraph insee {\n  node [shape=circle];\n");
     for (uint32_t r = 0; r < net->routers; r++) {
         for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
-            uint32_t n = next_router(net, gp);
+            uint32_t n = insee_net_next_router(net, gp);
             if (n == INSEE_NONE)
                 continue;
             /* A link and its reverse are drawn once, without arrows, from

@@ -14,9 +14,8 @@
 
 #include "engine/engine.h"
 
-gboolean insee_workload_init(insee_engine *eng, const uint32_t *task_node, GError **err)
+void insee_workload_init(insee_engine *eng, const uint32_t *task_node)
 {
-    (void)err;
     uint32_t tasks = eng->tasks;
     eng->task_node = g_memdup2(task_node, sizeof(uint32_t) * tasks);
     eng->task_rng = g_new(insee_rng, tasks);
@@ -41,7 +40,6 @@ gboolean insee_workload_init(insee_engine *eng, const uint32_t *task_node, GErro
     memset(eng->node_blocked_head, 0xff, sizeof(uint32_t) * eng->net.nodes);
     memset(eng->node_blocked_tail, 0xff, sizeof(uint32_t) * eng->net.nodes);
     eng->msg_free = INSEE_NONE;
-    return TRUE;
 }
 
 void insee_workload_clear(insee_engine *eng)
@@ -75,8 +73,11 @@ void insee_workload_start(insee_engine *eng)
 
 void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at)
 {
-    if (task >= eng->tasks)
+    if (task >= eng->tasks) {
+        insee_engine_fail(eng, "traffic plugin woke task %u (there are %u tasks)", task,
+                          eng->tasks);
         return;
+    }
     if (at < eng->now + 1)
         at = eng->now + 1;
     if (eng->task_msg[task] != INSEE_NONE) {

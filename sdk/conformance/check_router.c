@@ -441,15 +441,14 @@ typedef struct idle_probe {
 } idle_probe;
 
 /* With INSEE_ROUTE_NO_FORWARDED the kernel skips forwarded(): calling it on
-   every candidate must leave the packet's state as it was. */
+   every candidate must leave the packet's and the router's state as they
+   were. */
 static void forward_each_candidate(const insee_route_ctx *question, void *data)
 {
     idle_probe *p = data;
-    size_t ps = p->vt->packet_state_size ? p->vt->packet_state_size(p->self) : 0;
-    size_t rs = p->vt->router_state_size ? p->vt->router_state_size(p->self) : 0;
-    guint8 *packet = g_malloc(MAX(ps, 1u)), *before = g_malloc(MAX(ps, 1u));
-    void *router = g_malloc0(MAX(rs, 1u));
-    memset(packet, 0, MAX(ps, 1u));
+    size_t ps = MAX(p->vt->packet_state_size ? p->vt->packet_state_size(p->self) : 0, 1u);
+    size_t rs = MAX(p->vt->router_state_size ? p->vt->router_state_size(p->self) : 0, 1u);
+    guint8 *packet = g_malloc0(ps), *router = g_malloc0(rs);
     insee_rng rng;
     insee_rng_init(&rng, 3, question->router);
     insee_route_ctx rc = *question;
@@ -459,20 +458,21 @@ static void forward_each_candidate(const insee_route_ctx *question, void *data)
     rc.rng = &rng;
     insee_candidate out[INSEE_MAX_CANDIDATES];
     uint32_t n = MIN(p->vt->route(p->self, &rc, out, INSEE_MAX_CANDIDATES), INSEE_MAX_CANDIDATES);
-    memcpy(before, packet, MAX(ps, 1u));
+    guint8 *packet_before = g_memdup2(packet, ps), *router_before = g_memdup2(router, rs);
     char q[96];
     for (uint32_t i = 0; i < n; i++) {
         p->vt->forwarded(p->self, &rc, &out[i]);
-        if (memcmp(before, packet, MAX(ps, 1u)) != 0) {
+        if (memcmp(packet_before, packet, ps) != 0 || memcmp(router_before, router, rs) != 0) {
             conform_note(p->f, p->where,
-                         "forwarded() changed the packet state at %s (candidate %u)",
+                         "forwarded() changed the packet or router state at %s (candidate %u)",
                          question_text(&rc, q, sizeof q), i);
             break;
         }
     }
     g_free(packet);
-    g_free(before);
     g_free(router);
+    g_free(packet_before);
+    g_free(router_before);
 }
 
 static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
@@ -572,8 +572,8 @@ static const conform_check router_checks[] = {
      "now/born/rng/output_room/link_free in route()",
      check_pure_claim},
     {"router.no-forwarded-claim", CONFORM_ERROR,
-     "when properties() declares INSEE_ROUTE_NO_FORWARDED, forwarded() leaves the packet state "
-     "as it was (the kernel skips the call)",
+     "when properties() declares INSEE_ROUTE_NO_FORWARDED, forwarded() leaves the packet and "
+     "router state as they were (the kernel skips the call)",
      "drop the flag for the modes whose forwarded() updates packet state", check_no_forwarded_claim},
 };
 

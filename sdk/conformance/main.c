@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "conform.h"
+#include "plugin/describe.h"
 
 static const conform_suite *const suites[] = {
     &conform_desc_suite,    &conform_topology_suite, &conform_router_suite,
@@ -64,20 +65,6 @@ conform_status conform_skip_if_none(conform_status s, guint applied, GString *de
     return CONFORM_SKIP;
 }
 
-static void json_string(GString *out, const char *s)
-{
-    g_string_append_c(out, '"');
-    for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
-        if (*c == '"' || *c == '\\')
-            g_string_append_printf(out, "\\%c", *c);
-        else if (*c < 0x20)
-            g_string_append_printf(out, "\\u%04x", *c);
-        else
-            g_string_append_c(out, (char)*c);
-    }
-    g_string_append_c(out, '"');
-}
-
 static const char *status_word(conform_status s, conform_severity sev)
 {
     switch (s) {
@@ -98,17 +85,17 @@ static void format_result(GString *out, const conform_check *c, conform_status s
 {
     if (json) {
         g_string_append(out, first ? "\n    {\"id\": " : ",\n    {\"id\": ");
-        json_string(out, c->id);
+        insee_json_string(out, c->id);
         g_string_append(out, ", \"severity\": ");
-        json_string(out, c->severity == CONFORM_ERROR ? "error" : "warning");
+        insee_json_string(out, c->severity == CONFORM_ERROR ? "error" : "warning");
         g_string_append(out, ", \"status\": ");
-        json_string(out, s == CONFORM_PASS ? "PASS" : s == CONFORM_SKIP ? "SKIP" : "FAIL");
+        insee_json_string(out, s == CONFORM_PASS ? "PASS" : s == CONFORM_SKIP ? "SKIP" : "FAIL");
         g_string_append(out, ", \"message\": ");
-        json_string(out, c->message);
+        insee_json_string(out, c->message);
         g_string_append(out, ", \"detail\": ");
-        json_string(out, detail);
+        insee_json_string(out, detail ? detail : "");
         g_string_append(out, ", \"hint\": ");
-        json_string(out, c->hint);
+        insee_json_string(out, c->hint);
         g_string_append(out, "}");
         return;
     }
@@ -229,13 +216,13 @@ static void print_header(const conform_ctx *ctx)
     GString *out = g_string_new(NULL);
     if (json) {
         g_string_append(out, "{\n  \"file\": ");
-        json_string(out, ctx->path);
+        insee_json_string(out, ctx->path);
         g_string_append(out, ",\n  \"kind\": ");
-        json_string(out, insee_kind_name(d->kind));
+        insee_json_string(out, insee_kind_name(d->kind));
         g_string_append(out, ", \"name\": ");
-        json_string(out, d->name);
+        insee_json_string(out, d->name);
         g_string_append(out, ", \"version\": ");
-        json_string(out, d->version);
+        insee_json_string(out, d->version);
         g_string_append(out, ",\n  \"checks\": [");
     } else {
         g_string_append_printf(out, "insee-conform: %s: %s plugin '%s' %s (ABI %u.%u)\n", ctx->path,
@@ -252,9 +239,9 @@ static int refuse(const char *path, const char *reason)
     fprintf(stderr, "insee-conform: cannot load %s: %s\n", path, reason);
     if (json) {
         GString *out = g_string_new("{\"file\": ");
-        json_string(out, path);
+        insee_json_string(out, path);
         g_string_append(out, ", \"loaded\": false, \"reason\": ");
-        json_string(out, reason);
+        insee_json_string(out, reason);
         g_string_append(out, "}\n");
         fputs(out->str, stdout);
         g_string_free(out, TRUE);
@@ -327,5 +314,9 @@ int main(int argc, char **argv)
     insee_registry_free(ctx.reg);
     g_strfreev(sets);
     g_strfreev(dirs);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "insee-conform: could not write the results to stdout\n");
+        return 1;
+    }
     return t.failed ? 1 : 0;
 }

@@ -15,6 +15,7 @@ insee_report run_toml(const char *toml)
     insee_experiment *exp = insee_experiment_new(cfg, reg, &err);
     cr_assert(exp, "experiment: %s", err ? err->message : "?");
     cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    cr_assert(insee_experiment_write_outputs(exp, &err), "outputs: %s", err ? err->message : "?");
     insee_report r = *insee_experiment_report(exp);
     r.echo = g_strdup(r.echo);
     r.plugins = g_strdup(r.plugins);

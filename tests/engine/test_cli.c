@@ -120,6 +120,7 @@ Test(cli, unwritable_csv_exit_1_and_no_file)
                                           "stats.csv=/nonexistent-dir/x.csv", NULL});
     cr_assert_eq(r.status, 1, "stderr: %s", r.err);
     cr_assert(strstr(r.err, "/nonexistent-dir/x.csv"), "got: %s", r.err);
+    cr_assert(strstr(r.out, "accepted load"), "the report still comes out: %s", r.out);
     cr_assert_not(g_file_test("/nonexistent-dir/x.csv", G_FILE_TEST_EXISTS));
     result_free(&r);
 }
@@ -258,4 +259,43 @@ Test(cli, topology_pairs_links_by_port)
     g_remove(path);
     g_free(path);
     g_free(file);
+}
+
+Test(cli, lost_stdout_is_a_failure)
+{
+    char *cmd = g_strdup_printf("'%s' run --set simulation.cycles=1000 > /dev/full", INSEE_TEST_BIN);
+    int wait = 0;
+    char *err = NULL;
+    cr_assert(g_spawn_sync(NULL, (char *[]){"/bin/sh", "-c", cmd, NULL}, NULL, G_SPAWN_DEFAULT,
+                           NULL, NULL, NULL, &err, &wait, NULL));
+    cr_assert(WIFEXITED(wait) && WEXITSTATUS(wait) == 1, "status %d, stderr: %s", wait, err);
+    cr_assert(strstr(err, "could not write the output"), "got: %s", err);
+    g_free(err);
+    g_free(cmd);
+}
+
+Test(cli, graph_with_a_dangling_link_exit_2)
+{
+    char *path = write_temp("routers 3\nlink 0 1\nlink 1 7\n");
+    char *file = g_strdup_printf("topology.file=%s", path);
+    result r = run_insee((const char *[]){"topology", "--set", "topology.plugin=graph", "--set",
+                                          file, NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    char *where = g_strdup_printf("%s:3", path);
+    cr_assert(strstr(r.err, where) && strstr(r.err, "7"), "names the line and the router: %s",
+              r.err);
+    g_free(where);
+    result_free(&r);
+    g_remove(path);
+    g_free(path);
+    g_free(file);
+}
+
+Test(cli, updown_refuses_one_way_links)
+{
+    result r = run_insee((const char *[]){"run", "--set", "router.plugin=updown", "--set",
+                                          "topology.bidirectional=false", NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "needs links in both directions"), "got: %s", r.err);
+    result_free(&r);
 }

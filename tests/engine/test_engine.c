@@ -385,3 +385,20 @@ ParameterizedTest(int *i, engine, updown_drains_everywhere)
         g_free(router);
     }
 }
+
+Test(engine, updown_is_minimal_on_labelled_trees)
+{
+    /* On a tree, the shortest legal up*-down* route is the shortest route:
+       leaf to leaf 2h hops, h the level of the nearest common ancestor. In
+       a 4-ary 3-tree, of the 63 other nodes 3 share the leaf (0 hops), 12
+       the pod (2) and 48 need the top (4): 216 / 63 hops on average. */
+    char *toml = experiment_full("plugin = \"kary-ntree\"\nk = 4\nn = 3",
+                                 "plugin = \"updown\"\nvcs = 1", 0.005, 400000, 16, NULL);
+    insee_report r = run_toml(toml);
+    double hops = (double)r.hops / (double)r.delivered;
+    cr_assert_gt(r.delivered, 5000);
+    cr_assert(fabs(hops - 216.0 / 63.0) < 0.03 * 216.0 / 63.0, "average %.4f hops, minimal %.4f",
+              hops, 216.0 / 63.0);
+    insee_report_clear(&r);
+    g_free(toml);
+}

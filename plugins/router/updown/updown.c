@@ -73,6 +73,12 @@ static void *fail(updown *self, insee_error *err, int code, const char *msg)
     return NULL;
 }
 
+static bool out_of_memory(insee_error *err)
+{
+    insee_error_set(err, INSEE_ERR_NOMEM, "updown: out of memory for its route tables");
+    return false;
+}
+
 /* The graph through the host; every link must have a reverse. */
 static bool read_graph(updown *self, insee_error *err)
 {
@@ -80,7 +86,7 @@ static bool read_graph(updown *self, insee_error *err)
     uint32_t R = self->routers;
     self->port_base = malloc(sizeof(uint32_t) * (R + 1));
     if (!self->port_base)
-        return false;
+        return out_of_memory(err);
     uint64_t total = 0;
     for (uint32_t r = 0; r < R; r++) {
         self->port_base[r] = (uint32_t)total;
@@ -90,7 +96,7 @@ static bool read_graph(updown *self, insee_error *err)
     self->peer = malloc(sizeof(uint32_t) * (total + 1));
     self->up = calloc(total + 1, 1);
     if (!self->peer || !self->up)
-        return false;
+        return out_of_memory(err);
     for (uint32_t r = 0; r < R; r++) {
         for (uint32_t p = 0; p < self->port_base[r + 1] - self->port_base[r]; p++) {
             insee_port_peer q;
@@ -181,7 +187,7 @@ static bool orient_links(updown *self, uint32_t root, insee_error *err)
     }
     uint32_t *level = bfs_levels(self, root);
     if (!level)
-        return false;
+        return out_of_memory(err);
     for (uint32_t r = 0; r < self->routers; r++) {
         if (level[r] == UINT32_MAX) {
             insee_error_set(err, INSEE_ERR_UNSUPPORTED,
@@ -223,6 +229,7 @@ static uint32_t *up_order(const updown *self, insee_error *err)
     if (!pending || !order) {
         free(pending);
         free(order);
+        out_of_memory(err);
         return NULL;
     }
     for (uint32_t r = 0; r < R; r++)
@@ -321,7 +328,7 @@ static bool build_tables(updown *self, const uint32_t *order, insee_error *err)
     uint32_t R = self->routers;
     self->dst_index = malloc(sizeof(uint32_t) * R);
     if (!self->dst_index)
-        return false;
+        return out_of_memory(err);
     for (uint32_t r = 0; r < R; r++)
         self->dst_index[r] = UINT32_MAX;
     for (uint32_t node = 0; node < shape.nodes; node++) {
@@ -342,7 +349,7 @@ static bool build_tables(updown *self, const uint32_t *order, insee_error *err)
     uint32_t *queue = malloc(sizeof(uint32_t) * R);
     if (!self->down || !self->legal || !queue) {
         free(queue);
-        return false;
+        return out_of_memory(err);
     }
     for (uint32_t r = 0; r < R; r++) {
         uint32_t j = self->dst_index[r];
@@ -377,19 +384,11 @@ static void *updown_create(const insee_host *host, const insee_value *params, in
         updown_destroy(self);
         return NULL;
     }
-    err->code = 0;
-    if (!read_graph(self, err) || !orient_links(self, (uint32_t)params[P_ROOT].i, err)) {
-        if (!err->code)
-            insee_error_set(err, INSEE_ERR_NOMEM, "updown: out of memory reading the graph");
-        updown_destroy(self);
-        return NULL;
-    }
-    uint32_t *order = up_order(self, err);
-    bool ok = order && build_tables(self, order, err);
+    uint32_t *order = NULL;
+    bool ok = read_graph(self, err) && orient_links(self, (uint32_t)params[P_ROOT].i, err) &&
+              (order = up_order(self, err)) != NULL && build_tables(self, order, err);
     free(order);
     if (!ok) {
-        if (!err->code)
-            insee_error_set(err, INSEE_ERR_NOMEM, "updown: out of memory for the route tables");
         updown_destroy(self);
         return NULL;
     }

@@ -33,7 +33,9 @@
  *  - bubble admission: room = 2 on the escape VC; INSEE's own-ring check reads
  *    host->input_room() of this router's queue of the ring being entered.
  *  - smart: its per-packet bet in packet_state, updated in forwarded().
- *  - multistage static/adaptive, updown: UP/DOWN hop flags from minimal_hops().
+ *  - multistage static/adaptive: UP/DOWN hop flags from minimal_hops();
+ *    updown (generic up*-down*): the graph from host->peer() and the
+ *    topology's UP/DOWN labels from host->port_info() at create().
  *  - LBR/GCC: route() of an injection queue (in_port == INSEE_PORT_INJECTION)
  *    asks a larger `room` (LBR's B reserved slots), or returns no candidate
  *    while host->occupancy() is above GCC's threshold.
