@@ -173,6 +173,11 @@ insee_value value_double(double d)
     return (insee_value){.type = INSEE_PARAM_DOUBLE, .d = d};
 }
 
+insee_value value_int(int64_t i)
+{
+    return (insee_value){.type = INSEE_PARAM_INT, .i = i, .d = (double)i};
+}
+
 insee_value value_enum(int64_t index, const char *s)
 {
     return (insee_value){.type = INSEE_PARAM_ENUM, .i = index, .s = s};

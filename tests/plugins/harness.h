@@ -48,6 +48,7 @@ uint32_t route_walk(const insee_kernel *k, const insee_router_vtable *vt, void *
 
 insee_value value_bool(bool b);
 insee_value value_double(double d);
+insee_value value_int(int64_t i);
 insee_value value_enum(int64_t index, const char *s);
 insee_value value_int_list(const int64_t *list, size_t n);
 

@@ -3,6 +3,7 @@
 #include "topo_check.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,40 @@ uint32_t *topo_bfs_all(const topo_table *t)
     for (uint32_t s = 0; s < N; s++)
         topo_bfs(t, s, bfs + (size_t)s * N);
     return bfs;
+}
+
+bool topo_same_links(const topo_table *a, const topo_table *b, char *why, size_t why_len)
+{
+    uint32_t N = a->info.routers;
+    if (b->info.routers != N) {
+        if (why)
+            snprintf(why, why_len, "%u routers against %u", N, b->info.routers);
+        return false;
+    }
+    for (uint32_t r = 0; r < N; r++) {
+        uint32_t ports = ports_of(a, r);
+        if (ports_of(b, r) != ports) {
+            if (why)
+                snprintf(why, why_len, "router %u: %u ports against %u", r, ports,
+                         ports_of(b, r));
+            return false;
+        }
+        for (uint32_t p = 0; p < ports; p++) {
+            const insee_port_peer *x = &a->peer[a->first[r] + p], *y = &b->peer[b->first[r] + p];
+            if (x->router != y->router || x->port != y->port) {
+                if (why) {
+                    char xs[48] = "unplugged", ys[48] = "unplugged";
+                    if (x->router != TOPO_NONE)
+                        snprintf(xs, sizeof xs, "router %u port %u", x->router, x->port);
+                    if (y->router != TOPO_NONE)
+                        snprintf(ys, sizeof ys, "router %u port %u", y->router, y->port);
+                    snprintf(why, why_len, "link(%u, %u): %s against %s", r, p, xs, ys);
+                }
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 uint32_t topo_check_links(const topo_table *t)

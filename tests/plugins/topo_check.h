@@ -23,6 +23,8 @@
 #define INSEE_TEST_PLUGINS_TOPO_CHECK_H
 
 #include <insee/insee.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #define TOPO_NONE UINT32_MAX
 
@@ -47,6 +49,13 @@ uint32_t topo_bfs(const topo_table *t, uint32_t src, uint32_t *dist);
 
 /* The BFS table from every router; the caller frees it. */
 uint32_t *topo_bfs_all(const topo_table *t);
+
+/* Whether a and b have the same link table: as many routers, as many ports
+   at each router, and every output alike, unplugged in both or leading to
+   the same router and input port. Not an assertion, so that tests can ask
+   for a difference too; when they differ and why is not NULL, the first
+   difference is written into why (why_len bytes) for the failure message. */
+bool topo_same_links(const topo_table *a, const topo_table *b, char *why, size_t why_len);
 
 /* Every plugged output leads to a real router (not its own) and a real
    input port of it, no input is fed twice, and unless info.flags has

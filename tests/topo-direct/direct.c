@@ -49,11 +49,6 @@ void net_close(net *t)
     t->vt->destroy(t->self);
 }
 
-static insee_value value_int(int64_t i)
-{
-    return (insee_value){.type = INSEE_PARAM_INT, .i = i, .d = (double)i};
-}
-
 insee_value *twisted_params(const int64_t *dims, size_t n, int64_t twist, int which,
                             insee_value out[3])
 {

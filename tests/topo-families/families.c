@@ -6,11 +6,6 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-insee_value value_int(int64_t i)
-{
-    return (insee_value){.type = INSEE_PARAM_INT, .i = i, .d = (double)i};
-}
-
 void *fam_try(const char *name, const insee_value *params, uint64_t seed, insee_error *err)
 {
     const insee_plugin_desc *d = load_plugin("topology", name);

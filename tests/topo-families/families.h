@@ -14,8 +14,6 @@ typedef struct fam {
     insee_topology_info info;
 } fam;
 
-insee_value value_int(int64_t i);
-
 /* create() of topology `name` with `params` (table order) on a mock host of
    experiment seed `seed`: the instance, or NULL with err filled. */
 void *fam_try(const char *name, const insee_value *params, uint64_t seed, insee_error *err);

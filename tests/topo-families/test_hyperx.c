@@ -2,9 +2,12 @@
  * a BFS: router, node, port and link counts (prod S * sum (S_i - 1) / 2 * K
  * links), distance = differing coordinates, diameter = dimensions, average
  * distance sum (S_i - 1) / S_i, every parallel link listed with the salt's
- * pick first, hypercube(n) identical to hyperx([2] * n), and sizes that do
- * not fit refused. */
+ * pick first and the rest in cyclic order (README port numbering),
+ * port_info() agreeing, hypercube(n) identical to hyperx([2] * n) with its
+ * hops on the set bits of r ^ y lowest first, and sizes that do not fit
+ * refused. */
 #include "families.h"
+#include "topo_check.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
@@ -75,18 +78,37 @@ static void check_hyperx(const int64_t *dims, size_t n, uint32_t K, uint32_t p)
             insee_hop hops[512];
             uint32_t salt = r * 7 + x;
             cr_assert_eq(t.vt->minimal_hops(t.self, r, x * p, salt, hops, 512), differ * K);
-            for (uint32_t i = 0; i < differ * K; i++) {
-                cr_assert_eq(hops[i].dim_hops, 1);
-                cr_assert_eq(hops[i].dir, 0);
-                if (i % K == 0) {
+            /* Differing dimensions lowest first; in dimension d the K ports
+               of the slot of x's coordinate (README numbering), starting at
+               parallel link salt mod K, then the others in cyclic order. */
+            uint32_t i = 0, base = 0;
+            for (size_t d = 0; d < n; base += (uint32_t)(dims[d] - 1) * K, d++) {
+                uint32_t from = coord_of(dims, d, r), to = coord_of(dims, d, x);
+                if (from == to)
+                    continue;
+                uint32_t slot = to < from ? to : to - 1;
+                for (uint32_t j = 0; j < K; j++, i++) {
+                    const insee_hop *h = &hops[i];
+                    cr_assert_eq(h->dim, (int16_t)d, "%u -> %u hop %u", r, x, i);
+                    cr_assert_eq(h->dim_hops, 1);
+                    cr_assert_eq(h->dir, 0);
+                    cr_assert_eq(h->flags, 0);
+                    cr_assert_geq(h->port, base, "%u -> %u hop %u", r, x, i);
+                    cr_assert_eq((h->port - base) / K, slot, "%u -> %u hop %u", r, x, i);
+                    if (K > 1) /* with K = 1 every index is 0 */
+                        cr_assert_eq((h->port - base) % K, (salt + j) % K,
+                                     "%u -> %u hop %u, salt %u", r, x, i, salt);
+                    /* port_info() says the same of the port: its number and
+                       dimension, no direction, no flags. */
                     insee_hop info;
-                    t.vt->port_info(t.self, r, hops[i].port, &info);
-                    uint32_t base = 0;
-                    for (int16_t e = 0; e < hops[i].dim; e++)
-                        base += (uint32_t)(dims[e] - 1) * K;
-                    cr_assert_eq((hops[i].port - base) % K, salt % K);
+                    t.vt->port_info(t.self, r, h->port, &info);
+                    cr_assert_eq(info.port, h->port);
+                    cr_assert_eq(info.dim, h->dim, "%u port %u", r, h->port);
+                    cr_assert_eq(info.dir, 0);
+                    cr_assert_eq(info.flags, 0);
                 }
             }
+            cr_assert_eq(i, differ * K);
         }
     fam_free(&t);
 }
@@ -101,6 +123,8 @@ Test(hyperx, sizes)
     check_hyperx(DIMS(3, 3, 3), 1, 2);
     check_hyperx(DIMS(4, 2), 2, 1);
     check_hyperx(DIMS(3, 5, 2), 3, 3);
+    check_hyperx(DIMS(3, 4), 2, 2);
+    check_hyperx(DIMS(5), 3, 1);
 }
 
 /* Hand-picked: a row of 4 routers with trunking 3; router 1's ports 0-2
@@ -131,7 +155,8 @@ Test(hyperx, trunk_by_hand)
 }
 
 /* hypercube(n) is hyperx([2] * n): the same counts, wiring, distances and
-   minimal hops; port d of router r flips bit d. */
+   minimal hops; port d of router r flips bit d, distance() counts the
+   differing bits and minimal_hops() lists their ports lowest bit first. */
 Test(hypercube, equals_hyperx_of_twos)
 {
     for (int64_t n = 1; n <= 8; n++) {
@@ -143,21 +168,38 @@ Test(hypercube, equals_hyperx_of_twos)
         cr_assert_eq(c.info.routers, 1u << n);
         cr_assert_eq(c.info.max_ports, n);
         cr_assert_eq(fam_channels(&c), (uint64_t)n << n);
+        topo_table tc, tx;
+        topo_read(&tc, c.vt, c.self);
+        topo_read(&tx, x.vt, x.self);
+        char why[160];
+        cr_assert(topo_same_links(&tc, &tx, why, sizeof why), "n = %lld: %s", (long long)n, why);
+        topo_table_free(&tc);
+        topo_table_free(&tx);
         for (uint32_t r = 0; r < c.info.routers; r++) {
             for (uint32_t d = 0; d < n; d++) {
-                insee_port_peer a, b;
+                insee_port_peer a;
                 cr_assert(c.vt->link(c.self, r, d, &a));
-                cr_assert(x.vt->link(x.self, r, d, &b));
                 cr_assert_eq(a.router, r ^ (1u << d));
                 cr_assert_eq(a.port, d);
-                cr_assert_eq(b.router, a.router);
-                cr_assert_eq(b.port, a.port);
             }
             for (uint32_t y = 0; y < c.info.nodes; y++) {
-                cr_assert_eq(c.vt->distance(c.self, r, y), (uint32_t)__builtin_popcount(r ^ y));
+                uint32_t flip = r ^ y;
+                cr_assert_eq(c.vt->distance(c.self, r, y), (uint32_t)__builtin_popcount(flip));
                 cr_assert_eq(c.vt->distance(c.self, r, y), x.vt->distance(x.self, r, y));
                 insee_hop hc[8], hx[8];
                 uint32_t k = c.vt->minimal_hops(c.self, r, y, r, hc, 8);
+                cr_assert_eq(k, (uint32_t)__builtin_popcount(flip), "%u -> %u", r, y);
+                /* hc[i] flips the i-th set bit of r ^ y. */
+                uint32_t i = 0;
+                for (uint32_t b = 0; b < n; b++) {
+                    if (!(flip >> b & 1))
+                        continue;
+                    cr_assert_eq(hc[i].port, b, "%u -> %u hop %u", r, y, i);
+                    cr_assert_eq(hc[i].dim, (int16_t)b, "%u -> %u hop %u", r, y, i);
+                    cr_assert_eq(hc[i].dir, 0);
+                    cr_assert_eq(hc[i].dim_hops, 1);
+                    i++;
+                }
                 cr_assert_eq(x.vt->minimal_hops(x.self, r, y, r, hx, 8), k);
                 cr_assert_eq(memcmp(hc, hx, k * sizeof hc[0]), 0);
             }
