@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# The benchmark: builds insee in Release and runs the reference experiments of
-# ../shared/reference/booksim2.md (tori at 30 % of their capacity 8/k under
-# uniform traffic) plus a BlueGene/L-sized 64x32x32 torus for memory. Prints,
+# The benchmark: builds insee in Release and runs the reference experiments
+# (tori at 30 % of their capacity 8/k under uniform traffic) plus a BlueGene/L-sized 64x32x32 torus for memory. Prints,
 # for each, simulated cycles/s, packet-hops/s and peak RSS as reported by
 # insee itself. Compare figures side by side on one machine, as ratios.
 #

@@ -1,20 +1,22 @@
 /* kernel/engine/engine.c — the time loop (DESIGN §5).
  *
- * Packets, not phits, move: a packet granted an output at cycle t has its
- * head at the next router at t + 1 (routable there at once: cut-through), its
- * tail leaves the queue it came from at t + L - 1, and that slot and the link
- * are free again at t + L. That is the timing INSEE's phit-by-phit engine
- * gives under the same rules (one phit per link per cycle, one packet per
- * link at a time, whole-packet room reserved downstream), at one event per
+ * Packets, not phits, move. A grant reserves an output VC and a whole
+ * packet's room downstream; the link then carries its reserved VCs one whole
+ * packet each, round robin. A packet whose link starts it at cycle s has its
+ * head at the next router at s + 1 (routable there at once: cut-through), its
+ * tail leaves the queue it came from at s + L - 1, and that slot, the output
+ * VC and the link are free again at s + L. That is the timing INSEE's
+ * phit-by-phit engine gives under the same rules, at one event per
  * packet-hop instead of L.
  *
  * A cycle: (1) the wheel's events for this cycle (heads becoming routable,
- * slots freeing, tails consumed); (2) due traffic sources generate; (3) every
- * active head asks its router plugin for candidates and requests the first
- * admissible one (state read as it was at the start of the phase); (4) one
- * arbitration per requested output; winners move, losers ask again next
- * cycle. Idle stretches are skipped: with no event and no active head the
- * clock jumps to the next due source.
+ * slots freeing, tails consumed, links done); (2) due traffic sources
+ * generate; (3) every active head asks its router plugin for candidates and
+ * requests the first admissible one (state read as it was at the start of
+ * the phase); (4) one arbitration per requested output VC; winners reserve
+ * it, losers ask again next cycle; (5) every free link with reserved VCs
+ * starts the next one's packet. Idle stretches are skipped: with no event
+ * and no active head the clock jumps to the next due source.
  */
 #define _XOPEN_SOURCE 700 /* getrusage, isatty */
 #include "engine/engine.h"
@@ -66,7 +68,10 @@ void insee_engine_prepare(insee_engine *eng)
     eng->arb_rec = g_new(uint32_t, inputs);
     eng->out_req = g_new(uint32_t, net->outputs);
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
-    insee_wheel_init(&eng->wheel, eng->packet_phits + 1);
+    eng->link_checked = g_new0(uint8_t, net->ports_total + 1);
+    /* The farthest event: a head sleeping on an output VC whose packet
+       waits for a link busy for up to L more cycles (ovc_free_bound). */
+    insee_wheel_init(&eng->wheel, 2 * eng->packet_phits + 1);
 }
 
 void insee_engine_clear(insee_engine *eng)
@@ -84,6 +89,8 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->active.ncand);
     g_free(eng->active.cand);
     g_free(eng->touched.v);
+    g_free(eng->link_check.v);
+    g_free(eng->link_checked);
     insee_wheel_clear(&eng->wheel);
     insee_heap_clear(&eng->due);
     insee_workload_clear(eng);
@@ -138,12 +145,19 @@ static void activate(insee_engine *eng, uint32_t q, uint32_t p)
 }
 
 /* The head of q leaves it (granted, or dropped); its slot stays taken until
-   `release_at`, when its tail has left. Returns the packet. */
-static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
+   its tail has left. Returns the packet. */
+static uint32_t unlink_departing(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     uint32_t p = insee_net_unlink_head(net, q);
     net->q_flags[q] = (uint8_t)((net->q_flags[q] & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
+    return p;
+}
+
+/* As unlink_departing(), the tail leaving at `release_at` - 1. */
+static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
+{
+    uint32_t p = unlink_departing(eng, q);
     schedule(eng, release_at, insee_event(INSEE_EV_RELEASE, q));
     return p;
 }
@@ -172,6 +186,36 @@ static void release(insee_engine *eng, uint32_t q)
         insee_workload_room(eng, (q - net->transit_queues) / net->injectors);
 }
 
+/* Link gp may start a packet after this cycle's arbitration. */
+static void link_check(insee_engine *eng, uint32_t gp)
+{
+    if (eng->link_checked[gp])
+        return;
+    eng->link_checked[gp] = 1;
+    insee_vec_push(&eng->link_check, gp);
+}
+
+/* The output VC that link gp carries now: the one its pointer just passed. */
+static uint32_t link_current_ovc(const insee_net *net, uint32_t gp)
+{
+    uint32_t vc = net->link_rr[gp] ? net->link_rr[gp] - 1u : net->vcs - 1u;
+    return gp * net->vcs + vc;
+}
+
+/* The tail of link gp's packet has crossed: its output VC may be granted
+   again, the slot it held upstream is free, and the link may start the next
+   reserved VC (after this cycle's arbitration, which may reserve more). */
+static void link_done(insee_engine *eng, uint32_t gp)
+{
+    insee_net *net = &eng->net;
+    uint32_t ovc = link_current_ovc(net, gp);
+    uint32_t q = net->ovc_src[ovc];
+    net->ovc_src[ovc] = INSEE_NONE;
+    release(eng, q);
+    if (net->link_waiting[gp])
+        link_check(eng, gp);
+}
+
 static void process_events(insee_engine *eng)
 {
     insee_vec *b = &eng->wheel.bucket[eng->now & eng->wheel.mask];
@@ -188,13 +232,16 @@ static void process_events(insee_engine *eng)
         case INSEE_EV_DELIVER:
             insee_workload_delivered(eng, id);
             break;
+        case INSEE_EV_LINK_DONE:
+            link_done(eng, id);
+            break;
         }
     }
     eng->wheel.pending -= b->len;
     b->len = 0;
 }
 
-static void add_request(insee_engine *eng, uint32_t q, uint32_t out,
+static void add_request(insee_engine *eng, uint32_t q, uint32_t out, uint32_t link,
                         const insee_candidate *cand)
 {
     if (eng->req_len == eng->req_cap) {
@@ -204,6 +251,7 @@ static void add_request(insee_engine *eng, uint32_t q, uint32_t out,
     insee_request_rec *rq = &eng->req[eng->req_len];
     rq->queue = q;
     rq->out = out;
+    rq->link = link;
     rq->input = eng->net.q_input[q];
     rq->cand = *cand;
     rq->next = eng->out_req[out];
@@ -274,19 +322,33 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     return cached;
 }
 
+/* The earliest cycle output VC ovc of link gp may be granted again: known
+   once its packet has started; while it waits for the busy link, not before
+   the link has carried one more whole packet. */
+static uint64_t ovc_free_bound(const insee_engine *eng, uint32_t gp, uint32_t ovc)
+{
+    const insee_net *net = &eng->net;
+    if (net->ovc_free_at[ovc] != INSEE_NEVER)
+        return net->ovc_free_at[ovc];
+    uint64_t start = net->link_free_at[gp] > eng->now ? net->link_free_at[gp] : eng->now;
+    return start + eng->packet_phits;
+}
+
 /* The candidate the head of active entry i requests, or FALSE when none is
-   admissible now. A pure router's head whose every candidate waits only for
-   a busy link sleeps until the first of those links frees: nothing could
-   change its answer before then. */
+   admissible now: a candidate is admissible when its output VC is not held
+   by another packet and its downstream queue has the room it asks. A pure
+   router's head whose every candidate waits only for a held output VC sleeps
+   until the first of them may free: nothing could change its answer before
+   then. */
 static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
-                                 insee_candidate *chosen, uint32_t *out)
+                                 insee_candidate *chosen, uint32_t *out, uint32_t *link)
 {
     insee_net *net = &eng->net;
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
     uint32_t n = 0;
     const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
     uint64_t wake = INSEE_NEVER;
-    gboolean only_links = n > 0;
+    gboolean only_held = n > 0;
     for (uint32_t c = 0; c < n; c++) {
         const insee_candidate *cd = &cand[c];
         if (cd->port == INSEE_PORT_DROP) {
@@ -294,22 +356,24 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
             return TRUE;
         }
         uint32_t gp = net->port_base[r] + cd->port;
-        uint32_t need = cd->room > 1 ? cd->room : 1;
-        gboolean room = insee_net_room(net, net->peer_queue[gp] + cd->vc) >= need;
-        if (net->link_free_at[gp] > eng->now) {
-            if (net->link_free_at[gp] < wake)
-                wake = net->link_free_at[gp];
+        uint32_t ovc = gp * net->vcs + cd->vc;
+        if (net->ovc_free_at[ovc] > eng->now) {
+            uint64_t free_at = ovc_free_bound(eng, gp, ovc);
+            if (free_at < wake)
+                wake = free_at;
             continue;
         }
-        if (!room) {
-            only_links = FALSE;
+        uint32_t need = cd->room > 1 ? cd->room : 1;
+        if (insee_net_room(net, net->peer_queue[gp] + cd->vc) < need) {
+            only_held = FALSE;
             continue;
         }
         *chosen = *cd;
-        *out = gp;
+        *out = ovc;
+        *link = gp;
         return TRUE;
     }
-    if (only_links && eng->route_pure) {
+    if (only_held && eng->route_pure) {
         uint32_t q = eng->active.queue[i];
         eng->active.queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
         schedule(eng, wake, insee_event(INSEE_EV_HEAD_READY, q));
@@ -344,64 +408,124 @@ static void request_phase(insee_engine *eng)
         if (net->node_router[pk->dst] == r) {
             /* Consumption. `multiple` drains every input at once, so it needs
                no arbitration and touches nothing another request reads. */
-            insee_request_rec consume = {.queue = q, .out = net->ports_total + pk->dst};
+            insee_request_rec consume = {.queue = q, .out = net->ovcs + pk->dst,
+                                         .link = net->ports_total + pk->dst};
             if (!eng->single_consumption)
                 grant(eng, &consume);
-            else if (net->link_free_at[consume.out] <= eng->now)
-                add_request(eng, q, consume.out, &consume.cand);
+            else if (net->link_free_at[consume.link] <= eng->now)
+                add_request(eng, q, consume.out, consume.link, &consume.cand);
             continue;
         }
         insee_candidate cand;
-        uint32_t out = INSEE_NONE;
-        if (!choose_candidate(eng, i, p, r, &cand, &out))
+        uint32_t out = INSEE_NONE, link = INSEE_NONE;
+        if (!choose_candidate(eng, i, p, r, &cand, &out, &link))
             continue;
         if (cand.port == INSEE_PORT_DROP)
             drop_head(eng, q);
         else
-            add_request(eng, q, out, &cand);
+            add_request(eng, q, out, link, &cand);
     }
 }
 
+/* Packet p's head leaves queue q now (onto a link, or into consumption). */
+static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
+{
+    if (q < eng->net.transit_queues)
+        return;
+    pk->injected = eng->now;
+    if (insee_engine_in_window(eng, eng->now))
+        eng->report.injected++;
+}
+
+/* The packet reserved on output VC ovc of link gp starts crossing now: its
+   tail has crossed at now + L - 1, when the VC, the link and its slot
+   upstream free. */
+static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
+{
+    insee_net *net = &eng->net;
+    uint32_t L = eng->packet_phits;
+    uint32_t p = net->ovc_wait[ovc];
+    uint32_t vc = ovc - gp * net->vcs;
+    insee_packet *pk = &net->pkt[p];
+    net->ovc_wait[ovc] = INSEE_NONE;
+    net->link_waiting[gp]--;
+    net->link_rr[gp] = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
+    net->link_free_at[gp] = eng->now + L;
+    net->ovc_free_at[ovc] = eng->now + L;
+    schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
+    head_leaves(eng, net->ovc_src[ovc], pk);
+    pk->hops++;
+    pk->ready = eng->now + 1;
+    eng->report.total_packet_hops++;
+    uint32_t dq = net->peer_queue[gp] + vc;
+    /* The head is routable next cycle. Links start after this cycle's
+       requests: joining the active list now is the same as a HEAD_READY
+       event at now + 1, without the wheel. */
+    if (insee_net_link(net, dq, p) && !(net->q_flags[dq] & INSEE_Q_DEPARTING))
+        activate(eng, dq, p);
+}
+
+/* Phase 5: every free link with reserved VCs starts one of them, the first
+   from its pointer on: INSEE's link serves its VCs one whole packet each. */
+static void start_links(insee_engine *eng)
+{
+    insee_net *net = &eng->net;
+    for (uint32_t t = 0; t < eng->link_check.len; t++) {
+        uint32_t gp = eng->link_check.v[t];
+        eng->link_checked[gp] = 0;
+        if (!net->link_waiting[gp] || net->link_free_at[gp] > eng->now)
+            continue;
+        for (uint32_t k = 0, vc = net->link_rr[gp]; k < net->vcs; k++) {
+            uint32_t ovc = gp * net->vcs + vc;
+            if (net->ovc_wait[ovc] != INSEE_NONE) {
+                link_start(eng, gp, ovc);
+                break;
+            }
+            vc = vc + 1 < net->vcs ? vc + 1 : 0;
+        }
+    }
+    eng->link_check.len = 0;
+}
+
+/* Consumption: the tail is consumed L - 1 cycles after the head. */
+static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
+{
+    insee_net *net = &eng->net;
+    uint32_t L = eng->packet_phits;
+    uint32_t p = depart(eng, rq->queue, eng->now + L);
+    head_leaves(eng, rq->queue, &net->pkt[p]);
+    if (eng->single_consumption)
+        net->link_free_at[rq->link] = eng->now + L;
+    if (L == 1)
+        insee_workload_delivered(eng, p);
+    else
+        schedule(eng, eng->now + L - 1, insee_event(INSEE_EV_DELIVER, p));
+}
+
+/* The request wins its output VC: the VC and a slot downstream are the
+   packet's from now; it waits in its queue until the link starts it. */
 static void grant(insee_engine *eng, const insee_request_rec *rq)
 {
     insee_net *net = &eng->net;
     uint32_t q = rq->queue;
-    uint32_t L = eng->packet_phits;
-    uint32_t p = net->q_head[q];
-    insee_packet *pk = &net->pkt[p];
-
-    if (rq->out < net->ports_total && eng->call_forwarded) {
-        insee_route_ctx ctx;
-        insee_engine_route_ctx(eng, q, p, &ctx);
-        eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
-    }
-    depart(eng, q, eng->now + L);
-    if (q >= net->transit_queues) {
-        pk->injected = eng->now;
-        if (insee_engine_in_window(eng, eng->now))
-            eng->report.injected++;
-    }
-
-    if (rq->out >= net->ports_total) {
-        /* Consumption: the tail is consumed L - 1 cycles after the head. */
-        if (eng->single_consumption)
-            net->link_free_at[rq->out] = eng->now + L;
-        if (L == 1)
-            insee_workload_delivered(eng, p);
-        else
-            schedule(eng, eng->now + L - 1, insee_event(INSEE_EV_DELIVER, p));
+    if (rq->out >= net->ovcs) {
+        grant_consumption(eng, rq);
         return;
     }
-    net->link_free_at[rq->out] = eng->now + L;
-    pk->hops++;
-    pk->ready = eng->now + 1;
-    eng->report.total_packet_hops++;
-    uint32_t dq = net->peer_queue[rq->out] + rq->cand.vc;
-    /* The head is routable next cycle. Grants into queues happen in the
-       arbitration phase, after this cycle's requests: joining the active list
-       now is the same as a HEAD_READY event at now + 1, without the wheel. */
-    if (insee_net_enqueue(net, dq, p) && !(net->q_flags[dq] & INSEE_Q_DEPARTING))
-        activate(eng, dq, p);
+    if (eng->call_forwarded) {
+        insee_route_ctx ctx;
+        insee_engine_route_ctx(eng, q, net->q_head[q], &ctx);
+        eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
+    }
+    uint32_t p = unlink_departing(eng, q);
+    uint32_t ovc = rq->out, gp = rq->link;
+    net->ovc_src[ovc] = q;
+    net->ovc_wait[ovc] = p;
+    net->ovc_free_at[ovc] = INSEE_NEVER;
+    insee_net_reserve_slot(net, net->peer_queue[gp] + rq->cand.vc);
+    net->link_waiting[gp]++;
+    if (net->link_free_at[gp] <= eng->now)
+        link_check(eng, gp);
 }
 
 static int by_output(const void *a, const void *b)
@@ -478,6 +602,7 @@ static void arbitrate_phase(insee_engine *eng)
         eng->out_req[eng->touched.v[t]] = INSEE_NONE; /* after an early break too */
     eng->touched.len = 0;
     eng->req_len = 0;
+    start_links(eng);
 }
 
 /* Keep the heads that were not granted: they ask again next cycle. */

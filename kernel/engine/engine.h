@@ -31,7 +31,8 @@ typedef struct insee_message_rec {
 
 typedef struct insee_request_rec {
     uint32_t queue;      /* requesting input queue */
-    uint32_t out;        /* requested output (global port, or consumption port) */
+    uint32_t out;        /* requested resource: output VC, or ovcs + node to consume */
+    uint32_t link;       /* the output VC's global port */
     uint32_t input;      /* input index at the router, for the arbiter */
     uint32_t next;       /* next request for the same output */
     insee_candidate cand;
@@ -108,6 +109,8 @@ typedef struct insee_engine {
     insee_request *arb_req;  /* one output's requests, as the arbiter sees them */
     uint32_t *arb_rec;       /* the insee_request_rec of each of those */
     insee_vec touched;
+    insee_vec link_check;    /* links that may start a packet after arbitration */
+    uint8_t *link_checked;   /* per link: already in link_check */
 
     insee_report report;
     GError *error;           /* first simulation error; ends the run */

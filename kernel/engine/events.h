@@ -2,7 +2,8 @@
  *
  * Two structures, both owned by the engine:
  *  - a timing wheel of network events (a head becomes routable, a queue slot
- *    frees, a packet's tail is consumed), all at most `horizon` cycles ahead;
+ *    frees, a packet's tail is consumed, a link's packet has crossed), all at
+ *    most `horizon` cycles ahead;
  *    a bucket per cycle, so scheduling and popping are O(1);
  *  - a binary heap of task due times (traffic sources), which may be far
  *    ahead; ties pop in task order so runs are deterministic.
@@ -21,6 +22,7 @@ typedef enum insee_event_kind {
     INSEE_EV_HEAD_READY = 0, /* id: queue */
     INSEE_EV_RELEASE = 1,    /* id: queue */
     INSEE_EV_DELIVER = 2,    /* id: packet */
+    INSEE_EV_LINK_DONE = 3,  /* id: global port (its link's tail has crossed) */
 } insee_event_kind;
 
 static inline uint32_t insee_event(insee_event_kind kind, uint32_t id)

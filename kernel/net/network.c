@@ -142,9 +142,17 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
     }
     g_free(hosted);
 
-    net->outputs = net->ports_total + net->nodes;
-    net->link_free_at = g_new0(uint64_t, net->outputs);
     net->transit_queues = net->ports_total * vcs;
+    net->ovcs = net->transit_queues;
+    net->outputs = net->ovcs + net->nodes;
+    net->link_free_at = g_new0(uint64_t, net->ports_total + net->nodes);
+    net->link_rr = g_new0(uint8_t, net->ports_total + 1);
+    net->link_waiting = g_new0(uint8_t, net->ports_total + 1);
+    net->ovc_free_at = g_new0(uint64_t, net->ovcs + 1);
+    net->ovc_src = g_new(uint32_t, net->ovcs + 1);
+    net->ovc_wait = g_new(uint32_t, net->ovcs + 1);
+    memset(net->ovc_src, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
+    memset(net->ovc_wait, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
     net->queues = net->transit_queues + net->nodes * injectors;
     net->q_head = g_new(uint32_t, net->queues);
     net->q_tail = g_new(uint32_t, net->queues);
@@ -165,6 +173,11 @@ void insee_net_clear(insee_net *net)
     g_free(net->peer_queue);
     g_free(net->node_router);
     g_free(net->link_free_at);
+    g_free(net->link_rr);
+    g_free(net->link_waiting);
+    g_free(net->ovc_free_at);
+    g_free(net->ovc_src);
+    g_free(net->ovc_wait);
     g_free(net->q_head);
     g_free(net->q_tail);
     g_free(net->q_count);
@@ -213,7 +226,14 @@ void insee_net_packet_free(insee_net *net, uint32_t p)
     net->pkt_free = p;
 }
 
-gboolean insee_net_enqueue(insee_net *net, uint32_t q, uint32_t p)
+void insee_net_reserve_slot(insee_net *net, uint32_t q)
+{
+    net->q_count[q]++;
+    if (q < net->transit_queues)
+        net->transit_used++;
+}
+
+gboolean insee_net_link(insee_net *net, uint32_t q, uint32_t p)
 {
     net->pkt[p].next = INSEE_NONE;
     if (net->q_tail[q] == INSEE_NONE)
@@ -221,9 +241,6 @@ gboolean insee_net_enqueue(insee_net *net, uint32_t q, uint32_t p)
     else
         net->pkt[net->q_tail[q]].next = p;
     net->q_tail[q] = p;
-    net->q_count[q]++;
-    if (q < net->transit_queues)
-        net->transit_used++;
     return net->q_head[q] == p;
 }
 

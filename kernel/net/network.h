@@ -6,11 +6,22 @@
  *    queues peer_queue[gp] + vc of the next router (NONE when unplugged);
  *  - transit queue q = gp * vcs + vc (the input queue of port gp, VC vc);
  *  - injection queue q = transit_queues + node * injectors + j;
- *  - the `single` consumption port of node n is output ports_total + n in
- *    the per-output arrays (link_free_at, arbiter state).
+ *  - output VC ovc = gp * vcs + vc: the arbitrated resource of a link. A
+ *    grant reserves it (and a slot downstream) until the packet's tail has
+ *    crossed; the link then carries the reserved VCs one whole packet each;
+ *  - arbitrated resources ("outputs"): the output VCs, then the `single`
+ *    consumption port of node n at ovcs + n; link_free_at has the links,
+ *    then node n's consumption port at ports_total + n.
  * A queue is a singly linked FIFO of packet indices (pkt.next) with a count
- * that includes packets granted towards it but still on the wire, so
+ * that includes packets granted towards it but not yet arrived, so
  * `capacity - count` is the room a new whole packet may reserve (VCT).
+ *
+ * An injection queue stands for INSEE's two source stages in series: the
+ * injection buffer (inject_packets, whole-packet admission) that feeds at
+ * once, phit by phit, the router's injection port (queue_packets, a router
+ * input). Phits cross into the port as soon as there is room, so the pair
+ * behaves as one FIFO of inject_packets + queue_packets packets that admits
+ * a packet while a whole one fits; its head is the port's head.
  *
  * The engine owns one insee_net and mutates it; nothing here runs plugins
  * except insee_net_build(), which queries the topology once.
@@ -54,8 +65,16 @@ typedef struct insee_net {
     uint32_t *peer_queue;     /* gp -> first downstream transit queue, or INSEE_NONE */
     uint32_t *node_router;    /* node -> router */
 
-    uint32_t outputs;         /* ports_total + nodes: arbitrated resources */
-    uint64_t *link_free_at;   /* per output: first cycle it can be granted again */
+    uint32_t ovcs;            /* ports_total * vcs output VCs */
+    uint32_t outputs;         /* ovcs + nodes: arbitrated resources */
+    uint64_t *link_free_at;   /* per link, then per consumption port: first cycle
+                                 it can start a packet */
+    uint8_t *link_rr;         /* per link: the VC it looks at first for its next packet */
+    uint8_t *link_waiting;    /* per link: granted packets waiting for it */
+    uint64_t *ovc_free_at;    /* per output VC: first cycle it can be granted again
+                                 (INSEE_NEVER while its packet waits for the link) */
+    uint32_t *ovc_src;        /* per output VC: the queue its packet leaves */
+    uint32_t *ovc_wait;       /* per output VC: its packet waiting for the link, or NONE */
 
     uint32_t transit_queues;  /* ports_total * vcs */
     uint32_t queues;          /* transit + nodes * injectors */
@@ -105,7 +124,8 @@ static inline uint32_t insee_net_inject_queue(const insee_net *net, uint32_t nod
 
 static inline uint32_t insee_net_queue_capacity(const insee_net *net, uint32_t q)
 {
-    return q < net->transit_queues ? net->queue_packets : net->inject_packets;
+    return q < net->transit_queues ? net->queue_packets
+                                   : net->inject_packets + net->queue_packets;
 }
 
 static inline uint32_t insee_net_room(const insee_net *net, uint32_t q)
@@ -122,9 +142,17 @@ static inline void *insee_net_packet_state(const insee_net *net, uint32_t p)
     return net->pstate_size ? net->pstate + (size_t)p * net->pstate_size : NULL;
 }
 
-/* Append packet p to queue q; its slot is counted at once (reserved). Returns
+/* Count a slot of q as taken by a packet granted towards it. */
+void insee_net_reserve_slot(insee_net *net, uint32_t q);
+/* Append packet p, whose slot is already counted, to q's FIFO. Returns
    whether p is now the first packet of the FIFO. */
-gboolean insee_net_enqueue(insee_net *net, uint32_t q, uint32_t p);
+gboolean insee_net_link(insee_net *net, uint32_t q, uint32_t p);
+/* Reserve a slot and append: a packet entering q at once. */
+static inline gboolean insee_net_enqueue(insee_net *net, uint32_t q, uint32_t p)
+{
+    insee_net_reserve_slot(net, q);
+    return insee_net_link(net, q, p);
+}
 /* Unlink the head of q's FIFO when it is granted; its slot stays counted until
    insee_net_release_slot(), when its tail has left. Returns the packet. */
 uint32_t insee_net_unlink_head(insee_net *net, uint32_t q);

@@ -286,13 +286,19 @@ Test(engine, csv_appends_rows_under_one_header)
    of L phits, messages of P packets: a message's tail is consumed P L cycles
    after it is sent, the answer leaves the next cycle, so R round trips end
    after 2 R (P L + 1) cycles. */
-static char *causal(const char *traffic, int inject)
+static char *causal_queues(const char *traffic, int inject, int queue)
 {
     return g_strdup_printf("[simulation]\nwarmup = 0\ncycles = 100000\npacket_phits = 16\n"
                            "[topology]\nplugin = \"mesh\"\ndims = [%d]\n"
                            "[router]\nplugin = \"dally\"\nvcs = 1\ninject_packets = %d\n"
+                           "queue_packets = %d\n"
                            "[traffic]\nplugin = \"test-pingpong\"\n%s\n",
-                           strstr(traffic, "wake") ? 3 : 2, inject, traffic);
+                           strstr(traffic, "wake") ? 3 : 2, inject, queue, traffic);
+}
+
+static char *causal(const char *traffic, int inject)
+{
+    return causal_queues(traffic, inject, 4);
 }
 
 Test(engine, causal_completion_time_is_exact)
@@ -309,6 +315,33 @@ Test(engine, causal_completion_time_is_exact)
         cr_assert(r.causal && r.completed, "case %zu did not complete", i);
         cr_assert_eq(r.cycles, closed, "case %zu: %" G_GUINT64_FORMAT " cycles, closed form %"
                      G_GUINT64_FORMAT, i, r.cycles, closed);
+        assert_all_delivered(&r);
+        insee_report_clear(&r);
+        g_free(toml);
+        g_free(traffic);
+    }
+}
+
+/* A source holds inject_packets + queue_packets packets before it waits: the
+   injection buffer feeds the router's injection port, a router input as large
+   as a transit queue (INSEE's two stages). A message of P > C = inject +
+   queue packets sent over one free link leaves one packet every L cycles, so
+   its last packet is queued (P - C) L cycles after the first; the reply
+   waits as long. */
+Test(engine, source_buffers_injection_buffer_plus_port_queue)
+{
+    static const struct { int inject, queue; } cases[] = {{1, 4}, {2, 4}, {4, 4}, {3, 2}};
+    const int P = 12, L = 16;
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *traffic = g_strdup_printf("packets = %d\nrounds = 1", P);
+        char *toml = causal_queues(traffic, cases[i].inject, cases[i].queue);
+        insee_report r = run_toml(toml);
+        uint64_t C = (uint64_t)(cases[i].inject + cases[i].queue);
+        cr_assert_eq(r.source_stalls, 2 * (P - C) * L,
+                     "inject %d + queue %d: sources waited %" G_GUINT64_FORMAT
+                     " cycles, closed form 2 (P - C) L = %" G_GUINT64_FORMAT,
+                     cases[i].inject, cases[i].queue, r.source_stalls, 2 * (P - C) * L);
+        cr_assert_eq(r.cycles, 2ull * (P * L + 1), "throttling does not slow one link");
         assert_all_delivered(&r);
         insee_report_clear(&r);
         g_free(toml);

@@ -20,8 +20,8 @@ typedef struct rig {
 
 /* A Dally router of `mode` with `vcs` VCs on a torus/mesh; NULL self (and
    err filled) when create() refuses. */
-static void rig_init(rig *g, const char *topo, const int64_t *dims, size_t n, bool bidir,
-                     int mode, uint32_t vcs, insee_error *err)
+static void rig_init_choice(rig *g, const char *topo, const int64_t *dims, size_t n,
+                            bool bidir, int mode, uint32_t vcs, int choice, insee_error *err)
 {
     memset(g, 0, sizeof *g);
     mock_topology(&g->k, topo, dims, n, bidir);
@@ -32,8 +32,15 @@ static void rig_init(rig *g, const char *topo, const int64_t *dims, size_t n, bo
     const insee_plugin_desc *d = load_plugin("router", "dally");
     cr_assert_eq(d->kind, INSEE_KIND_ROUTER);
     g->vt = d->vtable;
-    insee_value params[1] = {value_enum(mode, modes[mode])};
+    insee_value params[2] = {value_enum(mode, modes[mode]),
+                             value_enum(choice, choice ? "room" : "coin")};
     g->self = g->vt->create(&g->host, params, err);
+}
+
+static void rig_init(rig *g, const char *topo, const int64_t *dims, size_t n, bool bidir,
+                     int mode, uint32_t vcs, insee_error *err)
+{
+    rig_init_choice(g, topo, dims, n, bidir, mode, vcs, 0, err);
 }
 
 static void rig_make(rig *g, const char *topo, const int64_t *dims, size_t n, bool bidir,
@@ -127,12 +134,46 @@ Test(dally, unidirectional_ring_of_8)
     rig_free(&g);
 }
 
-/* improved: wrap ahead -> VC 0 only; otherwise both VCs, more room first,
-   VC 1 first on a tie. */
-Test(dally, improved_candidates)
+/* improved, vc_choice = "coin" (INSEE): wrap ahead -> VC 0 only; otherwise
+   both VCs, the first drawn by a fair coin on every attempt whatever the
+   room, the other second. */
+Test(dally, improved_draws_a_fair_coin)
 {
     rig g;
     rig_make(&g, "torus", DIMS(8), true, IMPROVED, 2);
+    insee_rng rng;
+    insee_rng_init(&rng, 7, 0);
+    insee_route_ctx ctx = {.size = sizeof ctx, .in_port = INSEE_PORT_INJECTION, .rng = &rng};
+    insee_candidate c[INSEE_MAX_CANDIDATES];
+
+    ctx.router = 6, ctx.dst_node = 1; /* crosses the wrap */
+    cr_assert_eq(g.vt->route(g.self, &ctx, c, INSEE_MAX_CANDIDATES), 1u);
+    cr_assert_eq(c[0].vc, 0);
+
+    ctx.router = 1, ctx.dst_node = 3; /* no wrap */
+    g.k.room[0] = 4, g.k.room[1] = 1; /* room must not sway the coin */
+    int first_vc1 = 0;
+    const int draws = 4000;
+    for (int i = 0; i < draws; i++) {
+        cr_assert_eq(g.vt->route(g.self, &ctx, c, INSEE_MAX_CANDIDATES), 2u);
+        cr_assert_eq(c[0].vc + c[1].vc, 1, "both escape VCs, each once");
+        first_vc1 += c[0].vc == 1;
+    }
+    /* Binomial(4000, 1/2): sd 31.6; 5 sd either side. */
+    cr_assert(first_vc1 > draws / 2 - 160 && first_vc1 < draws / 2 + 160,
+              "VC 1 first in %d of %d attempts", first_vc1, draws);
+    cr_assert_eq(g.vt->properties(g.self) & INSEE_ROUTE_PURE, 0u, "a coin is not pure");
+    rig_free(&g);
+}
+
+/* improved, vc_choice = "room": wrap ahead -> VC 0 only; otherwise both
+   VCs, more room first, VC 1 first on a tie. */
+Test(dally, improved_candidates_by_room)
+{
+    rig g;
+    insee_error err = {0};
+    rig_init_choice(&g, "torus", DIMS(8), true, IMPROVED, 2, 1, &err);
+    cr_assert_not_null(g.self, "%s", err.message);
     insee_route_ctx ctx = {.size = sizeof ctx, .in_port = INSEE_PORT_INJECTION};
     insee_candidate c[INSEE_MAX_CANDIDATES];
 
@@ -298,7 +339,10 @@ Test(dally, parameter_table)
     cr_assert_eq(d->params[0].type, INSEE_PARAM_ENUM);
     cr_assert_str_eq(d->params[0].choices, "trc|basic|improved");
     cr_assert_str_eq(d->params[0].default_value, "\"basic\"");
-    cr_assert_null(d->params[1].name);
+    /* improved follows INSEE's coin unless asked otherwise */
+    cr_assert_str_eq(d->params[1].name, "vc_choice");
+    cr_assert_str_eq(d->params[1].default_value, "\"coin\"");
+    cr_assert_null(d->params[2].name);
     const insee_router_vtable *vt = d->vtable;
     cr_assert_null(vt->select_injector); /* kernel default: shortest */
 }

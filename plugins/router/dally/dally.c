@@ -8,8 +8,10 @@
  *    spiral of Fig. 4b);
  *  - basic: VC 0 while the rest of the path in this dimension crosses the
  *    wrap link (hop flag WRAP_AHEAD), VC 1 otherwise (the chains of Fig. 4c);
- *  - improved: like basic, but packets with no wrap ahead may take either VC,
- *    the one with more free room downstream first.
+ *  - improved: like basic, but packets with no wrap ahead may take either VC:
+ *    a fair coin on every attempt, the other VC if the drawn one cannot take
+ *    the packet (INSEE), or, with vc_choice = "room", the one with more free
+ *    room downstream first.
  * On a topology with no wrap link (mesh) and a single VC every packet uses
  * VC 0: dimension order alone is deadlock free there.
  */
@@ -17,18 +19,23 @@
 
 #include <stdlib.h>
 
-enum { P_MODE };
+enum { P_MODE, P_VC_CHOICE };
 enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED }; /* order of the choices */
+enum vc_choice { CHOICE_COIN, CHOICE_ROOM };
 
 static const insee_param_def dally_params[] = {
     [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"basic\"", 1, 0, "trc|basic|improved", NULL,
                 "how the two escape VCs break the ring cycles (INSEE §2.2.1)"},
+    [P_VC_CHOICE] = {"vc_choice", INSEE_PARAM_ENUM, "\"coin\"", 1, 0, "coin|room", NULL,
+                     "improved: which VC a packet with no wrap ahead tries first (coin: a "
+                     "fair draw per attempt, as INSEE; room: the one with more free room)"},
     {0},
 };
 
 typedef struct dally {
     const insee_host *host;
     enum dally_mode mode;
+    enum vc_choice choice;
     uint32_t dims;
     int32_t *xy;        /* trc: scratch for the current router's coordinates */
     /* VC of packets with no wrap link ahead (or, in trc, not yet crossed):
@@ -108,8 +115,9 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
                         "has no coordinates; use mode = \"basic\"");
         return NULL;
     }
-    *self = (dally){.host = host, .mode = mode, .dims = shape.dims, .xy = xy,
-                    .vc_direct = shape.vcs < 2 ? 0 : 1};
+    *self = (dally){.host = host, .mode = mode,
+                    .choice = (enum vc_choice)params[P_VC_CHOICE].i, .dims = shape.dims,
+                    .xy = xy, .vc_direct = shape.vcs < 2 ? 0 : 1};
     return self;
 }
 
@@ -118,6 +126,20 @@ static void dally_destroy(void *vself)
     dally *self = vself;
     free(self->xy);
     free(self);
+}
+
+/* improved, no wrap ahead: both escape VCs are safe. The VC tried first is
+   a fair coin (INSEE), or the one with more free room downstream, VC 1 on a
+   tie (leaving VC 0 to the packets that have no choice). */
+static uint16_t improved_first_vc(const dally *self, const insee_route_ctx *ctx,
+                                  const insee_hop *hop)
+{
+    if (self->choice == CHOICE_COIN)
+        return (uint16_t)(insee_rng_u64(ctx->rng) >> 63);
+    const insee_host *h = self->host;
+    uint32_t room0 = h->output_room(h->kernel, ctx->router, hop->port, 0);
+    uint32_t room1 = h->output_room(h->kernel, ctx->router, hop->port, 1);
+    return room0 > room1 ? 0 : 1;
 }
 
 /* Dimension order: the first minimal hop is in the lowest dimension still to
@@ -154,12 +176,7 @@ static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candi
         return 0;
     bool wrap_ahead = hop.flags & INSEE_HOP_WRAP_AHEAD;
     if (self->mode == MODE_IMPROVED && !wrap_ahead && self->vc_direct != 0) {
-        /* No wrap ahead: both escape VCs are safe. More free room first; on
-           a tie VC 1, leaving VC 0 to the packets that have no choice. */
-        const insee_host *h = self->host;
-        uint32_t room0 = h->output_room(h->kernel, ctx->router, hop.port, 0);
-        uint32_t room1 = h->output_room(h->kernel, ctx->router, hop.port, 1);
-        uint16_t best = room0 > room1 ? 0 : 1;
+        uint16_t best = improved_first_vc(self, ctx, &hop);
         out[0] = (insee_candidate){.port = hop.port, .vc = best, .room = 1};
         out[1] = (insee_candidate){.port = hop.port, .vc = (uint16_t)(1 - best), .room = 1};
         return 2;
@@ -198,8 +215,8 @@ static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
                       .wrapped = (uint8_t)(granted->tag & 1u)};
 }
 
-/* trc and basic depend only on the packet and where it waits; improved reads
-   the free room downstream. Only trc keeps packet state. */
+/* trc and basic depend only on the packet and where it waits; improved draws
+   a coin or reads the free room downstream. Only trc keeps packet state. */
 static uint32_t dally_properties(void *vself)
 {
     const dally *self = vself;
