@@ -65,6 +65,8 @@ void insee_engine_prepare(insee_engine *eng)
         if (net->q_input[q] + 1 > inputs)
             inputs = net->q_input[q] + 1;
     eng->arb_req = g_new(insee_request, inputs);
+    if (eng->arb_stride != sizeof(insee_request))
+        eng->arb_packed = g_malloc(eng->arb_stride * inputs);
     eng->arb_rec = g_new(uint32_t, inputs);
     eng->out_req = g_new(uint32_t, net->outputs);
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
@@ -83,6 +85,7 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->node_rng);
     g_free(eng->out_req);
     g_free(eng->arb_req);
+    g_free(eng->arb_packed);
     g_free(eng->arb_rec);
     g_free(eng->req);
     g_free(eng->active.queue);
@@ -565,6 +568,7 @@ static uint32_t gather_requests(insee_engine *eng, uint32_t out)
             .since = pk->since,
             .born = pk->born,
             .transit = rq->queue < net->transit_queues,
+            .injected = rq->queue < net->transit_queues ? pk->injected : eng->now,
         };
         uint32_t j = n++;
         for (; j > 0 && eng->arb_req[j - 1].input > r.input; j--) {
@@ -575,6 +579,20 @@ static uint32_t gather_requests(insee_engine *eng, uint32_t out)
         eng->arb_rec[j] = i;
     }
     return n;
+}
+
+_Static_assert(offsetof(insee_request, injected) == INSEE_REQUEST_SIZE_1_0,
+              "ABI 1.0's insee_request is a prefix of today's");
+
+/* The requests as the arbiter was built to read them: an arbiter of an
+   earlier ABI minor gets the shorter records of its minor. */
+static const insee_request *arbiter_view(insee_engine *eng, uint32_t n)
+{
+    if (!eng->arb_packed)
+        return eng->arb_req;
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(eng->arb_packed + i * eng->arb_stride, &eng->arb_req[i], eng->arb_stride);
+    return (const insee_request *)(const void *)eng->arb_packed;
 }
 
 /* Phase 4: one arbitration per requested output, in output order, so that
@@ -589,8 +607,8 @@ static void arbitrate_phase(insee_engine *eng)
         uint32_t n = gather_requests(eng, out);
         uint32_t router = net->q_router[eng->req[eng->arb_rec[0]].queue];
         void *state = eng->astate_size ? eng->astate + eng->astate_size * out : NULL;
-        uint32_t w = eng->arbiter->pick(eng->arbiter_self, state, eng->arb_req, n, eng->now,
-                                        &eng->arb_rng[router]);
+        uint32_t w = eng->arbiter->pick(eng->arbiter_self, state, arbiter_view(eng, n), n,
+                                        eng->now, &eng->arb_rng[router]);
         if (w >= n) {
             insee_engine_fail(eng, "arbiter plugin picked request %u of %u at output %u", w, n,
                               out);

@@ -106,7 +106,9 @@ typedef struct insee_engine {
     insee_request_rec *req;
     uint32_t req_len, req_cap;
     uint32_t *out_req;       /* per output: first request this cycle, or INSEE_NONE */
-    insee_request *arb_req;  /* one output's requests, as the arbiter sees them */
+    insee_request *arb_req;  /* one output's requests, sorted by input */
+    size_t arb_stride;       /* sizeof(insee_request) as the arbiter was built */
+    uint8_t *arb_packed;     /* arb_req at that stride, for older arbiters */
     uint32_t *arb_rec;       /* the insee_request_rec of each of those */
     insee_vec touched;
     insee_vec link_check;    /* links that may start a packet after arbitration */

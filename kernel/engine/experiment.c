@@ -291,6 +291,8 @@ static void wire_engine(insee_experiment *exp)
     eng->router_self = exp->self[ri];
     eng->arbiter = exp->plugin[ai]->vtable;
     eng->arbiter_self = exp->self[ai];
+    eng->arb_stride = exp->plugin[ai]->desc->abi_minor >= 1 ? sizeof(insee_request)
+                                                            : INSEE_REQUEST_SIZE_1_0;
     eng->traffic = exp->plugin[ti]->vtable;
     eng->traffic_self = exp->self[ti];
 }

@@ -349,6 +349,19 @@ Test(engine, source_buffers_injection_buffer_plus_port_queue)
     }
 }
 
+/* An arbiter built for ABI 1.0 gets 1.0-sized request records: it checks
+   every field it reads and fails the run at the first garbage record. */
+Test(engine, abi_1_0_arbiter_reads_its_own_records)
+{
+    char *toml = experiment_full("plugin = \"torus\"\ndims = [4, 4]", "plugin = \"dally\"", 0.8,
+                                 5000, 16, "[arbiter]\nplugin = \"test-oldest-v10\"\n");
+    insee_report r = run_toml(toml);
+    cr_assert_gt(r.total_delivered, 1000);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
 Test(engine, wake_while_queuing_is_not_lost)
 {
     char *toml = causal("mode = \"wake-while-queuing\"\npackets = 12", 2);
