@@ -87,7 +87,7 @@ static const section sections[] = {
     {"stats", 0, NULL, stats_params},
     {"plugins", 0, NULL, plugins_params},
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
-    {"router", INSEE_KIND_ROUTER, "dally", router_params},
+    {"router", INSEE_KIND_ROUTER, "bubble", router_params},
     {"arbiter", INSEE_KIND_ARBITER, "round-robin", NULL},
     {"placement", INSEE_KIND_PLACEMENT, "consecutive", NULL},
     {"traffic", INSEE_KIND_TRAFFIC, "uniform", traffic_params},

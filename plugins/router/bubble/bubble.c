@@ -1,0 +1,382 @@
+/* bubble.c — the bubble router (INSEE §2.2.2, Fig. 6): an escape VC 0 in
+ * dimension order, made deadlock free on rings by bubble flow control (a
+ * packet enters a ring only while the ring's queue at this router keeps room
+ * for `bubble` packets), plus adaptive VCs >= 1 on any minimal direction.
+ * Four request modes decide which output a head asks for each cycle:
+ *  - oblivious: dimension order only; a VC drawn at random at injection and
+ *    at each change of dimension, kept within a dimension; every VC is a
+ *    bubble ring;
+ *  - random: an adaptive VC at random among those with room on a minimal
+ *    direction; the escape VC when none has room;
+ *  - shortest: the adaptive VC with the most free room downstream;
+ *  - smart (INSEE's default): the dimensions in turn from a per-packet bet
+ *    that persists across cycles, keeping the adaptive VC in the same
+ *    dimension and direction; the escape VC when no adaptive one admits it.
+ * Each attempt asks for exactly one output, as INSEE does: a head whose
+ * choice is held by another packet waits for the next cycle.
+ */
+#include <insee/insee.h>
+
+#include <stdlib.h>
+
+enum { P_MODE, P_BUBBLE, P_LBR };
+enum mode { OBLIVIOUS, RANDOM, SHORTEST, SMART }; /* order of the choices */
+
+static const insee_param_def bubble_params[] = {
+    [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"smart\"", 1, 0, "oblivious|random|shortest|smart",
+                NULL, "request mode (INSEE §2.2.2)"},
+    [P_BUBBLE] = {"bubble", INSEE_PARAM_INT, "2", 1, 4096, NULL, "packets",
+                  "free room a packet must leave in the ring's queue at this router to enter "
+                  "the escape ring"},
+    [P_LBR] = {"lbr", INSEE_PARAM_INT, "0", 0, 4096, NULL, "packets",
+               "local buffer restriction: a packet is injected only while the ring's queue at "
+               "this router has this much room (0: off; INSEE §2.2.5)"},
+    {0},
+};
+
+#define NO_RING 0xFFFFu
+#define BET_ESCAPE 0xFFu
+#define MAX_DIMS 64u
+
+typedef struct bubble {
+    const insee_host *host;
+    enum mode mode;
+    uint32_t bubble, lbr;
+    uint32_t vcs;
+    uint32_t dims;       /* 1 + the largest dimension of a port */
+    uint32_t *port_base; /* routers + 1: first entry of each router in the tables */
+    /* Per (router, output port): the input port of the same router where the
+       packets travelling the same ring (same dimension and direction) arrive,
+       or NO_RING (the first router of a mesh line). Its queue is the ring's
+       queue that the bubble condition reads. */
+    uint16_t *ring_in;
+    int16_t *dim;        /* per (router, port): the port's dimension */
+} bubble;
+
+/* smart: the next dimension to try, counted from the packet's own, or
+   BET_ESCAPE. Zeroed at generation and after every grant (INSEE's
+   B_TRIAL_0), it persists while the head waits. */
+typedef struct smart_state {
+    uint8_t bet;
+} smart_state;
+
+static void bubble_destroy(void *vself)
+{
+    bubble *self = vself;
+    if (!self)
+        return;
+    free(self->port_base);
+    free(self->ring_in);
+    free(self->dim);
+    free(self);
+}
+
+/* Fill dim[] from port_info() and ring_in[] from the links: output (r', p')
+   leads to input (r, q) in the direction of (dim, dir); the output of r with
+   the same (dim, dir) continues that ring, so its ring queue is q. Returns
+   false (err set) on a port without a dimension. */
+static bool map_rings(bubble *self, uint32_t routers, insee_error *err)
+{
+    const insee_host *h = self->host;
+    for (uint32_t r = 0; r < routers; r++) {
+        for (uint32_t p = 0; p < self->port_base[r + 1] - self->port_base[r]; p++) {
+            insee_hop info;
+            h->port_info(h->kernel, r, p, &info);
+            if (info.dim < 0 || info.dir == 0 || (info.flags & (INSEE_HOP_UP | INSEE_HOP_DOWN))) {
+                insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                                "bubble: port %u of router %u is not a link along a dimension "
+                                "ring (a tree, a graph or a fully connected dimension); use "
+                                "plugin = \"updown\" in [router]",
+                                p, r);
+                return false;
+            }
+            self->dim[self->port_base[r] + p] = info.dim;
+            if ((uint32_t)info.dim + 1 > self->dims)
+                self->dims = (uint32_t)info.dim + 1;
+        }
+    }
+    if (self->dims > MAX_DIMS) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED, "bubble: %u dimensions (at most %u)",
+                        self->dims, MAX_DIMS);
+        return false;
+    }
+    for (uint32_t r = 0; r < routers; r++) {
+        for (uint32_t p = 0; p < self->port_base[r + 1] - self->port_base[r]; p++) {
+            insee_port_peer peer;
+            if (!h->peer(h->kernel, r, p, &peer))
+                continue;
+            insee_hop out;
+            h->port_info(h->kernel, r, p, &out);
+            uint32_t first = self->port_base[peer.router];
+            uint32_t n = self->port_base[peer.router + 1] - first;
+            for (uint32_t q = 0; q < n; q++) {
+                insee_hop next;
+                h->port_info(h->kernel, peer.router, q, &next);
+                if (next.dim == out.dim && next.dir == out.dir)
+                    self->ring_in[first + q] = (uint16_t)peer.port;
+            }
+        }
+    }
+    return true;
+}
+
+static void *bubble_create(const insee_host *host, const insee_value *params, insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    enum mode mode = (enum mode)params[P_MODE].i;
+    uint32_t min_vcs = mode == OBLIVIOUS ? 1 : 2;
+    if (shape.vcs < min_vcs) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "bubble: mode \"%s\" needs an escape VC and at least one adaptive VC, "
+                        "but vcs = %u; set vcs = 2 (or more) in [router]",
+                        params[P_MODE].s, shape.vcs);
+        return NULL;
+    }
+    if ((uint64_t)params[P_BUBBLE].i > shape.queue_packets) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "bubble: bubble = %lld packets cannot fit in queues of %u packets "
+                        "(queue_packets): no packet could ever enter a ring; lower bubble or "
+                        "raise queue_packets",
+                        (long long)params[P_BUBBLE].i, shape.queue_packets);
+        return NULL;
+    }
+    bubble *self = calloc(1, sizeof *self);
+    if (!self) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "bubble: out of memory");
+        return NULL;
+    }
+    *self = (bubble){.host = host, .mode = mode, .bubble = (uint32_t)params[P_BUBBLE].i,
+                     .lbr = (uint32_t)params[P_LBR].i, .vcs = shape.vcs};
+    self->port_base = malloc(sizeof(uint32_t) * ((size_t)shape.routers + 1));
+    if (self->port_base) {
+        uint32_t total = 0;
+        for (uint32_t r = 0; r < shape.routers; r++) {
+            self->port_base[r] = total;
+            total += host->ports(host->kernel, r);
+        }
+        self->port_base[shape.routers] = total;
+        self->ring_in = malloc(sizeof(uint16_t) * ((size_t)total + 1));
+        self->dim = malloc(sizeof(int16_t) * ((size_t)total + 1));
+        for (uint32_t i = 0; self->ring_in && i < total; i++)
+            self->ring_in[i] = NO_RING;
+    }
+    if (!self->port_base || !self->ring_in || !self->dim) {
+        bubble_destroy(self);
+        insee_error_set(err, INSEE_ERR_NOMEM, "bubble: out of memory");
+        return NULL;
+    }
+    if (!map_rings(self, shape.routers, err)) {
+        bubble_destroy(self);
+        return NULL;
+    }
+    return self;
+}
+
+/* Free packet slots of the ring's queue at this router for output `port`,
+   VC `vc`; as good as infinite when no ring arrives here. */
+static uint32_t ring_room(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
+                          uint16_t vc)
+{
+    uint16_t q = self->ring_in[self->port_base[ctx->router] + port];
+    if (q == NO_RING)
+        return UINT32_MAX;
+    return self->host->input_room(self->host->kernel, ctx->router, q, vc);
+}
+
+static bool continues_ring(const bubble *self, const insee_route_ctx *ctx, uint32_t port)
+{
+    return ctx->in_port != INSEE_PORT_INJECTION &&
+           self->ring_in[self->port_base[ctx->router] + port] == ctx->in_port;
+}
+
+/* What every candidate needs besides one packet of room downstream (which
+   the kernel checks): the bubble when entering a bubble ring (escape VC 0,
+   or any VC in oblivious mode) from injection, another ring or another VC;
+   the local buffer restriction when injecting. */
+static bool admits(const bubble *self, const insee_route_ctx *ctx, uint32_t port, uint16_t vc)
+{
+    bool bubble_ring = vc == 0 || self->mode == OBLIVIOUS;
+    bool entering = !continues_ring(self, ctx, port) || ctx->in_vc != vc;
+    if (bubble_ring && entering && ring_room(self, ctx, port, vc) < self->bubble)
+        return false;
+    return self->lbr == 0 || ctx->in_port != INSEE_PORT_INJECTION ||
+           ring_room(self, ctx, port, vc) >= self->lbr;
+}
+
+/* An adaptive VC (>= 1) that has room for the packet downstream and passes
+   admits(). */
+static bool adaptive_viable(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
+                            uint16_t vc)
+{
+    const insee_host *h = self->host;
+    return h->output_room(h->kernel, ctx->router, port, vc) >= 1 && admits(self, ctx, port, vc);
+}
+
+static uint32_t one(insee_candidate *out, uint32_t port, uint16_t vc)
+{
+    out[0] = (insee_candidate){.port = port, .vc = vc, .room = 1};
+    return 1;
+}
+
+/* The escape VC in dimension order (the first minimal hop), if admitted. */
+static uint32_t escape(const bubble *self, const insee_route_ctx *ctx, const insee_hop *dor,
+                       insee_candidate *out)
+{
+    return admits(self, ctx, dor->port, 0) ? one(out, dor->port, 0) : 0;
+}
+
+static uint16_t random_adaptive_vc(const bubble *self, const insee_route_ctx *ctx)
+{
+    return (uint16_t)(1 + insee_rng_below(ctx->rng, self->vcs - 1));
+}
+
+static uint32_t route_oblivious(const bubble *self, const insee_route_ctx *ctx,
+                                const insee_hop *dor, insee_candidate *out)
+{
+    bool same_dim = ctx->in_port != INSEE_PORT_INJECTION &&
+                    self->dim[self->port_base[ctx->router] + ctx->in_port] == dor->dim;
+    uint16_t vc = same_dim ? (uint16_t)ctx->in_vc
+                           : (uint16_t)insee_rng_below(ctx->rng, self->vcs);
+    return admits(self, ctx, dor->port, vc) ? one(out, dor->port, vc) : 0;
+}
+
+/* random / shortest: every adaptive VC on every minimal direction that
+   admits the packet; one at random, or the first with the most free room
+   downstream. */
+static uint32_t route_adaptive(const bubble *self, const insee_route_ctx *ctx,
+                               const insee_hop *dir, uint32_t ndir, insee_candidate *out)
+{
+    const insee_host *h = self->host;
+    insee_candidate viable[INSEE_MAX_CANDIDATES];
+    uint32_t n = 0, best = 0, best_room = 0;
+    for (uint32_t i = 0; i < ndir; i++) {
+        for (uint16_t vc = 1; vc < self->vcs && n < INSEE_MAX_CANDIDATES; vc++) {
+            if (!adaptive_viable(self, ctx, dir[i].port, vc))
+                continue;
+            uint32_t room = h->output_room(h->kernel, ctx->router, dir[i].port, vc);
+            if (room > best_room) {
+                best_room = room;
+                best = n;
+            }
+            viable[n++] = (insee_candidate){.port = dir[i].port, .vc = vc, .room = 1};
+        }
+    }
+    if (n == 0)
+        return escape(self, ctx, &dir[0], out);
+    out[0] = viable[self->mode == RANDOM ? insee_rng_below(ctx->rng, n) : best];
+    return 1;
+}
+
+static uint8_t next_bet(const bubble *self, uint8_t bet)
+{
+    return bet + 1u < self->dims ? (uint8_t)(bet + 1) : BET_ESCAPE;
+}
+
+/* smart: from the bet on, the dimensions in turn, counted from the packet's
+   own dimension (from 0 at injection); the first minimal direction whose
+   adaptive VC admits the packet is asked for, and the bet moves on so that
+   a head that loses tries the next dimension next cycle. */
+static uint32_t route_smart(const bubble *self, const insee_route_ctx *ctx,
+                            const int8_t *dir_of_dim, const insee_hop *dir, insee_candidate *out)
+{
+    smart_state *st = ctx->packet_state;
+    bool injecting = ctx->in_port == INSEE_PORT_INJECTION;
+    uint32_t own = injecting ? 0 : (uint32_t)self->dim[self->port_base[ctx->router] + ctx->in_port];
+    for (uint8_t bet = st->bet; bet != BET_ESCAPE; bet = next_bet(self, bet)) {
+        uint32_t d = (own + bet) % self->dims;
+        if (dir_of_dim[d] < 0)
+            continue;
+        const insee_hop *hop = &dir[dir_of_dim[d]];
+        bool keep = !injecting && ctx->in_vc != 0 && continues_ring(self, ctx, hop->port);
+        uint16_t vc = keep ? (uint16_t)ctx->in_vc : random_adaptive_vc(self, ctx);
+        if (!adaptive_viable(self, ctx, hop->port, vc))
+            continue;
+        st->bet = next_bet(self, bet);
+        return one(out, hop->port, vc);
+    }
+    st->bet = 0;
+    return escape(self, ctx, &dir[0], out);
+}
+
+static uint32_t bubble_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
+                             uint32_t max)
+{
+    (void)max; /* one candidate */
+    const bubble *self = vself;
+    const insee_host *h = self->host;
+    insee_hop hops[INSEE_MAX_CANDIDATES];
+    uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
+                                 INSEE_MAX_CANDIDATES);
+    if (n == 0)
+        return 0;
+    if (self->mode == OBLIVIOUS)
+        return route_oblivious(self, ctx, &hops[0], out);
+    /* One direction per dimension, as INSEE's routing record has: on a tie
+       the one the packet's salt chose (listed first). hops[0] stays the
+       dimension-order hop of the escape VC. */
+    int8_t dir_of_dim[MAX_DIMS];
+    for (uint32_t d = 0; d < self->dims; d++)
+        dir_of_dim[d] = -1;
+    uint32_t ndir = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (hops[i].dim < 0 || (uint32_t)hops[i].dim >= self->dims || dir_of_dim[hops[i].dim] >= 0)
+            continue;
+        hops[ndir] = hops[i];
+        dir_of_dim[hops[i].dim] = (int8_t)ndir++;
+    }
+    if (self->mode == SMART)
+        return route_smart(self, ctx, dir_of_dim, hops, out);
+    return route_adaptive(self, ctx, hops, ndir, out);
+}
+
+static size_t bubble_packet_state_size(void *vself)
+{
+    const bubble *self = vself;
+    return self->mode == SMART ? sizeof(smart_state) : 0;
+}
+
+/* A grant resets smart's bet: the next router starts from its own
+   dimension again. */
+static void bubble_forwarded(void *vself, const insee_route_ctx *ctx,
+                             const insee_candidate *granted)
+{
+    (void)vself;
+    (void)granted;
+    smart_state *st = ctx->packet_state;
+    st->bet = 0;
+}
+
+/* Every mode draws at random or reads the network's room: never pure. Only
+   smart keeps packet state. */
+static uint32_t bubble_properties(void *vself)
+{
+    const bubble *self = vself;
+    return self->mode == SMART ? 0u : INSEE_ROUTE_NO_FORWARDED;
+}
+
+static const insee_router_vtable bubble_vtable = {
+    .size = sizeof(insee_router_vtable),
+    .create = bubble_create,
+    .destroy = bubble_destroy,
+    .route = bubble_route,
+    .packet_state_size = bubble_packet_state_size,
+    .forwarded = bubble_forwarded,
+    .properties = bubble_properties,
+};
+
+static const insee_plugin_desc bubble_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_ROUTER,
+    .name = "bubble",
+    .version = "1.0.0",
+    .summary = "bubble router: escape VC in dimension order with bubble flow control, "
+               "adaptive VCs (oblivious, random, shortest, smart)",
+    .reference = "INSEE §2.2.2",
+    .params = bubble_params,
+    .vtable = &bubble_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(bubble_desc)
