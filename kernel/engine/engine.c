@@ -59,6 +59,11 @@ void insee_engine_prepare(insee_engine *eng)
     }
     for (uint32_t n = 0; n < net->nodes; n++)
         insee_rng_init(&eng->node_rng[n], eng->seed, (3ull << 40) + n);
+    if (eng->ipr > 0) {
+        eng->ipr_rng = g_new(insee_rng, net->routers);
+        for (uint32_t r = 0; r < net->routers; r++)
+            insee_rng_init(&eng->ipr_rng[r], eng->seed, (4ull << 40) + r);
+    }
     /* An output is requested by at most every input of its router. */
     uint32_t inputs = 1;
     for (uint32_t q = 0; q < net->queues; q++)
@@ -83,6 +88,7 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->router_rng);
     g_free(eng->arb_rng);
     g_free(eng->node_rng);
+    g_free(eng->ipr_rng);
     g_free(eng->out_req);
     g_free(eng->arb_req);
     g_free(eng->arb_packed);
@@ -389,6 +395,7 @@ static void drop_head(insee_engine *eng, uint32_t q)
     insee_net *net = &eng->net;
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
     eng->in_flight--;
+    eng->last_move = eng->now;
     insee_workload_packet_dropped(eng, net->pkt[p].msg, net->pkt[p].id);
     insee_net_packet_free(net, p);
 }
@@ -403,6 +410,8 @@ static void request_phase(insee_engine *eng)
         uint32_t q = eng->active.queue[i];
         if (q == INSEE_NONE)
             continue; /* the queue's head went to sleep in this phase */
+        if (eng->gcc_stop && q >= net->transit_queues)
+            continue; /* global congestion control holds injection back */
         uint32_t p = net->q_head[q];
         insee_packet *pk = &net->pkt[p];
         uint32_t r = net->q_router[q];
@@ -511,6 +520,7 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
 {
     insee_net *net = &eng->net;
     uint32_t q = rq->queue;
+    eng->last_move = eng->now;
     if (rq->out >= net->ovcs) {
         grant_consumption(eng, rq);
         return;
@@ -584,6 +594,19 @@ static uint32_t gather_requests(insee_engine *eng, uint32_t out)
 _Static_assert(offsetof(insee_request, injected) == INSEE_REQUEST_SIZE_1_0,
               "ABI 1.0's insee_request is a prefix of today's");
 
+/* In-transit priority: keep only the transit requests, if there are any. */
+static uint32_t transit_first(insee_engine *eng, uint32_t n)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!eng->arb_req[i].transit)
+            continue;
+        eng->arb_req[kept] = eng->arb_req[i];
+        eng->arb_rec[kept++] = eng->arb_rec[i];
+    }
+    return kept ? kept : n;
+}
+
 /* The requests as the arbiter was built to read them: an arbiter of an
    earlier ABI minor gets the shorter records of its minor. */
 static const insee_request *arbiter_view(insee_engine *eng, uint32_t n)
@@ -606,6 +629,8 @@ static void arbitrate_phase(insee_engine *eng)
         uint32_t out = eng->touched.v[t];
         uint32_t n = gather_requests(eng, out);
         uint32_t router = net->q_router[eng->req[eng->arb_rec[0]].queue];
+        if (eng->ipr > 0 && insee_rng_double(&eng->ipr_rng[router]) < eng->ipr)
+            n = transit_first(eng, n);
         void *state = eng->astate_size ? eng->astate + eng->astate_size * out : NULL;
         uint32_t w = eng->arbiter->pick(eng->arbiter_self, state, arbiter_view(eng, n), n,
                                         eng->now, &eng->arb_rng[router]);
@@ -647,6 +672,19 @@ static void compact_active(insee_engine *eng)
     a->len = kept;
 }
 
+/* Global congestion control: sample the share of transit slots in use every
+   gcc_period cycles; injection waits while it is above the threshold. An
+   idle jump only skips samples of an empty network. */
+static void sample_congestion(insee_engine *eng)
+{
+    if (eng->gcc <= 0 || eng->now < eng->gcc_next)
+        return;
+    const insee_net *net = &eng->net;
+    double slots = (double)net->transit_queues * net->queue_packets;
+    eng->gcc_stop = slots > 0 && (double)net->transit_used / slots > eng->gcc;
+    eng->gcc_next = eng->now + eng->gcc_period;
+}
+
 static void step(insee_engine *eng)
 {
     process_events(eng);
@@ -654,9 +692,11 @@ static void step(insee_engine *eng)
         while (insee_workload_next_due(eng) <= eng->now)
             insee_workload_due(eng, insee_heap_pop(&eng->due).task);
     }
+    sample_congestion(eng);
     request_phase(eng);
     arbitrate_phase(eng);
     compact_active(eng);
+    insee_deadlock_check(eng);
 }
 
 /* The next cycle with something to do. */

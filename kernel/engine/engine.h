@@ -67,6 +67,10 @@ typedef struct insee_engine {
     uint32_t packet_phits;
     gboolean single_consumption;
     gboolean drop_on_full;
+    uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
+    double ipr;                /* in-transit priority: fraction of arbitrations */
+    double gcc;                /* global congestion control threshold (0: off) */
+    uint64_t gcc_period;
 
     size_t rstate_size;
     uint8_t *rstate;         /* routers * rstate_size */
@@ -75,6 +79,7 @@ typedef struct insee_engine {
     insee_rng *router_rng;   /* per router: route() */
     insee_rng *arb_rng;      /* per router: pick() */
     insee_rng *node_rng;     /* per node: packet salts */
+    insee_rng *ipr_rng;      /* per router: in-transit priority draws (ipr > 0) */
 
     /* workload (kernel/workload/) */
     uint32_t tasks;
@@ -96,6 +101,9 @@ typedef struct insee_engine {
     uint64_t now;
     uint64_t window_start, window_end; /* measurement window [start, end) */
     uint64_t drain_limit;              /* generation stops at window_end; drain until here */
+    uint64_t last_move;                /* last cycle a packet was granted, dropped or consumed */
+    uint64_t gcc_next;                 /* next occupancy sample */
+    gboolean gcc_stop;                 /* injection stopped by global congestion control */
     insee_wheel wheel;
     insee_heap due;
     insee_active active;
@@ -149,6 +157,10 @@ static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t 
 {
     return t >= eng->window_start && t < eng->window_end;
 }
+
+/* kernel/engine/deadlock.c: end the run with a diagnosis when nothing has
+   moved for deadlock_cycles while packets are inside. */
+void insee_deadlock_check(insee_engine *eng);
 
 /* kernel/workload/workload.c */
 void insee_workload_init(insee_engine *eng, const uint32_t *task_node);

@@ -21,13 +21,14 @@ const char insee_default_experiment[] =
     "[topology]\n"
     "plugin = \"torus\"  # its default dims: [8, 8]\n"
     "[router]\n"
-    "plugin = \"dally\"\n"
+    "plugin = \"bubble\"  # INSEE's default: smart mode, 2 VCs\n"
     "[traffic]\n"
     "plugin = \"uniform\"\n"
     "load = 0.3\n";
 
 /* Kernel-owned keys, validated like any plugin's. */
-enum { SIM_SEED, SIM_WARMUP, SIM_CYCLES, SIM_DRAIN, SIM_PACKET_PHITS, SIM_PHIT_BYTES };
+enum { SIM_SEED, SIM_WARMUP, SIM_CYCLES, SIM_DRAIN, SIM_PACKET_PHITS, SIM_PHIT_BYTES,
+       SIM_DEADLOCK };
 static const insee_param_def simulation_params[] = {
     {"seed", INSEE_PARAM_INT, "1", 0, 9007199254740991.0, NULL, NULL,
      "seed of every random stream; same seed and config, same results"},
@@ -37,19 +38,31 @@ static const insee_param_def simulation_params[] = {
      "at most this many cycles to deliver what is in flight once generation stops"},
     {"packet_phits", INSEE_PARAM_INT, "16", 1, 65535, NULL, "phits", "packet length"},
     {"phit_bytes", INSEE_PARAM_INT, "4", 1, 1048576, NULL, "bytes", "phit size"},
+    {"deadlock_cycles", INSEE_PARAM_INT, "10000", 0, 1e15, NULL, "cycles",
+     "end the run with a diagnosis when packets are in the network and none has moved "
+     "for this long (0: never)"},
     {0},
 };
 
-enum { R_VCS, R_QUEUE, R_INJECT, R_INJECTORS, R_CONSUMPTION };
+enum { R_VCS, R_QUEUE, R_INJECT, R_INJECTORS, R_CONSUMPTION, R_IPR, R_GCC, R_GCC_PERIOD };
 static const insee_param_def router_params[] = {
     {"vcs", INSEE_PARAM_INT, "2", 1, 64, NULL, NULL, "virtual channels per port"},
     {"queue_packets", INSEE_PARAM_INT, "4", 1, 4096, NULL, "packets",
      "capacity of each transit queue (one per port and VC)"},
     {"inject_packets", INSEE_PARAM_INT, "4", 1, 4096, NULL, "packets",
-     "capacity of each injection queue"},
+     "capacity of each injection buffer; it feeds the router's injection port, a router "
+     "input of queue_packets more"},
     {"injectors", INSEE_PARAM_INT, "1", 1, 64, NULL, NULL, "injection queues per node"},
     {"consumption", INSEE_PARAM_ENUM, "\"multiple\"", 1, 0, "multiple|single", NULL,
      "multiple: every input drains at once; single: one arbitrated consumption port"},
+    {"ipr", INSEE_PARAM_DOUBLE, "0", 0, 1, NULL, NULL,
+     "in-transit priority: in this fraction of arbitrations an injection input competes "
+     "only when no transit input asks for the output (INSEE §2.2.5)"},
+    {"gcc", INSEE_PARAM_DOUBLE, "0", 0, 1, NULL, NULL,
+     "global congestion control: no injection while this fraction of the transit queue "
+     "slots is in use (0: off; INSEE §2.2.5)"},
+    {"gcc_period", INSEE_PARAM_INT, "100", 1, 1e9, NULL, "cycles",
+     "how often global congestion control samples the network's occupancy"},
     {0},
 };
 
@@ -318,6 +331,10 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     eng->drain_limit = eng->window_end + (uint64_t)sv[SIM_DRAIN].i;
     eng->single_consumption = kernel_value(exp, "router", R_CONSUMPTION)->i == 1;
     eng->drop_on_full = kernel_value(exp, "traffic", T_ON_FULL)->i == 1;
+    eng->deadlock_cycles = (uint64_t)sv[SIM_DEADLOCK].i;
+    eng->ipr = kernel_value(exp, "router", R_IPR)->d;
+    eng->gcc = kernel_value(exp, "router", R_GCC)->d;
+    eng->gcc_period = (uint64_t)kernel_value(exp, "router", R_GCC_PERIOD)->i;
 
     for (guint i = 0; i < N_SECTIONS; i++) {
         if (!sections[i].kind)

@@ -227,7 +227,8 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
         }
         net->pkt[p].id = ++eng->serial;
         count_generated(eng, net->pkt[p].id);
-        eng->in_flight++;
+        if (eng->in_flight++ == 0)
+            eng->last_move = eng->now; /* a deadlock needs packets inside */
         eng->msg[m].to_queue--;
         insee_net_enqueue(net, q, p);
         insee_engine_queue_wake(eng, q);

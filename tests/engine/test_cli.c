@@ -251,6 +251,27 @@ Test(cli, dally_refuses_a_graph_and_names_updown)
     result_free(&r);
 }
 
+/* Dimension order on a 1-VC torus deadlocks at high load: the run ends with
+   exit 1 and the ring of full queues, never a hang and never a report. */
+Test(cli, deadlock_ends_the_run_with_the_cycle_of_queues)
+{
+    result r = run_insee((const char *[]){"run", "--set", "router.plugin=dally", "--set",
+                                          "router.vcs=1", "--set", "router.allow_deadlock=true",
+                                          "--set", "traffic.load=0.9", NULL});
+    cr_assert_eq(r.status, 1, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "deadlock") && strstr(r.err, "waits for the first"),
+              "no diagnosis: %s", r.err);
+    /* Every queue of the cycle is full and named by router, port and VC. */
+    int queues = 0;
+    for (const char *l = strstr(r.err, "\n  router "); l; l = strstr(l + 1, "\n  router ")) {
+        cr_assert(strstr(l, " VC 0: 4 of 4 packets") < strchr(l + 1, '\n'), "not full: %s", l);
+        queues++;
+    }
+    cr_assert_geq(queues, 2, "a cycle needs two queues at least: %s", r.err);
+    cr_assert_null(strstr(r.out, "accepted load"), "no results from a deadlocked run");
+    result_free(&r);
+}
+
 Test(cli, topology_pairs_links_by_port)
 {
     /* Two arcs 0 -> 1 and one 1 -> 0: the second arc has no reverse. */

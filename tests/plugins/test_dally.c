@@ -32,8 +32,8 @@ static void rig_init_choice(rig *g, const char *topo, const int64_t *dims, size_
     const insee_plugin_desc *d = load_plugin("router", "dally");
     cr_assert_eq(d->kind, INSEE_KIND_ROUTER);
     g->vt = d->vtable;
-    insee_value params[2] = {value_enum(mode, modes[mode]),
-                             value_enum(choice, choice ? "room" : "coin")};
+    insee_value params[3] = {value_enum(mode, modes[mode]),
+                             value_enum(choice, choice ? "room" : "coin"), value_bool(false)};
     g->self = g->vt->create(&g->host, params, err);
 }
 
@@ -342,7 +342,10 @@ Test(dally, parameter_table)
     /* improved follows INSEE's coin unless asked otherwise */
     cr_assert_str_eq(d->params[1].name, "vc_choice");
     cr_assert_str_eq(d->params[1].default_value, "\"coin\"");
-    cr_assert_null(d->params[2].name);
+    /* a deadlock-prone single VC on a torus only when asked for */
+    cr_assert_str_eq(d->params[2].name, "allow_deadlock");
+    cr_assert_str_eq(d->params[2].default_value, "false");
+    cr_assert_null(d->params[3].name);
     const insee_router_vtable *vt = d->vtable;
     cr_assert_null(vt->select_injector); /* kernel default: shortest */
 }

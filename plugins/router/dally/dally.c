@@ -19,7 +19,7 @@
 
 #include <stdlib.h>
 
-enum { P_MODE, P_VC_CHOICE };
+enum { P_MODE, P_VC_CHOICE, P_ALLOW_DEADLOCK };
 enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED }; /* order of the choices */
 enum vc_choice { CHOICE_COIN, CHOICE_ROOM };
 
@@ -29,6 +29,9 @@ static const insee_param_def dally_params[] = {
     [P_VC_CHOICE] = {"vc_choice", INSEE_PARAM_ENUM, "\"coin\"", 1, 0, "coin|room", NULL,
                      "improved: which VC a packet with no wrap ahead tries first (coin: a "
                      "fair draw per attempt, as INSEE; room: the one with more free room)"},
+    [P_ALLOW_DEADLOCK] = {"allow_deadlock", INSEE_PARAM_BOOL, "false", 1, 0, NULL, NULL,
+                          "accept a single VC on a topology with wrap-around links, where "
+                          "dimension order can deadlock (to study deadlock)"},
     {0},
 };
 
@@ -92,10 +95,11 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
                         survey.port, survey.router);
         return NULL;
     }
-    if (shape.vcs < 2 && survey.wraps) {
+    if (shape.vcs < 2 && survey.wraps && !params[P_ALLOW_DEADLOCK].b) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "dally: mode \"%s\" needs 2 virtual channels on a topology with "
-                        "wrap-around links, but vcs = %u; set vcs = 2 (or more) in [router]",
+                        "wrap-around links, but vcs = %u; set vcs = 2 (or more) in [router] "
+                        "(or allow_deadlock = true to study deadlock)",
                         params[P_MODE].s, shape.vcs);
         return NULL;
     }
