@@ -149,8 +149,12 @@ static double accepted_at(const char *router, double load)
     return a;
 }
 
-Test(engine, adaptive_bubble_saturates_above_oblivious_and_dally)
+Test(engine, adaptive_modes_saturate_above_oblivious_ones)
 {
+    /* dally: adaptive VCs beat the same VCs used obliviously */
+    double basic3 = accepted_at("plugin = \"dally\"\nvcs = 3", 0.9);
+    double adaptive3 = accepted_at("plugin = \"dally\"\nmode = \"adaptive\"\nvcs = 3", 0.9);
+    cr_assert_gt(adaptive3, basic3 + 0.01, "dally adaptive %.4f vs basic %.4f", adaptive3, basic3);
     double oblivious = accepted_at("plugin = \"bubble\"\nmode = \"oblivious\"", 0.9);
     double dally = accepted_at("plugin = \"dally\"", 0.9);
     static const char *const adaptive[] = {"random", "shortest", "smart"};
@@ -263,6 +267,15 @@ static const drain_case drain_cases[] = {
         {"plugin = \"spinnaker\"\ndims = [7, 4]", "plugin = \"dally\"\nmode = \"trc\"", NULL, 16},
         {"plugin = \"spinnaker\"\ndims = [8, 8]", "plugin = \"dally\"", NULL, 16},
         {"plugin = \"hyperx\"\ndims = [4, 3]", "plugin = \"dally\"\nvcs = 1", NULL, 16},
+        /* dally adaptive: improved's escape VCs 0 and 1, adaptive VCs above */
+        {"plugin = \"torus\"\ndims = [8, 8]", "plugin = \"dally\"\nmode = \"adaptive\"\nvcs = 3",
+         NULL, 16},
+        {"plugin = \"torus\"\ndims = [5, 3, 3]", "plugin = \"dally\"\nmode = \"adaptive\"\nvcs = 5",
+         NULL, 16},
+        {"plugin = \"mesh\"\ndims = [7, 5]", "plugin = \"dally\"\nmode = \"adaptive\"\nvcs = 3",
+         NULL, 16},
+        {"plugin = \"twisted-torus\"\ndims = [8, 4]",
+         "plugin = \"dally\"\nmode = \"adaptive\"\nvcs = 3", NULL, 16},
         /* bubble: every mode, with the fewest VCs it accepts, and the rings
            of every dimensional topology */
         {"plugin = \"torus\"\ndims = [4, 4]", "plugin = \"bubble\"\nmode = \"oblivious\"\nvcs = 1",

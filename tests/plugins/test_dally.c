@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TRC, BASIC, IMPROVED };
-static const char *const modes[] = {"trc", "basic", "improved"};
+enum { TRC, BASIC, IMPROVED, ADAPTIVE };
+static const char *const modes[] = {"trc", "basic", "improved", "adaptive"};
 
 typedef struct rig {
     insee_kernel k;
@@ -163,6 +163,39 @@ Test(dally, improved_draws_a_fair_coin)
     cr_assert(first_vc1 > draws / 2 - 160 && first_vc1 < draws / 2 + 160,
               "VC 1 first in %d of %d attempts", first_vc1, draws);
     cr_assert_eq(g.vt->properties(g.self) & INSEE_ROUTE_PURE, 0u, "a coin is not pure");
+    rig_free(&g);
+}
+
+/* adaptive: an adaptive VC (>= 2) with room, on either minimal direction
+   of an 8x8 torus, at random; improved's escape candidates only when no
+   adaptive VC has room; fewer than 3 VCs refused. */
+Test(dally, adaptive_takes_adaptive_vcs_first)
+{
+    rig g;
+    insee_error err = {0};
+    rig_init(&g, "torus", DIMS(8, 8), true, ADAPTIVE, 2, &err);
+    cr_assert_null(g.self, "2 VCs leave no adaptive VC");
+    cr_assert(strstr(err.message, "vcs = 3"), "%s", err.message);
+    mock_topology_free(&g.k);
+    rig_make(&g, "torus", DIMS(8, 8), true, ADAPTIVE, 3);
+    insee_rng rng;
+    insee_rng_init(&rng, 11, 0);
+    insee_route_ctx ctx = {.size = sizeof ctx, .in_port = INSEE_PORT_INJECTION, .rng = &rng};
+    insee_candidate c[INSEE_MAX_CANDIDATES];
+    ctx.router = 0, ctx.dst_node = 2 * 8 + 3; /* +x and +y are both minimal */
+    g.k.room[0] = g.k.room[1] = g.k.room[2] = 4;
+    bool port_seen[4] = {false};
+    for (int i = 0; i < 400; i++) {
+        cr_assert_eq(g.vt->route(g.self, &ctx, c, INSEE_MAX_CANDIDATES), 1u);
+        cr_assert_eq(c[0].vc, 2, "an adaptive VC while one has room");
+        cr_assert(c[0].port == 0 || c[0].port == 2, "port %u is not minimal", c[0].port);
+        port_seen[c[0].port] = true;
+    }
+    cr_assert(port_seen[0] && port_seen[2], "both minimal directions are drawn");
+    g.k.room[2] = 0; /* no adaptive room: improved's escape VCs */
+    cr_assert_eq(g.vt->route(g.self, &ctx, c, INSEE_MAX_CANDIDATES), 2u);
+    cr_assert_eq(c[0].port, 0, "escape in dimension order");
+    cr_assert_eq(c[0].vc + c[1].vc, 1);
     rig_free(&g);
 }
 
@@ -337,7 +370,7 @@ Test(dally, parameter_table)
     const insee_plugin_desc *d = load_plugin("router", "dally");
     cr_assert_str_eq(d->params[0].name, "mode");
     cr_assert_eq(d->params[0].type, INSEE_PARAM_ENUM);
-    cr_assert_str_eq(d->params[0].choices, "trc|basic|improved");
+    cr_assert_str_eq(d->params[0].choices, "trc|basic|improved|adaptive");
     cr_assert_str_eq(d->params[0].default_value, "\"basic\"");
     /* improved follows INSEE's coin unless asked otherwise */
     cr_assert_str_eq(d->params[1].name, "vc_choice");

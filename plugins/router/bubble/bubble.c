@@ -313,18 +313,15 @@ static uint32_t bubble_route(void *vself, const insee_route_ctx *ctx, insee_cand
     if (self->mode == OBLIVIOUS)
         return route_oblivious(self, ctx, &hops[0], out);
     /* One direction per dimension, as INSEE's routing record has: on a tie
-       the one the packet's salt chose (listed first). hops[0] stays the
-       dimension-order hop of the escape VC. */
+       the one the packet's salt chose. hops[0] stays the dimension-order hop
+       of the escape VC. */
+    uint32_t ndir = insee_hops_one_per_dimension(hops, n);
     int8_t dir_of_dim[MAX_DIMS];
     for (uint32_t d = 0; d < self->dims; d++)
         dir_of_dim[d] = -1;
-    uint32_t ndir = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (hops[i].dim < 0 || (uint32_t)hops[i].dim >= self->dims || dir_of_dim[hops[i].dim] >= 0)
-            continue;
-        hops[ndir] = hops[i];
-        dir_of_dim[hops[i].dim] = (int8_t)ndir++;
-    }
+    for (uint32_t i = 0; i < ndir; i++)
+        if (hops[i].dim >= 0 && (uint32_t)hops[i].dim < self->dims)
+            dir_of_dim[hops[i].dim] = (int8_t)i;
     if (self->mode == SMART)
         return route_smart(self, ctx, dir_of_dim, hops, out);
     return route_adaptive(self, ctx, hops, ndir, out);

@@ -11,7 +11,10 @@
  *  - improved: like basic, but packets with no wrap ahead may take either VC:
  *    a fair coin on every attempt, the other VC if the drawn one cannot take
  *    the packet (INSEE), or, with vc_choice = "room", the one with more free
- *    room downstream first.
+ *    room downstream first;
+ *  - adaptive: VCs 0 and 1 are improved's escape VCs; VCs 2 and up are
+ *    adaptive: a packet takes one of them at random on any minimal direction
+ *    with room, and the escape VCs only when none admits it.
  * On a topology with no wrap link (mesh) and a single VC every packet uses
  * VC 0: dimension order alone is deadlock free there.
  */
@@ -20,12 +23,13 @@
 #include <stdlib.h>
 
 enum { P_MODE, P_VC_CHOICE, P_ALLOW_DEADLOCK };
-enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED }; /* order of the choices */
+enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED, MODE_ADAPTIVE }; /* order of the choices */
 enum vc_choice { CHOICE_COIN, CHOICE_ROOM };
 
 static const insee_param_def dally_params[] = {
-    [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"basic\"", 1, 0, "trc|basic|improved", NULL,
-                "how the two escape VCs break the ring cycles (INSEE §2.2.1)"},
+    [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"basic\"", 1, 0, "trc|basic|improved|adaptive", NULL,
+                "how the two escape VCs break the ring cycles, and whether VCs 2 and up adapt "
+                "(INSEE §2.2.1)"},
     [P_VC_CHOICE] = {"vc_choice", INSEE_PARAM_ENUM, "\"coin\"", 1, 0, "coin|room", NULL,
                      "improved: which VC a packet with no wrap ahead tries first (coin: a "
                      "fair draw per attempt, as INSEE; room: the one with more free room)"},
@@ -39,6 +43,7 @@ typedef struct dally {
     const insee_host *host;
     enum dally_mode mode;
     enum vc_choice choice;
+    uint32_t vcs;
     uint32_t dims;
     int32_t *xy;        /* trc: scratch for the current router's coordinates */
     /* VC of packets with no wrap link ahead (or, in trc, not yet crossed):
@@ -103,6 +108,13 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
                         params[P_MODE].s, shape.vcs);
         return NULL;
     }
+    if (mode == MODE_ADAPTIVE && shape.vcs < 3) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "dally: mode \"adaptive\" needs 2 escape VCs and at least one adaptive "
+                        "VC, but vcs = %u; set vcs = 3 (or more) in [router]",
+                        shape.vcs);
+        return NULL;
+    }
     dally *self = calloc(1, sizeof *self);
     int32_t *xy = mode == MODE_TRC ? calloc(shape.dims ? shape.dims : 1, sizeof *xy) : NULL;
     if (!self || (mode == MODE_TRC && !xy)) {
@@ -119,7 +131,7 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
                         "has no coordinates; use mode = \"basic\"");
         return NULL;
     }
-    *self = (dally){.host = host, .mode = mode,
+    *self = (dally){.host = host, .mode = mode, .vcs = shape.vcs,
                     .choice = (enum vc_choice)params[P_VC_CHOICE].i, .dims = shape.dims,
                     .xy = xy, .vc_direct = shape.vcs < 2 ? 0 : 1};
     return self;
@@ -168,18 +180,42 @@ static bool trc_switched(const dally *self, const insee_route_ctx *ctx, const tr
     return hop->dim >= 0 && (uint32_t)hop->dim < n && self->xy[hop->dim] == 0;
 }
 
+/* adaptive: an adaptive VC (>= 2) with room on any minimal direction, one at
+   random, as the paper defines it (INSEE's own code never takes one). */
+static bool adaptive_choice(const dally *self, const insee_route_ctx *ctx, insee_candidate *out)
+{
+    const insee_host *h = self->host;
+    insee_hop hops[INSEE_MAX_CANDIDATES];
+    uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
+                                 INSEE_MAX_CANDIDATES);
+    n = insee_hops_one_per_dimension(hops, n);
+    insee_candidate viable[INSEE_MAX_CANDIDATES];
+    uint32_t nv = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint16_t vc = 2; vc < self->vcs && nv < INSEE_MAX_CANDIDATES; vc++)
+            if (h->output_room(h->kernel, ctx->router, hops[i].port, vc) >= 1)
+                viable[nv++] = (insee_candidate){.port = hops[i].port, .vc = vc, .room = 1};
+    if (nv == 0)
+        return false;
+    *out = viable[insee_rng_below(ctx->rng, nv)];
+    return true;
+}
+
 static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
                             uint32_t max)
 {
     (void)max; /* at most 2 candidates; max >= INSEE_MAX_CANDIDATES */
     const dally *self = vself;
+    if (self->mode == MODE_ADAPTIVE && adaptive_choice(self, ctx, out))
+        return 1;
     insee_hop hop;
     /* No hop only at the destination, which the kernel consumes before
        route(); answer "nothing now" rather than route on garbage. */
     if (!first_hop(self, ctx, &hop))
         return 0;
     bool wrap_ahead = hop.flags & INSEE_HOP_WRAP_AHEAD;
-    if (self->mode == MODE_IMPROVED && !wrap_ahead && self->vc_direct != 0) {
+    bool improved = self->mode == MODE_IMPROVED || self->mode == MODE_ADAPTIVE;
+    if (improved && !wrap_ahead && self->vc_direct != 0) {
         uint16_t best = improved_first_vc(self, ctx, &hop);
         out[0] = (insee_candidate){.port = hop.port, .vc = best, .room = 1};
         out[1] = (insee_candidate){.port = hop.port, .vc = (uint16_t)(1 - best), .room = 1};
@@ -219,12 +255,13 @@ static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
                       .wrapped = (uint8_t)(granted->tag & 1u)};
 }
 
-/* trc and basic depend only on the packet and where it waits; improved draws
-   a coin or reads the free room downstream. Only trc keeps packet state. */
+/* trc and basic depend only on the packet and where it waits; improved and
+   adaptive draw at random or read the free room downstream. Only trc keeps
+   packet state. */
 static uint32_t dally_properties(void *vself)
 {
     const dally *self = vself;
-    uint32_t props = self->mode == MODE_IMPROVED ? 0u : INSEE_ROUTE_PURE;
+    uint32_t props = self->mode >= MODE_IMPROVED ? 0u : INSEE_ROUTE_PURE;
     return self->mode == MODE_TRC ? props : props | INSEE_ROUTE_NO_FORWARDED;
 }
 
@@ -246,7 +283,8 @@ static const insee_plugin_desc dally_desc = {
     .kind = INSEE_KIND_ROUTER,
     .name = "dally",
     .version = "1.0.0",
-    .summary = "Dally router: dimension-order routing, two escape VCs (trc, basic, improved)",
+    .summary = "Dally router: dimension-order routing, two escape VCs (trc, basic, improved), "
+               "adaptive VCs (adaptive)",
     .reference = "INSEE §2.2.1",
     .params = dally_params,
     .vtable = &dally_vtable,

@@ -118,6 +118,24 @@ typedef struct insee_host {
     bool (*peer)(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out);
 } insee_host;
 
+/* Keep, of the hops minimal_hops() listed, the first of each dimension (on a
+   tie half way round a ring, the direction the packet's salt chose), in
+   place; hops without a dimension are kept as they are. Returns how many are
+   left. What routers that follow INSEE's routing record (one direction per
+   dimension) route on. */
+static inline uint32_t insee_hops_one_per_dimension(insee_hop *hops, uint32_t n)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        bool seen = false;
+        for (uint32_t j = 0; j < kept && !seen; j++)
+            seen = hops[i].dim >= 0 && hops[j].dim == hops[i].dim;
+        if (!seen)
+            hops[kept++] = hops[i];
+    }
+    return kept;
+}
+
 #define INSEE_HOST_HAS(host, entry)                                          \
     ((host)->size >= offsetof(insee_host, entry) + sizeof((host)->entry) &&  \
      (host)->entry != NULL)
