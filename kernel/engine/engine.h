@@ -51,6 +51,16 @@ typedef struct insee_active {
     uint32_t len, cap;
 } insee_active;
 
+/* Which injection queue a new packet waits in, when the router has no
+   select_injector() (INSEE §2.3). */
+typedef enum insee_injection {
+    INSEE_INJECT_SHORTEST,            /* the queue with most room */
+    INSEE_INJECT_DOR,                 /* the queue of the first hop in dimension order */
+    INSEE_INJECT_DOR_SHORTEST,        /* dor's, or shortest when it is full */
+    INSEE_INJECT_SHORTEST_PROFITABLE, /* the roomiest among the minimal directions' */
+    INSEE_INJECT_LONGEST_PATH,        /* the direction with most hops to go */
+} insee_injection;
+
 typedef struct insee_engine {
     insee_net net;
 
@@ -67,6 +77,7 @@ typedef struct insee_engine {
     uint32_t packet_phits;
     gboolean single_consumption;
     gboolean drop_on_full;
+    insee_injection injection;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
     double ipr;                /* in-transit priority: fraction of arbitrations */
     double gcc;                /* global congestion control threshold (0: off) */
@@ -167,6 +178,8 @@ void insee_workload_init(insee_engine *eng, const uint32_t *task_node);
 void insee_workload_start(insee_engine *eng);
 void insee_workload_due(insee_engine *eng, uint32_t task);
 void insee_workload_room(insee_engine *eng, uint32_t node);
+/* The injection queue (index at the node) packet p, not yet queued, waits in. */
+uint32_t insee_workload_injector(insee_engine *eng, uint32_t node, uint32_t p);
 void insee_workload_delivered(insee_engine *eng, uint32_t packet);
 void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at);
 gboolean insee_workload_idle(insee_engine *eng);

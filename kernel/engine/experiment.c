@@ -44,7 +44,8 @@ static const insee_param_def simulation_params[] = {
     {0},
 };
 
-enum { R_VCS, R_QUEUE, R_INJECT, R_INJECTORS, R_CONSUMPTION, R_IPR, R_GCC, R_GCC_PERIOD };
+enum { R_VCS, R_QUEUE, R_INJECT, R_INJECTORS, R_INJECTION, R_CONSUMPTION, R_IPR, R_GCC,
+       R_GCC_PERIOD };
 static const insee_param_def router_params[] = {
     {"vcs", INSEE_PARAM_INT, "2", 1, 64, NULL, NULL, "virtual channels per port"},
     {"queue_packets", INSEE_PARAM_INT, "4", 1, 4096, NULL, "packets",
@@ -53,6 +54,10 @@ static const insee_param_def router_params[] = {
      "capacity of each injection buffer; it feeds the router's injection port, a router "
      "input of queue_packets more"},
     {"injectors", INSEE_PARAM_INT, "1", 1, 64, NULL, NULL, "injection queues per node"},
+    {"injection", INSEE_PARAM_ENUM, "\"shortest\"", 1, 0,
+     "shortest|dor|dor-shortest|shortest-profitable|longest-path", NULL,
+     "which injection queue a packet waits in, unless the router chooses (INSEE §2.3); queue "
+     "j serves the output ports p with p mod injectors = j"},
     {"consumption", INSEE_PARAM_ENUM, "\"multiple\"", 1, 0, "multiple|single", NULL,
      "multiple: every input drains at once; single: one arbitrated consumption port"},
     {"ipr", INSEE_PARAM_DOUBLE, "0", 0, 1, NULL, NULL,
@@ -331,6 +336,7 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     eng->drain_limit = eng->window_end + (uint64_t)sv[SIM_DRAIN].i;
     eng->single_consumption = kernel_value(exp, "router", R_CONSUMPTION)->i == 1;
     eng->drop_on_full = kernel_value(exp, "traffic", T_ON_FULL)->i == 1;
+    eng->injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i;
     eng->deadlock_cycles = (uint64_t)sv[SIM_DEADLOCK].i;
     eng->ipr = kernel_value(exp, "router", R_IPR)->d;
     eng->gcc = kernel_value(exp, "router", R_GCC)->d;
@@ -418,6 +424,11 @@ insee_experiment *insee_experiment_new_topology(insee_config *cfg, const insee_r
 const insee_net *insee_experiment_network(const insee_experiment *exp)
 {
     return &exp->eng.net;
+}
+
+insee_engine *insee_experiment_engine(insee_experiment *exp)
+{
+    return &exp->eng;
 }
 
 uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp)

@@ -43,6 +43,9 @@ insee_experiment *insee_experiment_new_topology(insee_config *cfg, const insee_r
                                                 GError **err);
 /* The network built from the topology (valid until insee_experiment_free). */
 const insee_net *insee_experiment_network(const insee_experiment *exp);
+/* The engine, before or after the run (valid until insee_experiment_free):
+   for tests that drive one room of the kernel directly. */
+struct insee_engine *insee_experiment_engine(insee_experiment *exp);
 /* The diameter the topology plugin's info() gives (0: it does not say). */
 uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp);
 /* The files the configuration asks for ([stats] csv), from the report of a

@@ -122,26 +122,72 @@ static void message_free(insee_engine *eng, uint32_t m)
     eng->msg_free = m;
 }
 
-/* The injection queue a new packet waits in: the router's policy, or the one
-   with most room ("shortest"). */
-static uint32_t choose_injector(insee_engine *eng, uint32_t node, uint32_t p)
+/* Of the injection queues `set` (n of them) of node, the one with most room;
+   the first on a tie. */
+static uint32_t roomiest(const insee_net *net, uint32_t node, const uint32_t *set, uint32_t n)
+{
+    uint32_t best = set[0];
+    for (uint32_t i = 1; i < n; i++)
+        if (insee_net_room(net, insee_net_inject_queue(net, node, set[i])) >
+            insee_net_room(net, insee_net_inject_queue(net, node, best)))
+            best = set[i];
+    return best;
+}
+
+/* INSEE's injection policies (§2.3). An injection queue serves the
+   directions whose output port is its index modulo the number of queues: with
+   one queue per direction of a torus (2 per dimension), queue p feeds port p. */
+static uint32_t policy_injector(insee_engine *eng, uint32_t node, uint32_t p)
+{
+    const insee_net *net = &eng->net;
+    uint32_t all[64], n = net->injectors;
+    for (uint32_t j = 0; j < n; j++)
+        all[j] = j;
+    if (eng->injection == INSEE_INJECT_SHORTEST)
+        return roomiest(net, node, all, n);
+    const insee_packet *pk = &net->pkt[p];
+    insee_hop hops[INSEE_MAX_CANDIDATES];
+    uint32_t h = eng->topo->minimal_hops(eng->topo_self, net->node_router[node], pk->dst, pk->salt,
+                                         hops, INSEE_MAX_CANDIDATES);
+    h = insee_hops_one_per_dimension(hops, h);
+    if (h == 0)
+        return roomiest(net, node, all, n); /* to its own router */
+    uint32_t dor = hops[0].port % n;
+    switch (eng->injection) {
+    case INSEE_INJECT_DOR:
+        return dor;
+    case INSEE_INJECT_DOR_SHORTEST:
+        return insee_net_room(net, insee_net_inject_queue(net, node, dor)) > 0
+                   ? dor
+                   : roomiest(net, node, all, n);
+    case INSEE_INJECT_SHORTEST_PROFITABLE: {
+        uint32_t profitable[INSEE_MAX_CANDIDATES];
+        for (uint32_t i = 0; i < h; i++)
+            profitable[i] = hops[i].port % n;
+        return roomiest(net, node, profitable, h);
+    }
+    default: { /* longest path: the direction with most hops to go */
+        uint32_t longest = 0;
+        for (uint32_t i = 1; i < h; i++)
+            if (hops[i].dim_hops > hops[longest].dim_hops)
+                longest = i;
+        return hops[longest].port % n;
+    }
+    }
+}
+
+uint32_t insee_workload_injector(insee_engine *eng, uint32_t node, uint32_t p)
 {
     insee_net *net = &eng->net;
-    if (eng->router->select_injector) {
-        insee_route_ctx ctx;
-        insee_engine_route_ctx(eng, insee_net_inject_queue(net, node, 0), p, &ctx);
-        uint32_t j = eng->router->select_injector(eng->router_self, &ctx, net->injectors);
-        if (j < net->injectors)
-            return j;
-        insee_engine_fail(eng, "router plugin chose injection queue %u of %u", j, net->injectors);
-        return 0;
-    }
-    uint32_t best = 0;
-    for (uint32_t j = 1; j < net->injectors; j++)
-        if (insee_net_room(net, insee_net_inject_queue(net, node, j)) >
-            insee_net_room(net, insee_net_inject_queue(net, node, best)))
-            best = j;
-    return best;
+    if (!eng->router->select_injector)
+        return policy_injector(eng, node, p);
+    insee_route_ctx ctx;
+    insee_engine_route_ctx(eng, insee_net_inject_queue(net, node, 0), p, &ctx);
+    uint32_t j = eng->router->select_injector(eng->router_self, &ctx, net->injectors);
+    if (j < net->injectors)
+        return j;
+    insee_engine_fail(eng, "router plugin chose injection queue %u of %u", j, net->injectors);
+    return 0;
 }
 
 static void count_generated(insee_engine *eng, uint64_t id)
@@ -215,7 +261,7 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
     uint32_t node = eng->task_node[task];
     while (eng->msg[m].to_queue > 0) {
         uint32_t p = packet_new(eng, m, node);
-        uint32_t q = insee_net_inject_queue(net, node, choose_injector(eng, node, p));
+        uint32_t q = insee_net_inject_queue(net, node, insee_workload_injector(eng, node, p));
         if (insee_net_room(net, q) == 0) {
             insee_net_packet_free(net, p);
             if (!eng->drop_on_full) {

@@ -3,17 +3,26 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+insee_experiment *build_toml(const char *toml, insee_config **cfg, insee_registry **reg)
+{
+    GError *err = NULL;
+    *cfg = insee_config_load_string(toml, "<test>", &err);
+    cr_assert(*cfg, "config: %s", err ? err->message : "?");
+    *reg = insee_registry_new();
+    insee_registry_add_dir(*reg, INSEE_TEST_PLUGIN_DIR);
+    insee_registry_add_dir(*reg, INSEE_TEST_FIXTURE_PLUGIN_DIR);
+    insee_registry_scan(*reg);
+    insee_experiment *exp = insee_experiment_new(*cfg, *reg, &err);
+    cr_assert(exp, "experiment: %s", err ? err->message : "?");
+    return exp;
+}
+
 insee_report run_toml(const char *toml)
 {
     GError *err = NULL;
-    insee_config *cfg = insee_config_load_string(toml, "<test>", &err);
-    cr_assert(cfg, "config: %s", err ? err->message : "?");
-    insee_registry *reg = insee_registry_new();
-    insee_registry_add_dir(reg, INSEE_TEST_PLUGIN_DIR);
-    insee_registry_add_dir(reg, INSEE_TEST_FIXTURE_PLUGIN_DIR);
-    insee_registry_scan(reg);
-    insee_experiment *exp = insee_experiment_new(cfg, reg, &err);
-    cr_assert(exp, "experiment: %s", err ? err->message : "?");
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
     cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
     cr_assert(insee_experiment_write_outputs(exp, &err), "outputs: %s", err ? err->message : "?");
     insee_report r = *insee_experiment_report(exp);

@@ -8,6 +8,10 @@
 /* Fails the test (criterion assert) when the experiment cannot run. The
    caller frees with insee_report_clear(). */
 insee_report run_toml(const char *toml);
+/* An experiment built from TOML text but not run, for tests that drive the
+   engine directly; free with insee_experiment_free(), then
+   insee_registry_free(*reg) and insee_config_free(*cfg). */
+insee_experiment *build_toml(const char *toml, insee_config **cfg, insee_registry **reg);
 /* Average distance between distinct nodes of a k-ary n-cube, closed form. */
 double torus_avg_distance(const int *k, int n);
 double mesh_avg_distance(const int *k, int n);
