@@ -466,6 +466,8 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     net->ovc_free_at[ovc] = eng->now + L;
     schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
     head_leaves(eng, net->ovc_src[ovc], pk);
+    net->q_out_done[net->ovc_src[ovc]] = eng->now + L;
+    net->q_in_done[net->peer_queue[gp] + vc] = eng->now + L;
     pk->hops++;
     pk->ready = eng->now + 1;
     eng->report.total_packet_hops++;
@@ -506,6 +508,7 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint32_t L = eng->packet_phits;
     uint32_t p = depart(eng, rq->queue, eng->now + L);
     head_leaves(eng, rq->queue, &net->pkt[p]);
+    net->q_out_done[rq->queue] = eng->now + L;
     if (eng->single_consumption)
         net->link_free_at[rq->link] = eng->now + L;
     if (L == 1)
@@ -535,6 +538,8 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     net->ovc_src[ovc] = q;
     net->ovc_wait[ovc] = p;
     net->ovc_free_at[ovc] = INSEE_NEVER;
+    net->q_out_done[q] = INSEE_NEVER;
+    net->q_in_done[net->peer_queue[gp] + rq->cand.vc] = INSEE_NEVER;
     insee_net_reserve_slot(net, net->peer_queue[gp] + rq->cand.vc);
     net->link_waiting[gp]++;
     if (net->link_free_at[gp] <= eng->now)

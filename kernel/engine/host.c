@@ -114,6 +114,28 @@ static uint32_t host_output_room(insee_kernel *k, uint32_t router, uint32_t port
     return insee_net_room(net, net->peer_queue[gp] + vc);
 }
 
+static uint32_t host_input_free_phits(insee_kernel *k, uint32_t router, uint32_t port,
+                                      uint32_t vc)
+{
+    const insee_engine *eng = E(k);
+    const insee_net *net = &eng->net;
+    uint32_t gp = global_port(net, router, port);
+    return gp == INSEE_NONE || vc >= net->vcs
+               ? 0
+               : insee_net_free_phits(net, gp * net->vcs + vc, eng->now, eng->packet_phits);
+}
+
+static uint32_t host_output_free_phits(insee_kernel *k, uint32_t router, uint32_t port,
+                                       uint32_t vc)
+{
+    const insee_engine *eng = E(k);
+    const insee_net *net = &eng->net;
+    uint32_t gp = global_port(net, router, port);
+    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
+        return 0;
+    return insee_net_free_phits(net, net->peer_queue[gp] + vc, eng->now, eng->packet_phits);
+}
+
 static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     insee_engine *eng = E(k);
@@ -167,5 +189,7 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .occupancy = host_occupancy,
         .wake_task = host_wake_task,
         .peer = host_peer,
+        .input_free_phits = host_input_free_phits,
+        .output_free_phits = host_output_free_phits,
     };
 }

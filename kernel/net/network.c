@@ -160,6 +160,8 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
     memset(net->q_tail, 0xff, sizeof(uint32_t) * net->queues);
     net->q_count = g_new0(uint16_t, net->queues);
     net->q_flags = g_new0(uint8_t, net->queues);
+    net->q_in_done = g_new0(uint64_t, net->queues);
+    net->q_out_done = g_new0(uint64_t, net->queues);
     describe_queues(net, slot);
     g_free(slot);
     net->pkt_free = INSEE_NONE;
@@ -182,6 +184,8 @@ void insee_net_clear(insee_net *net)
     g_free(net->q_tail);
     g_free(net->q_count);
     g_free(net->q_flags);
+    g_free(net->q_in_done);
+    g_free(net->q_out_done);
     g_free(net->q_router);
     g_free(net->q_port);
     g_free(net->q_vc);

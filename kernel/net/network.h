@@ -86,6 +86,13 @@ typedef struct insee_net {
     uint16_t *q_count;        /* packets queued or on the wire towards q, and the
                                  departing one until its tail has left */
     uint8_t *q_flags;         /* INSEE_Q_* */
+    /* The phit view, for routers that read room as INSEE does (in phits
+       physically there): per queue, the cycle the incoming packet's tail has
+       fully arrived (INSEE_NEVER while it waits for its link; past: none),
+       and the cycle the departing packet's tail has left (INSEE_NEVER while
+       it waits for its link; past: none). */
+    uint64_t *q_in_done;
+    uint64_t *q_out_done;
     uint64_t transit_used;    /* packets counted in transit queues (occupancy) */
 
     insee_packet *pkt;        /* pool; grows by doubling, never shrinks */
@@ -131,6 +138,19 @@ static inline uint32_t insee_net_queue_capacity(const insee_net *net, uint32_t q
 static inline uint32_t insee_net_room(const insee_net *net, uint32_t q)
 {
     return insee_net_queue_capacity(net, q) - net->q_count[q];
+}
+
+/* Free phits of q at cycle `now` (packets of L phits), as a phit-by-phit
+   simulator sees them: a packet granted towards q occupies only the phits
+   that have arrived, the departing one only the phits still there. */
+static inline uint32_t insee_net_free_phits(const insee_net *net, uint32_t q, uint64_t now,
+                                            uint32_t L)
+{
+    uint64_t in = net->q_in_done[q], out = net->q_out_done[q];
+    uint64_t unarrived = in > now ? (in - now < L ? in - now : L) : 0;
+    uint64_t sent = out > now && out != INSEE_NEVER ? L - (out - now) : 0;
+    uint64_t present = (uint64_t)net->q_count[q] * L - unarrived - sent;
+    return (uint32_t)((uint64_t)insee_net_queue_capacity(net, q) * L - present);
 }
 
 /* Take a packet from the pool (zeroed, state zeroed); grows the pool when empty. */

@@ -13,7 +13,9 @@
  *    that persists across cycles, keeping the adaptive VC in the same
  *    dimension and direction; the escape VC when no adaptive one admits it.
  * Each attempt asks for exactly one output, as INSEE does: a head whose
- * choice is held by another packet waits for the next cycle.
+ * choice is held by another packet waits for the next cycle. Room is read in
+ * phits as INSEE's phit-by-phit engine sees it (host input_free_phits /
+ * output_free_phits, ABI 1.1; whole packets on an older kernel).
  */
 #include <insee/insee.h>
 
@@ -43,6 +45,8 @@ typedef struct bubble {
     enum mode mode;
     uint32_t bubble, lbr;
     uint32_t vcs;
+    uint32_t L;          /* packet length in phits */
+    bool phit_view;      /* the host reads room in phits (ABI 1.1) */
     uint32_t dims;       /* 1 + the largest dimension of a port */
     uint32_t *port_base; /* routers + 1: first entry of each router in the tables */
     /* Per (router, output port): the input port of the same router where the
@@ -147,7 +151,10 @@ static void *bubble_create(const insee_host *host, const insee_value *params, in
         return NULL;
     }
     *self = (bubble){.host = host, .mode = mode, .bubble = (uint32_t)params[P_BUBBLE].i,
-                     .lbr = (uint32_t)params[P_LBR].i, .vcs = shape.vcs};
+                     .lbr = (uint32_t)params[P_LBR].i, .vcs = shape.vcs,
+                     .L = shape.packet_phits,
+                     .phit_view = INSEE_HOST_HAS(host, input_free_phits) &&
+                                  INSEE_HOST_HAS(host, output_free_phits)};
     self->port_base = malloc(sizeof(uint32_t) * ((size_t)shape.routers + 1));
     if (self->port_base) {
         uint32_t total = 0;
@@ -173,15 +180,27 @@ static void *bubble_create(const insee_host *host, const insee_value *params, in
     return self;
 }
 
-/* Free packet slots of the ring's queue at this router for output `port`,
-   VC `vc`; as good as infinite when no ring arrives here. */
-static uint32_t ring_room(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
-                          uint16_t vc)
+/* Free phits downstream of output `port` of this router on VC `vc`. */
+static uint32_t output_phits(const bubble *self, uint32_t router, uint32_t port, uint16_t vc)
 {
+    const insee_host *h = self->host;
+    if (self->phit_view)
+        return h->output_free_phits(h->kernel, router, port, vc);
+    return h->output_room(h->kernel, router, port, vc) * self->L;
+}
+
+/* Free phits of the ring's queue at this router for output `port`, VC `vc`;
+   as good as infinite when no ring arrives here. */
+static uint32_t ring_phits(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
+                           uint16_t vc)
+{
+    const insee_host *h = self->host;
     uint16_t q = self->ring_in[self->port_base[ctx->router] + port];
     if (q == NO_RING)
         return UINT32_MAX;
-    return self->host->input_room(self->host->kernel, ctx->router, q, vc);
+    if (self->phit_view)
+        return h->input_free_phits(h->kernel, ctx->router, q, vc);
+    return h->input_room(h->kernel, ctx->router, q, vc) * self->L;
 }
 
 static bool continues_ring(const bubble *self, const insee_route_ctx *ctx, uint32_t port)
@@ -198,10 +217,10 @@ static bool admits(const bubble *self, const insee_route_ctx *ctx, uint32_t port
 {
     bool bubble_ring = vc == 0 || self->mode == OBLIVIOUS;
     bool entering = !continues_ring(self, ctx, port) || ctx->in_vc != vc;
-    if (bubble_ring && entering && ring_room(self, ctx, port, vc) < self->bubble)
+    if (bubble_ring && entering && ring_phits(self, ctx, port, vc) < self->bubble * self->L)
         return false;
     return self->lbr == 0 || ctx->in_port != INSEE_PORT_INJECTION ||
-           ring_room(self, ctx, port, vc) >= self->lbr;
+           ring_phits(self, ctx, port, vc) >= self->lbr * self->L;
 }
 
 /* An adaptive VC (>= 1) that has room for the packet downstream and passes
@@ -209,8 +228,7 @@ static bool admits(const bubble *self, const insee_route_ctx *ctx, uint32_t port
 static bool adaptive_viable(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
                             uint16_t vc)
 {
-    const insee_host *h = self->host;
-    return h->output_room(h->kernel, ctx->router, port, vc) >= 1 && admits(self, ctx, port, vc);
+    return output_phits(self, ctx->router, port, vc) >= self->L && admits(self, ctx, port, vc);
 }
 
 static uint32_t one(insee_candidate *out, uint32_t port, uint16_t vc)
@@ -247,14 +265,13 @@ static uint32_t route_oblivious(const bubble *self, const insee_route_ctx *ctx,
 static uint32_t route_adaptive(const bubble *self, const insee_route_ctx *ctx,
                                const insee_hop *dir, uint32_t ndir, insee_candidate *out)
 {
-    const insee_host *h = self->host;
     insee_candidate viable[INSEE_MAX_CANDIDATES];
     uint32_t n = 0, best = 0, best_room = 0;
     for (uint32_t i = 0; i < ndir; i++) {
         for (uint16_t vc = 1; vc < self->vcs && n < INSEE_MAX_CANDIDATES; vc++) {
             if (!adaptive_viable(self, ctx, dir[i].port, vc))
                 continue;
-            uint32_t room = h->output_room(h->kernel, ctx->router, dir[i].port, vc);
+            uint32_t room = output_phits(self, ctx->router, dir[i].port, vc);
             if (room > best_room) {
                 best_room = room;
                 best = n;

@@ -116,6 +116,18 @@ typedef struct insee_host {
        when unplugged or out of range. Generic routers (up-down, tables
        built by BFS) read the whole graph through it at create(). */
     bool (*peer)(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out);
+
+    /* minor 1 */
+    /* The room of the same queues as input_room() / output_room(), in free
+       phits as a phit-by-phit router sees it (INSEE's queue_space): a packet
+       granted towards the queue occupies only the phits that have crossed
+       so far, the departing one only the phits still there. At least
+       packet_phits free phits whenever the room in packets is at least 1;
+       more while a granted packet is still on its way. A router that
+       chooses by INSEE's checks reads these; the kernel still admits a
+       candidate by whole packets and a free output VC. */
+    uint32_t (*input_free_phits)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
+    uint32_t (*output_free_phits)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a
