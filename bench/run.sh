@@ -24,30 +24,41 @@ setup() {
     END { printf "%-22s %9s %9s %10s\n", label, routers, nodes, setup }' <<<"$out"
 }
 
-# run LABEL DIMS LOAD WARMUP CYCLES
+# run LABEL DIMS LOAD WARMUP CYCLES [--set router...]: one row
 run() {
-  local label=$1 dims=$2 load=$3 warmup=$4 cycles=$5 out
+  local label=$1 dims=$2 load=$3 warmup=$4 cycles=$5 out router
+  shift 5
+  router=$(printf '%s' "${*:-dally basic}" | sed 's/--set router\.//g; s/plugin=//; s/mode=//')
   out=$("$build/insee" run "$root/bench/reference.toml" \
         --set "topology.dims=$dims" --set "traffic.load=$load" \
-        --set "simulation.warmup=$warmup" --set "simulation.cycles=$cycles")
-  awk -v label="$label" -v load="$load" '
+        --set "simulation.warmup=$warmup" --set "simulation.cycles=$cycles" "$@")
+  awk -v label="$label" -v load="$load" -v router="$router" '
     /^simulated cycles/ { cycles = $3 }
     /^accepted load/    { accepted = $3 }
     /^set-up time/      { setup = $3 }
     /^wall time/        { wall = $3 }
     /^simulator speed/  { cps = $3; hops = $6 }
     /^peak memory/      { rss = $3 }
-    END { printf "%-10s %7s %9s %10s %8.3f %8.2f %14.0f %16.0f %10.1f\n",
-                 label, load, accepted, cycles, setup, wall, cps, hops, rss }' <<<"$out"
+    END { printf "%-10s %-24s %7s %9s %10s %8.3f %8.2f %14.0f %16.0f %10.1f\n",
+                 label, router, load, accepted, cycles, setup, wall, cps, hops, rss }' <<<"$out"
 }
 
-printf "%-10s %7s %9s %10s %8s %8s %14s %16s %10s\n" \
-  torus load accepted cycles setup_s wall_s "cycles/s" "packet-hops/s" "RSS_MiB"
+printf "%-10s %-24s %7s %9s %10s %8s %8s %14s %16s %10s\n" \
+  torus router load accepted cycles setup_s wall_s "cycles/s" "packet-hops/s" "RSS_MiB"
 run 8x8      "[8,8]"      0.3    1000 2000000
 run 16x16    "[16,16]"    0.15   1000 400000
 run 32x32    "[32,32]"    0.075  1000 100000
 run 64x64    "[64,64]"    0.0375 1000 30000
 run 64x32x32 "[64,32,32]" 0.1    500  2000
+# INSEE's default router, and the adaptive Dally, on the same experiments
+smart=(--set router.plugin=bubble --set router.mode=smart)
+adaptive=(--set router.plugin=dally --set router.mode=adaptive --set router.vcs=3)
+run 8x8      "[8,8]"      0.3    1000 2000000 "${smart[@]}"
+run 8x8      "[8,8]"      0.3    1000 2000000 "${adaptive[@]}"
+run 32x32    "[32,32]"    0.075  1000 100000  "${smart[@]}"
+run 32x32    "[32,32]"    0.075  1000 100000  "${adaptive[@]}"
+run 64x64    "[64,64]"    0.0375 1000 30000   "${smart[@]}"
+run 64x64    "[64,64]"    0.0375 1000 30000   "${adaptive[@]}"
 
 echo
 printf "%-22s %9s %9s %10s\n" "topology set-up" routers nodes seconds
