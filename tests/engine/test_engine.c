@@ -305,6 +305,32 @@ static const drain_case drain_cases[] = {
         {"plugin = \"spinnaker\"\ndims = [6, 4]", "plugin = \"bubble\"", NULL, 16},
         {"plugin = \"torus\"\ndims = [4, 4]", "plugin = \"bubble\"\nconsumption = \"single\"",
          NULL, 3},
+        /* multistage: shortest up*-down* on trees, deadlock free with one VC */
+        {"plugin = \"kary-ntree\"\nk = 4\nn = 3",
+         "plugin = \"multistage\"\nmode = \"static\"\nvcs = 1", NULL, 16},
+        {"plugin = \"kary-ntree\"\nk = 4\nn = 3",
+         "plugin = \"multistage\"\nmode = \"static\"\nvcs = 2", NULL, 16},
+        {"plugin = \"kary-ntree\"\nk = 4\nn = 3",
+         "plugin = \"multistage\"\nmode = \"adaptive\"\nvcs = 1", NULL, 16},
+        {"plugin = \"kary-ntree\"\nk = 4\nn = 3",
+         "plugin = \"multistage\"\nmode = \"adaptive\"\nvcs = 2", NULL, 16},
+        {"plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
+         "plugin = \"multistage\"\nmode = \"static\"\nvcs = 1", NULL, 16},
+        {"plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
+         "plugin = \"multistage\"\nmode = \"static\"\nvcs = 2", NULL, 16},
+        {"plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
+         "plugin = \"multistage\"\nmode = \"adaptive\"\nvcs = 1", NULL, 16},
+        {"plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
+         "plugin = \"multistage\"\nmode = \"adaptive\"\nvcs = 2", NULL, 16},
+        /* ecmp: minimal ports on adaptive VCs, up*-down* escape VC 0 */
+        {"plugin = \"torus\"\ndims = [4, 4]", "plugin = \"ecmp\"\nvcs = 2", NULL, 16},
+        {"plugin = \"mesh\"\ndims = [3, 5]", "plugin = \"ecmp\"\nvcs = 2", NULL, 16},
+        {"plugin = \"dragonfly\"\na = 4\nh = 2\np = 2", "plugin = \"ecmp\"\nvcs = 2", NULL, 16},
+        {"plugin = \"hyperx\"\ndims = [3, 4]\ntrunking = 2", "plugin = \"ecmp\"\nvcs = 2", NULL,
+         16},
+        {"plugin = \"jellyfish\"\nrouters = 24\ndegree = 5\np = 2", "plugin = \"ecmp\"\nvcs = 2",
+         NULL, 16},
+        {"plugin = \"kary-ntree\"\nk = 4\nn = 3", "plugin = \"ecmp\"\nvcs = 2", NULL, 16},
 };
 
 ParameterizedTestParameters(engine, drains_at_saturation)
@@ -479,6 +505,19 @@ Test(engine, abi_1_0_arbiter_reads_its_own_records)
 {
     char *toml = experiment_full("plugin = \"torus\"\ndims = [4, 4]", "plugin = \"dally\"", 0.8,
                                  5000, 16, "[arbiter]\nplugin = \"test-oldest-v10\"\n");
+    insee_report r = run_toml(toml);
+    cr_assert_gt(r.total_delivered, 1000);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
+/* A router built for ABI 1.0 still loads into this kernel and runs: its
+   shorter vtable and the host's later entries are no concern of it. */
+Test(engine, abi_1_0_router_still_runs)
+{
+    char *toml = experiment_full("plugin = \"mesh\"\ndims = [5, 4]",
+                                 "plugin = \"test-dor-v10\"\nvcs = 1", 1.0, 5000, 16, NULL);
     insee_report r = run_toml(toml);
     cr_assert_gt(r.total_delivered, 1000);
     assert_all_delivered(&r);
@@ -685,4 +724,74 @@ Test(engine, free_phits_count_the_phits_on_the_wire)
     in_done = out_done = 50; /* both tails long done: whole packets */
     cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 32);
     cr_assert_eq(insee_net_room(&net, 0), 2);
+}
+
+/* multistage and ecmp route on shortest paths: at zero load the average hops
+   equal the average distance between distinct nodes. Trees: leaf to leaf 2h
+   hops, h the level of the nearest common ancestor, so Σ_h 2h (k^(h+1) - k^h)
+   over the k^n - 1 other nodes: 216/63 in a 4-ary 3-tree, (2·20 + 4·100)/124
+   = 440/124 in a 5:2-ary 3-thin-tree. The 8x8 torus averages 4 hops over all
+   64 destinations, 256/63 over the other 63; the 5-cube n 2^(n-1) / (2^n - 1)
+   = 80/31. The closed form holds up to the sampling of destinations; more
+   sharply, the whole run's packets (the same ones whatever the router, since
+   no source waits at this load) take as many hops as under a router known to
+   be minimal there: updown on labelled trees, dimension order elsewhere.
+   multistage matches it exactly. ecmp takes its escape VC, whose up*-down*
+   route need not be minimal off trees, when another packet holds the one
+   adaptive VC of every minimal port: a few hops in 30000 here. */
+typedef struct minimal_case {
+    const char *topology;
+    const char *router;
+    const char *reference; /* a minimal router on this topology */
+    double distance;       /* closed form */
+    double slack;          /* packet-hops allowed above the reference, relative */
+} minimal_case;
+
+static const minimal_case minimal_cases[] = {
+    {"plugin = \"kary-ntree\"\nk = 4\nn = 3", "plugin = \"multistage\"\nmode = \"static\"",
+     "plugin = \"updown\"", 216.0 / 63.0, 0},
+    {"plugin = \"kary-ntree\"\nk = 4\nn = 3", "plugin = \"multistage\"\nmode = \"adaptive\"",
+     "plugin = \"updown\"", 216.0 / 63.0, 0},
+    {"plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
+     "plugin = \"multistage\"\nmode = \"static\"", "plugin = \"updown\"", 440.0 / 124.0, 0},
+    {"plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
+     "plugin = \"multistage\"\nmode = \"adaptive\"", "plugin = \"updown\"", 440.0 / 124.0, 0},
+    {"plugin = \"kary-ntree\"\nk = 4\nn = 3", "plugin = \"ecmp\"", "plugin = \"updown\"",
+     216.0 / 63.0, 0.001},
+    {"plugin = \"torus\"\ndims = [8, 8]", "plugin = \"ecmp\"", "plugin = \"dally\"",
+     256.0 / 63.0, 0.001},
+    {"plugin = \"hypercube\"\nn = 5", "plugin = \"ecmp\"", "plugin = \"dally\"", 80.0 / 31.0,
+     0.001},
+};
+
+ParameterizedTestParameters(engine, multistage_and_ecmp_are_minimal)
+{
+    return cr_make_param_array(int, indices(G_N_ELEMENTS(minimal_cases)),
+                               G_N_ELEMENTS(minimal_cases));
+}
+
+ParameterizedTest(int *i, engine, multistage_and_ecmp_are_minimal)
+{
+    const minimal_case *c = &minimal_cases[*i];
+    char *toml = experiment_full(c->topology, c->router, 0.005, 400000, 16, NULL);
+    char *ref_toml = experiment_full(c->topology, c->reference, 0.005, 400000, 16, NULL);
+    insee_report r = run_toml(toml), ref = run_toml(ref_toml);
+    double hops = (double)r.hops / (double)r.delivered;
+    cr_assert_gt(r.delivered, 4000, "too few packets (%" G_GUINT64_FORMAT ") to average",
+                 r.delivered);
+    cr_assert(fabs(hops - c->distance) < 0.02 * c->distance,
+              "%s, %s: average %.4f hops, closed form %.4f", c->topology, c->router, hops,
+              c->distance);
+    cr_assert_eq(r.total_generated, ref.total_generated);
+    cr_assert_geq(r.total_packet_hops, ref.total_packet_hops);
+    cr_assert_leq((double)r.total_packet_hops, (double)ref.total_packet_hops * (1 + c->slack),
+                  "%s, %s: %" G_GUINT64_FORMAT " packet-hops, %" G_GUINT64_FORMAT
+                  " under the minimal %s",
+                  c->topology, c->router, r.total_packet_hops, ref.total_packet_hops,
+                  c->reference);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    insee_report_clear(&ref);
+    g_free(toml);
+    g_free(ref_toml);
 }
