@@ -46,6 +46,7 @@ void insee_engine_prepare(insee_engine *eng)
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
     eng->route_pure = (props & INSEE_ROUTE_PURE) != 0;
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
+    eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
     eng->rstate = g_malloc0(eng->rstate_size * net->routers + 1);
     eng->astate = g_malloc0(eng->astate_size * net->outputs + 1);
     eng->router_rng = g_new(insee_rng, net->routers);
@@ -220,7 +221,8 @@ static void link_done(insee_engine *eng, uint32_t gp)
     uint32_t ovc = link_current_ovc(net, gp);
     uint32_t q = net->ovc_src[ovc];
     net->ovc_src[ovc] = INSEE_NONE;
-    release(eng, q);
+    if (q != INSEE_NONE) /* a multicast copy's queue is released on its own */
+        release(eng, q);
     if (net->link_waiting[gp])
         link_check(eng, gp);
 }
@@ -269,6 +271,14 @@ static void add_request(insee_engine *eng, uint32_t q, uint32_t out, uint32_t li
     eng->out_req[out] = eng->req_len++;
 }
 
+static gboolean same_port_earlier(const insee_candidate *cand, uint32_t c)
+{
+    for (uint32_t e = 0; e < c; e++)
+        if (cand[e].port == cand[c].port)
+            return TRUE;
+    return FALSE;
+}
+
 /* Check what route() returned against the router it was asked at. */
 static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_candidate *cand,
                                  uint32_t n)
@@ -282,10 +292,12 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
     }
     for (uint32_t c = 0; c < n; c++) {
         const insee_candidate *cd = &cand[c];
-        if (cd->port == INSEE_PORT_DROP)
+        if (cd->port == INSEE_PORT_DROP || (eng->multicast && cd->port == INSEE_PORT_LOCAL))
             continue;
         const char *wrong = NULL;
-        if (cd->port >= ports)
+        if (eng->multicast && c > 0 && cd->port < ports && same_port_earlier(cand, c))
+            wrong = "a port twice in one multicast set";
+        else if (cd->port >= ports)
             wrong = "a port it does not have";
         else if (net->peer_queue[net->port_base[r] + cd->port] == INSEE_NONE)
             wrong = "an unplugged port";
@@ -396,11 +408,13 @@ static void drop_head(insee_engine *eng, uint32_t q)
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
     eng->in_flight--;
     eng->last_move = eng->now;
+    eng->report.total_dropped_network++;
     insee_workload_packet_dropped(eng, net->pkt[p].msg, net->pkt[p].id);
     insee_net_packet_free(net, p);
 }
 
 static void grant(insee_engine *eng, const insee_request_rec *rq);
+static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_t p, uint32_t r);
 
 /* Phase 3: every active head requests one output. */
 static void request_phase(insee_engine *eng)
@@ -417,6 +431,10 @@ static void request_phase(insee_engine *eng)
         uint32_t r = net->q_router[q];
         if (pk->since == INSEE_NEVER)
             pk->since = eng->now;
+        if (eng->multicast) {
+            request_multicast(eng, i, q, p, r);
+            continue;
+        }
         if (net->node_router[pk->dst] == r) {
             /* Consumption. `multiple` drains every input at once, so it needs
                no arbitration and touches nothing another request reads. */
@@ -465,8 +483,10 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     net->link_free_at[gp] = eng->now + L;
     net->ovc_free_at[ovc] = eng->now + L;
     schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
-    head_leaves(eng, net->ovc_src[ovc], pk);
-    net->q_out_done[net->ovc_src[ovc]] = eng->now + L;
+    if (net->ovc_src[ovc] != INSEE_NONE) { /* a multicast copy left with its original */
+        head_leaves(eng, net->ovc_src[ovc], pk);
+        net->q_out_done[net->ovc_src[ovc]] = eng->now + L;
+    }
     net->q_in_done[net->peer_queue[gp] + vc] = eng->now + L;
     pk->hops++;
     pk->ready = eng->now + 1;
@@ -544,6 +564,102 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     net->link_waiting[gp]++;
     if (net->link_free_at[gp] <= eng->now)
         link_check(eng, gp);
+}
+
+/* A copy of packet p for one more output of a multicast set: a packet of
+   its own, of the same message, with id 0 so that the id sums still count
+   every generated packet exactly once. */
+static uint32_t copy_packet(insee_engine *eng, uint32_t p)
+{
+    insee_net *net = &eng->net;
+    uint32_t c = insee_net_packet_new(net); /* may move the pool */
+    net->pkt[c] = net->pkt[p];
+    net->pkt[c].next = INSEE_NONE;
+    net->pkt[c].id = 0;
+    if (net->pstate_size)
+        memcpy(insee_net_packet_state(net, c), insee_net_packet_state(net, p), net->pstate_size);
+    eng->msg[net->pkt[c].msg].to_deliver++;
+    eng->in_flight++;
+    eng->report.total_copies++;
+    return c;
+}
+
+/* Every output of the set can take the packet now: its link idle, its output
+   VC free, the room it asks downstream. */
+static gboolean multicast_admissible(const insee_engine *eng, uint32_t r,
+                                     const insee_candidate *cand, uint32_t n)
+{
+    const insee_net *net = &eng->net;
+    for (uint32_t c = 0; c < n; c++) {
+        if (cand[c].port == INSEE_PORT_LOCAL)
+            continue;
+        uint32_t gp = net->port_base[r] + cand[c].port;
+        uint32_t need = cand[c].room > 1 ? cand[c].room : 1;
+        if (net->link_free_at[gp] > eng->now || net->link_waiting[gp] ||
+            net->ovc_free_at[gp * net->vcs + cand[c].vc] > eng->now ||
+            insee_net_room(net, net->peer_queue[gp] + cand[c].vc) < need)
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* The head of q leaves by every output of its set at once; its slot upstream
+   frees when the tails have left, L cycles on, as for a single output. */
+static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate *cand,
+                            uint32_t n)
+{
+    insee_net *net = &eng->net;
+    uint32_t L = eng->packet_phits;
+    eng->last_move = eng->now;
+    if (eng->call_forwarded) {
+        insee_route_ctx ctx;
+        insee_engine_route_ctx(eng, q, net->q_head[q], &ctx);
+        eng->router->forwarded(eng->router_self, &ctx, &cand[0]);
+    }
+    uint32_t p = depart(eng, q, eng->now + L);
+    head_leaves(eng, q, &net->pkt[p]);
+    net->q_out_done[q] = eng->now + L;
+    uint32_t r = net->q_router[q];
+    uint32_t now_delivered[INSEE_MAX_CANDIDATES], k = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t copy = c == 0 ? p : copy_packet(eng, p);
+        if (cand[c].port == INSEE_PORT_LOCAL) {
+            /* Consumed like `multiple` consumption: the tail L - 1 cycles on;
+               at once for 1-phit packets, once no more copies are made. */
+            if (L == 1)
+                now_delivered[k++] = copy;
+            else
+                schedule(eng, eng->now + L - 1, insee_event(INSEE_EV_DELIVER, copy));
+            continue;
+        }
+        uint32_t gp = net->port_base[r] + cand[c].port;
+        uint32_t ovc = gp * net->vcs + cand[c].vc, dq = net->peer_queue[gp] + cand[c].vc;
+        net->ovc_src[ovc] = INSEE_NONE;
+        net->ovc_wait[ovc] = copy;
+        net->ovc_free_at[ovc] = INSEE_NEVER;
+        net->q_in_done[dq] = INSEE_NEVER;
+        insee_net_reserve_slot(net, dq);
+        net->link_waiting[gp]++;
+        link_check(eng, gp);
+    }
+    for (uint32_t c = 0; c < k; c++)
+        insee_workload_delivered(eng, now_delivered[c]);
+}
+
+/* A multicast router's head: its whole set, or a drop, or nothing yet. */
+static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_t p, uint32_t r)
+{
+    insee_candidate scratch[INSEE_MAX_CANDIDATES];
+    uint32_t n = 0;
+    const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
+    for (uint32_t c = 0; c < n; c++) {
+        if (cand[c].port == INSEE_PORT_DROP) {
+            drop_head(eng, q);
+            return;
+        }
+    }
+    if (n > 0 && multicast_admissible(eng, r, cand, n))
+        grant_multicast(eng, q, cand, n);
 }
 
 static int by_output(const void *a, const void *b)

@@ -120,6 +120,7 @@ typedef struct insee_engine {
     insee_active active;
     gboolean route_pure;     /* the router declared INSEE_ROUTE_PURE */
     gboolean call_forwarded; /* it has forwarded() and did not declare NO_FORWARDED */
+    gboolean multicast;      /* it declared INSEE_ROUTE_MULTICAST */
 
     /* arbitration scratch */
     insee_request_rec *req;

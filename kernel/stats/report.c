@@ -69,6 +69,12 @@ void insee_report_print(const insee_report *r, FILE *out)
             ", dropped %" G_GUINT64_FORMAT ", in flight %" G_GUINT64_FORMAT " (%s)\n",
             "packets (whole run)", r->total_generated, r->total_delivered, r->total_dropped,
             r->total_in_flight, r->drained ? "drained" : "NOT drained: raise [simulation] drain");
+    if (r->total_dropped_network)
+        fprintf(out, "%-28s %" G_GUINT64_FORMAT " packets\n", "dropped by routers",
+                r->total_dropped_network);
+    if (r->total_copies)
+        fprintf(out, "%-28s %" G_GUINT64_FORMAT " (delivered and dropped count them too)\n",
+                "multicast copies", r->total_copies);
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " cycles\n", "source stalls", r->source_stalls);
     fprintf(out, "# speed (varies from run to run)\n");
     fprintf(out, "%-28s %.3f s\n", "set-up time", r->setup_seconds);

@@ -55,6 +55,8 @@ typedef struct insee_report {
 
     /* whole run */
     uint64_t total_generated, total_delivered, total_dropped, total_in_flight;
+    uint64_t total_copies;  /* extra copies multicast routers made */
+    uint64_t total_dropped_network; /* of total_dropped: by a router, not at the source */
     uint64_t total_packet_hops;
     uint64_t source_stalls; /* cycles a source waited for injection room */
     /* Sums of packet ids generated, and delivered or dropped: equal sums with

@@ -272,6 +272,35 @@ Test(cli, deadlock_ends_the_run_with_the_cycle_of_queues)
     result_free(&r);
 }
 
+/* A corrupt SpiNNaker table: exit 2, the file and line, what is wrong. */
+Test(cli, spinnaker_table_errors_name_the_line)
+{
+    static const struct { const char *text, *line, *what; } cases[] = {
+        {"# ok\n0 0 0 2\n1 0 loca\n", ":3:", "local` or a port"},
+        {"0 0 7\n", ":1:", "port number"},
+        {"99 0 local\n", ":1:", "router number"},
+        {"0 0\n", ":1:", "at least one output"},
+        {"0 0 1 1\n", ":1:", "twice"},
+        {"0 0 1\n0 0 2\n", "two entries", "merge"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *path = write_temp(cases[i].text);
+        char *file = g_strdup_printf("router.file=%s", path);
+        result r = run_insee((const char *[]){"run", "--set", "topology.dims=[4,4]", "--set",
+                                              "router.plugin=spinnaker", "--set",
+                                              "router.table=file", "--set", file, NULL});
+        cr_assert_eq(r.status, 2, "case %zu: %s", i, r.err);
+        cr_assert(strstr(r.err, path) && strstr(r.err, cases[i].line) &&
+                      strstr(r.err, cases[i].what),
+                  "case %zu: %s", i, r.err);
+        cr_assert_null(strstr(r.out, "accepted load"));
+        result_free(&r);
+        g_remove(path);
+        g_free(path);
+        g_free(file);
+    }
+}
+
 Test(cli, topology_pairs_links_by_port)
 {
     /* Two arcs 0 -> 1 and one 1 -> 0: the second arc has no reverse. */

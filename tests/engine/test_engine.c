@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/engine.h"
 #include "run_helpers.h"
@@ -280,6 +281,11 @@ static const drain_case drain_cases[] = {
          NULL, 16},
         {"plugin = \"twisted-torus\"\ndims = [8, 4]",
          "plugin = \"dally\"\nmode = \"adaptive\"\nvcs = 3", NULL, 16},
+        /* spinnaker: wait-then-drop keeps even one VC moving */
+        {"plugin = \"spinnaker\"\ndims = [8, 8]", "plugin = \"spinnaker\"\nvcs = 1\nwait = 100",
+         NULL, 16},
+        {"plugin = \"mesh\"\ndims = [5, 4]", "plugin = \"spinnaker\"\nvcs = 1\nwait = 64", NULL,
+         16},
         /* bubble: every mode, with the fewest VCs it accepts, and the rings
            of every dimensional topology */
         {"plugin = \"torus\"\ndims = [4, 4]", "plugin = \"bubble\"\nmode = \"oblivious\"\nvcs = 1",
@@ -794,4 +800,60 @@ ParameterizedTest(int *i, engine, multistage_and_ecmp_are_minimal)
     insee_report_clear(&ref);
     g_free(toml);
     g_free(ref_toml);
+}
+
+/* SpiNNaker multicast (plugin ABI 1.1): on a 4x4 torus the table sends every
+   packet of node 0 east and north from router 0 and delivers it at both
+   neighbours; the other sources route minimally. Each of node 0's packets
+   makes one extra copy, and every packet and copy ends exactly once. */
+static char *write_table(const char *text)
+{
+    char *path = NULL;
+    int fd = g_file_open_tmp("insee-table-XXXXXX", &path, NULL);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert(g_file_set_contents(path, text, -1, NULL));
+    return path;
+}
+
+Test(engine, spinnaker_multicast_copies_every_packet_of_its_source)
+{
+    char *table = write_table("# node 0: east and north, delivered at both\n"
+                              "0 0 0 2\n1 0 local\n4 0 local\n");
+    char *router = g_strdup_printf("plugin = \"spinnaker\"\nvcs = 1\ntable = \"file\"\n"
+                                   "file = \"%s\"", table);
+    char *toml = experiment_full("plugin = \"torus\"\ndims = [4, 4]", router, 0.05, 40000, 16,
+                                 NULL);
+    insee_report r = run_toml(toml);
+    cr_assert(r.drained);
+    cr_assert_eq(r.total_dropped, 0);
+    cr_assert_eq(r.total_generated + r.total_copies, r.total_delivered,
+                 "generated %" G_GUINT64_FORMAT " + copies %" G_GUINT64_FORMAT
+                 " != delivered %" G_GUINT64_FORMAT,
+                 r.total_generated, r.total_copies, r.total_delivered);
+    /* Copies keep id 0: the ids still add up over the originals. */
+    cr_assert_eq(r.sum_generated_ids, r.sum_delivered_ids);
+    /* Node 0 sends 1/16 of the packets: sd about 4 % of that here. */
+    double share = (double)r.total_copies / (double)r.total_generated;
+    cr_assert(fabs(share - 1.0 / 16) < 0.25 / 16, "copies are %.4f of the packets", share);
+    insee_report_clear(&r);
+    g_remove(table);
+    g_free(table);
+    g_free(router);
+    g_free(toml);
+}
+
+/* A packet that holds a SpiNNaker engine too long is dropped, counted apart
+   from source drops, and the drops keep a saturated 1-VC torus moving. */
+Test(engine, spinnaker_waits_then_drops)
+{
+    char *toml = experiment_full("plugin = \"torus\"\ndims = [6, 6]",
+                                 "plugin = \"spinnaker\"\nvcs = 1\nwait = 40", 1.0, 10000, 16,
+                                 NULL);
+    insee_report r = run_toml(toml);
+    cr_assert_gt(r.total_dropped_network, 0);
+    cr_assert_eq(r.total_dropped_network, r.total_dropped, "sources throttle, never drop");
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
 }

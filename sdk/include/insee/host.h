@@ -36,6 +36,7 @@ typedef struct insee_kernel insee_kernel; /* opaque */
 /* Pseudo-ports. */
 #define INSEE_PORT_INJECTION 0xFFFFu /* route_ctx.in_port of a packet in an injection queue */
 #define INSEE_PORT_DROP 0xFFFEu      /* candidate port: discard the packet (counted as dropped) */
+#define INSEE_PORT_LOCAL 0xFFFDu     /* minor 1, multicast routers: a copy for this router's node */
 
 /* What a router model needs to know about one hop (one output port). */
 enum {
@@ -96,13 +97,47 @@ typedef struct insee_host {
     /* Topology queries, routed through the kernel (plugins never call each other). */
     uint32_t (*ports)(insee_kernel *k, uint32_t router);
     uint32_t (*node_router)(insee_kernel *k, uint32_t node);
+    /* Up to `max` output ports at `router` on a shortest path to dst_node,
+       as the topology lists them (topology.h); returns how many. 0 at
+       dst_node's own router and for an out-of-range router or node. The
+       order is topology-defined and stable: the same (router, dst_node,
+       salt) always gives the same list, so a router that takes the first hop
+       keeps each packet on one path. What the in-tree topologies list:
+        - torus, mesh: one hop per dimension still to travel, lowest
+          dimension first; half way round an even ring both directions,
+          flagged INSEE_HOP_TIE, bit `dim` of salt choosing which comes first;
+        - twisted torus, midimew, SpiNNaker: the dimension-order hop first
+          (the lowest dimension with a move; bit `dim` of salt on a tie),
+          then every other minimal port in port order;
+        - HyperX, hypercube: lowest dimension first; within a dimension its
+          K parallel links (trunking), from index salt % K on;
+        - k-ary n-tree, thin-tree: going down, the one down port toward the
+          destination; going up, every up port in index order (salt unused);
+        - dragonfly: the local ports (dim 0), then the global ones (dim 1),
+          each in port order (salt unused);
+        - jellyfish (dim -1): every minimal port in port order (salt unused);
+        - graph (dim -1): every minimal port in port order, rotated to start
+          at the (salt % count)-th, so packets spread over the shortest paths
+          (as ECMP hashing does) while each keeps to one. */
     uint32_t (*minimal_hops)(insee_kernel *k, uint32_t router, uint32_t dst_node,
                              uint32_t salt, insee_hop *out, uint32_t max);
     void (*port_info)(insee_kernel *k, uint32_t router, uint32_t port, insee_hop *out);
     uint32_t (*distance)(insee_kernel *k, uint32_t router, uint32_t dst_node);
     uint32_t (*coords)(insee_kernel *k, uint32_t node, int32_t *out, uint32_t max);
 
-    /* Network state at the start of the current cycle. */
+    /* Network state at the start of the current cycle.
+       input_room(): free packet slots, in whole packets, of the input queue
+       of (router, port, vc), out of [router] queue_packets. A slot is taken
+       by each packet waiting in the queue, by each packet granted towards it
+       that has not arrived yet (on the link, or waiting for the link), and
+       by the packet whose head has left but whose tail is still leaving.
+       0 when `port` is not one of the router's network ports (injection
+       queues are not reported) or router or vc is out of range.
+       output_room(): the same count for the downstream input queue that
+       output `port` of `router` feeds on VC vc, i.e. the room a candidate
+       (port, vc) is admitted by; 0 when the port is unplugged or an
+       argument is out of range. Neither says whether the output VC itself
+       is held by another packet: such a candidate waits even with room. */
     uint32_t (*input_room)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
     uint32_t (*output_room)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
     bool (*link_free)(insee_kernel *k, uint32_t router, uint32_t port);

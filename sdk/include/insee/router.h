@@ -73,7 +73,8 @@ typedef struct insee_route_ctx {
 } insee_route_ctx;
 
 typedef struct insee_candidate {
-    uint32_t port; /* output port at ctx->router, or INSEE_PORT_DROP */
+    uint32_t port; /* output port at ctx->router, INSEE_PORT_DROP, or (multicast)
+                      INSEE_PORT_LOCAL */
     uint16_t vc;   /* output VC (the input VC it enters downstream) */
     uint16_t room; /* free packet slots required downstream; 0 or 1 = one packet (VCT) */
     uint32_t tag;  /* the router's own word, handed back in forwarded() (e.g. the
@@ -90,6 +91,16 @@ enum {
     /* forwarded() has nothing to do for this instance (a mode that keeps no
        packet state): the kernel may skip the call. */
     INSEE_ROUTE_NO_FORWARDED = 1u << 1,
+    /* minor 1. route()'s candidates are one multicast set, not alternatives:
+       the packet leaves by all of them at once, a copy on each, or waits.
+       INSEE_PORT_LOCAL in the set delivers a copy to this router's node (the
+       kernel does not consume such a router's packets at their destination
+       on its own: route() is asked there too). The set is granted, without
+       arbitration, when every link in it is idle and every output VC is free
+       with the room asked; the router serialises its heads itself (as
+       SpiNNaker's single routing engine does). A copy is a packet of its
+       own: it may be dropped, and is delivered, on its own. */
+    INSEE_ROUTE_MULTICAST = 1u << 2,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
