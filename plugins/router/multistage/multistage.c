@@ -1,0 +1,205 @@
+/* multistage.c — INSEE's multi-stage router (§2.2.3) for k-ary n-trees and
+ * k:k'-ary n-thin-trees: shortest up*-down* routes, climbing to a nearest
+ * common ancestor of source and destination, then descending. A route never
+ * turns up after going down, so the channel dependencies have no cycle and
+ * the router is deadlock free with any number of VCs.
+ *
+ * The topology says where a packet stands: host->minimal_hops() lists every
+ * up port (flagged INSEE_HOP_UP) while the destination is not below this
+ * switch, then the one down port toward it (INSEE_HOP_DOWN). The router only
+ * chooses among the up ports, and the VC:
+ *  - static: up port by the source, (source / k^level) mod k' (at the
+ *    leaves source mod k', the paper's source_id mod k; higher up the
+ *    source's next digits, as INSEE's own code does, so that the sources
+ *    spread over every top switch instead of k of them); the VC is the
+ *    packet's salt mod vcs, a random draw fixed at generation, kept all the
+ *    way (INSEE draws it at injection and the packet never leaves it).
+ *  - adaptive: the (up port, VC) with most free room downstream, the one
+ *    down port's VC with most room going down; ties drawn at random.
+ * Each attempt asks for exactly one output, as INSEE does: a head whose
+ * choice is not admitted waits for the next cycle and chooses again.
+ */
+#include <insee/insee.h>
+
+#include <stdlib.h>
+
+enum { P_MODE };
+enum mode { STATIC, ADAPTIVE }; /* order of the choices */
+
+static const insee_param_def multistage_params[] = {
+    [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"adaptive\"", 1, 0, "static|adaptive", NULL,
+                "routing (INSEE §2.2.3): up ports fixed by the source and one VC per packet "
+                "(static), or the up port and VC with most free room downstream (adaptive); "
+                "down ports follow the destination"},
+    {0},
+};
+
+typedef struct multistage {
+    const insee_host *host;
+    enum mode mode;
+    uint32_t vcs;
+    uint32_t L;     /* packet_phits: free phits from free packets on an ABI 1.0 host */
+    uint32_t k;     /* nodes per leaf switch: the base of the source's digits */
+    bool phit_view; /* the host reports room in phits (ABI 1.1) */
+} multistage;
+
+static void multistage_destroy(void *vself)
+{
+    free(vself);
+}
+
+/* Only a tree will do: every link labelled up or down by the topology, and
+   no more up ports at a switch than the minimal hops route() reads. */
+static bool is_tree(const insee_host *h, uint32_t routers, insee_error *err)
+{
+    for (uint32_t r = 0; r < routers; r++) {
+        uint32_t ups = 0;
+        for (uint32_t p = 0; p < h->ports(h->kernel, r); p++) {
+            insee_port_peer peer;
+            if (!h->peer(h->kernel, r, p, &peer))
+                continue;
+            insee_hop info;
+            h->port_info(h->kernel, r, p, &info);
+            uint8_t way = info.flags & (INSEE_HOP_UP | INSEE_HOP_DOWN);
+            if (way != INSEE_HOP_UP && way != INSEE_HOP_DOWN) {
+                insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                                "multistage: port %u of router %u is not labelled up or down: "
+                                "the multistage router needs a tree (kary-ntree, thin-tree); "
+                                "use plugin = \"updown\" or \"ecmp\" in [router]",
+                                p, r);
+                return false;
+            }
+            ups += way == INSEE_HOP_UP;
+        }
+        if (ups > INSEE_MAX_CANDIDATES) {
+            insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                            "multistage: router %u has %u up ports, more than the %u minimal "
+                            "hops route() reads; use at most %u up ports per switch",
+                            r, ups, INSEE_MAX_CANDIDATES, INSEE_MAX_CANDIDATES);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void *multistage_create(const insee_host *host, const insee_value *params,
+                               insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    if (!is_tree(host, shape.routers, err))
+        return NULL;
+    multistage *self = calloc(1, sizeof *self);
+    if (!self) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "multistage: out of memory");
+        return NULL;
+    }
+    *self = (multistage){.host = host, .mode = (enum mode)params[P_MODE].i, .vcs = shape.vcs,
+                         .L = shape.packet_phits,
+                         .phit_view = INSEE_HOST_HAS(host, output_free_phits)};
+    /* The trees attach node y to leaf y / k. */
+    uint32_t leaf = host->node_router(host->kernel, 0);
+    while (self->k < shape.nodes && host->node_router(host->kernel, self->k) == leaf)
+        self->k++;
+    return self;
+}
+
+/* The source counted in blocks of k^level nodes, the nodes below one switch
+   of this switch's level: a static route climbs from the source's leaf
+   (level 0) one level per hop, so the level is the hops taken. Mod the up
+   ports it is source mod k' at the leaves and, with k' = k, the source's
+   base-k digit of each level above. */
+static uint32_t source_block(const multistage *self, const insee_route_ctx *ctx)
+{
+    uint64_t span = 1;
+    for (uint32_t l = 0; l < ctx->hops && span <= ctx->src_node; l++)
+        span *= self->k;
+    return (uint32_t)(ctx->src_node / span);
+}
+
+/* Free room downstream of (port, vc), in phits as INSEE's credits count it. */
+static uint32_t free_phits(const multistage *self, uint32_t router, uint32_t port, uint16_t vc)
+{
+    const insee_host *h = self->host;
+    if (self->phit_view)
+        return h->output_free_phits(h->kernel, router, port, vc);
+    return h->output_room(h->kernel, router, port, vc) * self->L;
+}
+
+/* Of every VC of every listed hop, the one with most free room; among equals
+   one drawn uniformly (reservoir sampling: the t-th tie replaces the choice
+   with probability 1/t). */
+static insee_candidate roomiest(const multistage *self, const insee_route_ctx *ctx,
+                                const insee_hop *hops, uint32_t n)
+{
+    insee_candidate choice = {0};
+    uint32_t best = 0, ties = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint16_t vc = 0; vc < self->vcs; vc++) {
+            uint32_t room = free_phits(self, ctx->router, hops[i].port, vc);
+            insee_candidate c = {.port = hops[i].port, .vc = vc, .room = 1};
+            if (ties == 0 || room > best) {
+                best = room;
+                ties = 1;
+                choice = c;
+            } else if (room == best && insee_rng_below(ctx->rng, ++ties) == 0) {
+                choice = c;
+            }
+        }
+    }
+    return choice;
+}
+
+static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
+                                 uint32_t max)
+{
+    (void)max; /* one candidate */
+    const multistage *self = vself;
+    const insee_host *h = self->host;
+    insee_hop hops[INSEE_MAX_CANDIDATES];
+    uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
+                                 INSEE_MAX_CANDIDATES);
+    if (n == 0)
+        return 0; /* cannot happen: the kernel consumes at the destination's leaf */
+    if (self->mode == ADAPTIVE) {
+        out[0] = roomiest(self, ctx, hops, n);
+        return 1;
+    }
+    /* Going down the one hop listed is the way. */
+    uint32_t pick = hops[0].flags & INSEE_HOP_UP ? source_block(self, ctx) % n : 0;
+    out[0] = (insee_candidate){.port = hops[pick].port, .vc = (uint16_t)(ctx->salt % self->vcs),
+                               .room = 1};
+    return 1;
+}
+
+/* static depends only on the packet and where it is: the kernel may keep its
+   answer while the head waits. adaptive reads the room and draws ties. */
+static uint32_t multistage_properties(void *vself)
+{
+    const multistage *self = vself;
+    return self->mode == STATIC ? INSEE_ROUTE_PURE : 0u;
+}
+
+static const insee_router_vtable multistage_vtable = {
+    .size = sizeof(insee_router_vtable),
+    .create = multistage_create,
+    .destroy = multistage_destroy,
+    .route = multistage_route,
+    .properties = multistage_properties,
+};
+
+static const insee_plugin_desc multistage_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_ROUTER,
+    .name = "multistage",
+    .version = "1.0.0",
+    .summary = "multi-stage router for k-ary n-trees and thin-trees: shortest up*-down* "
+               "routes, up ports static (by source) or adaptive (by free room)",
+    .reference = "INSEE §2.2.3",
+    .params = multistage_params,
+    .vtable = &multistage_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(multistage_desc)
