@@ -83,7 +83,8 @@ static const zl_case zl_cases[] = {
 
 static int *indices(size_t n)
 {
-    static int idx[64];
+    static int idx[256];
+    cr_assert_leq(n, G_N_ELEMENTS(idx), "%zu cases: enlarge indices()", n);
     for (size_t i = 0; i < n; i++)
         idx[i] = (int)i;
     return idx;

@@ -271,8 +271,9 @@ bool dally_cdg_cyclic(net *t, const char *mode)
 {
     const insee_plugin_desc *d = load_plugin("router", "dally");
     const insee_router_vtable *vt = d->vtable;
-    int64_t index = strcmp(mode, "trc") == 0 ? 0 : 1; /* "trc|basic|improved" */
-    insee_value params[1] = {value_enum(index, mode)};
+    int64_t index = strcmp(mode, "trc") == 0 ? 0 : 1; /* "trc|basic|..." */
+    /* mode, vc_choice, allow_deadlock: every entry of dally's table */
+    insee_value params[3] = {value_enum(index, mode), value_enum(0, "coin"), value_bool(false)};
     t->k.shape.vcs = 2;
     t->k.shape.queue_packets = 4;
     t->k.shape.packet_phits = 16;
