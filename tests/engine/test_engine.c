@@ -282,6 +282,15 @@ static const drain_case drain_cases[] = {
          NULL, 16},
         {"plugin = \"twisted-torus\"\ndims = [8, 4]",
          "plugin = \"dally\"\nmode = \"adaptive\"\nvcs = 3", NULL, 16},
+        /* one VC is enough on a mesh for dimension order, in every mode */
+        {"plugin = \"mesh\"\ndims = [5, 4]", "plugin = \"dally\"\nmode = \"trc\"\nvcs = 1", NULL,
+         16},
+        {"plugin = \"mesh\"\ndims = [5, 4]", "plugin = \"dally\"\nmode = \"basic\"\nvcs = 1", NULL,
+         16},
+        {"plugin = \"mesh\"\ndims = [5, 4]", "plugin = \"dally\"\nmode = \"improved\"\nvcs = 1",
+         NULL, 16},
+        {"plugin = \"mesh\"\ndims = [6, 5]", "plugin = \"bubble\"\nmode = \"shortest\"", NULL, 16},
+        {"plugin = \"mesh\"\ndims = [3, 3, 3]", "plugin = \"bubble\"\nmode = \"smart\"", NULL, 16},
         /* spinnaker: wait-then-drop keeps even one VC moving */
         {"plugin = \"spinnaker\"\ndims = [8, 8]", "plugin = \"spinnaker\"\nvcs = 1\nwait = 100",
          NULL, 16},
