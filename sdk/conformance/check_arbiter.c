@@ -255,4 +255,4 @@ static const conform_check arbiter_checks[] = {
 };
 
 const conform_suite conform_arbiter_suite =
-    CONFORM_SUITE(INSEE_KIND_ARBITER, arbiter_checks, conform_instances_cleanup);
+    CONFORM_SUITE(INSEE_KIND_ARBITER, arbiter_checks, conform_validate_own, conform_instances_cleanup);

@@ -154,4 +154,4 @@ static const conform_check desc_checks[] = {
      "fill .doc: `insee plugins info` prints it as the plugin's manual", check_param_docs},
 };
 
-const conform_suite conform_desc_suite = CONFORM_SUITE(0, desc_checks, NULL);
+const conform_suite conform_desc_suite = CONFORM_SUITE(0, desc_checks, NULL, NULL);

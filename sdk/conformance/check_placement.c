@@ -161,4 +161,4 @@ static const conform_check placement_checks[] = {
 };
 
 const conform_suite conform_placement_suite =
-    CONFORM_SUITE(INSEE_KIND_PLACEMENT, placement_checks, conform_instances_cleanup);
+    CONFORM_SUITE(INSEE_KIND_PLACEMENT, placement_checks, conform_validate_own, conform_instances_cleanup);

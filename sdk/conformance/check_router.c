@@ -1,42 +1,58 @@
 /* sdk/conformance/check_router.c — the router suite: the router under test
  * runs real experiments through the kernel's engine (kernel/engine/
- * experiment.h) on small networks at saturation, then a drain; the report's
- * whole-run counters say whether every packet was delivered exactly once
- * and nothing was left stuck (deadlock freedom).
+ * experiment.h) at saturation, then a drain; the report's whole-run counters
+ * say whether every packet was delivered exactly once and nothing was left
+ * stuck (deadlock freedom).
+ *
+ * Deadlocks hide: a fully adaptive router with no escape channel drains an
+ * 8x8 torus with 2 VCs and locks it up with a single one. So the
+ * experiments run on networks of about 64 nodes and on odd sizes, on every
+ * test network the router accepts (torus, mesh, fat tree; a
+ * network whose create() refuses it does not apply), with the fewest VCs
+ * its create() accepts as well as the kernel's default. The router's
+ * create() is asked on the mock host (conform.h), which forwards topology
+ * queries to the very topology the experiment will build, so that probing
+ * costs no experiment.
  *
  * The other kinds come from the usual places: the registry holds the plugin
  * under test first, then every --plugin-dir, then the default plugin
- * directory, which must provide the torus and mesh topologies, the
- * round-robin arbiter, uniform traffic and consecutive placement. A network
- * the router refuses (its create() fails there even with more virtual
- * channels) is skipped, not failed: not every router model fits every
- * topology.
+ * directory, which must provide the test networks' topologies, the
+ * round-robin arbiter, uniform traffic and consecutive placement.
  *
  * A router that declares route() pure (INSEE_ROUTE_PURE) is also called
  * directly on the mock host, idle and early then busy and late, since the
- * kernel reuses a pure router's candidates instead of asking again.
+ * kernel reuses a pure router's candidates instead of asking again; like
+ * the INSEE_ROUTE_NO_FORWARDED claim, on the first test network create()
+ * accepts.
  */
 #include <string.h>
 
 #include "conform.h"
 #include "engine/experiment.h"
 
+/* The most VCs tried when looking for the fewest a router accepts. */
+#define VCS_MAX 8u
+
 typedef struct network {
     const char *name;
-    const char *toml;
+    const char *toml; /* the lines of its [topology] table */
 } network;
 
-/* Rings of 4 are too short to deadlock in practice; the 8x8 torus is where
-   a missing escape channel shows. */
+/* Two of each family: one of about 64 nodes, where a missing escape channel
+   shows within the run, and an odd one (odd rings, unequal sides, an odd
+   arity). The claim checks use the first one create() accepts, in this
+   order. */
 static const network networks[] = {
-    {"8x8 torus", "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"},
-    {"4x4 torus", "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"},
-    {"5x3 torus", "[topology]\nplugin = \"torus\"\ndims = [5, 3]\n"},
-    {"4x4 mesh", "[topology]\nplugin = \"mesh\"\ndims = [4, 4]\n"},
+    {"8x8 torus", "plugin = \"torus\"\ndims = [8, 8]\n"},
+    {"5x7 torus", "plugin = \"torus\"\ndims = [5, 7]\n"},
+    {"8x8 mesh", "plugin = \"mesh\"\ndims = [8, 8]\n"},
+    {"5x7 mesh", "plugin = \"mesh\"\ndims = [5, 7]\n"},
+    {"4-ary 3-tree", "plugin = \"kary-ntree\"\nk = 4\nn = 3\n"},
+    {"3-ary 3-tree", "plugin = \"kary-ntree\"\nk = 3\nn = 3\n"},
 };
 
-/* The kernel's default VCs first, then what models commonly need more of. */
-static const char *const vcs_lines[] = {"", "vcs = 3\n", "vcs = 4\n", "vcs = 1\n"};
+/* --set topology.KEY=VALUE replaces them all with the network it describes. */
+static const network set_network = {"the --set topology network", ""};
 
 /* The counters a run leaves, copied out of the experiment's report. */
 typedef struct outcome {
@@ -45,16 +61,36 @@ typedef struct outcome {
     uint64_t sum_generated_ids, sum_delivered_ids;
 } outcome;
 
-/* One (setting, network) pair that ran. */
+/* One experiment that started: (setting, network, VCs). */
 typedef struct run {
-    char *where; /* "mode = \"trc\", 4x4 torus, vcs = 3" */
+    char *where; /* "mode = \"trc\", 8x8 torus, vcs = 1 (the fewest it accepts)" */
     char *text;  /* the experiment, to run it again */
+    char *error; /* why the kernel stopped it (a deadlock diagnosis, a bad
+                    candidate, ...); NULL when it ran to the end */
     outcome out;
 } run;
 
+/* How one setting fits one network, asked of its create() once. */
+typedef struct fit {
+    gboolean probed;
+    uint32_t fewest;   /* the fewest VCs accepted; 0: none up to VCS_MAX */
+    gboolean standard; /* the experiments' own VC count is accepted */
+    char *refusal;     /* create()'s message at that count, when refused */
+} fit;
+
 typedef struct router_state {
     GPtrArray *settings;
-    GArray *runs; /* run, every (setting, network) that ran */
+    const network *nets;
+    guint n_nets;
+    conform_topo **topos;  /* per network; NULL when it could not be built */
+    GString *not_built;    /* which could not, and why */
+    /* vcs, queue_packets, inject_packets and injectors of the experiments,
+       as the kernel binds them (the defaults or --set router.*); when they
+       cannot be bound, the mock host's own defaults */
+    insee_shape kernel;
+    gboolean vcs_fixed;    /* --set router.vcs: no other count is tried */
+    fit *fits;             /* [setting * n_nets + network] */
+    GArray *runs;          /* run */
 } router_state;
 
 static void router_cleanup(conform_ctx *ctx)
@@ -66,35 +102,94 @@ static void router_cleanup(conform_ctx *ctx)
         run *r = &g_array_index(st->runs, run, i);
         g_free(r->where);
         g_free(r->text);
+        g_free(r->error);
     }
+    for (guint i = 0; i < st->settings->len * st->n_nets; i++)
+        g_free(st->fits[i].refusal);
+    for (guint n = 0; n < st->n_nets; n++)
+        conform_topo_free(st->topos[n]);
+    g_free(st->topos);
+    g_free(st->fits);
+    g_string_free(st->not_built, TRUE);
     g_array_free(st->runs, TRUE);
     g_ptr_array_free(st->settings, TRUE);
     g_free(st);
     ctx->state = NULL;
 }
 
-static char *experiment_text(const conform_ctx *ctx, const network *net, const char *vcs,
-                             const conform_setting *s)
+/* The test networks: the built-in ones, or the one --set topology.* gives. */
+static const network *test_networks(const conform_ctx *ctx, guint *n)
 {
+    if (conform_overridden(ctx, "topology", NULL)) {
+        *n = 1;
+        return &set_network;
+    }
+    *n = G_N_ELEMENTS(networks);
+    return networks;
+}
+
+/* The experiment of the setting `line` on `net` with `vcs` VCs (0: the
+   kernel's default); the overrides are applied to it after loading. */
+static char *experiment_text(const conform_ctx *ctx, const network *net, uint32_t vcs,
+                             const char *line)
+{
+    char vcs_line[32] = "";
+    if (vcs)
+        snprintf(vcs_line, sizeof vcs_line, "vcs = %u\n", vcs);
     return g_strdup_printf("[simulation]\nseed = %u\nwarmup = 1000\ncycles = 10000\ndrain = 20000\n"
-                           "%s"
+                           "[topology]\n%s"
                            "[router]\nplugin = \"%s\"\n%s%s\n"
                            "[arbiter]\nplugin = \"round-robin\"\n"
                            "[traffic]\nplugin = \"uniform\"\nload = 1.0\n"
                            "[placement]\nplugin = \"consecutive\"\n",
-                           CONFORM_SEED, net->toml, ctx->plugin->desc->name, vcs, s->line);
+                           CONFORM_SEED, net->toml, ctx->plugin->desc->name, vcs_line, line);
+}
+
+static insee_config *load_experiment(const conform_ctx *ctx, const char *text, GError **err)
+{
+    insee_config *cfg = insee_config_load_string(text, "<insee-conform experiment>", err);
+    if (cfg && !conform_apply_overrides(ctx, cfg, NULL, NULL, err))
+        g_clear_pointer(&cfg, insee_config_free);
+    return cfg;
+}
+
+/* Bind the first experiment (the first test network, the defaults, the
+   overrides) and build its network, without creating the router: the
+   kernel's own validation of every --set, and the queues the experiments
+   will have. */
+static gboolean kernel_shape(const conform_ctx *ctx, insee_shape *out, GError **err)
+{
+    guint n;
+    char *text = experiment_text(ctx, test_networks(ctx, &n), 0, "");
+    insee_config *cfg = load_experiment(ctx, text, err);
+    g_free(text);
+    insee_experiment *exp = cfg ? insee_experiment_new_topology(cfg, ctx->reg, err) : NULL;
+    if (exp) {
+        const insee_net *net = insee_experiment_network(exp);
+        out->vcs = net->vcs;
+        out->queue_packets = net->queue_packets;
+        out->inject_packets = net->inject_packets;
+        out->injectors = net->injectors;
+    }
+    insee_experiment_free(exp);
+    insee_config_free(cfg);
+    return exp != NULL;
+}
+
+static gboolean router_validate(const conform_ctx *ctx, GError **err)
+{
+    insee_shape shape;
+    return kernel_shape(ctx, &shape, err);
 }
 
 /* Build and run one experiment; FALSE with err when either step fails. */
 static gboolean run_text(const conform_ctx *ctx, const char *text, outcome *out, GError **err)
 {
-    insee_config *cfg = insee_config_load_string(text, "<insee-conform experiment>", err);
+    insee_config *cfg = load_experiment(ctx, text, err);
     if (!cfg)
         return FALSE;
-    insee_experiment *exp = NULL;
-    gboolean ok = conform_apply_overrides(ctx, cfg, "router", err) &&
-                  (exp = insee_experiment_new(cfg, ctx->reg, err)) != NULL &&
-                  insee_experiment_run(exp, err);
+    insee_experiment *exp = insee_experiment_new(cfg, ctx->reg, err);
+    gboolean ok = exp && insee_experiment_run(exp, err);
     if (ok) {
         const insee_report *rep = insee_experiment_report(exp);
         *out = (outcome){
@@ -114,56 +209,224 @@ static gboolean run_text(const conform_ctx *ctx, const char *text, outcome *out,
     return ok;
 }
 
-/* The supporting plugins, found after the plugin under test. */
-static void scan_support_dirs(conform_ctx *ctx)
+/* A mock host over `topo` with `vcs` VCs and the experiments' queues. */
+static void router_mock(const router_state *st, const conform_topo *topo, uint32_t vcs,
+                        conform_mock *m)
 {
-    for (const char *const *d = ctx->plugin_dirs; d && *d; d++)
-        insee_registry_add_dir(ctx->reg, *d);
-    char *def = insee_registry_default_dir();
-    insee_registry_add_dir(ctx->reg, def);
-    g_free(def);
-    insee_registry_scan(ctx->reg);
+    conform_mock_init(m, topo);
+    m->shape.vcs = vcs;
+    m->shape.queue_packets = st->kernel.queue_packets;
+    m->shape.inject_packets = st->kernel.inject_packets;
+    m->shape.injectors = st->kernel.injectors;
+}
+
+/* Whether the router's create() at `set` accepts network n with `vcs` VCs;
+   its message in *why (when given) if not. */
+static gboolean accepts(const conform_ctx *ctx, const router_state *st, const conform_setting *set,
+                        guint n, uint32_t vcs, char **why)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    conform_mock m;
+    router_mock(st, st->topos[n], vcs, &m);
+    GError *bind_err = NULL;
+    insee_error create_err;
+    conform_instance *inst = conform_instance_new(ctx, set, &m.host, vt->create, &bind_err, &create_err);
+    if (!inst && why)
+        *why = g_strdup(bind_err ? bind_err->message : create_err.message);
+    g_clear_error(&bind_err);
+    conform_instance_free(inst, vt->destroy);
+    return inst != NULL;
+}
+
+/* How setting s fits network n: probed on first use. */
+static const fit *fit_of(const conform_ctx *ctx, router_state *st, guint s, guint n)
+{
+    fit *f = &st->fits[s * st->n_nets + n];
+    if (f->probed || !st->topos[n])
+        return f;
+    f->probed = TRUE;
+    const conform_setting *set = st->settings->pdata[s];
+    uint32_t standard = st->kernel.vcs;
+    f->standard = accepts(ctx, st, set, n, standard, &f->refusal);
+    if (st->vcs_fixed) {
+        f->fewest = f->standard ? standard : 0;
+        return f;
+    }
+    for (uint32_t v = 1; v <= VCS_MAX && !f->fewest; v++)
+        if (v == standard ? f->standard : accepts(ctx, st, set, n, v, NULL))
+            f->fewest = v;
+    return f;
+}
+
+/* Whether create() at setting s refused network n with `message`. */
+static gboolean refused_with(const router_state *st, guint s, guint n, const char *message)
+{
+    const fit *f = &st->fits[s * st->n_nets + n];
+    return f->probed && !f->fewest && strcmp(f->refusal, message) == 0;
+}
+
+/* Where create() refused the settings [from, to), one entry per message:
+   "4-ary 3-tree, 3-ary 3-tree: <message>", naming the settings when only
+   some of several gave it. */
+static void refusals(const router_state *st, guint from, guint to, GString *out)
+{
+    GPtrArray *messages = g_ptr_array_new();
+    for (guint s = from; s < to; s++)
+        for (guint n = 0; n < st->n_nets; n++) {
+            const fit *f = &st->fits[s * st->n_nets + n];
+            if (f->probed && !f->fewest &&
+                !g_ptr_array_find_with_equal_func(messages, f->refusal, g_str_equal, NULL))
+                g_ptr_array_add(messages, f->refusal);
+        }
+    for (guint i = 0; i < messages->len; i++) {
+        const char *message = messages->pdata[i];
+        g_string_append(out, i ? "; " : "");
+        for (guint n = 0, named = 0; n < st->n_nets; n++)
+            for (guint s = from; s < to; s++)
+                if (refused_with(st, s, n, message)) {
+                    g_string_append_printf(out, "%s%s", named++ ? ", " : "", st->nets[n].name);
+                    break;
+                }
+        GString *settings = g_string_new(NULL);
+        guint gave = 0;
+        for (guint s = from; s < to; s++)
+            for (guint n = 0; n < st->n_nets; n++)
+                if (refused_with(st, s, n, message)) {
+                    const conform_setting *set = st->settings->pdata[s];
+                    g_string_append_printf(settings, "%s%s", gave++ ? "; " : "", set->label);
+                    break;
+                }
+        if (gave < to - from)
+            g_string_append_printf(out, " [%s]", settings->str);
+        g_string_free(settings, TRUE);
+        g_string_append_printf(out, ": %s", message);
+    }
+    g_ptr_array_free(messages, TRUE);
+}
+
+/* What refused the settings [from, to): their create() (see refusals()),
+   then the kernel's (`by_kernel`: the runs it would not set up). */
+static char *refused_text(const router_state *st, guint from, guint to, const GString *by_kernel)
+{
+    GString *out = g_string_new(NULL);
+    refusals(st, from, to, out);
+    if (by_kernel->len)
+        g_string_append_printf(out, "%s%s", out->len ? "; " : "", by_kernel->str);
+    return g_string_free(out, FALSE);
+}
+
+/* The VC counts fit_of() tries, for messages: "1 to 8 VCs". */
+static char *counts_tried(const router_state *st)
+{
+    return st->vcs_fixed ? g_strdup_printf("vcs = %u (--set)", st->kernel.vcs)
+                         : g_strdup_printf("1 to %u VCs", VCS_MAX);
+}
+
+/* "vcs = 1 (the fewest it accepts)": which VC count a run has, and why. */
+static char *vcs_label(const router_state *st, const fit *f, uint32_t vcs)
+{
+    if (st->vcs_fixed)
+        return counts_tried(st); /* the one count there is */
+    return g_strdup_printf("vcs = %u (%s%s%s)", vcs, vcs == f->fewest ? "the fewest it accepts" : "",
+                           vcs == f->fewest && vcs == st->kernel.vcs ? ", " : "",
+                           vcs == st->kernel.vcs ? "the default" : "");
 }
 
 typedef enum try_result {
-    TRY_RAN,      /* ran to the end of the drain */
-    TRY_REFUSED,  /* a create() refused this network at every VC count */
-    TRY_FAILED,   /* the run stopped with a simulation error: the router misbehaved */
-    TRY_UNUSABLE, /* missing support plugins, a bad --set: no run can work */
+    TRY_RAN,      /* ran to the end, or the kernel stopped it: a run to check */
+    TRY_REFUSED,  /* the kernel's create() refused what the mock's accepted */
+    TRY_UNUSABLE, /* missing support plugins, ...: no run can work */
 } try_result;
 
-/* Run `set` on `net`, with more virtual channels while a create() refuses;
-   *err says why when it did not run (the first refusal for TRY_REFUSED). */
-static try_result try_network(const conform_ctx *ctx, const conform_setting *set, const network *net,
-                              run *out, GError **err)
+/* Run setting `set` on network n with `vcs` VCs into *out; *err says why
+   when it did not start. */
+static try_result try_run(const conform_ctx *ctx, const router_state *st, const conform_setting *set,
+                          guint n, const fit *f, uint32_t vcs, run *out, GError **err)
 {
-    for (size_t v = 0; v < G_N_ELEMENTS(vcs_lines); v++) {
-        char *text = experiment_text(ctx, net, vcs_lines[v], set);
-        GError *e = NULL;
-        outcome o = {0};
-        if (run_text(ctx, text, &o, &e)) {
-            int vcs_len = (int)strcspn(vcs_lines[v], "\n");
-            *out = (run){g_strdup_printf("%s, %s%s%.*s", set->label, net->name, vcs_len ? ", " : "",
-                                         vcs_len, vcs_lines[v]),
-                         text, o};
-            g_clear_error(err);
-            return TRY_RAN;
-        }
-        g_free(text);
-        if (e->domain == INSEE_EXPERIMENT_ERROR && e->code == INSEE_EXPERIMENT_ERROR_SETUP) {
-            if (*err)
-                g_error_free(e);
-            else
-                *err = e;
+    char *label = vcs_label(st, f, vcs);
+    char *where = g_strdup_printf("%s, %s, %s", set->label, st->nets[n].name, label);
+    g_free(label);
+    char *text = experiment_text(ctx, &st->nets[n], vcs, set->line);
+    outcome o = {0};
+    GError *e = NULL;
+    if (run_text(ctx, text, &o, &e) ||
+        (e->domain == INSEE_EXPERIMENT_ERROR && e->code == INSEE_EXPERIMENT_ERROR_SIMULATION)) {
+        *out = (run){where, text, e ? g_strdup(e->message) : NULL, o};
+        g_clear_error(&e);
+        return TRY_RAN;
+    }
+    try_result result = e->domain == INSEE_EXPERIMENT_ERROR && e->code == INSEE_EXPERIMENT_ERROR_SETUP
+                            ? TRY_REFUSED
+                            : TRY_UNUSABLE;
+    g_prefix_error(&e, "%s: ", where);
+    g_propagate_error(err, e);
+    g_free(where);
+    g_free(text);
+    return result;
+}
+
+/* The test networks, built once; FALSE when none could be. */
+static gboolean build_networks(const conform_ctx *ctx, router_state *st)
+{
+    gboolean any = FALSE;
+    st->topos = g_new0(conform_topo *, st->n_nets);
+    for (guint n = 0; n < st->n_nets; n++) {
+        GError *err = NULL;
+        st->topos[n] = conform_topo_new(ctx, st->nets[n].name, st->nets[n].toml, TRUE, &err);
+        if (st->topos[n]) {
+            any = TRUE;
             continue;
         }
-        g_clear_error(err);
-        *err = e;
-        return e->domain == INSEE_EXPERIMENT_ERROR && e->code == INSEE_EXPERIMENT_ERROR_SIMULATION
-                   ? TRY_FAILED
-                   : TRY_UNUSABLE;
+        g_string_append_printf(st->not_built, "%s%s", st->not_built->len ? "; " : "", err->message);
+        g_error_free(err);
     }
-    return TRY_REFUSED;
+    return any;
+}
+
+/* Run every (setting, network, VCs) that applies. SKIP (with `detail`)
+   when no experiment can be set up, or the defaults fit no network. */
+static conform_status run_all(const conform_ctx *ctx, router_state *st, conform_findings *f,
+                              GString *refused)
+{
+    for (guint s = 0; s < st->settings->len; s++) {
+        const conform_setting *set = st->settings->pdata[s];
+        guint started = st->runs->len;
+        for (guint n = 0; n < st->n_nets; n++) {
+            const fit *fit = fit_of(ctx, st, s, n);
+            uint32_t counts[2] = {fit->fewest, st->kernel.vcs};
+            guint n_counts = !fit->fewest ? 0 : fit->standard && st->kernel.vcs != fit->fewest ? 2 : 1;
+            for (guint c = 0; c < n_counts; c++) {
+                run r;
+                GError *err = NULL;
+                switch (try_run(ctx, st, set, n, fit, counts[c], &r, &err)) {
+                case TRY_RAN:
+                    if (r.error)
+                        conform_note(f, r.where, "the kernel stopped the run: %s", r.error);
+                    g_array_append_val(st->runs, r);
+                    break;
+                case TRY_REFUSED:
+                    g_string_append_printf(refused, "%s%s", refused->len ? "; " : "", err->message);
+                    break;
+                case TRY_UNUSABLE:
+                    g_string_printf(f->detail, "cannot set up the experiments: %s", err->message);
+                    g_error_free(err);
+                    return CONFORM_SKIP;
+                }
+                g_clear_error(&err);
+            }
+        }
+        if (s == 0 && st->runs->len == started) {
+            char *counts = counts_tried(st), *why = refused_text(st, 0, 1, refused);
+            g_string_printf(f->detail,
+                            "the router accepts none of the test networks at %s (%s); give it one "
+                            "with --set topology.plugin=NAME --set topology.KEY=VALUE",
+                            counts, why);
+            g_free(counts);
+            g_free(why);
+            return CONFORM_SKIP;
+        }
+    }
+    return conform_verdict(f);
 }
 
 static conform_status check_runs(conform_ctx *ctx, GString *detail)
@@ -171,59 +434,45 @@ static conform_status check_runs(conform_ctx *ctx, GString *detail)
     router_state *st = g_new0(router_state, 1);
     ctx->state = st;
     st->settings = conform_settings(ctx, FALSE);
+    st->nets = test_networks(ctx, &st->n_nets);
+    st->fits = g_new0(fit, st->settings->len * st->n_nets);
     st->runs = g_array_new(FALSE, TRUE, sizeof(run));
-    scan_support_dirs(ctx);
+    st->not_built = g_string_new(NULL);
+    st->vcs_fixed = conform_overridden(ctx, "router", "vcs");
+    if (!build_networks(ctx, st)) {
+        g_string_printf(detail, "cannot build any test network: %s", st->not_built->str);
+        return CONFORM_SKIP;
+    }
+    /* The mock host's queues until the kernel's are known, and if they
+       cannot be: the claim checks need no experiment. */
+    conform_mock defaults;
+    guint built = 0;
+    while (!st->topos[built])
+        built++;
+    conform_mock_init(&defaults, st->topos[built]);
+    st->kernel = defaults.shape;
+    GError *err = NULL;
+    if (!kernel_shape(ctx, &st->kernel, &err)) {
+        g_string_printf(detail, "cannot set up the experiments: %s", err->message);
+        g_error_free(err);
+        return CONFORM_SKIP;
+    }
 
     conform_findings f = {detail, 0};
     GString *refused = g_string_new(NULL);
-    conform_status status = CONFORM_PASS;
-    for (guint s = 0; s < st->settings->len && status != CONFORM_SKIP; s++) {
-        const conform_setting *set = st->settings->pdata[s];
-        for (size_t n = 0; n < G_N_ELEMENTS(networks) && status != CONFORM_SKIP; n++) {
-            run r;
-            GError *err = NULL;
-            switch (try_network(ctx, set, &networks[n], &r, &err)) {
-            case TRY_RAN:
-                g_array_append_val(st->runs, r);
-                break;
-            case TRY_FAILED:
-                conform_note(&f, set->label, "%s: the run stopped: %s", networks[n].name, err->message);
-                break;
-            case TRY_REFUSED:
-                g_string_append_printf(refused, "%s%s, %s: %s", refused->len ? "; " : "", set->label,
-                                       networks[n].name, err->message);
-                break;
-            case TRY_UNUSABLE:
-                if (s == 0) {
-                    g_string_printf(detail, "cannot set up the experiments: %s", err->message);
-                    status = CONFORM_SKIP;
-                } else {
-                    g_string_append_printf(refused, "%s%s: %s", refused->len ? "; " : "", set->label,
-                                           err->message);
-                }
-                break;
-            }
-            g_clear_error(&err);
-        }
-        if (s == 0 && status != CONFORM_SKIP && st->runs->len == 0 && f.count == 0) {
-            g_string_printf(detail,
-                            "the router accepts none of the test networks (%s); give it one with "
-                            "--set topology.plugin=NAME --set topology.dims=[...]",
-                            refused->str);
-            status = CONFORM_SKIP;
-        }
-    }
-    if (status != CONFORM_SKIP) {
-        status = conform_verdict(&f);
-        if (status == CONFORM_PASS) {
-            GString *names = g_string_new(NULL);
-            for (guint i = 0; i < st->runs->len; i++)
-                g_string_append_printf(names, "%s%s", i ? "; " : "",
-                                       g_array_index(st->runs, run, i).where);
-            g_string_printf(detail, "ran: %s%s%s", names->str, refused->len ? "; refused: " : "",
-                            refused->str);
-            g_string_free(names, TRUE);
-        }
+    conform_status status = run_all(ctx, st, &f, refused);
+    if (status == CONFORM_PASS) {
+        GString *names = g_string_new(NULL);
+        for (guint i = 0; i < st->runs->len; i++)
+            g_string_append_printf(names, "%s%s", i ? "; " : "", g_array_index(st->runs, run, i).where);
+        g_string_printf(detail, "ran: %s", names->str);
+        char *why = refused_text(st, 0, st->settings->len, refused);
+        if (*why)
+            g_string_append_printf(detail, "; refused: %s", why);
+        g_free(why);
+        if (st->not_built->len)
+            g_string_append_printf(detail, "; not built: %s", st->not_built->str);
+        g_string_free(names, TRUE);
     }
     g_string_free(refused, TRUE);
     return status;
@@ -232,18 +481,26 @@ static conform_status check_runs(conform_ctx *ctx, GString *detail)
 /* What a check does with one run, noting what is wrong in `f`. */
 typedef void (*run_fn)(const conform_ctx *ctx, const run *r, conform_findings *f, void *data);
 
-/* Run `visit` on every run router.runs kept: SKIP when none ran, else the
-   verdict. */
-static conform_status each_run(const conform_ctx *ctx, GString *detail, run_fn visit, void *data)
+/* Run `visit` on every run router.runs kept (with `stopped`, also those the
+   kernel stopped): SKIP when there is none, else the verdict. */
+static conform_status each_run(const conform_ctx *ctx, GString *detail, gboolean stopped, run_fn visit,
+                               void *data)
 {
     const router_state *st = ctx->state;
-    if (!st || st->runs->len == 0) {
-        g_string_assign(detail, "no experiment ran (see router.runs)");
+    conform_findings f = {detail, 0};
+    guint visited = 0;
+    for (guint i = 0; st && i < st->runs->len; i++) {
+        const run *r = &g_array_index(st->runs, run, i);
+        if (stopped || !r->error) {
+            visited++;
+            visit(ctx, r, &f, data);
+        }
+    }
+    if (visited == 0) {
+        g_string_assign(detail, st && st->runs->len ? "no experiment ran to its end (see router.runs)"
+                                                    : "no experiment ran (see router.runs)");
         return CONFORM_SKIP;
     }
-    conform_findings f = {detail, 0};
-    for (guint i = 0; i < st->runs->len; i++)
-        visit(ctx, &g_array_index(st->runs, run, i), &f, data);
     return conform_verdict(&f);
 }
 
@@ -258,23 +515,26 @@ static void delivers_in(const conform_ctx *ctx, const run *r, conform_findings *
 
 static conform_status check_delivers(conform_ctx *ctx, GString *detail)
 {
-    return each_run(ctx, detail, delivers_in, NULL);
+    return each_run(ctx, detail, FALSE, delivers_in, NULL);
 }
 
 static void drains_in(const conform_ctx *ctx, const run *r, conform_findings *f, void *data)
 {
     (void)ctx;
     (void)data;
-    if (!r->out.drained || r->out.in_flight != 0)
+    if (r->error)
+        conform_note(f, r->where, "did not drain: the kernel stopped the run: %s", r->error);
+    else if (!r->out.drained || r->out.in_flight != 0)
         conform_note(f, r->where,
-                     "%" G_GUINT64_FORMAT " packets still in the network after the drain "
-                     "(cycle %" G_GUINT64_FORMAT "): a deadlock or livelock",
-                     r->out.in_flight, r->out.cycles);
+                     "did not drain: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                     " packets still in the network when the drain limit ended the run (cycle "
+                     "%" G_GUINT64_FORMAT "): a deadlock or livelock",
+                     r->out.in_flight, r->out.generated, r->out.cycles);
 }
 
 static conform_status check_drains(conform_ctx *ctx, GString *detail)
 {
-    return each_run(ctx, detail, drains_in, NULL);
+    return each_run(ctx, detail, TRUE, drains_in, NULL);
 }
 
 static void conservation_in(const conform_ctx *ctx, const run *r, conform_findings *f, void *data)
@@ -291,7 +551,7 @@ static void conservation_in(const conform_ctx *ctx, const run *r, conform_findin
 
 static conform_status check_conservation(conform_ctx *ctx, GString *detail)
 {
-    return each_run(ctx, detail, conservation_in, NULL);
+    return each_run(ctx, detail, FALSE, conservation_in, NULL);
 }
 
 /* data: the runs checked so far (guint). */
@@ -312,7 +572,7 @@ static void exactly_once_in(const conform_ctx *ctx, const run *r, conform_findin
 static conform_status check_exactly_once(conform_ctx *ctx, GString *detail)
 {
     guint checked = 0;
-    conform_status s = each_run(ctx, detail, exactly_once_in, &checked);
+    conform_status s = each_run(ctx, detail, FALSE, exactly_once_in, &checked);
     return conform_skip_if_none(s, checked, detail, "no run drained (see router.drains)");
 }
 
@@ -343,7 +603,7 @@ static void deterministic_in(const conform_ctx *ctx, const run *r, conform_findi
 
 static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
 {
-    return each_run(ctx, detail, deterministic_in, NULL);
+    return each_run(ctx, detail, FALSE, deterministic_in, NULL);
 }
 
 /* One route() call in a fresh packet and router state, as the kernel would
@@ -368,32 +628,35 @@ static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_rout
     return MIN(n, INSEE_MAX_CANDIDATES);
 }
 
-/* Every routing question the mock 4x4 torus can raise: each router, input
-   (ports, then injection), VC and destination other than the router itself
-   (consumed by the kernel, never routed). */
+/* Every routing question the mock network of `h` can raise: each router,
+   input (ports, then injection), VC and destination node not attached to
+   the router itself (consumed by the kernel, never routed). */
 typedef void (*question_fn)(const insee_route_ctx *rc, void *data);
 
-static void each_question(question_fn fn, void *data)
+static void each_question(const insee_host *h, question_fn fn, void *data)
 {
-    const uint32_t ports = 4, vcs = 2; /* the mock's 4x4 torus (conform_mock_init) */
-    for (uint32_t r = 0; r < CONFORM_MOCK_NODES; r++)
+    insee_shape shape;
+    h->shape(h->kernel, &shape);
+    for (uint32_t r = 0; r < shape.routers; r++) {
+        uint32_t ports = h->ports(h->kernel, r);
         for (uint32_t in = 0; in <= ports; in++)
-            for (uint32_t vc = 0; vc < (in == ports ? 1 : vcs); vc++)
-                for (uint32_t dst = 0; dst < CONFORM_MOCK_NODES; dst++) {
-                    if (dst == r)
+            for (uint32_t vc = 0; vc < (in == ports ? 1 : shape.vcs); vc++)
+                for (uint32_t dst = 0; dst < shape.nodes; dst++) {
+                    if (h->node_router(h->kernel, dst) == r)
                         continue;
                     insee_route_ctx rc = {
                         .size = sizeof rc,
                         .router = r,
                         .in_port = in == ports ? INSEE_PORT_INJECTION : in,
                         .in_vc = vc,
-                        .src_node = (dst + 5) % CONFORM_MOCK_NODES,
+                        .src_node = (dst + 5) % shape.nodes,
                         .dst_node = dst,
                         .salt = r * 2654435761u ^ dst,
                         .hops = in == ports ? 0 : 1,
                     };
                     fn(&rc, data);
                 }
+    }
 }
 
 static const char *question_text(const insee_route_ctx *rc, char *buf, size_t len)
@@ -406,19 +669,20 @@ static const char *question_text(const insee_route_ctx *rc, char *buf, size_t le
     return buf;
 }
 
-typedef struct pure_probe {
+/* Two instances of one setting for the claim checks: `quiet` created on an
+   idle mock network, `busy` on a busy one. */
+typedef struct claim_probe {
     const insee_router_vtable *vt;
     void *quiet, *busy;
     const char *where;
     conform_findings *f;
-} pure_probe;
+} claim_probe;
 
-/* The same question to two instances, one on an idle mock network at an
-   early cycle, the other on a busy one later with another rng seed: a pure
-   route() answers both alike. */
+/* The same question to both instances, the quiet one at an early cycle, the
+   busy one later with another rng seed: a pure route() answers both alike. */
 static void compare_route(const insee_route_ctx *rc, void *data)
 {
-    pure_probe *p = data;
+    claim_probe *p = data;
     insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES];
     uint32_t na = route_once(p->vt, p->quiet, *rc, 10, 1, a);
     uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b);
@@ -433,21 +697,14 @@ static void compare_route(const insee_route_ctx *rc, void *data)
                      question_text(rc, q, sizeof q));
 }
 
-typedef struct idle_probe {
-    const insee_router_vtable *vt;
-    void *self;
-    const char *where;
-    conform_findings *f;
-} idle_probe;
-
 /* With INSEE_ROUTE_NO_FORWARDED the kernel skips forwarded(): calling it on
    every candidate must leave the packet's and the router's state as they
    were. */
 static void forward_each_candidate(const insee_route_ctx *question, void *data)
 {
-    idle_probe *p = data;
-    size_t ps = MAX(p->vt->packet_state_size ? p->vt->packet_state_size(p->self) : 0, 1u);
-    size_t rs = MAX(p->vt->router_state_size ? p->vt->router_state_size(p->self) : 0, 1u);
+    claim_probe *p = data;
+    size_t ps = MAX(p->vt->packet_state_size ? p->vt->packet_state_size(p->quiet) : 0, 1u);
+    size_t rs = MAX(p->vt->router_state_size ? p->vt->router_state_size(p->quiet) : 0, 1u);
     guint8 *packet = g_malloc0(ps), *router = g_malloc0(rs);
     insee_rng rng;
     insee_rng_init(&rng, 3, question->router);
@@ -457,11 +714,11 @@ static void forward_each_candidate(const insee_route_ctx *question, void *data)
     rc.router_state = router;
     rc.rng = &rng;
     insee_candidate out[INSEE_MAX_CANDIDATES];
-    uint32_t n = MIN(p->vt->route(p->self, &rc, out, INSEE_MAX_CANDIDATES), INSEE_MAX_CANDIDATES);
+    uint32_t n = MIN(p->vt->route(p->quiet, &rc, out, INSEE_MAX_CANDIDATES), INSEE_MAX_CANDIDATES);
     guint8 *packet_before = g_memdup2(packet, ps), *router_before = g_memdup2(router, rs);
     char q[96];
     for (uint32_t i = 0; i < n; i++) {
-        p->vt->forwarded(p->self, &rc, &out[i]);
+        p->vt->forwarded(p->quiet, &rc, &out[i]);
         if (memcmp(packet_before, packet, ps) != 0 || memcmp(router_before, router, rs) != 0) {
             conform_note(p->f, p->where,
                          "forwarded() changed the packet or router state at %s (candidate %u)",
@@ -475,21 +732,44 @@ static void forward_each_candidate(const insee_route_ctx *question, void *data)
     g_free(router_before);
 }
 
-static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
+/* The network and VC count the claim checks ask setting s on: the first
+   test network its create() accepts, with the experiments' VCs if accepted
+   there, else the fewest. FALSE when it accepts none. */
+static gboolean claim_network(const conform_ctx *ctx, router_state *st, guint s, guint *net,
+                              uint32_t *vcs)
+{
+    for (guint n = 0; n < st->n_nets; n++) {
+        const fit *f = fit_of(ctx, st, s, n);
+        if (f->fewest) {
+            *net = n;
+            *vcs = f->standard ? st->kernel.vcs : f->fewest;
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+/* A claim check: at every setting whose instance declares `flag`, `ask`
+   every question of its claim network. SKIP saying why when no setting was
+   asked: create() refused every network (its own message), or no setting
+   declares the flag (`not_declared`). */
+static conform_status each_claim(conform_ctx *ctx, GString *detail, uint32_t flag, question_fn ask,
+                                 const char *not_declared)
 {
     router_state *st = ctx->state;
     const insee_router_vtable *vt = ctx->plugin->vtable;
-    if (!st || !vt->properties) {
-        g_string_assign(detail, "properties() not provided: route() is asked every cycle");
-        return CONFORM_SKIP;
-    }
     conform_findings f = {detail, 0};
-    guint claimed = 0;
+    guint claimed = 0, placed = 0;
     for (guint s = 0; s < st->settings->len; s++) {
         const conform_setting *set = st->settings->pdata[s];
+        guint n;
+        uint32_t vcs;
+        if (!claim_network(ctx, st, s, &n, &vcs))
+            continue;
+        placed++;
         conform_mock quiet_host, busy_host;
-        conform_mock_init(&quiet_host, TRUE);
-        conform_mock_init(&busy_host, TRUE);
+        router_mock(st, st->topos[n], vcs, &quiet_host);
+        router_mock(st, st->topos[n], vcs, &busy_host);
         busy_host.noise = 0x2545f491u;
         GError *bind_err = NULL;
         insee_error create_err;
@@ -499,61 +779,75 @@ static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
         conform_instance *busy =
             conform_instance_new(ctx, set, &busy_host.host, vt->create, &bind_err, &create_err);
         g_clear_error(&bind_err);
-        if (quiet && busy && (vt->properties(quiet->self) & INSEE_ROUTE_PURE)) {
+        if (quiet && busy && (vt->properties(quiet->self) & flag)) {
             claimed++;
-            pure_probe probe = {vt, quiet->self, busy->self, set->label, &f};
-            each_question(compare_route, &probe);
+            char *where = g_strdup_printf("%s, %s, vcs = %u", set->label, st->nets[n].name, vcs);
+            claim_probe probe = {vt, quiet->self, busy->self, where, &f};
+            each_question(&quiet_host.host, ask, &probe);
+            g_free(where);
         }
         conform_instance_free(quiet, vt->destroy);
         conform_instance_free(busy, vt->destroy);
     }
-    return conform_skip_if_none(conform_verdict(&f), claimed, detail,
-                                "route() is not declared INSEE_ROUTE_PURE (at the settings that "
-                                "create on the mock 4x4 torus)");
+    if (placed == 0) {
+        GString *why = g_string_new(NULL);
+        refusals(st, 0, 1, why);
+        char *counts = counts_tried(st);
+        if (why->len)
+            g_string_printf(detail,
+                            "the router's create() refused every test network at %s, so route() "
+                            "was never asked (%s)",
+                            counts, why->str);
+        else
+            g_string_printf(detail, "no test network could be built: %s", st->not_built->str);
+        g_free(counts);
+        g_string_free(why, TRUE);
+        return CONFORM_SKIP;
+    }
+    return conform_skip_if_none(conform_verdict(&f), claimed, detail, not_declared);
+}
+
+static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties) {
+        g_string_assign(detail, "properties() not provided: route() is asked every cycle");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_PURE, compare_route,
+                      "route() is not declared INSEE_ROUTE_PURE at any setting (asked on the first "
+                      "test network each setting's create() accepts)");
 }
 
 static conform_status check_no_forwarded_claim(conform_ctx *ctx, GString *detail)
 {
-    router_state *st = ctx->state;
     const insee_router_vtable *vt = ctx->plugin->vtable;
-    if (!st || !vt->properties || !vt->forwarded) {
+    if (!vt->properties || !vt->forwarded) {
         g_string_assign(detail, "properties() or forwarded() not provided: nothing to skip");
         return CONFORM_SKIP;
     }
-    conform_findings f = {detail, 0};
-    guint claimed = 0;
-    for (guint s = 0; s < st->settings->len; s++) {
-        const conform_setting *set = st->settings->pdata[s];
-        conform_mock host;
-        conform_mock_init(&host, TRUE);
-        GError *bind_err = NULL;
-        insee_error create_err;
-        conform_instance *inst =
-            conform_instance_new(ctx, set, &host.host, vt->create, &bind_err, &create_err);
-        g_clear_error(&bind_err);
-        if (inst && (vt->properties(inst->self) & INSEE_ROUTE_NO_FORWARDED)) {
-            claimed++;
-            idle_probe probe = {vt, inst->self, set->label, &f};
-            each_question(forward_each_candidate, &probe);
-        }
-        conform_instance_free(inst, vt->destroy);
-    }
-    return conform_skip_if_none(conform_verdict(&f), claimed, detail,
-                                "no setting declares INSEE_ROUTE_NO_FORWARDED");
+    return each_claim(ctx, detail, INSEE_ROUTE_NO_FORWARDED, forward_each_candidate,
+                      "no setting declares INSEE_ROUTE_NO_FORWARDED (asked on the first test "
+                      "network each setting's create() accepts)");
 }
 
 static const conform_check router_checks[] = {
     {"router.runs", CONFORM_ERROR,
-     "experiments at saturation on 8x8, 4x4 and 5x3 tori and a 4x4 mesh set up and run without a "
-     "simulation error (at the defaults and every choice of its enums)",
-     "the message names the run and what the kernel rejected (a candidate port or VC out of range, "
-     "...)",
+     "experiments at saturation (uniform traffic, load 1.0) on every test network the router accepts "
+     "(8x8 and 5x7 tori and meshes, 4- and 3-ary 3-trees), with the fewest VCs "
+     "its create() accepts and with the default, set up and run without a simulation error (at "
+     "the defaults and every choice of its enums and bools)",
+     "the message names the run (setting, network, VCs) and what the kernel rejected (a candidate "
+     "port or VC out of range, a deadlock, ...)",
      check_runs},
     {"router.delivers", CONFORM_ERROR, "packets get delivered",
      "route() returning 0 candidates forever means no packet ever moves", check_delivers},
     {"router.drains", CONFORM_ERROR,
-     "after the load stops, the network empties within the drain limit (no deadlock)",
-     "break cyclic channel dependencies: dateline VCs (Dally) or bubble admission on rings",
+     "every run of router.runs empties once the load stops, within the drain limit: no deadlock "
+     "(a run the kernel stops, e.g. with a deadlock diagnosis, did not drain)",
+     "the detail names the network, the VCs and what the kernel saw (the cycle of full queues): "
+     "break cyclic channel dependencies with dateline VCs (Dally), bubble admission on rings, or "
+     "an escape channel, deadlock free on its own, that an adaptive router can always fall back on",
      check_drains},
     {"router.conservation", CONFORM_ERROR,
      "every generated packet is delivered, dropped or still in flight",
@@ -567,7 +861,7 @@ static const conform_check router_checks[] = {
      check_deterministic},
     {"router.pure-claim", CONFORM_ERROR,
      "when properties() declares INSEE_ROUTE_PURE, route() answers alike whatever the cycle, the "
-     "rng draws and the queue and link states",
+     "rng draws and the queue and link states (on the first test network create() accepts)",
      "the kernel reuses a pure router's candidates: drop the flag, or stop reading "
      "now/born/rng/output_room/link_free in route()",
      check_pure_claim},
@@ -578,4 +872,4 @@ static const conform_check router_checks[] = {
 };
 
 const conform_suite conform_router_suite =
-    CONFORM_SUITE(INSEE_KIND_ROUTER, router_checks, router_cleanup);
+    CONFORM_SUITE(INSEE_KIND_ROUTER, router_checks, router_validate, router_cleanup);

@@ -764,4 +764,4 @@ static const conform_check topology_checks[] = {
 };
 
 const conform_suite conform_topology_suite =
-    CONFORM_SUITE(INSEE_KIND_TOPOLOGY, topology_checks, conform_instances_cleanup);
+    CONFORM_SUITE(INSEE_KIND_TOPOLOGY, topology_checks, conform_validate_own, conform_instances_cleanup);

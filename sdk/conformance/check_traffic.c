@@ -61,8 +61,9 @@ static drive_result drive(const conform_ctx *ctx, const conform_setting *setting
 {
     const insee_traffic_vtable *vt = ctx->plugin->vtable;
     drive_result res = {.offered = -1.0};
+    const conform_instances *set = ctx->state; /* a setting that created: the network exists */
     conform_mock mock;
-    conform_mock_init(&mock, TRUE);
+    conform_mock_init(&mock, set->topo);
     GError *bind_err = NULL;
     insee_error create_err = {0};
     conform_instance *inst =
@@ -335,4 +336,4 @@ static const conform_check traffic_checks[] = {
 };
 
 const conform_suite conform_traffic_suite =
-    CONFORM_SUITE(INSEE_KIND_TRAFFIC, traffic_checks, conform_instances_cleanup);
+    CONFORM_SUITE(INSEE_KIND_TRAFFIC, traffic_checks, conform_validate_own, conform_instances_cleanup);

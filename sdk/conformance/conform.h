@@ -63,12 +63,19 @@ typedef struct conform_suite {
     insee_kind kind;                    /* 0: every kind */
     const conform_check *checks;
     size_t n_checks;
+    /* Check the --set overrides the way the suite will use them, before any
+       check runs: FALSE with the kernel's message when one does not bind (an
+       unknown key, a value out of range, a bad choice); the runner then exits
+       with status 2 instead of reporting every check as skipped. NULL: the
+       suite reads no parameter. */
+    gboolean (*validate)(const conform_ctx *ctx, GError **err);
     void (*cleanup)(conform_ctx *ctx);  /* frees ctx->state; NULL when none */
 } conform_suite;
 
 /* The suite of a table of checks (an array, so that its length is known). */
-#define CONFORM_SUITE(KIND, CHECKS, CLEANUP)                                                   \
-    {.kind = (KIND), .checks = (CHECKS), .n_checks = G_N_ELEMENTS(CHECKS), .cleanup = (CLEANUP)}
+#define CONFORM_SUITE(KIND, CHECKS, VALIDATE, CLEANUP)                                         \
+    {.kind = (KIND), .checks = (CHECKS), .n_checks = G_N_ELEMENTS(CHECKS),                   \
+     .validate = (VALIDATE), .cleanup = (CLEANUP)}
 
 /* Failures a check collects while it scans (main.c): the first one is kept
    in full, prefixed with the setting it was found at, and the total counted,
@@ -107,9 +114,22 @@ typedef struct conform_setting {
    Element: conform_setting *. */
 GPtrArray *conform_settings(const conform_ctx *ctx, gboolean shapes);
 
-/* Apply the --set overrides; a key without a section goes to `section`. */
+/* Apply the --set overrides addressed to `section`, or every override when
+   `section` is NULL; a key written without a section is addressed to the
+   plugin's own section. With `only`, just the overrides of the keys in that
+   table (the plugin's own parameters, not the kernel's keys of its section). */
 gboolean conform_apply_overrides(const conform_ctx *ctx, insee_config *cfg, const char *section,
-                                 GError **err);
+                                 const insee_param_def *only, GError **err);
+
+/* Whether a --set override gives `key` of `section` its value (`key` NULL:
+   any key of `section`). */
+gboolean conform_overridden(const conform_ctx *ctx, const char *section, const char *key);
+
+/* The `validate` of a suite whose plugin is created on the mock host only:
+   every override must be one of the plugin's own parameters (other sections
+   only mean something to the router suite's experiments), and they must bind
+   with the plugin's defaults, as conform_instance_new binds them. */
+gboolean conform_validate_own(const conform_ctx *ctx, GError **err);
 
 /* One created instance of the plugin under test at one setting; the config
    owns the values create() received and lives as long as the instance. */
@@ -122,10 +142,10 @@ typedef struct conform_instance {
 typedef void *(*conform_create_fn)(const insee_host *host, const insee_value *params,
                                    insee_error *err);
 
-/* Bind the plugin's parameters at `s` (and the overrides) as the kernel
-   would, and create an instance. NULL with *bind_err set when the setting
-   does not bind (e.g. a required parameter has no value), NULL with
-   create_err filled when create() refused it. */
+/* Bind the plugin's parameters at `s` (and the overrides of its own
+   parameters) as the kernel would, and create an instance. NULL with
+   *bind_err set when the setting does not bind (e.g. a required parameter
+   has no value), NULL with create_err filled when create() refused it. */
 conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_setting *s,
                                        const insee_host *host, conform_create_fn create,
                                        GError **bind_err, insee_error *create_err);
@@ -134,30 +154,60 @@ conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_set
 void conform_instance_free(conform_instance *inst, void (*destroy)(void *self));
 
 /* ---- the mock host (mock_host.c) -----------------------------------------
- * What a plugin sees outside an experiment. Without a network (topology
- * create) only log and rng_seed are meaningful and shape() reports zeros. With
- * one, it describes a 4x4 torus with one node and one task per router: shape,
- * coords, distances and minimal hops are real; queues report free room, or
- * arbitrary busy states when `noise` is set. */
-#define CONFORM_MOCK_SIDE 4u
-#define CONFORM_MOCK_NODES (CONFORM_MOCK_SIDE * CONFORM_MOCK_SIDE)
+ * What a plugin sees outside an experiment. A real topology instance (a
+ * conform_topo, found in the registry and bound like the kernel binds one)
+ * answers the topology queries; the network state is mocked: every queue
+ * empty and every link free, or arbitrary busy states when `noise` is set.
+ * Without a topology (a topology's own create()) only log and rng_seed are
+ * meaningful and shape() reports zeros. */
+
+/* The network of the arbiter, traffic and placement suites: 16 nodes, one
+   task on each, coordinates and distances available. */
+#define CONFORM_MOCK_NETWORK "plugin = \"torus\"\ndims = [4, 4]\n"
+#define CONFORM_MOCK_NODES 16u
 #define CONFORM_MOCK_PACKET_PHITS 16u
 
-typedef struct conform_mock {
+typedef struct conform_mock conform_mock;
+
+/* A topology instance the mock host forwards its topology queries to. */
+typedef struct conform_topo {
+    char *label;                    /* "8x8 torus": names the network in details */
+    const insee_topology_vtable *vt;
+    void *self;
+    insee_topology_info info;
+    insee_config *cfg;              /* owns the values create() received */
+    conform_mock *created_on;       /* the host create() was given (and may keep) */
+} conform_topo;
+
+/* The topology of `body`, the lines of a [topology] table ("" for the
+   kernel's default plugin), with the --set topology.* overrides applied when
+   `overrides`. NULL with err when the plugin is not in the registry, the
+   values do not bind or create() refuses them. */
+conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,
+                               gboolean overrides, GError **err);
+void conform_topo_free(conform_topo *t);
+
+struct conform_mock {
     insee_host host;
     insee_shape shape;
+    const conform_topo *topo; /* NULL: no network */
     uint64_t wake_at[CONFORM_MOCK_NODES]; /* wake_task() requests; INSEE_NEVER: none */
     uint32_t noise; /* 0: every queue empty, every link free; else a busy network
                        whose room, links and occupancy vary with this value */
-} conform_mock;
+};
 
-void conform_mock_init(conform_mock *m, gboolean network);
+/* A host over `topo` (NULL: no network). The shape has the topology's
+   counts and the kernel's defaults for the rest (2 VCs, queues of 4
+   packets, one injector, packets of CONFORM_MOCK_PACKET_PHITS); a caller may
+   change them before creating a plugin on the host. */
+void conform_mock_init(conform_mock *m, const conform_topo *topo);
 
 /* ---- the instances a kind suite checks (instances.c) ---------------------
  * The topology, arbiter, traffic and placement suites share their setup:
  * one instance per setting, created on a mock host and kept alive in
  * ctx->state for the later checks, which visit them in settings order. */
 typedef struct conform_instances {
+    conform_topo *topo;          /* the mock network (network suites), else NULL */
     conform_mock mock;           /* the host every instance was created on */
     GPtrArray *settings;         /* conform_setting *; the instances point into it */
     GPtrArray *created;          /* conform_instance *: the settings that created */
@@ -168,10 +218,11 @@ typedef struct conform_instances {
 
 /* The setup check (the first of the suite; its cleanup is
    conform_instances_cleanup): the settings (with `shapes`, see
-   conform_settings) on a mock host (with `network`, see conform_mock_init),
-   one instance each. The defaults must create (FAIL otherwise; SKIP when
-   they do not bind, e.g. a required parameter); a variant that does not bind
-   or is refused is only noted in `detail`, which lists the settings created. */
+   conform_settings) on a mock host (with `network`, over the topology of
+   CONFORM_MOCK_NETWORK: SKIP when it cannot be built), one instance each.
+   The defaults must create (FAIL otherwise; SKIP when they do not bind, e.g.
+   a required parameter); a variant that does not bind or is refused is only
+   noted in `detail`, which lists the settings created. */
 conform_status conform_instances_setup(conform_ctx *ctx, gboolean network, gboolean shapes,
                                        conform_create_fn create, void (*destroy)(void *self),
                                        GString *detail);

@@ -52,10 +52,16 @@ conform_status conform_instances_setup(conform_ctx *ctx, gboolean network, gbool
 {
     conform_instances *set = g_new0(conform_instances, 1);
     ctx->state = set;
-    conform_mock_init(&set->mock, network);
     set->settings = conform_settings(ctx, shapes);
     set->created = g_ptr_array_new();
     set->destroy = destroy;
+    GError *err = NULL;
+    if (network && !(set->topo = conform_topo_new(ctx, "4x4 torus", CONFORM_MOCK_NETWORK, FALSE, &err))) {
+        g_string_printf(detail, "cannot build the mock network: %s", err->message);
+        g_error_free(err);
+        return CONFORM_SKIP;
+    }
+    conform_mock_init(&set->mock, set->topo);
     return create_all(ctx, set, create, detail);
 }
 
@@ -70,6 +76,7 @@ void conform_instances_cleanup(conform_ctx *ctx)
         conform_instance_free(set->created->pdata[i], set->destroy);
     g_ptr_array_free(set->created, TRUE);
     g_ptr_array_free(set->settings, TRUE);
+    conform_topo_free(set->topo);
     g_free(set);
     ctx->state = NULL;
 }

@@ -8,8 +8,9 @@
  * WARN (a warning-severity check failed) or SKIP, the check id and what it
  * checks — then the detail and, on a failure, the hint. --json writes the
  * same as one JSON document. Exit status: 0 when no error-severity check
- * failed, 1 when one did (or the plugin crashed), 2 on bad usage, 3 when the
- * file cannot be loaded at all (the loader's reason is printed).
+ * failed, 1 when one did (or the plugin crashed), 2 on bad usage (a --set
+ * that does not bind: the kernel's message is printed), 3 when the file
+ * cannot be loaded at all (the loader's reason is printed).
  *
  * The output is streamed check by check and flushed, so that when the plugin
  * crashes the fatal-signal handler can finish it with a failure line for the
@@ -234,6 +235,32 @@ static void print_header(const conform_ctx *ctx)
     g_string_free(out, TRUE);
 }
 
+/* The supporting plugins (the mock host's topologies, the router
+   experiments' other kinds), found after the plugin under test: every
+   --plugin-dir, then the default plugin directory. */
+static void scan_support_dirs(conform_ctx *ctx)
+{
+    for (const char *const *d = ctx->plugin_dirs; d && *d; d++)
+        insee_registry_add_dir(ctx->reg, *d);
+    char *def = insee_registry_default_dir();
+    insee_registry_add_dir(ctx->reg, def);
+    g_free(def);
+    insee_registry_scan(ctx->reg);
+}
+
+/* Whether the --set overrides bind where the suites of the plugin's kind
+   will use them; FALSE with the kernel's message otherwise. */
+static gboolean overrides_bind(const conform_ctx *ctx, GError **err)
+{
+    if (!ctx->overrides || !*ctx->overrides)
+        return TRUE; /* nothing to check; a required parameter is a SKIP, not misuse */
+    for (size_t s = 0; s < G_N_ELEMENTS(suites); s++)
+        if (suites[s]->kind == ctx->plugin->desc->kind && suites[s]->validate &&
+            !suites[s]->validate(ctx, err))
+            return FALSE;
+    return TRUE;
+}
+
 static int refuse(const char *path, const char *reason)
 {
     fprintf(stderr, "insee-conform: cannot load %s: %s\n", path, reason);
@@ -291,6 +318,16 @@ int main(int argc, char **argv)
         int rc = refuse(ctx.path, ctx.plugin ? ctx.plugin->reason : "the loader returned nothing");
         insee_registry_free(ctx.reg);
         return rc;
+    }
+
+    scan_support_dirs(&ctx);
+    if (!overrides_bind(&ctx, &err)) {
+        fprintf(stderr, "insee-conform: %s\n", err->message);
+        g_error_free(err);
+        insee_registry_free(ctx.reg);
+        g_strfreev(sets);
+        g_strfreev(dirs);
+        return 2;
     }
 
     struct sigaction sa = {0};

@@ -1,30 +1,22 @@
 /* sdk/conformance/mock_host.c — the host table plugins get outside an
- * experiment (see conform.h). The network it describes is a 4x4 torus with
- * one node and one task per router: port 2d goes + along dimension d, port
- * 2d+1 goes -, node n sits at (n % 4, n / 4). Small enough to reason about,
- * real enough that a traffic or placement plugin asking for coordinates or
- * distances gets consistent answers. */
+ * experiment (see conform.h). The topology queries go to a real topology
+ * instance, bound and created from the registry as the kernel does, so a
+ * plugin sees the same wiring, minimal hops and coordinates it would in an
+ * experiment on that network; only the network state (free room in packets
+ * and in phits, links, occupancy) is made up. Like the kernel's host, every query checks its
+ * arguments first, so a plugin's bad argument never reaches the topology. */
 #include <stdio.h>
 
 #include "conform.h"
-
-#define SIDE CONFORM_MOCK_SIDE
-#define DIMS 2u
 
 static conform_mock *mock_of(insee_kernel *k)
 {
     return (conform_mock *)(void *)k;
 }
 
-static int32_t coord(uint32_t node, uint32_t dim)
+static const conform_topo *topo_of(insee_kernel *k)
 {
-    return (int32_t)(dim == 0 ? node % SIDE : node / SIDE);
-}
-
-/* Steps from a to b going + along a ring of SIDE. */
-static uint32_t ahead(int32_t a, int32_t b)
-{
-    return (uint32_t)((b - a + (int32_t)SIDE) % (int32_t)SIDE);
+    return mock_of(k)->topo;
 }
 
 static void mock_log(insee_kernel *k, insee_log_level level, const char *message)
@@ -48,87 +40,69 @@ static void mock_shape(insee_kernel *k, insee_shape *out)
 
 static uint32_t mock_ports(insee_kernel *k, uint32_t router)
 {
-    (void)k;
-    (void)router;
-    return 2 * DIMS;
+    const conform_topo *t = topo_of(k);
+    return router < t->info.routers ? t->vt->ports(t->self, router) : 0;
 }
 
 static uint32_t mock_node_router(insee_kernel *k, uint32_t node)
 {
-    (void)k;
-    return node;
+    const conform_topo *t = topo_of(k);
+    return node < t->info.nodes ? t->vt->node_router(t->self, node) : UINT32_MAX;
 }
 
-static insee_hop hop_of(uint32_t router, uint32_t dim, int dir, uint32_t steps)
+static gboolean in_network(const conform_topo *t, uint32_t router, uint32_t node)
 {
-    int32_t c = coord(router, dim);
-    gboolean wrap = dir > 0 ? c == (int32_t)SIDE - 1 : c == 0;
-    gboolean wrap_ahead = dir > 0 ? c + (int32_t)steps >= (int32_t)SIDE : c - (int32_t)steps < 0;
-    return (insee_hop){
-        .port = (uint16_t)(2 * dim + (dir > 0 ? 0 : 1)),
-        .dir = (int8_t)dir,
-        .flags = (uint8_t)((wrap ? INSEE_HOP_WRAP : 0) | (wrap_ahead ? INSEE_HOP_WRAP_AHEAD : 0)),
-        .dim = (int16_t)dim,
-        .dim_hops = (uint16_t)steps,
-    };
+    return router < t->info.routers && node < t->info.nodes;
 }
 
 static uint32_t mock_minimal_hops(insee_kernel *k, uint32_t router, uint32_t dst_node,
                                   uint32_t salt, insee_hop *out, uint32_t max)
 {
-    (void)k;
-    uint32_t n = 0;
-    for (uint32_t d = 0; d < DIMS; d++) {
-        uint32_t plus = ahead(coord(router, d), coord(dst_node, d));
-        if (plus == 0)
-            continue;
-        uint32_t minus = SIDE - plus;
-        insee_hop h[2];
-        uint32_t m = 0;
-        if (plus <= minus)
-            h[m++] = hop_of(router, d, +1, plus);
-        if (minus <= plus)
-            h[m++] = hop_of(router, d, -1, minus);
-        if (m == 2) {
-            h[0].flags |= INSEE_HOP_TIE;
-            h[1].flags |= INSEE_HOP_TIE;
-            if (salt >> d & 1u) {
-                insee_hop t = h[0];
-                h[0] = h[1];
-                h[1] = t;
-            }
-        }
-        for (uint32_t i = 0; i < m && n < max; i++)
-            out[n++] = h[i];
-    }
-    return n;
+    const conform_topo *t = topo_of(k);
+    return in_network(t, router, dst_node)
+               ? t->vt->minimal_hops(t->self, router, dst_node, salt, out, max)
+               : 0;
 }
 
 static void mock_port_info(insee_kernel *k, uint32_t router, uint32_t port, insee_hop *out)
 {
-    (void)k;
-    *out = hop_of(router, port / 2, port % 2 ? -1 : +1, 0);
-    out->flags &= INSEE_HOP_WRAP; /* static: whether the link wraps */
+    const conform_topo *t = topo_of(k);
+    *out = (insee_hop){.port = (uint16_t)port, .dim = -1};
+    if (t->vt->port_info && port < mock_ports(k, router))
+        t->vt->port_info(t->self, router, port, out);
 }
 
+static bool mock_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
+{
+    const conform_topo *t = topo_of(k);
+    return port < mock_ports(k, router) && t->vt->link(t->self, router, port, out) &&
+           out->router < t->info.routers;
+}
+
+/* The topology's distance(), or what the kernel does without one: follow
+   the first minimal hop until the destination. */
 static uint32_t mock_distance(insee_kernel *k, uint32_t router, uint32_t dst_node)
 {
-    (void)k;
-    uint32_t hops = 0;
-    for (uint32_t d = 0; d < DIMS; d++) {
-        uint32_t plus = ahead(coord(router, d), coord(dst_node, d));
-        hops += MIN(plus, SIDE - plus);
+    const conform_topo *t = topo_of(k);
+    if (!in_network(t, router, dst_node))
+        return 0;
+    if (t->vt->distance)
+        return t->vt->distance(t->self, router, dst_node);
+    uint32_t d = 0;
+    insee_hop hop;
+    insee_port_peer next;
+    while (d <= t->info.routers && t->vt->minimal_hops(t->self, router, dst_node, 0, &hop, 1) > 0 &&
+           mock_peer(k, router, hop.port, &next)) {
+        router = next.router;
+        d++;
     }
-    return hops;
+    return d;
 }
 
 static uint32_t mock_coords(insee_kernel *k, uint32_t node, int32_t *out, uint32_t max)
 {
-    (void)k;
-    uint32_t n = MIN(max, DIMS);
-    for (uint32_t d = 0; d < n; d++)
-        out[d] = coord(node, d);
-    return n;
+    const conform_topo *t = topo_of(k);
+    return t->vt->coords && node < t->info.nodes ? t->vt->coords(t->self, node, out, max) : 0;
 }
 
 /* A busy network's state at one queue: an arbitrary but repeatable word. */
@@ -140,40 +114,61 @@ static uint32_t busy(const conform_mock *m, uint32_t router, uint32_t port, uint
     return h ^ h >> 15;
 }
 
-static uint32_t mock_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+/* Free slots of the input queue (router, port, vc), 0 when it does not
+   exist (host.h). */
+static uint32_t queue_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
     const conform_mock *m = mock_of(k);
+    if (port >= mock_ports(k, router) || vc >= m->shape.vcs)
+        return 0;
     return m->noise ? busy(m, router, port, vc) % (m->shape.queue_packets + 1) : m->shape.queue_packets;
+}
+
+static uint32_t mock_input_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    return queue_room(k, router, port, vc);
+}
+
+static uint32_t mock_output_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    insee_port_peer next;
+    return mock_peer(k, router, port, &next) ? queue_room(k, next.router, next.port, vc) : 0;
+}
+
+/* The same queue in free phits (host.h, minor 1): its whole free slots,
+   and in a busy network part of a packet granted towards it that has not
+   all crossed yet. */
+static uint32_t queue_free_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    const conform_mock *m = mock_of(k);
+    uint32_t room = queue_room(k, router, port, vc), phits = m->shape.packet_phits;
+    uint32_t crossing = m->noise && room < m->shape.queue_packets
+                            ? busy(m, router, port, vc + 1) % phits
+                            : 0;
+    return room * phits + crossing;
+}
+
+static uint32_t mock_input_free_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    return queue_free_phits(k, router, port, vc);
+}
+
+static uint32_t mock_output_free_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    insee_port_peer next;
+    return mock_peer(k, router, port, &next) ? queue_free_phits(k, next.router, next.port, vc) : 0;
 }
 
 static bool mock_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     const conform_mock *m = mock_of(k);
-    return !m->noise || busy(m, router, port, UINT32_MAX) % 2;
+    return port < mock_ports(k, router) && (!m->noise || busy(m, router, port, UINT32_MAX) % 2);
 }
 
 static double mock_occupancy(insee_kernel *k)
 {
     const conform_mock *m = mock_of(k);
     return m->noise ? (double)(busy(m, 0, 0, 0) % 100) / 100.0 : 0.0;
-}
-
-/* Port 2d leads + along d, port 2d+1 leads -; both come back on the same
-   port index at the neighbour. */
-static bool mock_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
-{
-    (void)k;
-    if (router >= CONFORM_MOCK_NODES || port >= 2 * DIMS)
-        return false;
-    uint32_t d = port / 2, step = port % 2 ? SIDE - 1 : 1;
-    int32_t x = coord(router, 0), y = coord(router, 1);
-    if (d == 0)
-        x = (int32_t)((uint32_t)(x + (int32_t)step) % SIDE);
-    else
-        y = (int32_t)((uint32_t)(y + (int32_t)step) % SIDE);
-    out->router = (uint32_t)y * SIDE + (uint32_t)x;
-    out->port = port ^ 1u;
-    return true;
 }
 
 static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
@@ -183,9 +178,9 @@ static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
         m->wake_at[task] = at;
 }
 
-void conform_mock_init(conform_mock *m, gboolean network)
+void conform_mock_init(conform_mock *m, const conform_topo *topo)
 {
-    *m = (conform_mock){0};
+    *m = (conform_mock){.topo = topo};
     m->host.size = sizeof m->host;
     m->host.abi_minor = INSEE_ABI_MINOR;
     m->host.kernel = (insee_kernel *)(void *)m;
@@ -194,19 +189,19 @@ void conform_mock_init(conform_mock *m, gboolean network)
     m->host.shape = mock_shape;
     for (uint32_t t = 0; t < CONFORM_MOCK_NODES; t++)
         m->wake_at[t] = INSEE_NEVER;
-    if (!network)
+    if (!topo)
         return; /* a topology's create(): only log and rng_seed mean anything */
     m->shape = (insee_shape){
-        .routers = CONFORM_MOCK_NODES,
-        .nodes = CONFORM_MOCK_NODES,
-        .max_ports = 2 * DIMS,
-        .dims = DIMS,
+        .routers = topo->info.routers,
+        .nodes = topo->info.nodes,
+        .max_ports = topo->info.max_ports,
+        .dims = topo->info.dims,
         .vcs = 2,
         .queue_packets = 4,
         .inject_packets = 4,
         .injectors = 1,
         .packet_phits = CONFORM_MOCK_PACKET_PHITS,
-        .tasks = CONFORM_MOCK_NODES,
+        .tasks = topo->info.nodes,
     };
     m->host.ports = mock_ports;
     m->host.node_router = mock_node_router;
@@ -214,10 +209,78 @@ void conform_mock_init(conform_mock *m, gboolean network)
     m->host.port_info = mock_port_info;
     m->host.distance = mock_distance;
     m->host.coords = mock_coords;
-    m->host.input_room = mock_room;
-    m->host.output_room = mock_room;
+    m->host.input_room = mock_input_room;
+    m->host.output_room = mock_output_room;
     m->host.link_free = mock_link_free;
     m->host.occupancy = mock_occupancy;
     m->host.wake_task = mock_wake_task;
     m->host.peer = mock_peer;
+    m->host.input_free_phits = mock_input_free_phits;
+    m->host.output_free_phits = mock_output_free_phits;
+}
+
+conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,
+                               gboolean overrides, GError **err)
+{
+    char *text = g_strdup_printf("[topology]\n%s", body);
+    char *origin = g_strdup_printf("<insee-conform network: %s>", label);
+    insee_config *cfg = insee_config_load_string(text, origin, err);
+    g_free(text);
+    g_free(origin);
+    if (!cfg)
+        return NULL;
+    const char *name = NULL;
+    const insee_plugin *plugin = NULL;
+    insee_binding b = {0};
+    /* "torus": the kernel's default topology plugin, as in an experiment. */
+    if ((!overrides || conform_apply_overrides(ctx, cfg, "topology", NULL, err)) &&
+        insee_config_plugin_name(cfg, "topology", "torus", &name, err)) {
+        plugin = insee_registry_find(ctx->reg, INSEE_KIND_TOPOLOGY, name);
+        if (!plugin)
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "%s: no topology plugin '%s' was found; add its directory with "
+                        "--plugin-dir",
+                        label, name);
+    }
+    if (plugin) {
+        char *owner = g_strdup_printf("topology plugin '%s'", name);
+        b = (insee_binding){plugin->desc->params, owner, NULL};
+        gboolean bound = insee_config_bind(cfg, "topology", &b, 1, err);
+        g_free(owner);
+        if (!bound)
+            plugin = NULL;
+    }
+    if (!plugin) {
+        insee_config_free(cfg);
+        return NULL;
+    }
+    conform_topo *t = g_new0(conform_topo, 1);
+    t->label = g_strdup(label);
+    t->vt = plugin->vtable;
+    t->cfg = cfg;
+    t->created_on = g_new(conform_mock, 1);
+    conform_mock_init(t->created_on, NULL);
+    insee_error perr = {0};
+    t->self = t->vt->create(&t->created_on->host, b.values, &perr);
+    if (!t->self) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "%s: topology plugin '%s' refused its parameters: %s", label, name,
+                    perr.message[0] ? perr.message : "create() failed without a reason");
+        conform_topo_free(t);
+        return NULL;
+    }
+    t->vt->info(t->self, &t->info);
+    return t;
+}
+
+void conform_topo_free(conform_topo *t)
+{
+    if (!t)
+        return;
+    if (t->self)
+        t->vt->destroy(t->self);
+    insee_config_free(t->cfg);
+    g_free(t->created_on);
+    g_free(t->label);
+    g_free(t);
 }

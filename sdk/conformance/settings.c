@@ -80,18 +80,49 @@ static void add_list_variants(GPtrArray *out, const insee_param_def *d)
     }
 }
 
-/* Whether a --set override gives `name` of `section` its value. */
-static gboolean overridden(const conform_ctx *ctx, const char *section, const char *name)
+/* One --set override split into the section it is addressed to (a key
+   written without one belongs to the plugin's own section) and its key;
+   both point into `buf`. */
+typedef struct override {
+    char buf[256];
+    const char *section;
+    char *key;
+    gboolean qualified; /* the text names the section */
+} override;
+
+static void parse_override(const conform_ctx *ctx, const char *text, override *o)
 {
-    char *qualified = g_strdup_printf("%s.%s", section, name);
-    gboolean found = FALSE;
-    for (const char *const *o = ctx->overrides; o && *o && !found; o++) {
-        size_t key = strcspn(*o, "=");
-        found = (strlen(name) == key && strncmp(*o, name, key) == 0) ||
-                (strlen(qualified) == key && strncmp(*o, qualified, key) == 0);
+    g_strlcpy(o->buf, text, sizeof o->buf);
+    o->buf[strcspn(o->buf, "=")] = '\0';
+    char *dot = strchr(o->buf, '.');
+    o->qualified = dot != NULL;
+    o->section = insee_kind_name(ctx->plugin->desc->kind);
+    o->key = o->buf;
+    if (dot) {
+        *dot = '\0';
+        o->section = o->buf;
+        o->key = dot + 1;
     }
-    g_free(qualified);
-    return found;
+    o->key = g_strstrip(o->key);
+}
+
+gboolean conform_overridden(const conform_ctx *ctx, const char *section, const char *key)
+{
+    for (const char *const *text = ctx->overrides; text && *text; text++) {
+        override o;
+        parse_override(ctx, *text, &o);
+        if (strcmp(o.section, section) == 0 && (!key || strcmp(o.key, key) == 0))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+static gboolean in_table(const insee_param_def *defs, const char *key)
+{
+    for (const insee_param_def *d = defs; d && d->name; d++)
+        if (strcmp(d->name, key) == 0)
+            return TRUE;
+    return FALSE;
 }
 
 GPtrArray *conform_settings(const conform_ctx *ctx, gboolean shapes)
@@ -100,7 +131,7 @@ GPtrArray *conform_settings(const conform_ctx *ctx, gboolean shapes)
     GPtrArray *out = g_ptr_array_new_with_free_func(setting_free);
     add_setting(out, "");
     for (const insee_param_def *d = ctx->plugin->desc->params; d && d->name; d++) {
-        if (!d->default_value || overridden(ctx, section, d->name))
+        if (!d->default_value || conform_overridden(ctx, section, d->name))
             continue; /* required, or fixed by --set: only --set gives it a value */
         if (d->type == INSEE_PARAM_ENUM && d->choices) {
             char **choices = g_strsplit(d->choices, "|", -1);
@@ -135,13 +166,15 @@ GPtrArray *conform_settings(const conform_ctx *ctx, gboolean shapes)
 }
 
 gboolean conform_apply_overrides(const conform_ctx *ctx, insee_config *cfg, const char *section,
-                                 GError **err)
+                                 const insee_param_def *only, GError **err)
 {
-    for (const char *const *o = ctx->overrides; o && *o; o++) {
-        const char *eq = strchr(*o, '=');
-        const char *dot = strchr(*o, '.');
-        gboolean qualified = dot && (!eq || dot < eq);
-        char *assignment = qualified ? g_strdup(*o) : g_strdup_printf("%s.%s", section, *o);
+    for (const char *const *text = ctx->overrides; text && *text; text++) {
+        override o;
+        parse_override(ctx, *text, &o);
+        if ((section && strcmp(o.section, section) != 0) || (only && !in_table(only, o.key)))
+            continue;
+        char *assignment =
+            o.qualified ? g_strdup(*text) : g_strdup_printf("%s.%s", o.section, *text);
         gboolean ok = insee_config_set(cfg, assignment, err);
         g_free(assignment);
         if (!ok)
@@ -150,30 +183,70 @@ gboolean conform_apply_overrides(const conform_ctx *ctx, insee_config *cfg, cons
     return TRUE;
 }
 
-conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_setting *s,
-                                       const insee_host *host, conform_create_fn create,
-                                       GError **bind_err, insee_error *create_err)
+/* The plugin's own section at setting `s`, with the overrides addressed to
+   it (with `only`, just those of the keys in that table), bound against the
+   plugin's table as the kernel binds it. The config owns *values. */
+static insee_config *bind_setting(const conform_ctx *ctx, const conform_setting *s,
+                                  const insee_param_def *only, insee_value **values, GError **err)
 {
     const insee_plugin_desc *desc = ctx->plugin->desc;
     const char *section = insee_kind_name(desc->kind);
     char *text = g_strdup_printf("[%s]\n%s\n", section, s->line);
     char *origin = g_strdup_printf("<insee-conform setting: %s>", s->label);
-    insee_config *cfg = insee_config_load_string(text, origin, bind_err);
+    insee_config *cfg = insee_config_load_string(text, origin, err);
     g_free(text);
     g_free(origin);
     if (!cfg)
         return NULL;
     char *owner = g_strdup_printf("%s plugin '%s'", section, desc->name);
     insee_binding b = {.defs = desc->params, .owner = owner, .values = NULL};
-    gboolean bound = conform_apply_overrides(ctx, cfg, section, bind_err) &&
-                     insee_config_bind(cfg, section, &b, 1, bind_err);
+    gboolean bound = conform_apply_overrides(ctx, cfg, section, only, err) &&
+                     insee_config_bind(cfg, section, &b, 1, err);
     g_free(owner);
     if (!bound) {
         insee_config_free(cfg);
         return NULL;
     }
+    *values = b.values;
+    return cfg;
+}
+
+gboolean conform_validate_own(const conform_ctx *ctx, GError **err)
+{
+    const char *section = insee_kind_name(ctx->plugin->desc->kind);
+    for (const char *const *text = ctx->overrides; text && *text; text++) {
+        override o;
+        parse_override(ctx, *text, &o);
+        if (strcmp(o.section, section) != 0) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "--set %s: the %s checks create the plugin on a mock host, so only "
+                        "[%s] keys apply (other sections are for the experiments of a router's "
+                        "checks)",
+                        *text, section, section);
+            return FALSE;
+        }
+    }
+    char label[] = "defaults", line[] = "";
+    conform_setting defaults = {.label = label, .line = line};
+    insee_value *values = NULL;
+    insee_config *cfg = bind_setting(ctx, &defaults, NULL, &values, err);
+    gboolean bound = cfg != NULL;
+    insee_config_free(cfg);
+    return bound;
+}
+
+conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_setting *s,
+                                       const insee_host *host, conform_create_fn create,
+                                       GError **bind_err, insee_error *create_err)
+{
+    /* Only the plugin's own parameters: the kernel's keys of its section
+       (router vcs, ...) shape the experiments and the mock host instead. */
+    insee_value *values = NULL;
+    insee_config *cfg = bind_setting(ctx, s, ctx->plugin->desc->params, &values, bind_err);
+    if (!cfg)
+        return NULL;
     *create_err = (insee_error){0};
-    void *self = create(host, b.values, create_err);
+    void *self = create(host, values, create_err);
     if (!self) {
         if (!create_err->message[0])
             insee_error_set(create_err, INSEE_ERR_PARAM,
