@@ -19,12 +19,13 @@
 #define ROWS 70
 #define REF_SEEDS 5
 #define REF_CYCLES 100000.0
-/* Under the sanitizers (about 20 times slower) one short run per row; the
-   tolerance widens with the noise of shorter runs, as it should. */
+/* Under the sanitizers (about 20 times slower) one shorter run per row,
+   after INSEE's whole warm-up; the tolerance widens with the noise of
+   shorter runs, as it should. */
 #ifdef INSEE_TEST_SANITIZED
 #define SEEDS 1
-#define WARMUP 10000
-#define CYCLES 10000
+#define WARMUP 30000
+#define CYCLES 20000
 #else
 #define SEEDS 2
 #define WARMUP 20000
