@@ -301,6 +301,19 @@ Test(cli, spinnaker_table_errors_name_the_line)
     }
 }
 
+/* A dragonfly's minimal paths go local, global, local: no dimension order,
+   so dally would deadlock there; it says so and names what works. */
+Test(cli, dally_refuses_a_dragonfly)
+{
+    result r = run_insee((const char *[]){"run", "--set", "topology.plugin=dragonfly", "--set",
+                                          "router.plugin=dally", NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "dimension order") && strstr(r.err, "back to 0") &&
+                  strstr(r.err, "updown"),
+              "got: %s", r.err);
+    result_free(&r);
+}
+
 Test(cli, topology_pairs_links_by_port)
 {
     /* Two arcs 0 -> 1 and one 1 -> 0: the second arc has no reverse. */

@@ -81,6 +81,11 @@ static uint32_t mock_output_room(insee_kernel *k, uint32_t router, uint32_t port
     return k->room[vc];
 }
 
+static bool mock_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
+{
+    return k->topo->link(k->topo_self, router, port, out);
+}
+
 insee_host mock_host(insee_kernel *k)
 {
     return (insee_host){
@@ -97,6 +102,7 @@ insee_host mock_host(insee_kernel *k)
         .distance = mock_distance,
         .coords = mock_coords,
         .output_room = mock_output_room,
+        .peer = mock_peer,
     };
 }
 

@@ -86,6 +86,40 @@ static port_survey survey_ports(const insee_host *host, uint32_t routers)
     return s;
 }
 
+/* A pair whose first-hop path goes back to a lower dimension (a dragonfly's
+   local-global-local), or the index of the last pair checked: dimension
+   order then orders nothing and its escape VCs cut no cycle. Walks the
+   first minimal hop from router to router, for every pair of small networks
+   and an even sample of at most 4096 pairs of large ones. */
+typedef struct order_break {
+    bool found;
+    uint32_t router, node;
+    int16_t from_dim, to_dim;
+} order_break;
+
+static order_break find_order_break(const insee_host *host, const insee_shape *shape)
+{
+    uint64_t pairs = (uint64_t)shape->routers * shape->nodes;
+    uint64_t stride = pairs > 4096 ? pairs / 4096 : 1;
+    for (uint64_t i = 0; i < pairs; i += stride) {
+        uint32_t start = (uint32_t)(i / shape->nodes), node = (uint32_t)(i % shape->nodes);
+        uint32_t r = start, target = host->node_router(host->kernel, node);
+        int16_t last = -1;
+        for (uint32_t steps = 0; r != target && steps <= shape->routers; steps++) {
+            insee_hop hop;
+            insee_port_peer next;
+            if (host->minimal_hops(host->kernel, r, node, 0, &hop, 1) != 1 ||
+                !host->peer(host->kernel, r, hop.port, &next))
+                break;
+            if (hop.dim < last)
+                return (order_break){true, start, node, last, hop.dim};
+            last = hop.dim;
+            r = next.router;
+        }
+    }
+    return (order_break){0};
+}
+
 static void *dally_create(const insee_host *host, const insee_value *params, insee_error *err)
 {
     insee_shape shape;
@@ -98,6 +132,16 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
                         "a graph): dimension-order routing is undefined there; use "
                         "plugin = \"updown\" in [router]",
                         survey.port, survey.router);
+        return NULL;
+    }
+    order_break ob = find_order_break(host, &shape);
+    if (ob.found) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "dally: minimal paths of this topology do not follow dimension order "
+                        "(router %u to node %u goes from dimension %d back to %d, as a "
+                        "dragonfly's local-global-local does), so its escape VCs cut no cycle; "
+                        "use plugin = \"updown\" or \"ecmp\" in [router]",
+                        ob.router, ob.node, ob.from_dim, ob.to_dim);
         return NULL;
     }
     if (shape.vcs < 2 && survey.wraps && !params[P_ALLOW_DEADLOCK].b) {
