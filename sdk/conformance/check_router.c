@@ -7,7 +7,7 @@
  * Deadlocks hide: a fully adaptive router with no escape channel drains an
  * 8x8 torus with 2 VCs and locks it up with a single one. So the
  * experiments run on networks of about 64 nodes and on odd sizes, on every
- * test network the router accepts (torus, mesh, fat tree; a
+ * test network the router accepts (torus, mesh, fat tree, HyperX, dragonfly; a
  * network whose create() refuses it does not apply), with the fewest VCs
  * its create() accepts as well as the kernel's default. The router's
  * create() is asked on the mock host (conform.h), which forwards topology
@@ -49,6 +49,11 @@ static const network networks[] = {
     {"5x7 mesh", "plugin = \"mesh\"\ndims = [5, 7]\n"},
     {"4-ary 3-tree", "plugin = \"kary-ntree\"\nk = 4\nn = 3\n"},
     {"3-ary 3-tree", "plugin = \"kary-ntree\"\nk = 3\nn = 3\n"},
+    {"4x4 HyperX", "plugin = \"hyperx\"\ndims = [4, 4]\n"},
+    {"3x5 HyperX, trunks of 2", "plugin = \"hyperx\"\ndims = [3, 5]\ntrunking = 2\n"},
+    {"dragonfly a=4 h=2 p=2", "plugin = \"dragonfly\"\na = 4\nh = 2\np = 2\n"},
+    {"palmtree dragonfly a=3 h=2", "plugin = \"dragonfly\"\na = 3\nh = 2\np = 1\n"
+                                   "arrangement = \"palmtree\"\n"},
 };
 
 /* --set topology.KEY=VALUE replaces them all with the network it describes. */
@@ -834,7 +839,8 @@ static conform_status check_no_forwarded_claim(conform_ctx *ctx, GString *detail
 static const conform_check router_checks[] = {
     {"router.runs", CONFORM_ERROR,
      "experiments at saturation (uniform traffic, load 1.0) on every test network the router accepts "
-     "(8x8 and 5x7 tori and meshes, 4- and 3-ary 3-trees), with the fewest VCs "
+     "(8x8 and 5x7 tori and meshes, 4- and 3-ary 3-trees, 4x4 and 3x5 HyperX, two "
+     "dragonflies), with the fewest VCs "
      "its create() accepts and with the default, set up and run without a simulation error (at "
      "the defaults and every choice of its enums and bools)",
      "the message names the run (setting, network, VCs) and what the kernel rejected (a candidate "
