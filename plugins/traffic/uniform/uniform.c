@@ -4,24 +4,23 @@
  * uniformly among the others (or among all, with self = true).
  *
  * A source draws the cycle of its next packet (a geometric gap) instead of
- * a die per cycle, so an idle task costs nothing between packets. */
-#include <insee/insee.h>
+ * a die per cycle, so an idle task costs nothing between packets; that
+ * timing is ../common/bernoulli.c, shared with the other patterns. */
+#include "bernoulli.h"
 
 #include <stdlib.h>
 
 enum { P_LOAD, P_SELF };
 
 static const insee_param_def uniform_params[] = {
-    [P_LOAD] = {"load", INSEE_PARAM_DOUBLE, "0.1", 0.0, 1.0, NULL, "phits/node/cycle",
-                "offered load per node; a packet starts with probability load/L per cycle"},
+    [P_LOAD] = TRAFFIC_LOAD_PARAM,
     [P_SELF] = {"self", INSEE_PARAM_BOOL, "false", 1, 0, NULL, NULL,
                 "a task may draw itself as destination (INSEE never does)"},
     {0},
 };
 
 typedef struct uniform {
-    double load;    /* phits/node/cycle */
-    double p;       /* packets per task per cycle: load / L */
+    traffic_bernoulli rate;
     uint32_t tasks;
     bool self;
 } uniform;
@@ -32,12 +31,9 @@ static void *uniform_create(const insee_host *host, const insee_value *params, i
     host->shape(host->kernel, &shape);
     double load = params[P_LOAD].d;
     bool self = params[P_SELF].b;
-    if (shape.packet_phits == 0) {
-        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
-                        "uniform: the packet length is 0 phits; set packet_phits >= 1 "
-                        "in [simulation]");
+    traffic_bernoulli rate;
+    if (!traffic_bernoulli_init(&rate, "uniform", &shape, load, err))
         return NULL;
-    }
     if (load > 0 && shape.tasks < (self ? 1u : 2u)) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "uniform: %u task(s) leave no destination other than the source; "
@@ -51,8 +47,7 @@ static void *uniform_create(const insee_host *host, const insee_value *params, i
         return NULL;
     }
     *u = (uniform){
-        .load = load,
-        .p = load / shape.packet_phits,
+        .rate = rate,
         .tasks = shape.tasks,
         .self = self,
     };
@@ -68,32 +63,24 @@ static uint64_t uniform_start(void *vself, uint32_t task, insee_rng *rng)
 {
     (void)task;
     const uniform *u = vself;
-    if (u->p <= 0)
-        return INSEE_NEVER;
-    return insee_rng_geometric(rng, u->p); /* failures before the first success */
+    return traffic_bernoulli_start(&u->rate, rng);
 }
 
 static bool uniform_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                          insee_message *msg, uint64_t *next)
 {
     const uniform *u = vself;
-    uint32_t dst;
-    if (u->self) {
-        dst = insee_rng_below(rng, u->tasks);
-    } else {
-        /* Uniform over the other tasks: draw among tasks-1 and step over the source. */
-        dst = insee_rng_below(rng, u->tasks - 1);
-        dst += dst >= task;
-    }
+    uint32_t dst =
+        u->self ? insee_rng_below(rng, u->tasks) : traffic_other_task(rng, u->tasks, task);
     *msg = (insee_message){.dst = dst, .packets = 1, .tag = 0};
-    *next = now + 1 + insee_rng_geometric(rng, u->p);
+    *next = traffic_bernoulli_next(&u->rate, now, rng);
     return true;
 }
 
 static double uniform_offered_load(void *vself)
 {
     const uniform *u = vself;
-    return u->load;
+    return u->rate.load;
 }
 
 static const insee_traffic_vtable uniform_vtable = {

@@ -1,0 +1,42 @@
+/* bernoulli.h — the temporal side of INSEE's independent traffic sources
+ * (§3.2.1), shared by the traffic plugins that have one (compiled into each
+ * .so; hidden like everything but the entry).
+ *
+ * Every task tries to start a one-packet message in each cycle with
+ * probability p = load / L (L = packet length in phits). Rather than a die
+ * per cycle, a source draws the gap to its next packet: a geometric number
+ * of failures. An idle task then costs nothing between packets, and the
+ * sequence of packet cycles has exactly the Bernoulli distribution.
+ */
+#ifndef INSEE_TRAFFIC_BERNOULLI_H
+#define INSEE_TRAFFIC_BERNOULLI_H
+
+#include <insee/insee.h>
+
+/* The `load` entry of a parameter table: the same name, range and meaning
+   in every plugin that sends at a load. */
+#define TRAFFIC_LOAD_PARAM                                                   \
+    {"load", INSEE_PARAM_DOUBLE, "0.1", 0.0, 1.0, NULL, "phits/node/cycle",  \
+     "offered load per node; a packet starts with probability load/L per cycle"}
+
+typedef struct traffic_bernoulli {
+    double load; /* phits/node/cycle */
+    double p;    /* packets per task per cycle: load / L */
+} traffic_bernoulli;
+
+/* Set *b for `load` with the packet length of `shape`; false with err
+   filled (the message starts with `name`) when the packet length is 0. */
+bool traffic_bernoulli_init(traffic_bernoulli *b, const char *name, const insee_shape *shape,
+                            double load, insee_error *err);
+
+/* The first cycle a task is due: INSEE_NEVER at load 0. */
+uint64_t traffic_bernoulli_start(const traffic_bernoulli *b, insee_rng *rng);
+
+/* The cycle after `now` at which a task that just sent is due again. */
+uint64_t traffic_bernoulli_next(const traffic_bernoulli *b, uint64_t now, insee_rng *rng);
+
+/* A task drawn uniformly among the `tasks` tasks other than `task` (which
+   must be one of them; tasks >= 2): the uniform (UN) destination. */
+uint32_t traffic_other_task(insee_rng *rng, uint32_t tasks, uint32_t task);
+
+#endif

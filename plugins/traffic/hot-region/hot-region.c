@@ -1,0 +1,121 @@
+/* hot-region.c — hot-region (HR) traffic from independent Bernoulli sources
+ * (INSEE §3.2.1): a fraction of every task's packets goes to a task of the
+ * hot region (the first tasks), the rest uniformly to the other tasks, at
+ * load/L packets per cycle (the timing of ../common/bernoulli.c). INSEE's
+ * default: 25 % to the first eighth of the nodes.
+ */
+#include "bernoulli.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { P_LOAD, P_FRACTION, P_REGION };
+
+static const insee_param_def hot_region_params[] = {
+    [P_LOAD] = TRAFFIC_LOAD_PARAM,
+    [P_FRACTION] = {"fraction", INSEE_PARAM_DOUBLE, "0.25", 0.0, 1.0, NULL, NULL,
+                    "fraction of each task's packets sent into the hot region"},
+    [P_REGION] = {"region", INSEE_PARAM_DOUBLE, "0.125", 0.0, 1.0, NULL, NULL,
+                  "the hot region: the first floor(region x tasks) tasks, at least one"},
+    {0},
+};
+
+typedef struct hot_region {
+    traffic_bernoulli rate;
+    double fraction;
+    uint32_t region; /* tasks 0 .. region-1 are hot */
+    uint32_t tasks;
+} hot_region;
+
+static void *hot_region_create(const insee_host *host, const insee_value *params,
+                               insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    traffic_bernoulli rate;
+    if (!traffic_bernoulli_init(&rate, "hot-region", &shape, params[P_LOAD].d, err))
+        return NULL;
+    if (rate.p > 0 && shape.tasks < 2) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "hot-region: %u task(s) leave no destination other than the source; "
+                        "use at least 2 tasks",
+                        shape.tasks);
+        return NULL;
+    }
+    hot_region *h = malloc(sizeof *h);
+    if (!h) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "hot-region: out of memory");
+        return NULL;
+    }
+    /* The margin keeps a product like 0.29 x 100 = 28.999... at 29. */
+    double region = floor(params[P_REGION].d * shape.tasks + 1e-9);
+    *h = (hot_region){
+        .rate = rate,
+        .fraction = params[P_FRACTION].d,
+        .region = region < 1 ? 1 : (uint32_t)region,
+        .tasks = shape.tasks,
+    };
+    return h;
+}
+
+static void hot_region_destroy(void *self)
+{
+    free(self);
+}
+
+static uint64_t hot_region_start(void *vself, uint32_t task, insee_rng *rng)
+{
+    (void)task;
+    const hot_region *h = vself;
+    return traffic_bernoulli_start(&h->rate, rng);
+}
+
+static bool hot_region_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
+                            insee_message *msg, uint64_t *next)
+{
+    const hot_region *h = vself;
+    uint32_t dst;
+    /* A hot task draws among the other hot tasks; the only hot task has
+       none, and all its packets are uniform. */
+    bool hot = (task >= h->region || h->region > 1) && insee_rng_double(rng) < h->fraction;
+    if (!hot)
+        dst = traffic_other_task(rng, h->tasks, task);
+    else if (task < h->region)
+        dst = traffic_other_task(rng, h->region, task);
+    else
+        dst = insee_rng_below(rng, h->region);
+    *msg = (insee_message){.dst = dst, .packets = 1, .tag = 0};
+    *next = traffic_bernoulli_next(&h->rate, now, rng);
+    return true;
+}
+
+static double hot_region_offered_load(void *vself)
+{
+    const hot_region *h = vself;
+    return h->rate.load;
+}
+
+static const insee_traffic_vtable hot_region_vtable = {
+    .size = sizeof(insee_traffic_vtable),
+    .create = hot_region_create,
+    .destroy = hot_region_destroy,
+    .start = hot_region_start,
+    .emit = hot_region_emit,
+    .offered_load = hot_region_offered_load,
+};
+
+static const insee_plugin_desc hot_region_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_TRAFFIC,
+    .name = "hot-region",
+    .version = "1.0.0",
+    .summary = "a fraction of the packets to the first nodes (the hot region), the rest uniform, "
+               "Bernoulli sources at a given load",
+    .reference = "INSEE §3.2.1",
+    .params = hot_region_params,
+    .vtable = &hot_region_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(hot_region_desc)

@@ -1,0 +1,136 @@
+/* local.c — local (LO) traffic from independent Bernoulli sources (INSEE
+ * §3.2.1) on a k-ary n-cube: the destination moves away from the source by
+ * an offset drawn per dimension, small offsets being the most likely, so
+ * most packets go to nearby nodes; load/L packets per cycle (the timing of
+ * ../common/bernoulli.c).
+ *
+ * Per dimension, as INSEE's code draws it: with probability 1/2 an offset
+ * in [-1, 1], 1/4 one of ±2..3, 1/8 one of ±4..7, else a coordinate
+ * anywhere on the ring; the move wraps mod k. A draw that lands on the
+ * source is drawn again, whole.
+ */
+#include "bernoulli.h"
+#include "grid.h"
+
+#include <stdlib.h>
+
+enum { P_LOAD };
+
+static const insee_param_def local_params[] = {
+    [P_LOAD] = TRAFFIC_LOAD_PARAM,
+    {0},
+};
+
+typedef struct local {
+    traffic_bernoulli rate;
+    traffic_grid *grid;
+} local;
+
+static void local_destroy(void *vself)
+{
+    local *l = vself;
+    traffic_grid_destroy(l->grid);
+    free(l);
+}
+
+static void *local_create(const insee_host *host, const insee_value *params, insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    traffic_bernoulli rate;
+    if (!traffic_bernoulli_init(&rate, "local", &shape, params[P_LOAD].d, err))
+        return NULL;
+    if (rate.p > 0 && shape.tasks < 2) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "local: %u task(s) leave no destination other than the source; "
+                        "use at least 2 tasks",
+                        shape.tasks);
+        return NULL;
+    }
+    local *l = malloc(sizeof *l);
+    if (!l) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "local: out of memory");
+        return NULL;
+    }
+    *l = (local){.rate = rate, .grid = traffic_grid_create("local", host, err)};
+    if (!l->grid) {
+        local_destroy(l);
+        return NULL;
+    }
+    return l;
+}
+
+/* The offset along one dimension of k nodes. */
+static int64_t local_offset(insee_rng *rng, uint32_t k)
+{
+    double u = insee_rng_double(rng);
+    if (u < 0.5)
+        return (int64_t)insee_rng_below(rng, 3) - 1; /* -1, 0, 1 */
+    if (u < 0.75) {
+        int64_t r = insee_rng_below(rng, 4); /* -3, -2, 2, 3 */
+        return r < 2 ? r - 3 : r;
+    }
+    if (u < 0.875) {
+        int64_t r = insee_rng_below(rng, 8); /* -7 .. -4, 4 .. 7 */
+        return r < 4 ? r - 7 : r;
+    }
+    return insee_rng_below(rng, k); /* anywhere: every coordinate as likely */
+}
+
+static uint64_t local_start(void *vself, uint32_t task, insee_rng *rng)
+{
+    (void)task;
+    const local *l = vself;
+    return traffic_bernoulli_start(&l->rate, rng);
+}
+
+static bool local_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
+                       insee_message *msg, uint64_t *next)
+{
+    const local *l = vself;
+    const traffic_grid *g = l->grid;
+    uint32_t dst;
+    /* Along a dimension of k >= 2 nodes (there is one: 2 tasks or more)
+       the offset is 0 mod k with probability at most 5/12 (k = 2 is the
+       worst), so fewer than 2 draws are expected. */
+    do {
+        uint32_t pos = g->pos[task];
+        for (uint32_t d = 0; d < g->n; d++)
+            pos = traffic_grid_move(g, pos, d, local_offset(rng, g->k[d]));
+        dst = g->node[pos];
+    } while (dst == task);
+    *msg = (insee_message){.dst = dst, .packets = 1, .tag = 0};
+    *next = traffic_bernoulli_next(&l->rate, now, rng);
+    return true;
+}
+
+static double local_offered_load(void *vself)
+{
+    const local *l = vself;
+    return l->rate.load;
+}
+
+static const insee_traffic_vtable local_vtable = {
+    .size = sizeof(insee_traffic_vtable),
+    .create = local_create,
+    .destroy = local_destroy,
+    .start = local_start,
+    .emit = local_emit,
+    .offered_load = local_offered_load,
+};
+
+static const insee_plugin_desc local_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_TRAFFIC,
+    .name = "local",
+    .version = "1.0.0",
+    .summary = "destinations near the source (per dimension offsets of 1, 2-3, 4-7 or anywhere, "
+               "halving in probability), Bernoulli sources at a given load",
+    .reference = "INSEE §3.2.1",
+    .params = local_params,
+    .vtable = &local_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(local_desc)
