@@ -282,6 +282,7 @@ Test(cli, spinnaker_table_errors_name_the_line)
         {"0 0\n", ":1:", "at least one output"},
         {"0 0 1 1\n", ":1:", "twice"},
         {"0 0 1\n0 0 2\n", "two entries", "merge"},
+        {"0 0 1 ######\n1 0 loc\n", ":2:", "local"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *path = write_temp(cases[i].text);
@@ -299,6 +300,13 @@ Test(cli, spinnaker_table_errors_name_the_line)
         g_free(path);
         g_free(file);
     }
+    /* A directory opens but cannot be read. */
+    result r = run_insee((const char *[]){"run", "--set", "topology.dims=[4,4]", "--set",
+                                          "router.plugin=spinnaker", "--set", "router.table=file",
+                                          "--set", "router.file=/", NULL});
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "cannot read the table file '/'"), "%s", r.err);
+    result_free(&r);
 }
 
 /* A dragonfly's minimal paths go local, global, local: no dimension order,

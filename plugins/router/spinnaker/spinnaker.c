@@ -184,6 +184,11 @@ static bool read_table(spinnaker *self, const char *path, const insee_shape *sha
         else
             ok = parse_line(self, text, path, line, shape, &cap_e, &cap_p, err);
     }
+    if (ok && ferror(f)) { /* a directory, a vanished device */
+        insee_error_set(err, INSEE_ERR_IO, "spinnaker: cannot read the table file '%s': %s",
+                        path, strerror(errno));
+        ok = false;
+    }
     fclose(f);
     if (!ok)
         return false;
