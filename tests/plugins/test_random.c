@@ -2,35 +2,11 @@
  * frequency 1/n within a binomial bound whatever the input numbers, the
  * draws come from the stream passed to pick() (same stream, same picks;
  * another stream, other picks), and the answer is always in [0, n). */
-#include "harness.h"
+#include "arbiter_rig.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
-
-typedef struct arb {
-    const insee_arbiter_vtable *vt;
-    void *self;
-    insee_kernel k;
-    insee_host host;
-} arb;
-
-static void arb_make(arb *a)
-{
-    const insee_plugin_desc *d = load_plugin("arbiter", "random");
-    cr_assert_eq(d->kind, INSEE_KIND_ARBITER);
-    a->vt = d->vtable;
-    a->host = mock_host(&a->k);
-    insee_error err = {0};
-    a->self = a->vt->create(&a->host, NULL, &err);
-    cr_assert_not_null(a->self, "%s", err.message);
-}
-
-/* The per-output state the kernel would give: zeroed, or none. */
-static void *fresh_state(arb *a)
-{
-    size_t size = a->vt->state_size ? a->vt->state_size(a->self) : 0;
-    return size ? calloc(1, size) : NULL;
-}
+#include <stdlib.h>
 
 /* n requests from sparse inputs, so a plugin that confused positions with
    input numbers would fail the range and frequency checks. */
@@ -41,36 +17,29 @@ static void requests(insee_request *req, uint32_t n)
                                  .born = 40 - i, .transit = i % 2 == 0, .injected = 45 - i};
 }
 
-static uint32_t pick(arb *a, void *state, const insee_request *req, uint32_t n, insee_rng *rng)
-{
-    uint32_t g = a->vt->pick(a->self, state, req, n, 100, rng);
-    cr_assert_lt(g, n);
-    return g;
-}
-
 Test(random, alone_is_granted_and_always_in_range)
 {
-    arb a;
-    arb_make(&a);
-    void *state = fresh_state(&a);
+    arbiter_rig a;
+    arb_make(&a, "random", NULL, 100);
+    void *state = arb_state(&a);
     insee_rng rng;
     insee_rng_init(&rng, 1, 1);
     insee_request req[16];
     requests(req, 16);
     for (int k = 0; k < 100; k++)
-        cr_assert_eq(pick(&a, state, req, 1, &rng), 0u);
+        cr_assert_eq(arb_pick(&a, state, req, 1, &rng), 0u);
     for (uint32_t n = 2; n <= 16; n++)
         for (int k = 0; k < 1000; k++)
-            pick(&a, state, req, n, &rng);
+            arb_pick(&a, state, req, n, &rng);
     free(state);
-    a.vt->destroy(a.self);
+    arb_free(&a);
 }
 
 Test(random, each_request_granted_one_time_in_n)
 {
-    arb a;
-    arb_make(&a);
-    void *state = fresh_state(&a);
+    arbiter_rig a;
+    arb_make(&a, "random", NULL, 100);
+    void *state = arb_state(&a);
     insee_rng rng;
     insee_rng_init(&rng, 7, 3);
     enum { DRAWS = 60000 };
@@ -81,7 +50,7 @@ Test(random, each_request_granted_one_time_in_n)
         requests(req, n);
         uint32_t wins[16] = {0};
         for (int k = 0; k < DRAWS; k++)
-            wins[pick(&a, state, req, n, &rng)]++;
+            wins[arb_pick(&a, state, req, n, &rng)]++;
         /* Binomial(DRAWS, 1/n): a fair arbiter falls outside 5 standard
            deviations with probability below 1e-6 per count. */
         double p = 1.0 / n, mean = DRAWS * p, sd = sqrt(DRAWS * p * (1 - p));
@@ -91,14 +60,14 @@ Test(random, each_request_granted_one_time_in_n)
                          mean);
     }
     free(state);
-    a.vt->destroy(a.self);
+    arb_free(&a);
 }
 
 Test(random, same_stream_same_picks_other_stream_other_picks)
 {
-    arb a;
-    arb_make(&a);
-    void *s1 = fresh_state(&a), *s2 = fresh_state(&a), *s3 = fresh_state(&a);
+    arbiter_rig a;
+    arb_make(&a, "random", NULL, 100);
+    void *s1 = arb_state(&a), *s2 = arb_state(&a), *s3 = arb_state(&a);
     insee_rng r1, r2, r3;
     insee_rng_init(&r1, 11, 5);
     insee_rng_init(&r2, 11, 5);
@@ -107,14 +76,14 @@ Test(random, same_stream_same_picks_other_stream_other_picks)
     requests(req, 8);
     uint32_t differ = 0;
     for (int k = 0; k < 1000; k++) {
-        uint32_t g1 = pick(&a, s1, req, 8, &r1);
-        cr_assert_eq(pick(&a, s2, req, 8, &r2), g1, "pick %d", k);
-        differ += pick(&a, s3, req, 8, &r3) != g1;
+        uint32_t g1 = arb_pick(&a, s1, req, 8, &r1);
+        cr_assert_eq(arb_pick(&a, s2, req, 8, &r2), g1, "pick %d", k);
+        differ += arb_pick(&a, s3, req, 8, &r3) != g1;
     }
     /* Independent streams agree about 1 time in 8. */
     cr_assert_gt(differ, 700u);
     free(s1);
     free(s2);
     free(s3);
-    a.vt->destroy(a.self);
+    arb_free(&a);
 }

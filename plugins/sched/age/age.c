@@ -12,12 +12,9 @@
  * age 0) go to the head that started requesting first (`since`), then round
  * robin from the last input this output granted, so equals take turns.
  *
- * Per-output state: one uint32_t holding (last granted input + 1), as in
- * round-robin: the zeroed state at start means "none granted yet". */
-#include <insee/insee.h>
-
-#include <stdlib.h>
-#include <string.h>
+ * Per-output state: the turn of ../common/rotation.h, as in round-robin. */
+#include "instance.h"
+#include "rotation.h"
 
 /* Parameters, in table order. */
 enum { P_SINCE };
@@ -38,24 +35,10 @@ typedef struct age {
 static void *age_create(const insee_host *host, const insee_value *params, insee_error *err)
 {
     (void)host; /* no kernel service needed */
-    age *self = malloc(sizeof *self);
-    if (!self) {
-        insee_error_set(err, INSEE_ERR_NOMEM, "age: out of memory");
-        return NULL;
-    }
-    self->since = (enum age_since)params[P_SINCE].i; /* ENUM: index of the choice */
+    age *self = sched_alloc(sizeof *self, "age", err);
+    if (self)
+        self->since = (enum age_since)params[P_SINCE].i; /* ENUM: index of the choice */
     return self;
-}
-
-static void age_destroy(void *self)
-{
-    free(self);
-}
-
-static size_t age_state_size(void *self)
-{
-    (void)self;
-    return sizeof(uint32_t);
 }
 
 /* The cycle the packet's age counts from: smaller is older. */
@@ -64,24 +47,12 @@ static uint64_t birth(const age *a, const insee_request *r)
     return a->since == SINCE_GENERATION ? r->born : r->injected;
 }
 
-/* How far `input` comes after `after` in round-robin order: unsigned
-   subtraction wraps, so inputs at or past `after` rank first in increasing
-   order, then the lower ones, again in increasing order. */
-static uint32_t turn(uint32_t input, uint32_t after)
+/* The older packet goes first, then the earlier request (rotation_pick()
+   puts full ties in turn). */
+static int age_order(const void *self, const insee_request *x, const insee_request *y)
 {
-    return input - after;
-}
-
-/* Whether request x goes before request y: older packet, then earlier
-   request, then sooner in turn. */
-static bool before(const age *a, const insee_request *x, const insee_request *y, uint32_t after)
-{
-    uint64_t bx = birth(a, x), by = birth(a, y);
-    if (bx != by)
-        return bx < by;
-    if (x->since != y->since)
-        return x->since < y->since;
-    return turn(x->input, after) < turn(y->input, after);
+    int o = rotation_cmp(birth(self, x), birth(self, y));
+    return o ? o : rotation_cmp(x->since, y->since);
 }
 
 static uint32_t age_pick(void *self, void *state, const insee_request *req, uint32_t n,
@@ -89,25 +60,15 @@ static uint32_t age_pick(void *self, void *state, const insee_request *req, uint
 {
     (void)now;
     (void)rng;
-    const age *a = self;
-    uint32_t after;
-    memcpy(&after, state, sizeof after); /* the kernel promises no alignment */
-    uint32_t g = 0;
-    for (uint32_t i = 1; i < n; i++)
-        if (before(a, &req[i], &req[g], after))
-            g = i;
-    /* Input UINT32_MAX wraps `after` to 0, which again means "start over". */
-    after = req[g].input + 1u;
-    memcpy(state, &after, sizeof after);
-    return g;
+    return rotation_pick(state, req, n, self, age_order);
 }
 
 static const insee_arbiter_vtable age_vtable = {
     .size = sizeof(insee_arbiter_vtable),
     .create = age_create,
-    .destroy = age_destroy,
+    .destroy = sched_destroy,
     .pick = age_pick,
-    .state_size = age_state_size,
+    .state_size = rotation_state_size,
 };
 
 static const insee_plugin_desc age_desc = {

@@ -4,29 +4,12 @@
  * The draw comes from the stream the kernel passes to pick() (one per
  * router, derived from the experiment seed), never from rand(), so a run
  * repeats exactly. No per-output state: each draw is independent. */
-#include <insee/insee.h>
-
-#include <stdlib.h>
-
-typedef struct random_arb {
-    const insee_host *host;
-} random_arb;
+#include "instance.h"
 
 static void *random_create(const insee_host *host, const insee_value *params, insee_error *err)
 {
     (void)params; /* no parameters */
-    random_arb *self = malloc(sizeof *self);
-    if (!self) {
-        insee_error_set(err, INSEE_ERR_NOMEM, "random: out of memory");
-        return NULL;
-    }
-    self->host = host;
-    return self;
-}
-
-static void random_destroy(void *self)
-{
-    free(self);
+    return sched_plain_create(host, "random", err);
 }
 
 static uint32_t random_pick(void *self, void *state, const insee_request *req, uint32_t n,
@@ -42,7 +25,7 @@ static uint32_t random_pick(void *self, void *state, const insee_request *req, u
 static const insee_arbiter_vtable random_vtable = {
     .size = sizeof(insee_arbiter_vtable),
     .create = random_create,
-    .destroy = random_destroy,
+    .destroy = sched_destroy,
     .pick = random_pick,
 };
 
