@@ -122,7 +122,12 @@ static void describe_queue(insee_engine *eng, uint32_t q, GString *out)
 
 void insee_deadlock_check(insee_engine *eng)
 {
-    if (!eng->deadlock_cycles || !eng->in_flight || eng->now - eng->last_move < eng->deadlock_cycles)
+    /* last_move may lie ahead while a long packet's phits still flow; with
+       global congestion control holding injection back and nothing in
+       transit, the sources wait for the next sample, not for each other. */
+    if (!eng->deadlock_cycles || !eng->in_flight || eng->now <= eng->last_move ||
+        eng->now - eng->last_move < eng->deadlock_cycles ||
+        (eng->gcc_stop && eng->net.transit_used == 0))
         return;
     const insee_net *net = &eng->net;
     wait_graph g = build_graph(eng);

@@ -63,7 +63,7 @@ void insee_engine_prepare(insee_engine *eng)
     if (eng->ipr > 0) {
         eng->ipr_rng = g_new(insee_rng, net->routers);
         for (uint32_t r = 0; r < net->routers; r++)
-            insee_rng_init(&eng->ipr_rng[r], eng->seed, (4ull << 40) + r);
+            insee_rng_init(&eng->ipr_rng[r], eng->seed, (6ull << 40) + r);
     }
     /* An output is requested by at most every input of its router. */
     uint32_t inputs = 1;
@@ -183,6 +183,7 @@ void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
         return;
     }
     net->q_flags[q] |= INSEE_Q_ACTIVE;
+    net->pkt[p].since = INSEE_NEVER;
     schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
 
@@ -292,11 +293,11 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
     }
     for (uint32_t c = 0; c < n; c++) {
         const insee_candidate *cd = &cand[c];
-        if (cd->port == INSEE_PORT_DROP || (eng->multicast && cd->port == INSEE_PORT_LOCAL))
-            continue;
         const char *wrong = NULL;
-        if (eng->multicast && c > 0 && cd->port < ports && same_port_earlier(cand, c))
-            wrong = "a port twice in one multicast set";
+        if (eng->multicast && c > 0 && same_port_earlier(cand, c))
+            wrong = "a port (or LOCAL) twice in one multicast set";
+        else if (cd->port == INSEE_PORT_DROP || (eng->multicast && cd->port == INSEE_PORT_LOCAL))
+            continue;
         else if (cd->port >= ports)
             wrong = "a port it does not have";
         else if (net->peer_queue[net->port_base[r] + cd->port] == INSEE_NONE)
@@ -406,6 +407,8 @@ static void drop_head(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
+    if (net->q_in_done[q] > eng->now) /* its tail will not arrive: discarded as it comes */
+        net->q_in_done[q] = eng->now;
     eng->in_flight--;
     eng->last_move = eng->now;
     eng->report.total_dropped_network++;
@@ -457,6 +460,14 @@ static void request_phase(insee_engine *eng)
     }
 }
 
+/* Phits keep moving until cycle `until` (a tail crossing a link or being
+   consumed): no deadlock before then. */
+static void keep_moving(insee_engine *eng, uint64_t until)
+{
+    if (until > eng->last_move)
+        eng->last_move = until;
+}
+
 /* Packet p's head leaves queue q now (onto a link, or into consumption). */
 static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
 {
@@ -482,6 +493,7 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     net->link_rr[gp] = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
     net->link_free_at[gp] = eng->now + L;
     net->ovc_free_at[ovc] = eng->now + L;
+    keep_moving(eng, eng->now + L - 1);
     schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
     if (net->ovc_src[ovc] != INSEE_NONE) { /* a multicast copy left with its original */
         head_leaves(eng, net->ovc_src[ovc], pk);
@@ -529,6 +541,7 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint32_t p = depart(eng, rq->queue, eng->now + L);
     head_leaves(eng, rq->queue, &net->pkt[p]);
     net->q_out_done[rq->queue] = eng->now + L;
+    keep_moving(eng, eng->now + L - 1);
     if (eng->single_consumption)
         net->link_free_at[rq->link] = eng->now + L;
     if (L == 1)
@@ -619,6 +632,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
     uint32_t p = depart(eng, q, eng->now + L);
     head_leaves(eng, q, &net->pkt[p]);
     net->q_out_done[q] = eng->now + L;
+    keep_moving(eng, eng->now + L - 1);
     uint32_t r = net->q_router[q];
     uint32_t now_delivered[INSEE_MAX_CANDIDATES], k = 0;
     for (uint32_t c = 0; c < n; c++) {

@@ -26,12 +26,13 @@ static gboolean build_ports(insee_net *net, const insee_topology_vtable *topo, v
     for (uint32_t r = 0; r < net->routers; r++) {
         net->port_base[r] = (uint32_t)total;
         uint32_t n = topo->ports(self, r);
-        if (n > INSEE_PORT_DROP)
+        if (n > INSEE_PORT_LOCAL) /* the port numbers above are pseudo-ports */
             return fail(err, "topology: router %u reports %u ports (at most %u)", r, n,
-                        INSEE_PORT_DROP);
+                        INSEE_PORT_LOCAL);
         total += n;
     }
-    if (total * net->vcs + (uint64_t)net->nodes * net->injectors >= INSEE_NONE)
+    /* Queue ids travel in events beside a 2-bit kind. */
+    if (total * net->vcs + (uint64_t)net->nodes * net->injectors >= (1u << 30))
         return fail(err, "topology: %" G_GUINT64_FORMAT " ports with %u VCs is too large",
                     total, net->vcs);
     net->port_base[net->routers] = (uint32_t)total;

@@ -149,7 +149,8 @@ static inline uint32_t insee_net_free_phits(const insee_net *net, uint32_t q, ui
     uint64_t in = net->q_in_done[q], out = net->q_out_done[q];
     uint64_t unarrived = in > now ? (in - now < L ? in - now : L) : 0;
     uint64_t sent = out > now && out != INSEE_NEVER ? L - (out - now) : 0;
-    uint64_t present = (uint64_t)net->q_count[q] * L - unarrived - sent;
+    uint64_t counted = (uint64_t)net->q_count[q] * L;
+    uint64_t present = counted > unarrived + sent ? counted - unarrived - sent : 0;
     return (uint32_t)((uint64_t)insee_net_queue_capacity(net, q) * L - present);
 }
 
