@@ -208,7 +208,7 @@ static bool read_table(spinnaker *self, const char *path, const insee_shape *sha
 static void *spinnaker_create(const insee_host *host, const insee_value *params,
                               insee_error *err)
 {
-    if (!INSEE_HOST_HAS(host, output_free_phits)) {
+    if (host->abi_minor < 1) { /* INSEE_ROUTE_MULTICAST came with minor 1 */
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "spinnaker: multicast needs a kernel of plugin ABI 1.1 or newer");
         return NULL;
