@@ -1,0 +1,298 @@
+/* file.c — placement read from a file (INSEE §3.4, "File": "INSEE can read
+ * the mapping information from a file"). INSEE's lines are <node, task,
+ * application>; here place() runs once per application, so a file maps one
+ * application and its lines are "task node" pairs (README.md gives the
+ * format). create() reads and parses the file, so a missing or garbled file
+ * fails before the run; place() checks the pairs against the tasks and the
+ * available nodes it is given. Every message names path:line and what to do.
+ */
+#include <insee/insee.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_PATH };
+
+static const insee_param_def file_params[] = {
+    [P_PATH] = {"path", INSEE_PARAM_STRING, NULL, 1, 0, NULL, NULL,
+                "mapping file, one 'task node' pair per line ('#' starts a comment); a relative "
+                "path is read from the current directory"},
+    {0},
+};
+
+/* Largest task or node number a line may hold: UINT32_MAX marks "none". */
+#define FILE_MAX_ID (UINT32_MAX - 1u)
+
+typedef struct file_pair {
+    uint32_t task, node, line;
+} file_pair;
+
+typedef struct file_map {
+    char *path;
+    file_pair *pairs;
+    uint32_t n, cap;
+    uint32_t lines; /* lines in the file, for "the file ends" messages */
+} file_map;
+
+static void file_destroy(void *self_)
+{
+    file_map *self = self_;
+    if (!self)
+        return;
+    free(self->path);
+    free(self->pairs);
+    free(self);
+}
+
+/* The whole file in memory; NULL with err filled. */
+static char *file_slurp(const char *path, size_t *len, insee_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        insee_error_set(err, INSEE_ERR_IO,
+                        "file: cannot open '%s': %s; check placement.path (a relative path is "
+                        "read from the current directory)",
+                        path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, used = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        used += fread(buf + used, 1, cap - used, f);
+        if (used < cap)
+            break;
+        char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf)
+        insee_error_set(err, INSEE_ERR_NOMEM, "file: out of memory reading '%s'", path);
+    else if (ferror(f)) {
+        insee_error_set(err, INSEE_ERR_IO, "file: cannot read '%s': %s; check that it is a "
+                        "readable regular file", path, strerror(errno));
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *len = used;
+    return buf;
+}
+
+static bool file_push(file_map *m, uint32_t task, uint32_t node, uint32_t line, insee_error *err)
+{
+    if (m->n == m->cap) {
+        uint32_t cap = m->cap ? m->cap * 2 : 64;
+        file_pair *bigger = cap > m->cap ? realloc(m->pairs, sizeof *bigger * cap) : NULL;
+        if (!bigger) {
+            insee_error_set(err, INSEE_ERR_NOMEM, "file: out of memory at %s:%u", m->path, line);
+            return false;
+        }
+        m->pairs = bigger;
+        m->cap = cap;
+    }
+    m->pairs[m->n++] = (file_pair){task, node, line};
+    return true;
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Parse line `line` (text[0..len), no newline) into m; false with err filled. */
+static bool file_parse_line(file_map *m, const char *text, size_t len, uint32_t line,
+                            insee_error *err)
+{
+    uint32_t value[2];
+    uint32_t fields = 0;
+    size_t i = 0;
+    for (;;) {
+        while (i < len && is_blank(text[i]))
+            i++;
+        if (i == len || text[i] == '#')
+            break;
+        unsigned char c = (unsigned char)text[i];
+        if (c < '0' || c > '9') {
+            insee_error_set(err, INSEE_ERR_IO,
+                            "%s:%u: unexpected character 0x%02x ('%c'); each line is 'task node', "
+                            "two non-negative integers, or a '#' comment",
+                            m->path, line, c, c >= 0x20 && c < 0x7f ? c : '?');
+            return false;
+        }
+        uint64_t v = 0;
+        while (i < len && text[i] >= '0' && text[i] <= '9') {
+            v = v * 10 + (uint64_t)(text[i++] - '0');
+            if (v > FILE_MAX_ID) {
+                insee_error_set(err, INSEE_ERR_IO,
+                                "%s:%u: number too large (at most %u); tasks and nodes are "
+                                "numbered from 0",
+                                m->path, line, FILE_MAX_ID);
+                return false;
+            }
+        }
+        if (i < len && !is_blank(text[i]) && text[i] != '#') {
+            insee_error_set(err, INSEE_ERR_IO,
+                            "%s:%u: a number runs into '%c'; separate 'task node' with blanks",
+                            m->path, line, text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?');
+            return false;
+        }
+        if (fields == 2) {
+            insee_error_set(err, INSEE_ERR_IO,
+                            "%s:%u: more than two numbers; write one 'task node' pair per line",
+                            m->path, line);
+            return false;
+        }
+        value[fields++] = (uint32_t)v;
+    }
+    if (fields == 1) {
+        insee_error_set(err, INSEE_ERR_IO,
+                        "%s:%u: only one number; write 'task node' (the task, then its node)",
+                        m->path, line);
+        return false;
+    }
+    return fields == 0 || file_push(m, value[0], value[1], line, err);
+}
+
+static bool file_parse(file_map *m, const char *text, size_t len, insee_error *err)
+{
+    size_t start = 0;
+    uint32_t line = 0;
+    while (start < len) {
+        const char *nl = memchr(text + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        if (line == UINT32_MAX) {
+            insee_error_set(err, INSEE_ERR_IO, "%s:%u: too many lines", m->path, line);
+            return false;
+        }
+        if (!file_parse_line(m, text + start, end - start, ++line, err))
+            return false;
+        start = end + 1;
+    }
+    m->lines = line;
+    if (m->n == 0) {
+        insee_error_set(err, INSEE_ERR_IO,
+                        "%s:%u: the file ends without a 'task node' line; give one line per task",
+                        m->path, line ? line : 1); /* an empty file still has a line 1 */
+        return false;
+    }
+    return true;
+}
+
+static void *file_create(const insee_host *host, const insee_value *params, insee_error *err)
+{
+    (void)host; /* the pairs are checked against what place() receives */
+    const char *path = params[P_PATH].s;
+    file_map *m = calloc(1, sizeof *m);
+    size_t path_len = strlen(path);
+    if (m)
+        m->path = malloc(path_len + 1);
+    if (!m || !m->path) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "file: out of memory");
+        file_destroy(m);
+        return NULL;
+    }
+    memcpy(m->path, path, path_len + 1);
+    size_t len = 0;
+    char *text = file_slurp(path, &len, err);
+    bool ok = text && file_parse(m, text, len, err);
+    free(text);
+    if (!ok) {
+        file_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Check pair p against the application and the machine; record it. */
+static bool file_take(const file_map *m, const file_pair *p, uint32_t tasks, const bool *available,
+                      uint32_t nodes, uint32_t *task_line, uint32_t *node_pair, insee_error *err)
+{
+    if (p->task >= tasks) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s:%u: task %u, but the application has %u tasks, numbered from 0; "
+                        "remove the line or run more tasks",
+                        m->path, p->line, p->task, tasks);
+    } else if (p->node >= nodes) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s:%u: node %u, but the network has %u nodes, numbered from 0; map the "
+                        "task onto an existing node",
+                        m->path, p->line, p->node, nodes);
+    } else if (task_line[p->task]) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s:%u: task %u already has a node (line %u); give each task one line",
+                        m->path, p->line, p->task, task_line[p->task]);
+    } else if (node_pair[p->node] != UINT32_MAX) {
+        const file_pair *other = &m->pairs[node_pair[p->node]];
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s:%u: node %u already runs task %u (line %u); give each node to one "
+                        "task",
+                        m->path, p->line, p->node, other->task, other->line);
+    } else if (!available[p->node]) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s:%u: node %u is not available (another application holds it); map "
+                        "this application onto free nodes",
+                        m->path, p->line, p->node);
+    } else {
+        task_line[p->task] = p->line;
+        node_pair[p->node] = (uint32_t)(p - m->pairs);
+        return true;
+    }
+    return false;
+}
+
+static bool file_place(void *self, uint32_t tasks, const bool *available, uint32_t nodes,
+                       uint32_t *task_node, insee_rng *rng, insee_error *err)
+{
+    const file_map *m = self;
+    (void)rng; /* deterministic */
+    uint32_t *task_line = calloc(tasks ? tasks : 1, sizeof *task_line); /* 0: no line yet */
+    uint32_t *node_pair = malloc(sizeof *node_pair * (nodes ? nodes : 1));
+    bool ok = task_line && node_pair;
+    if (!ok)
+        insee_error_set(err, INSEE_ERR_NOMEM, "file: out of memory for %u tasks on %u nodes", tasks,
+                        nodes);
+    for (uint32_t n = 0; ok && n < nodes; n++)
+        node_pair[n] = UINT32_MAX;
+    for (uint32_t i = 0; ok && i < m->n; i++) {
+        ok = file_take(m, &m->pairs[i], tasks, available, nodes, task_line, node_pair, err);
+        if (ok)
+            task_node[m->pairs[i].task] = m->pairs[i].node;
+    }
+    for (uint32_t t = 0; ok && t < tasks; t++) {
+        if (!task_line[t]) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "%s:%u: the file ends without a node for task %u (it maps %u of the "
+                            "%u tasks); add a line '%u <node>'",
+                            m->path, m->lines, t, m->n, tasks, t);
+            ok = false;
+        }
+    }
+    free(task_line);
+    free(node_pair);
+    return ok;
+}
+
+static const insee_placement_vtable file_vtable = {
+    .size = sizeof(insee_placement_vtable),
+    .create = file_create,
+    .destroy = file_destroy,
+    .place = file_place,
+};
+
+static const insee_plugin_desc file_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_PLACEMENT,
+    .name = "file",
+    .version = "1.0.0",
+    .summary = "the task-to-node mapping read from a file of 'task node' lines",
+    .reference = "INSEE §3.4",
+    .params = file_params,
+    .vtable = &file_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(file_desc)
