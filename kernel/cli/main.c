@@ -14,6 +14,7 @@
 #include "engine/experiment.h"
 #include "plugin/describe.h"
 #include "plugin/registry.h"
+#include "stats/output.h"
 #include "stats/topology_summary.h"
 
 enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
@@ -175,6 +176,12 @@ static int cmd_topology(int argc, char **argv)
     if (!cfg)
         return code;
     GError *err = NULL;
+    /* Before the topology is built, which can take long. */
+    if (opt_dot && !insee_output_check(opt_dot, "--dot", &err)) {
+        insee_config_free(cfg);
+        report_error(err);
+        return EXIT_USAGE;
+    }
     insee_registry *reg = open_registry(cfg, &err);
     gint64 start = g_get_monotonic_time();
     insee_experiment *exp = reg ? insee_experiment_new_topology(cfg, reg, &err) : NULL;
@@ -229,6 +236,9 @@ static int cmd_plugins(int argc, char **argv)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    /* Messages in the user's language, numbers always with '.': the report
+       and the CSV are read by programs, and config values are parsed. */
+    setlocale(LC_NUMERIC, "C");
     GOptionContext *ctx = g_option_context_new("COMMAND [ARGS] — simulate interconnection networks");
     g_option_context_set_summary(ctx, summary);
     g_option_context_set_description(ctx, description);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "stats/output.h"
 
 G_DEFINE_QUARK(insee-experiment-error-quark, insee_experiment_error)
 
@@ -395,9 +396,24 @@ static void fill_report_header(insee_experiment *exp)
     rep->offered_load = tv->offered_load ? tv->offered_load(exp->eng.traffic_self) : -1.0;
 }
 
+/* The output paths, checked before the run so a bad one costs no simulated
+   time; a configuration error, like any other bad value. */
+static gboolean check_outputs(const insee_experiment *exp, GError **err)
+{
+    const char *csv = kernel_value(exp, "stats", S_CSV)->s;
+    GError *e = NULL;
+    if (!csv || !*csv || insee_output_check(csv, "[stats] csv", &e))
+        return TRUE;
+    g_set_error_literal(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID, e->message);
+    g_error_free(e);
+    return FALSE;
+}
+
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
 {
     g_return_val_if_fail(!exp->ran && exp->eng.router, FALSE);
+    if (!check_outputs(exp, err))
+        return FALSE;
     exp->ran = TRUE;
     fill_report_header(exp);
     return insee_engine_run(&exp->eng, err);

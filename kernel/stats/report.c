@@ -2,10 +2,15 @@
  * rows (report.h). Everything printed except the wall-clock and speed lines
  * is a function of the configuration and the seed, so two runs can be
  * compared byte for byte. */
+/* newlocale() and uselocale() are POSIX.1-2008. */
+#define _POSIX_C_SOURCE 200809L
 #include "stats/report.h"
 
+#include <locale.h>
 #include <math.h>
 #include <string.h>
+
+#include "stats/output.h"
 
 void insee_stat_add(insee_stat *s, uint64_t x)
 {
@@ -30,6 +35,29 @@ void insee_report_clear(insee_report *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Numbers are written with a decimal point whatever the caller's locale:
+   files are read by programs, and a decimal comma would split a CSV field.
+   uselocale() switches this thread only. */
+typedef struct c_numbers {
+    locale_t c, old;
+} c_numbers;
+
+static c_numbers c_numbers_begin(void)
+{
+    c_numbers n = {newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), (locale_t)0};
+    if (n.c)
+        n.old = uselocale(n.c);
+    return n;
+}
+
+static void c_numbers_end(c_numbers n)
+{
+    if (n.c) {
+        uselocale(n.old);
+        freelocale(n.c);
+    }
+}
+
 static double per_packet(uint64_t total, uint64_t count)
 {
     return count ? (double)total / (double)count : 0.0;
@@ -43,6 +71,7 @@ static void print_latency(FILE *out, const char *what, const insee_stat *s)
 
 void insee_report_print(const insee_report *r, FILE *out)
 {
+    c_numbers locale = c_numbers_begin();
     fprintf(out, "# insee report\n# parameters (this block is a config file that repeats the run)\n");
     fputs(r->echo ? r->echo : "", out);
     fprintf(out, "\n# results\n");
@@ -82,6 +111,7 @@ void insee_report_print(const insee_report *r, FILE *out)
     fprintf(out, "%-28s %.0f simulated cycles/s, %.0f packet-hops/s\n", "simulator speed",
             r->cycles_per_second, r->packet_hops_per_second);
     fprintf(out, "%-28s %.1f MiB\n", "peak memory", (double)r->peak_rss_kib / 1024.0);
+    c_numbers_end(locale);
 }
 
 static const char csv_header[] =
@@ -89,15 +119,33 @@ static const char csv_header[] =
     "accepted_load,generated,injected,delivered,dropped,avg_hops,lat_gen_mean,lat_gen_std,"
     "lat_gen_max,lat_inj_mean,lat_inj_std,lat_inj_max,cycles,drained\n";
 
+/* RFC 4180: a field holding a comma, a quote or a line break is quoted, its
+   quotes doubled (plugin names come from third-party plugins). */
+static void csv_field(GString *s, const char *v)
+{
+    if (!strpbrk(v, ",\"\r\n")) {
+        g_string_append(s, v);
+        return;
+    }
+    g_string_append_c(s, '"');
+    for (; *v; v++) {
+        if (*v == '"')
+            g_string_append_c(s, '"');
+        g_string_append_c(s, *v);
+    }
+    g_string_append_c(s, '"');
+}
+
 static void csv_row(const insee_report *r, GString *s)
 {
+    csv_field(s, r->plugins ? r->plugins : "");
     g_string_append_printf(
         s,
-        "%s,%" G_GUINT64_FORMAT ",%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+        ",%" G_GUINT64_FORMAT ",%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
         ",%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
         ",%" G_GUINT64_FORMAT ",%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%.6f,%.6f,%" G_GUINT64_FORMAT
         ",%" G_GUINT64_FORMAT ",%d\n",
-        r->plugins ? r->plugins : "", r->seed, r->nodes, r->packet_phits, r->warmup_cycles,
+        r->seed, r->nodes, r->packet_phits, r->warmup_cycles,
         r->measure_cycles, r->offered_load, r->generated_load, r->accepted_load, r->generated,
         r->injected, r->delivered, r->dropped, per_packet(r->hops, r->delivered),
         r->latency_gen.mean, insee_stat_std(&r->latency_gen), r->latency_gen.max,
@@ -107,35 +155,11 @@ static void csv_row(const insee_report *r, GString *s)
 
 gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err)
 {
-    char *old = NULL;
-    gsize len = 0;
-    GError *read_err = NULL;
-    GString *s = g_string_new(NULL);
-    if (g_file_get_contents(path, &old, &len, &read_err)) {
-        if (len > 0 && !g_str_has_prefix(old, csv_header)) {
-            g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                        "%s: the file exists but its first line is not insee's CSV header; "
-                        "choose another [stats] csv file", path);
-            g_free(old);
-            g_string_free(s, TRUE);
-            return FALSE;
-        }
-        g_string_append_len(s, old, (gssize)len);
-        g_free(old);
-    } else if (!g_error_matches(read_err, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
-        g_propagate_prefixed_error(err, read_err, "[stats] csv: ");
-        g_string_free(s, TRUE);
-        return FALSE;
-    }
-    g_clear_error(&read_err);
-    if (s->len == 0)
-        g_string_append(s, csv_header);
-    csv_row(r, s);
-    /* g_file_set_contents writes a temporary file and renames it over the
-       target: readers see the old file or the new one, never half of one. */
-    gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, err);
-    if (!ok)
-        g_prefix_error(err, "[stats] csv: ");
-    g_string_free(s, TRUE);
+    GString *row = g_string_new(NULL);
+    c_numbers locale = c_numbers_begin();
+    csv_row(r, row);
+    c_numbers_end(locale);
+    gboolean ok = insee_output_append(path, "[stats] csv", csv_header, row->str, err);
+    g_string_free(row, TRUE);
     return ok;
 }

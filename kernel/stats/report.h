@@ -3,8 +3,9 @@
  * The engine fills an insee_report; insee_report_print() writes the human
  * report (parameters echoed first, so the run can be repeated), and
  * insee_report_append_csv() appends one row (header on a new file) by writing
- * a complete new file next to the target and renaming it over, so a failure
- * never leaves a half-written file. Loads are in phits/node/cycle; the
+ * a complete new file next to the target and renaming it over, under a lock
+ * so parallel runs keep every row (stats/output.h), and a failure never
+ * leaves a half-written file. Numbers use '.' whatever the locale. Loads are in phits/node/cycle; the
  * "measured" counters cover the measurement window only, the "total" ones the
  * whole run including warm-up and drain.
  */

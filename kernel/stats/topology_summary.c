@@ -4,6 +4,8 @@
 
 #include <insee/rng.h>
 
+#include "stats/output.h"
+
 /* Whether output `gp` has its reverse: the output with the same index at the
    router it leads to comes back into `gp` (topology.h). O(1) per port. */
 static gboolean has_reverse(const insee_net *net, uint32_t gp)
@@ -165,9 +167,7 @@ gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError
         g_string_append_printf(s, "  n%u [shape=box, label=\"%u\"];\n  n%u -> r%u [dir=none];\n",
                                node, node, node, net->node_router[node]);
     g_string_append(s, "}\n");
-    gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, err);
-    if (!ok)
-        g_prefix_error(err, "--dot: ");
+    gboolean ok = insee_output_replace(path, "--dot", s->str, err);
     g_string_free(s, TRUE);
     return ok;
 }

@@ -5,7 +5,9 @@
 #include <glib.h>
 #include <insee/plugin.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -117,13 +119,14 @@ Test(cli, unknown_plugin_exit_3)
     result_free(&r);
 }
 
-Test(cli, unwritable_csv_exit_1_and_no_file)
+Test(cli, unwritable_csv_exit_2_before_the_run_and_no_file)
 {
     result r = run_insee((const char *[]){"run", "--set", "simulation.cycles=1000", "--set",
                                           "stats.csv=/nonexistent-dir/x.csv", NULL});
-    cr_assert_eq(r.status, 1, "stderr: %s", r.err);
-    cr_assert(strstr(r.err, "/nonexistent-dir/x.csv"), "got: %s", r.err);
-    cr_assert(strstr(r.out, "accepted load"), "the report still comes out: %s", r.out);
+    cr_assert_eq(r.status, 2, "a configuration error: %s", r.err);
+    cr_assert(strstr(r.err, "/nonexistent-dir/x.csv:"), "got: %s", r.err);
+    cr_assert_not(strstr(r.err, "x.csv."), "names no temporary file: %s", r.err);
+    cr_assert_str_empty(r.out, "refused before the run");
     cr_assert_not(g_file_test("/nonexistent-dir/x.csv", G_FILE_TEST_EXISTS));
     result_free(&r);
 }
@@ -375,4 +378,165 @@ Test(cli, updown_refuses_one_way_links)
     cr_assert_eq(r.status, 2, "stderr: %s", r.err);
     cr_assert(strstr(r.err, "needs links in both directions"), "got: %s", r.err);
     result_free(&r);
+}
+
+/* The tiny experiment of the CSV tests, appending to `csv`. */
+static char **tiny_run_argv(const char *csv)
+{
+    char *set = g_strdup_printf("stats.csv=%s", csv);
+    char **argv = g_strdupv((char *[]){(char *)INSEE_TEST_BIN, "run", "--set",
+                                       "topology.dims=[4,4]", "--set", "simulation.warmup=0",
+                                       "--set", "simulation.cycles=200", "--set", set, NULL});
+    g_free(set);
+    return argv;
+}
+
+static guint count_lines(const char *path)
+{
+    char *text = NULL;
+    cr_assert(g_file_get_contents(path, &text, NULL, NULL), "%s exists", path);
+    guint n = 0;
+    for (const char *c = text; *c; c++)
+        n += *c == '\n';
+    g_free(text);
+    return n;
+}
+
+Test(cli, parallel_runs_keep_every_csv_row)
+{
+    char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
+    char *csv = g_build_filename(dir, "runs.csv", NULL);
+    char **argv = tiny_run_argv(csv);
+    enum { RUNS = 8 };
+    GPid pid[RUNS];
+    for (int i = 0; i < RUNS; i++)
+        cr_assert(g_spawn_async(NULL, argv, NULL,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                                NULL, &pid[i], NULL));
+    for (int i = 0; i < RUNS; i++) {
+        int wait = 0;
+        cr_assert_eq(waitpid(pid[i], &wait, 0), pid[i]);
+        cr_assert(WIFEXITED(wait) && WEXITSTATUS(wait) == 0, "run %d: status %d", i, wait);
+    }
+    cr_assert_eq(count_lines(csv), 1 + RUNS, "the header and one row per run");
+    g_strfreev(argv);
+    g_remove(csv);
+    g_rmdir(dir);
+    g_free(csv);
+    g_free(dir);
+}
+
+Test(cli, decimal_comma_locale_changes_no_number)
+{
+    locale_t de = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
+    if (!de)
+        cr_skip_test("no de_DE.UTF-8 locale here (.ci/deps generates it)");
+    freelocale(de);
+    char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
+    char *csv = g_build_filename(dir, "runs.csv", NULL);
+    char **argv = tiny_run_argv(csv);
+    char **env = g_environ_setenv(g_get_environ(), "LC_ALL", "de_DE.UTF-8", TRUE);
+    char *out = NULL, *err = NULL;
+    int wait = 0;
+    cr_assert(g_spawn_sync(NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &wait, NULL));
+    cr_assert(WIFEXITED(wait) && WEXITSTATUS(wait) == 0, "stderr: %s", err);
+    cr_assert(strstr(out, "0.3000 phits/node/cycle"), "a decimal point: %s", out);
+    cr_assert_not(strstr(out, "0,3000"), "got: %s", out);
+    char *text = NULL;
+    cr_assert(g_file_get_contents(csv, &text, NULL, NULL));
+    char **lines = g_strsplit(text, "\n", -1);
+    cr_assert_eq(g_strv_length(lines), 3, "header, row, final newline");
+    char **head = g_strsplit(lines[0], ",", -1), **row = g_strsplit(lines[1], ",", -1);
+    cr_assert_eq(g_strv_length(row), g_strv_length(head), "row: %s", lines[1]);
+    g_strfreev(head);
+    g_strfreev(row);
+    g_strfreev(lines);
+    g_free(text);
+    g_free(out);
+    g_free(err);
+    g_strfreev(env);
+    g_strfreev(argv);
+    g_remove(csv);
+    g_rmdir(dir);
+    g_free(csv);
+    g_free(dir);
+}
+
+Test(cli, output_paths_that_are_no_regular_file_are_refused_untouched)
+{
+    char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
+    char *fifo = g_build_filename(dir, "fifo", NULL);
+    char *target = g_build_filename(dir, "target.csv", NULL);
+    char *link = g_build_filename(dir, "link.csv", NULL);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    cr_assert(g_file_set_contents(target, "", 0, NULL));
+    cr_assert_eq(symlink(target, link), 0);
+    const char *csvs[] = {fifo, link};
+    for (int i = 0; i < 2; i++) {
+        char **argv = tiny_run_argv(csvs[i]);
+        char *out = NULL, *err = NULL;
+        int wait = 0;
+        cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &wait,
+                               NULL));
+        cr_assert(WIFEXITED(wait) && WEXITSTATUS(wait) == 2, "%s: status %d, %s", csvs[i], wait,
+                  err);
+        cr_assert(strstr(err, csvs[i]) && strstr(err, i ? "symbolic link" : "FIFO"), "got: %s",
+                  err);
+        cr_assert_str_empty(out, "refused before the run");
+        g_free(out);
+        g_free(err);
+        g_strfreev(argv);
+    }
+    result r = run_insee((const char *[]){"topology", "--dot", fifo, NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, fifo) && strstr(r.err, "--dot"), "got: %s", r.err);
+    result_free(&r);
+    struct stat st;
+    cr_assert(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO is still one");
+    cr_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the link is still one");
+    cr_assert(stat(target, &st) == 0 && st.st_size == 0, "its target is untouched");
+    g_remove(fifo);
+    g_remove(link);
+    g_remove(target);
+    g_rmdir(dir);
+    g_free(fifo);
+    g_free(link);
+    g_free(target);
+    g_free(dir);
+}
+
+Test(cli, stale_csv_temporaries_are_removed)
+{
+    char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
+    char *csv = g_build_filename(dir, "runs.csv", NULL);
+    /* A pid that no longer exists: a child already reaped. */
+    GPid dead;
+    cr_assert(g_spawn_async(NULL, (char *[]){"/bin/true", NULL}, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                            NULL, NULL, &dead, NULL));
+    cr_assert_eq(waitpid(dead, NULL, 0), dead);
+    char *name = g_strdup_printf(".runs.csv.insee-tmp-%d", (int)dead);
+    char *stale = g_build_filename(dir, name, NULL);
+    /* A live writer's (our own pid) is not ours to remove. */
+    char *live_name = g_strdup_printf(".runs.csv.insee-tmp-%d", (int)getpid());
+    char *live = g_build_filename(dir, live_name, NULL);
+    cr_assert(g_file_set_contents(stale, "half a file", -1, NULL));
+    cr_assert(g_file_set_contents(live, "being written", -1, NULL));
+    char **argv = tiny_run_argv(csv);
+    int wait = 0;
+    cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                           &wait, NULL));
+    cr_assert(WIFEXITED(wait) && WEXITSTATUS(wait) == 0, "status %d", wait);
+    cr_assert_not(g_file_test(stale, G_FILE_TEST_EXISTS), "%s is removed", stale);
+    cr_assert(g_file_test(live, G_FILE_TEST_EXISTS), "%s is kept", live);
+    cr_assert_eq(count_lines(csv), 2);
+    g_strfreev(argv);
+    g_remove(live);
+    g_remove(csv);
+    g_rmdir(dir);
+    g_free(live);
+    g_free(live_name);
+    g_free(stale);
+    g_free(name);
+    g_free(csv);
+    g_free(dir);
 }

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -1201,4 +1202,60 @@ Test(engine, long_packets_and_held_injection_are_not_deadlocks)
     assert_all_delivered(&r);
     insee_report_clear(&r);
     g_free(toml);
+}
+
+/* A report with every number distinct from 0, and `plugins`, in `dir`/runs.csv. */
+static char *append_one_row(const char *dir, const char *plugins)
+{
+    insee_report r = {0};
+    r.plugins = g_strdup(plugins);
+    r.echo = g_strdup("");
+    r.offered_load = r.generated_load = r.accepted_load = 0.25;
+    char *csv = g_build_filename(dir, "runs.csv", NULL);
+    GError *err = NULL;
+    cr_assert(insee_report_append_csv(&r, csv, &err), "%s", err ? err->message : "");
+    char *text = slurp(csv);
+    g_remove(csv);
+    g_free(csv);
+    insee_report_clear(&r);
+    return text;
+}
+
+Test(engine, csv_quotes_a_field_with_a_comma_or_a_quote)
+{
+    char *dir = g_dir_make_tmp("insee-test-XXXXXX", NULL);
+    char *text = append_one_row(dir, "my,torus/\"dally\"/a/b/c");
+    char **lines = g_strsplit(text, "\n", -1);
+    cr_assert(g_str_has_prefix(lines[1], "\"my,torus/\"\"dally\"\"/a/b/c\",0,"), "got: %s",
+              lines[1]);
+    g_strfreev(lines);
+    g_free(text);
+    g_rmdir(dir);
+    g_free(dir);
+}
+
+Test(engine, report_and_csv_numbers_ignore_a_decimal_comma_locale)
+{
+    char *saved = g_strdup(setlocale(LC_NUMERIC, NULL));
+    if (!setlocale(LC_NUMERIC, "de_DE.UTF-8"))
+        cr_skip_test("no de_DE.UTF-8 locale here (.ci/deps generates it)");
+    char *dir = g_dir_make_tmp("insee-test-XXXXXX", NULL);
+    char *text = append_one_row(dir, "t/r/a/p/u");
+    insee_report r = {0};
+    r.offered_load = 0.25;
+    FILE *f = tmpfile();
+    cr_assert(f);
+    insee_report_print(&r, f);
+    char printed[8192] = {0};
+    rewind(f);
+    size_t n = fread(printed, 1, sizeof printed - 1, f);
+    fclose(f);
+    setlocale(LC_NUMERIC, saved);
+    cr_assert(n > 0);
+    cr_assert(strstr(printed, "offered load                 0.2500"), "got: %s", printed);
+    cr_assert(strstr(text, ",0.250000,0.250000,0.250000,"), "got: %s", text);
+    g_free(text);
+    g_rmdir(dir);
+    g_free(dir);
+    g_free(saved);
 }

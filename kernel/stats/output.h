@@ -1,0 +1,37 @@
+/* kernel/stats/output.h — the files insee writes for the user ([stats] csv,
+ * topology --dot).
+ *
+ * Only a regular file, or a name that does not exist yet in a writable
+ * directory, is accepted: a device, a FIFO, a directory or a symbolic link is
+ * refused with an error naming the user's path (a symlink is refused rather
+ * than followed or replaced, so the file written is always the one named).
+ * A file is written whole into a temporary ".NAME.insee-tmp-PID" beside it and
+ * renamed over it, under an exclusive flock() on the target, so concurrent
+ * writers (a sweep of parallel runs appending to one CSV) queue up and none
+ * loses another's row; readers see the old file or the new one. Temporaries
+ * left by a killed writer are removed by the next writer of the same file.
+ * Every error is in G_FILE_ERROR and begins "WHAT: PATH: ".
+ */
+#ifndef INSEE_KERNEL_OUTPUT_H
+#define INSEE_KERNEL_OUTPUT_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Whether `path` could be written (see above), without touching it: to
+   refuse a bad path before a long run rather than after it. */
+gboolean insee_output_check(const char *path, const char *what, GError **err);
+
+/* Replace the file's contents by `text`. */
+gboolean insee_output_replace(const char *path, const char *what, const char *text,
+                              GError **err);
+
+/* Append `text` to the file, which must be empty, absent or begin with
+   `header`; an empty or absent file gets `header` first. The old contents are
+   streamed, never read whole into memory. */
+gboolean insee_output_append(const char *path, const char *what, const char *header,
+                             const char *text, GError **err);
+
+G_END_DECLS
+#endif
