@@ -1,90 +1,55 @@
 /* test_uniform.c — uniform traffic: Bernoulli rate load/L per cycle within
  * 3 % over 10^5 cycles, destinations never the source and covering every
  * other task evenly, load 0 never sends, offered_load reports the load. */
-#include "harness.h"
+#include "traffic_rig.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
-typedef struct src {
-    insee_kernel k;
-    insee_host host;
-    const insee_traffic_vtable *vt;
-    void *self;
-} src;
-
-static void *uniform_try(src *s, double load, bool self_ok, uint32_t tasks, uint32_t L,
+static void *uniform_try(traffic_rig *r, double load, bool self_ok, uint32_t tasks, uint32_t L,
                          insee_error *err)
 {
-    memset(s, 0, sizeof *s);
-    s->k.seed = 42;
-    s->k.shape.tasks = tasks;
-    s->k.shape.nodes = tasks;
-    s->k.shape.packet_phits = L;
-    s->host = mock_host(&s->k);
-    const insee_plugin_desc *d = load_plugin("traffic", "uniform");
-    cr_assert_eq(d->kind, INSEE_KIND_TRAFFIC);
-    s->vt = d->vtable;
+    rig_tasks(r, tasks, L);
+    r->self_ok = self_ok;
     insee_value params[2] = {value_double(load), value_bool(self_ok)};
-    return s->self = s->vt->create(&s->host, params, err);
+    return rig_try(r, "uniform", params, err);
 }
 
-static void uniform_make(src *s, double load, bool self_ok, uint32_t tasks, uint32_t L)
+static void uniform_make(traffic_rig *r, double load, bool self_ok, uint32_t tasks, uint32_t L)
 {
     insee_error err = {0};
-    cr_assert_not_null(uniform_try(s, load, self_ok, tasks, L, &err), "%s", err.message);
-}
-
-/* Run `task` for `cycles` cycles; count messages and destinations. */
-static uint64_t run(src *s, uint32_t task, uint64_t cycles, uint64_t *per_dst)
-{
-    insee_rng rng;
-    s->host.rng_seed(s->host.kernel, task, &rng); /* a stream per task, as the kernel */
-    uint64_t sent = 0;
-    for (uint64_t t = s->vt->start(s->self, task, &rng); t < cycles;) {
-        insee_message m;
-        uint64_t next;
-        cr_assert(s->vt->emit(s->self, task, t, &rng, &m, &next));
-        cr_assert_gt(next, t);
-        cr_assert_eq(m.packets, 1u);
-        cr_assert_lt(m.dst, s->k.shape.tasks);
-        if (per_dst)
-            per_dst[m.dst]++;
-        sent++;
-        t = next;
-    }
-    return sent;
+    cr_assert_not_null(uniform_try(r, load, self_ok, tasks, L, &err), "%s", err.message);
 }
 
 Test(uniform, rate_of_one_node)
 {
-    src s;
+    traffic_rig s;
     uniform_make(&s, 0.8, false, 16, 4); /* p = 0.2 packets/cycle */
-    double rate = (double)run(&s, 3, 100000, NULL) / 100000;
+    double rate = (double)rig_run(&s, 3, 100000, NULL) / 100000;
     cr_assert(fabs(rate - 0.2) < 0.03 * 0.2, "rate %g, want 0.2", rate);
     cr_assert_float_eq(s.vt->offered_load(s.self), 0.8, 1e-12);
-    s.vt->destroy(s.self);
+    rig_free(&s);
 }
 
 Test(uniform, rate_over_all_nodes_with_long_packets)
 {
-    src s;
+    traffic_rig s;
     uniform_make(&s, 0.1, false, 64, 16); /* the INSEE default: p = 1/160 */
     uint64_t sent = 0;
     for (uint32_t task = 0; task < 64; task++)
-        sent += run(&s, task, 100000, NULL);
+        sent += rig_run(&s, task, 100000, NULL);
     double rate = (double)sent / (64.0 * 100000);
     cr_assert(fabs(rate - 0.1 / 16) < 0.03 * 0.1 / 16, "rate %g, want %g", rate, 0.1 / 16);
-    s.vt->destroy(s.self);
+    rig_free(&s);
 }
 
 Test(uniform, destinations_are_the_others_evenly)
 {
-    src s;
+    traffic_rig s;
     uniform_make(&s, 1.0, false, 16, 1); /* a packet every cycle */
     uint64_t per_dst[16] = {0};
-    uint64_t sent = run(&s, 5, 150000, per_dst);
+    uint64_t sent = rig_run(&s, 5, 150000, per_dst);
     cr_assert_eq(sent, 150000u);
     cr_assert_eq(per_dst[5], 0u, "the source drew itself");
     for (uint32_t d = 0; d < 16; d++)
@@ -93,40 +58,40 @@ Test(uniform, destinations_are_the_others_evenly)
                       (unsigned long)per_dst[d]);
     /* the end tasks reach each other (the step over the source) */
     uint64_t from0[16] = {0}, from15[16] = {0};
-    run(&s, 0, 1000, from0);
-    run(&s, 15, 1000, from15);
+    rig_run(&s, 0, 1000, from0);
+    rig_run(&s, 15, 1000, from15);
     cr_assert_eq(from0[0], 0u);
     cr_assert_gt(from0[15], 0u);
     cr_assert_eq(from15[15], 0u);
     cr_assert_gt(from15[0], 0u);
-    s.vt->destroy(s.self);
+    rig_free(&s);
 }
 
 Test(uniform, self_allowed_when_asked)
 {
-    src s;
+    traffic_rig s;
     uniform_make(&s, 1.0, true, 4, 1);
     uint64_t per_dst[4] = {0};
-    run(&s, 2, 4000, per_dst);
+    rig_run(&s, 2, 4000, per_dst);
     for (uint32_t d = 0; d < 4; d++)
         cr_assert_gt(per_dst[d], 800u);
-    s.vt->destroy(s.self);
+    rig_free(&s);
 }
 
 Test(uniform, zero_load_never_sends)
 {
-    src s;
+    traffic_rig s;
     uniform_make(&s, 0.0, false, 8, 16);
     insee_rng rng;
     insee_rng_init(&rng, 1, 1);
     cr_assert_eq(s.vt->start(s.self, 0, &rng), INSEE_NEVER);
     cr_assert_float_eq(s.vt->offered_load(s.self), 0.0, 1e-12);
-    s.vt->destroy(s.self);
+    rig_free(&s);
 }
 
 Test(uniform, one_task_has_no_destination)
 {
-    src s;
+    traffic_rig s;
     insee_error err = {0};
     cr_assert_null(uniform_try(&s, 0.5, false, 1, 16, &err));
     cr_assert_eq(err.code, INSEE_ERR_UNSUPPORTED);

@@ -11,6 +11,7 @@ typedef struct traffic_rig {
     insee_kernel k;
     insee_host host;
     bool topology; /* a torus answers the topology queries */
+    bool self_ok;  /* rig_run() accepts a message to the sending task */
     const insee_traffic_vtable *vt;
     void *self;
 } traffic_rig;
@@ -29,7 +30,7 @@ void rig_create(traffic_rig *r, const char *name, const insee_value *params);
 void rig_free(traffic_rig *r);
 
 /* Drive `task` from start() for `cycles` cycles, checking every message
-   (one packet, to another task, next > now); counts messages per
+   (one packet, to another task unless self_ok, next > now); counts messages per
    destination into per_dst (NULL: not counted). Returns the messages. */
 uint64_t rig_run(traffic_rig *r, uint32_t task, uint64_t cycles, uint64_t *per_dst);
 /* Every task for `cycles` cycles: the messages of all. */
