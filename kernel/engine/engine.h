@@ -75,6 +75,7 @@ typedef struct insee_engine {
 
     uint64_t seed;
     uint32_t packet_phits;
+    uint32_t phit_bytes;
     gboolean single_consumption;
     gboolean drop_on_full;
     insee_injection injection;

@@ -332,6 +332,7 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     const insee_value *sv = exp->kernel_values[section_index("simulation")];
     eng->seed = (uint64_t)sv[SIM_SEED].i;
     eng->packet_phits = (uint32_t)sv[SIM_PACKET_PHITS].i;
+    eng->phit_bytes = (uint32_t)sv[SIM_PHIT_BYTES].i;
     eng->window_start = (uint64_t)sv[SIM_WARMUP].i;
     eng->window_end = eng->window_start + (uint64_t)sv[SIM_CYCLES].i;
     eng->drain_limit = eng->window_end + (uint64_t)sv[SIM_DRAIN].i;

@@ -167,6 +167,16 @@ static bool host_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_por
     return true;
 }
 
+static uint32_t host_message_packets(insee_kernel *k, uint64_t bytes)
+{
+    const insee_engine *eng = E(k);
+    uint64_t per_packet = (uint64_t)eng->packet_phits * eng->phit_bytes;
+    uint64_t packets = bytes / per_packet + (bytes % per_packet != 0);
+    if (packets == 0)
+        return 1;
+    return packets > UINT32_MAX ? UINT32_MAX : (uint32_t)packets;
+}
+
 void insee_host_init(insee_host *host, struct insee_kernel *k)
 {
     k->debug = g_getenv("INSEE_DEBUG") != NULL; /* read once, not per message */
@@ -191,5 +201,6 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .peer = host_peer,
         .input_free_phits = host_input_free_phits,
         .output_free_phits = host_output_free_phits,
+        .message_packets = host_message_packets,
     };
 }

@@ -86,6 +86,19 @@ static bool mock_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_por
     return k->topo->link(k->topo_self, router, port, out);
 }
 
+static uint32_t mock_message_packets(insee_kernel *k, uint64_t bytes)
+{
+    uint64_t per_packet = (uint64_t)k->shape.packet_phits * (k->phit_bytes ? k->phit_bytes : 4);
+    uint64_t packets = (bytes + per_packet - 1) / per_packet;
+    return packets ? (uint32_t)packets : 1;
+}
+
+static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
+{
+    if (k->wake_at && task < k->shape.tasks && at < k->wake_at[task])
+        k->wake_at[task] = at;
+}
+
 insee_host mock_host(insee_kernel *k)
 {
     return (insee_host){
@@ -103,6 +116,8 @@ insee_host mock_host(insee_kernel *k)
         .coords = mock_coords,
         .output_room = mock_output_room,
         .peer = mock_peer,
+        .message_packets = mock_message_packets,
+        .wake_task = mock_wake_task,
     };
 }
 

@@ -15,6 +15,8 @@ struct insee_kernel {
     const insee_topology_vtable *topo; /* topology queries go here */
     void *topo_self;
     uint32_t room[4]; /* output_room() by VC, whatever the router and port */
+    uint32_t phit_bytes; /* message_packets(); 0 counts as the default 4 */
+    uint64_t *wake_at;   /* wake_task(t, at) keeps the earliest at in wake_at[t]; NULL: ignored */
 };
 
 /* dlopen <kind>-<name>.so from the build tree and check its descriptor. */

@@ -163,6 +163,13 @@ typedef struct insee_host {
        candidate by whole packets and a free output VC. */
     uint32_t (*input_free_phits)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
     uint32_t (*output_free_phits)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
+
+    /* minor 2 */
+    /* How many packets a message of `bytes` bytes is cut into:
+       ceil(bytes / (packet_phits x phit_bytes)), at least 1, with
+       [simulation] phit_bytes. Traffic that speaks bytes (traces, kernels,
+       message-length distributions) converts through it. */
+    uint32_t (*message_packets)(insee_kernel *k, uint64_t bytes);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a

@@ -14,9 +14,13 @@
  *  - delivered() when the last packet of a message has been consumed: reactive
  *    traffic replies, a causal workload (trace, application kernel) completes
  *    a receive and wakes the waiting task with host->wake_task().
- *  - finished(): a causal workload says it has completed; the run then ends
- *    and reports its completion time. NULL: an open-ended source, the run
- *    lasts the configured cycles.
+ *  - finished(): a causal workload says it has completed. NULL: an
+ *    open-ended source, which generates during the configured window. A
+ *    causal workload is never cut off at warmup + cycles: the run lasts until
+ *    it has finished and the network is empty, and reports that cycle as its
+ *    completion time; one that waits forever ends with an error
+ *    (describe_wait() says for what), one that runs past [simulation]
+ *    max_cycles too.
  * Compute phases are gaps between due cycles; when every task waits and the
  * network is empty the kernel jumps the clock to the next due cycle.
  * Each task has its own rng stream, so results never depend on call order.
@@ -51,6 +55,16 @@ typedef struct insee_traffic_vtable {
     bool (*finished)(void *self);
     /* Offered load in phits/node/cycle when the traffic has one (reports); <0: none. */
     double (*offered_load)(void *self);
+
+    /* minor 2 — optional */
+    /* A causal workload that has not finished although nothing is due and
+       the network is empty (a receive never matched), or that ran out of
+       [simulation] max_cycles: write what it waits for into buf (a
+       NUL-terminated sentence naming the task and its event, e.g. "task 3
+       waits at trace.fsin:12 for 'r 1 3 7 64'") and return true. The kernel
+       puts it in the error that ends the run. NULL or false: the kernel
+       names no task. */
+    bool (*describe_wait)(void *self, char *buf, size_t len);
 } insee_traffic_vtable;
 
 #ifdef __cplusplus
