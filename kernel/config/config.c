@@ -576,11 +576,42 @@ void insee_config_free(insee_config *cfg)
     g_free(cfg);
 }
 
-/* [section] of the document: *table is NULL when absent; FALSE when the name
-   is taken by something that is not a table. */
+/* An element of an array of tables, "name[i]" (`[[name]]` in TOML), or a
+   table inside one, "name[i].sub" (`[name.sub]` after the i-th `[[name]]`).
+   Returns FALSE when `section` is a plain name; then *base is unset. */
+static gboolean split_element(const char *section, char **base, guint *index, const char **sub)
+{
+    const char *open = strchr(section, '[');
+    if (!open)
+        return FALSE;
+    char *end = NULL;
+    *index = (guint)g_ascii_strtoull(open + 1, &end, 10);
+    *base = g_strndup(section, (gsize)(open - section));
+    *sub = end && end[0] == ']' && end[1] == '.' ? end + 2 : NULL;
+    return TRUE;
+}
+
+/* The table `section` names in the document: *table is NULL when absent;
+   FALSE when the name is taken by something that is not a table. */
 static gboolean section_table(insee_config *cfg, const char *section, insee_cfg_node **table, GError **err)
 {
-    insee_cfg_entry *e = table_find(cfg->root, section);
+    char *base;
+    guint index;
+    const char *sub;
+    const insee_cfg_node *parent = cfg->root;
+    const char *key = section;
+    if (split_element(section, &base, &index, &sub)) {
+        insee_cfg_entry *a = table_find(cfg->root, base);
+        g_free(base);
+        g_return_val_if_fail(a && a->value->kind == INSEE_CFG_ARRAY && index < a->value->items->len, FALSE);
+        parent = g_ptr_array_index(a->value->items, index);
+        if (!sub) {
+            *table = (insee_cfg_node *)parent;
+            return TRUE;
+        }
+        key = sub;
+    }
+    insee_cfg_entry *e = table_find(parent, key);
     *table = e ? e->value : NULL;
     if (e && e->value->kind != INSEE_CFG_TABLE) {
         GString *k = g_string_new(NULL);
@@ -589,6 +620,45 @@ static gboolean section_table(insee_config *cfg, const char *section, insee_cfg_
                 "'%s' must be a table ([%s]), not %s; move its keys under a [%s] header", section, section,
                 k->str, section);
         g_string_free(k, TRUE);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean insee_config_array_len(insee_config *cfg, const char *name, guint *len, GError **err)
+{
+    insee_cfg_entry *e = table_find(cfg->root, name);
+    *len = 0;
+    if (!e)
+        return TRUE;
+    gboolean tables = e->value->kind == INSEE_CFG_ARRAY;
+    for (guint i = 0; tables && i < e->value->items->len; i++)
+        tables = ((insee_cfg_node *)g_ptr_array_index(e->value->items, i))->kind == INSEE_CFG_TABLE;
+    if (!tables) {
+        fail_at(err, INSEE_CONFIG_ERROR_INVALID, e->pos,
+                "'%s' must be an array of tables: start each one with a [[%s]] header (double "
+                "brackets), and write its own tables as [%s.traffic]", name, name, name);
+        return FALSE;
+    }
+    *len = e->value->items->len;
+    return TRUE;
+}
+
+gboolean insee_config_check_subtables(insee_config *cfg, const char *section, const char *const *known,
+                                      GError **err)
+{
+    insee_cfg_node *table;
+    if (!section_table(cfg, section, &table, err))
+        return FALSE;
+    for (guint k = 0; table && k < table->items->len; k++) {
+        const insee_cfg_entry *e = g_ptr_array_index(table->items, k);
+        if (e->value->kind != INSEE_CFG_TABLE || g_strv_contains(known, e->key))
+            continue;
+        GString *s = g_string_new(NULL);
+        append_quoted_list(s, known, g_strv_length((char **)known), "");
+        fail_at(err, INSEE_CONFIG_ERROR_INVALID, e->pos, "unknown table '%s' in %s; the tables it may hold: %s",
+                e->key, section, s->str);
+        g_string_free(s, TRUE);
         return FALSE;
     }
     return TRUE;
@@ -739,7 +809,7 @@ static gboolean check_keys(const char *section, const insee_cfg_node *table, con
     for (guint k = 0; ok && k < table->items->len; k++) {
         const insee_cfg_entry *e = g_ptr_array_index(table->items, k);
         const char *const *names = (const char *const *)valid->pdata;
-        gboolean known = FALSE;
+        gboolean known = e->value->kind == INSEE_CFG_TABLE && strchr(section, '[');
         for (guint j = 0; j < valid->len && !known; j++)
             known = strcmp(names[j], e->key) == 0;
         if (known)
@@ -822,7 +892,18 @@ static void append_value(GString *out, const insee_value *v)
 static char *render_section(const char *section, const char *plugin, const insee_binding *bindings, size_t n)
 {
     GString *s = g_string_new(NULL);
-    g_string_append_printf(s, "[%s]\n", section);
+    char *base;
+    guint index;
+    const char *sub;
+    if (!split_element(section, &base, &index, &sub)) {
+        g_string_append_printf(s, "[%s]\n", section);
+    } else {
+        if (sub)
+            g_string_append_printf(s, "[%s.%s]\n", base, sub);
+        else
+            g_string_append_printf(s, "[[%s]]\n", base);
+        g_free(base);
+    }
     if (plugin) {
         g_string_append(s, "plugin = ");
         append_toml_string(s, plugin);

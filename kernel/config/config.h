@@ -55,6 +55,19 @@ gboolean insee_config_plugin_name(insee_config *cfg, const char *section, const 
 /* Whether the document has that top-level table. */
 gboolean insee_config_has_section(insee_config *cfg, const char *section);
 
+/* Sections may also name an element of an array of tables, "application[1]"
+   (the second [[application]]), or a table inside one,
+   "application[1].traffic"; the echo writes them back as [[application]]
+   and [application.traffic] in bind order. An element's sub-tables are not
+   keys: insee_config_check_subtables() checks their names.
+
+   The number of [[name]] tables (0 when absent); fails when `name` is not an
+   array of tables. */
+gboolean insee_config_array_len(insee_config *cfg, const char *name, guint *len, GError **err);
+/* Reject a table inside `section` whose name is not in `known`. */
+gboolean insee_config_check_subtables(insee_config *cfg, const char *section, const char *const *known,
+                                      GError **err);
+
 /* Reject any top-level table not in the NULL-terminated `known` list. */
 gboolean insee_config_check_sections(insee_config *cfg, const char *const *known, GError **err);
 

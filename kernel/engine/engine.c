@@ -823,6 +823,7 @@ static void sample_congestion(insee_engine *eng)
 static void step(insee_engine *eng)
 {
     process_events(eng);
+    insee_workload_local(eng);
     if (eng->now < eng->window_end) {
         while (insee_workload_next_due(eng) <= eng->now)
             insee_workload_due(eng, insee_heap_pop(&eng->due).task);
@@ -845,14 +846,61 @@ static uint64_t next_cycle(insee_engine *eng)
     return next > eng->now + 1 ? next : eng->now + 1;
 }
 
+/* Whether the run is over after the cycle just simulated. A causal run
+   first waits for every causal application; the cycle they are done ends
+   generation for the open-ended ones, whose packets then drain. */
 static gboolean finished(insee_engine *eng)
 {
-    if (eng->in_flight != 0)
-        return FALSE;
-    if (eng->now >= eng->window_end)
-        return TRUE;
-    return eng->traffic->finished && eng->traffic->finished(eng->traffic_self) &&
-           insee_workload_idle(eng);
+    if (eng->causal && !eng->causal_done) {
+        if (!insee_workload_apps_done(eng))
+            return FALSE;
+        eng->causal_done = TRUE;
+        eng->report.completion = eng->now + 1; /* the cycle just simulated counts */
+        eng->window_end = eng->now + 1;
+        eng->drain_limit = eng->window_end + eng->drain;
+    }
+    return eng->in_flight == 0 && insee_heap_top(&eng->local) == INSEE_NEVER &&
+           eng->now + 1 >= eng->window_end;
+}
+
+/* The first causal application not done, in the words of an error. */
+static char *waiting_app(insee_engine *eng)
+{
+    for (uint32_t i = 0; i < eng->n_apps; i++) {
+        const insee_app *a = &eng->apps[i];
+        if (!a->causal || a->done)
+            continue;
+        char why[512] = "";
+        if (!(a->traffic->describe_wait && a->traffic->describe_wait(a->self, why, sizeof why)))
+            g_strlcpy(why, "its plugin does not say what it waits for", sizeof why);
+        why[sizeof why - 1] = '\0';
+        return g_strdup_printf("application '%s' (%s) has not finished: %s", a->rep->name,
+                               a->rep->plugins, why);
+    }
+    return g_strdup("no application is waiting");
+}
+
+/* A causal run that will not finish: stuck (nothing is left to happen) or
+   out of time (max_cycles reached, or the only things left are due after
+   it). */
+static void fail_unfinished(insee_engine *eng)
+{
+    char *why = waiting_app(eng);
+    if (eng->due_after_window || eng->now + 1 >= eng->max_cycles)
+        insee_engine_fail(eng, "%s by [simulation] max_cycles = %" G_GUINT64_FORMAT
+                          "; raise it if the workload is this long", why, eng->max_cycles);
+    else
+        insee_engine_fail(eng, "the workload is stuck, nothing is left to happen: %s", why);
+    g_free(why);
+}
+
+/* A causal application that can no longer progress: nothing is due, no
+   packet or local message is on its way, and it has not finished. */
+static void check_stuck(insee_engine *eng)
+{
+    if (eng->causal && !eng->causal_done && !eng->active.len && !eng->wheel.pending &&
+        insee_workload_idle(eng))
+        fail_unfinished(eng);
 }
 
 /* Progress on stderr when it is a terminal, at most twice a second; the
@@ -885,15 +933,18 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     progress pg = {.on = isatty(STDERR_FILENO), .next_us = start + 500000};
     eng->now = 0;
     insee_workload_start(eng);
-    while (!eng->error && !finished(eng) && eng->now < eng->drain_limit) {
+    while (!eng->error && eng->now < eng->drain_limit) {
         step(eng);
         if (finished(eng)) {
             eng->now++; /* the cycle just simulated counts */
             break;
         }
+        check_stuck(eng);
         eng->now = next_cycle(eng);
         progress_tick(eng, &pg);
     }
+    if (eng->causal && !eng->causal_done && !eng->error)
+        fail_unfinished(eng);
     if (pg.on && pg.next_us > start + 500000)
         fputs("\r\033[K", stderr); /* erase the progress line */
     if (eng->now > eng->drain_limit)
@@ -905,8 +956,8 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     }
     rep->cycles = eng->now;
     rep->drained = eng->in_flight == 0;
-    rep->causal = eng->traffic->finished != NULL;
-    rep->completed = rep->causal && eng->traffic->finished(eng->traffic_self);
+    rep->causal = eng->causal;
+    rep->completed = eng->causal_done;
     rep->drain_cycles = eng->now > eng->window_end ? eng->now - eng->window_end : 0;
     rep->total_in_flight = eng->in_flight;
     rep->wall_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
@@ -916,11 +967,19 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     struct rusage usage;
     if (getrusage(RUSAGE_SELF, &usage) == 0)
         rep->peak_rss_kib = (uint64_t)usage.ru_maxrss; /* Linux: KiB */
+    if (eng->causal) /* measured from cycle 0 to completion */
+        rep->measure_cycles = eng->causal_done ? rep->completion : eng->now;
     double phits = (double)eng->packet_phits;
     double denom = (double)eng->net.nodes * (double)rep->measure_cycles;
     if (denom > 0) {
         rep->generated_load = (double)rep->generated * phits / denom;
         rep->accepted_load = (double)rep->delivered * phits / denom;
+    }
+    for (uint32_t i = 0; i < eng->n_apps; i++) {
+        insee_app_report *ar = eng->apps[i].rep;
+        uint64_t measured = ar->completed ? ar->completion : rep->measure_cycles;
+        if (ar->tasks && measured)
+            ar->accepted_load = (double)ar->delivered * phits / ((double)ar->tasks * measured);
     }
     return TRUE;
 }

@@ -29,6 +29,20 @@ typedef struct insee_message_rec {
     insee_message msg;
 } insee_message_rec;
 
+/* One application: a traffic instance whose tasks are a contiguous range of
+   the engine's task ids, placed by its own placement. Plugins see local
+   task ids (0..tasks-1); the kernel adds first_task. */
+typedef struct insee_app {
+    const insee_traffic_vtable *traffic;
+    void *self;
+    uint32_t first_task, tasks;
+    gboolean drop_on_full;   /* [traffic] on_full = "drop" */
+    gboolean causal;         /* the traffic has finished(): run until it is done */
+    gboolean done;           /* causal, finished and nothing of it left in flight */
+    uint64_t in_flight;      /* its packets in the network and local messages pending */
+    insee_app_report *rep;   /* its figures, in the engine's report */
+} insee_app;
+
 typedef struct insee_request_rec {
     uint32_t queue;      /* requesting input queue */
     uint32_t out;        /* requested resource: output VC, or ovcs + node to consume */
@@ -70,14 +84,16 @@ typedef struct insee_engine {
     void *router_self;
     const insee_arbiter_vtable *arbiter;
     void *arbiter_self;
-    const insee_traffic_vtable *traffic;
-    void *traffic_self;
+    insee_app *apps;         /* n_apps applications, in configuration order */
+    uint32_t n_apps;
+    gboolean causal;         /* some application is causal: generation runs until all are
+                                done (window [0, max_cycles)), then the rest drains */
+    uint64_t max_cycles;     /* a causal run not done by then ends with an error */
 
     uint64_t seed;
     uint32_t packet_phits;
     uint32_t phit_bytes;
     gboolean single_consumption;
-    gboolean drop_on_full;
     insee_injection injection;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
     double ipr;                /* in-transit priority: fraction of arbitrations */
@@ -94,7 +110,8 @@ typedef struct insee_engine {
     insee_rng *ipr_rng;      /* per router: in-transit priority draws (ipr > 0) */
 
     /* workload (kernel/workload/) */
-    uint32_t tasks;
+    uint32_t tasks;          /* of all applications */
+    uint32_t *task_app;      /* the application of each task */
     uint32_t *task_node;
     insee_rng *task_rng;
     uint64_t *task_due;      /* the due cycle the heap holds for the task, or INSEE_NEVER */
@@ -108,11 +125,15 @@ typedef struct insee_engine {
     uint32_t msg_cap, msg_free;
     uint64_t serial;
     uint64_t in_flight;      /* packets in queues or being consumed */
+    insee_heap local;        /* messages between tasks of one node: (cycle, message) */
 
     /* time */
     uint64_t now;
     uint64_t window_start, window_end; /* measurement window [start, end) */
     uint64_t drain_limit;              /* generation stops at window_end; drain until here */
+    uint64_t drain;                    /* [simulation] drain: cycles allowed after generation */
+    gboolean causal_done;              /* causal: every causal application is done */
+    gboolean due_after_window;         /* a task asked to run after generation stops */
     uint64_t last_move;                /* last cycle a packet was granted, dropped or consumed */
     uint64_t gcc_next;                 /* next occupancy sample */
     gboolean gcc_stop;                 /* injection stopped by global congestion control */
@@ -144,6 +165,7 @@ typedef struct insee_engine {
 struct insee_kernel {
     insee_engine *eng;
     insee_kind kind;
+    uint32_t app;            /* traffic and placement: the application they serve */
     const insee_shape *shape;
     gboolean debug;          /* INSEE_DEBUG set: plugins' debug messages shown */
 };
@@ -176,6 +198,7 @@ static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t 
 void insee_deadlock_check(insee_engine *eng);
 
 /* kernel/workload/workload.c */
+/* task_node: the node of each of eng->tasks tasks; eng->apps set. */
 void insee_workload_init(insee_engine *eng, const uint32_t *task_node);
 void insee_workload_start(insee_engine *eng);
 void insee_workload_due(insee_engine *eng, uint32_t task);
@@ -183,10 +206,17 @@ void insee_workload_room(insee_engine *eng, uint32_t node);
 /* The injection queue (index at the node) packet p, not yet queued, waits in. */
 uint32_t insee_workload_injector(insee_engine *eng, uint32_t node, uint32_t p);
 void insee_workload_delivered(insee_engine *eng, uint32_t packet);
-void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at);
+/* Task `task` of application `app` (a local id from its plugin). */
+void insee_workload_wake(insee_engine *eng, uint32_t app, uint32_t task, uint64_t at);
+/* Nothing due, nothing in the network, no local message pending. */
 gboolean insee_workload_idle(insee_engine *eng);
-/* The next cycle a task is due (stale heap entries dropped), or INSEE_NEVER. */
+/* The next cycle a task is due (stale heap entries dropped) or a local
+   message is handed over, or INSEE_NEVER. */
 uint64_t insee_workload_next_due(insee_engine *eng);
+/* Hand over the local messages due now. */
+void insee_workload_local(insee_engine *eng);
+/* Mark the causal applications that have finished; TRUE when all have. */
+gboolean insee_workload_apps_done(insee_engine *eng);
 /* Packet `id` of message m ends without delivery (dropped). */
 void insee_workload_packet_dropped(insee_engine *eng, uint32_t m, uint64_t id);
 void insee_workload_clear(insee_engine *eng);

@@ -1,7 +1,14 @@
 /* kernel/engine/experiment.c — from a validated configuration to a running
  * engine: resolve each kind's plugin, bind its section (the kernel's keys,
  * then the plugin's), create the instances in dependency order, build the
- * network and place the tasks. */
+ * network and place the tasks of every application.
+ *
+ * Applications: a file without [[application]] tables has one, from its
+ * [traffic] and [placement] sections, with a task per node (every file
+ * written before several applications existed). With [[application]]
+ * tables each names its tasks, tasks_per_node, [application.traffic] and
+ * [application.placement]; they take nodes in order, and [background]
+ * traffic (if any) runs one task on each node left. */
 #include "engine/experiment.h"
 
 #include <string.h>
@@ -29,7 +36,7 @@ const char insee_default_experiment[] =
 
 /* Kernel-owned keys, validated like any plugin's. */
 enum { SIM_SEED, SIM_WARMUP, SIM_CYCLES, SIM_DRAIN, SIM_PACKET_PHITS, SIM_PHIT_BYTES,
-       SIM_DEADLOCK };
+       SIM_DEADLOCK, SIM_MAX_CYCLES };
 static const insee_param_def simulation_params[] = {
     {"seed", INSEE_PARAM_INT, "1", 0, 9007199254740991.0, NULL, NULL,
      "seed of every random stream; same seed and config, same results"},
@@ -42,6 +49,9 @@ static const insee_param_def simulation_params[] = {
     {"deadlock_cycles", INSEE_PARAM_INT, "10000", 0, 1e15, NULL, "cycles",
      "end the run with a diagnosis when packets are in the network and none has moved "
      "for this long (0: never)"},
+    {"max_cycles", INSEE_PARAM_INT, "100000000", 1, 1e15, NULL, "cycles",
+     "a causal workload (trace, application kernel) runs until it has finished, from cycle "
+     "0, ignoring warmup and cycles; one not finished by this cycle ends with an error"},
     {0},
 };
 
@@ -86,6 +96,18 @@ static const insee_param_def stats_params[] = {
     {0},
 };
 
+enum { A_NAME, A_TASKS, A_TASKS_PER_NODE };
+static const insee_param_def application_params[] = {
+    {"name", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+     "the application's name in the report (empty: app1, app2, ...)"},
+    {"tasks", INSEE_PARAM_INT, "0", 0, 4294967295.0, NULL, NULL,
+     "its tasks (0: one per node still free)"},
+    {"tasks_per_node", INSEE_PARAM_INT, "1", 1, 65536, NULL, NULL,
+     "tasks sharing a node: tasks k n .. k n + k - 1 go to the n-th node its placement "
+     "gives; messages between them never enter the network"},
+    {0},
+};
+
 static const insee_param_def plugins_params[] = {
     {"dirs", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
      "extra plugin directories, ':'-separated, searched after --plugin-dir"},
@@ -99,8 +121,8 @@ typedef struct section {
     const insee_param_def *kernel_params;
 } section;
 
-/* In creation order: the topology first (it shapes the network), traffic
-   last (it may ask for the shape and the placement). */
+/* The network's sections, in creation order: the topology first (it shapes
+   the network). The applications' sections follow (app_sections). */
 static const section sections[] = {
     {"simulation", 0, NULL, simulation_params},
     {"stats", 0, NULL, stats_params},
@@ -108,20 +130,34 @@ static const section sections[] = {
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
     {"router", INSEE_KIND_ROUTER, "bubble", router_params},
     {"arbiter", INSEE_KIND_ARBITER, "round-robin", NULL},
-    {"placement", INSEE_KIND_PLACEMENT, "consecutive", NULL},
-    {"traffic", INSEE_KIND_TRAFFIC, "uniform", traffic_params},
 };
 #define N_SECTIONS G_N_ELEMENTS(sections)
+
+/* One plugin instance of a section: what it was bound to and its host. */
+typedef struct instance {
+    const insee_plugin *plugin;
+    const insee_value *values;   /* the plugin's bound parameters */
+    const insee_value *kernel;   /* the kernel's keys of the section, or NULL */
+    void *self;
+    struct insee_kernel kctx;
+    insee_host host;
+} instance;
+
+/* An application as configured: its placement places `slots` =
+   ceil(tasks / tasks_per_node) slots, then its traffic starts. */
+typedef struct application {
+    char *name;
+    char *traffic_section, *placement_section; /* NULL placement: the nodes left, in order */
+    uint32_t tasks, tasks_per_node;
+    instance traffic, placement;
+    insee_shape shape;                          /* the network's, with its own task count */
+} application;
 
 struct insee_experiment {
     insee_config *cfg;
     const insee_registry *reg;
-    insee_value *kernel_values[N_SECTIONS];
-    const insee_plugin *plugin[N_SECTIONS];
-    const insee_value *values[N_SECTIONS]; /* the plugin's bound parameters */
-    void *self[N_SECTIONS];
-    struct insee_kernel kctx[N_SECTIONS];
-    insee_host host[N_SECTIONS];
+    instance net[N_SECTIONS];
+    GArray *apps;                               /* application */
     insee_shape shape;
     insee_engine eng;
     gboolean ran;
@@ -138,41 +174,140 @@ static int section_index(const char *name)
 static const insee_value *kernel_value(const insee_experiment *exp, const char *section,
                                        int key)
 {
-    return &exp->kernel_values[section_index(section)][key];
+    return &exp->net[section_index(section)].kernel[key];
+}
+
+static application *app_at(const insee_experiment *exp, guint a)
+{
+    return &g_array_index(exp->apps, application, a);
 }
 
 /* Why no usable plugin of that kind and name: refused (with the reason), or
    absent (with the names there are). */
-static void explain_missing(const insee_registry *reg, const section *sec, const char *name,
-                            GError **err)
+static void explain_missing(const insee_registry *reg, const char *section, insee_kind kind,
+                            const char *name, GError **err)
 {
     const GPtrArray *all = insee_registry_plugins(reg);
     GString *names = g_string_new(NULL);
     for (guint i = 0; i < all->len; i++) {
         const insee_plugin *p = g_ptr_array_index(all, i);
-        if (p->refused && p->name && strcmp(p->name, name) == 0 && p->kind == sec->kind) {
+        if (p->refused && p->name && strcmp(p->name, name) == 0 && p->kind == kind) {
             g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_PLUGIN,
-                        "[%s] plugin = \"%s\": %s was refused: %s", sec->name, name, p->path,
+                        "[%s] plugin = \"%s\": %s was refused: %s", section, name, p->path,
                         p->reason);
             g_string_free(names, TRUE);
             return;
         }
-        if (!p->refused && p->kind == sec->kind)
+        if (!p->refused && p->kind == kind)
             g_string_append_printf(names, "%s%s", names->len ? ", " : "", p->name);
     }
     g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_PLUGIN,
                 "[%s] plugin = \"%s\": no %s plugin of that name was found (available: %s); "
                 "add its directory with --plugin-dir or see `insee plugins list`",
-                sec->name, name, insee_kind_name(sec->kind), names->len ? names->str : "none");
+                section, name, insee_kind_name(kind), names->len ? names->str : "none");
     g_string_free(names, TRUE);
+}
+
+/* Bind one section: the kernel's keys (when it has some), then, for a plugin
+   kind, the keys of the plugin it names. */
+static gboolean bind_section(insee_experiment *exp, const char *name, insee_kind kind,
+                             const char *default_plugin, const insee_param_def *kernel_params,
+                             instance *inst, GError **err)
+{
+    insee_binding b[2] = {{kernel_params, "the kernel", NULL}, {0}};
+    size_t nb = kernel_params ? 1 : 0;
+    char *owner = NULL;
+    if (kind) {
+        const char *plugin_name = NULL;
+        if (!insee_config_plugin_name(exp->cfg, name, default_plugin, &plugin_name, err))
+            return FALSE;
+        inst->plugin = insee_registry_find(exp->reg, kind, plugin_name);
+        if (!inst->plugin) {
+            explain_missing(exp->reg, name, kind, plugin_name, err);
+            return FALSE;
+        }
+        owner = g_strdup_printf("%s plugin '%s'", insee_kind_name(kind), plugin_name);
+        b[nb++] = (insee_binding){inst->plugin->desc->params, owner, NULL};
+    }
+    gboolean ok = nb == 0 || insee_config_bind(exp->cfg, name, b, nb, err);
+    g_free(owner);
+    if (!ok)
+        return FALSE;
+    inst->kernel = kernel_params ? b[0].values : NULL;
+    if (kind)
+        inst->values = b[nb - 1].values;
+    return TRUE;
+}
+
+/* Add an application and bind its traffic and placement sections (right
+   after its own table, so the echo keeps each [application.traffic] under
+   its [[application]]). */
+static gboolean add_application(insee_experiment *exp, char *name, char *traffic,
+                                char *placement, uint32_t tasks, uint32_t tasks_per_node,
+                                GError **err)
+{
+    application app = {.name = name, .traffic_section = traffic, .placement_section = placement,
+                       .tasks = tasks, .tasks_per_node = tasks_per_node};
+    g_array_append_val(exp->apps, app);
+    application *a = app_at(exp, exp->apps->len - 1);
+    return bind_section(exp, a->traffic_section, INSEE_KIND_TRAFFIC, "uniform", traffic_params,
+                        &a->traffic, err) &&
+           (!a->placement_section ||
+            bind_section(exp, a->placement_section, INSEE_KIND_PLACEMENT, "consecutive", NULL,
+                         &a->placement, err));
+}
+
+/* The applications of the file, bound: [[application]] tables, or the
+   [traffic] and [placement] of a single-application file; then [background]. */
+static gboolean bind_applications(insee_experiment *exp, GError **err)
+{
+    guint n;
+    if (!insee_config_array_len(exp->cfg, "application", &n, err))
+        return FALSE;
+    if (n == 0) {
+        if (!add_application(exp, g_strdup("traffic"), g_strdup("traffic"), g_strdup("placement"), 0, 1,
+                             err))
+            return FALSE;
+    } else if (insee_config_has_section(exp->cfg, "traffic") ||
+               insee_config_has_section(exp->cfg, "placement")) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "this file has [[application]] tables and a top-level [traffic] or "
+                    "[placement]: give each application its own [application.traffic] and "
+                    "[application.placement], and put traffic for the nodes left over in "
+                    "[background]");
+        return FALSE;
+    }
+    static const char *const subtables[] = {"traffic", "placement", NULL};
+    for (guint a = 0; a < n; a++) {
+        char *section = g_strdup_printf("application[%u]", a);
+        instance tmp = {0};
+        gboolean ok = bind_section(exp, section, 0, NULL, application_params, &tmp, err) &&
+                      insee_config_check_subtables(exp->cfg, section, subtables, err);
+        if (ok) {
+            const char *name = tmp.kernel[A_NAME].s;
+            ok = add_application(
+                exp, name && *name ? g_strdup(name) : g_strdup_printf("app%u", a + 1),
+                g_strdup_printf("%s.traffic", section), g_strdup_printf("%s.placement", section),
+                (uint32_t)tmp.kernel[A_TASKS].i, (uint32_t)tmp.kernel[A_TASKS_PER_NODE].i, err);
+        }
+        g_free(section);
+        if (!ok)
+            return FALSE;
+    }
+    return !insee_config_has_section(exp->cfg, "background") ||
+           add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
 }
 
 static gboolean bind_sections(insee_experiment *exp, GError **err)
 {
-    const char *known[N_SECTIONS + 1];
+    const char *known[N_SECTIONS + 5];
     for (guint i = 0; i < N_SECTIONS; i++)
         known[i] = sections[i].name;
-    known[N_SECTIONS] = NULL;
+    known[N_SECTIONS] = "traffic";
+    known[N_SECTIONS + 1] = "placement";
+    known[N_SECTIONS + 2] = "application";
+    known[N_SECTIONS + 3] = "background";
+    known[N_SECTIONS + 4] = NULL;
     if (!insee_config_check_sections(exp->cfg, known, err))
         return FALSE;
 
@@ -180,30 +315,11 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
         const section *sec = &sections[i];
         if (sec->kernel_params == plugins_params)
             continue; /* bound before the registry scan: insee_experiment_plugin_dirs() */
-        insee_binding b[2] = {{sec->kernel_params, "the kernel", NULL}, {0}};
-        size_t nb = sec->kernel_params ? 1 : 0;
-        char *owner = NULL;
-        if (sec->kind) {
-            const char *name = NULL;
-            if (!insee_config_plugin_name(exp->cfg, sec->name, sec->default_plugin, &name, err))
-                return FALSE;
-            exp->plugin[i] = insee_registry_find(exp->reg, sec->kind, name);
-            if (!exp->plugin[i]) {
-                explain_missing(exp->reg, sec, name, err);
-                return FALSE;
-            }
-            owner = g_strdup_printf("%s plugin '%s'", sec->name, name);
-            b[nb++] = (insee_binding){exp->plugin[i]->desc->params, owner, NULL};
-        }
-        gboolean ok = nb == 0 || insee_config_bind(exp->cfg, sec->name, b, nb, err);
-        g_free(owner);
-        if (!ok)
+        if (!bind_section(exp, sec->name, sec->kind, sec->default_plugin, sec->kernel_params,
+                          &exp->net[i], err))
             return FALSE;
-        exp->kernel_values[i] = sec->kernel_params ? b[0].values : NULL;
-        if (sec->kind)
-            exp->values[i] = b[nb - 1].values;
     }
-    return TRUE;
+    return bind_applications(exp, err);
 }
 
 gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **err)
@@ -215,32 +331,45 @@ gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **
     return TRUE;
 }
 
-static gboolean create_one(insee_experiment *exp, guint i, GError **err)
+/* Create one instance; `app` is the application a traffic or placement
+   instance serves (its host's wake_task and streams are its own). */
+static gboolean create_instance(insee_experiment *exp, const char *section, insee_kind kind,
+                                uint32_t app, const insee_shape *shape, instance *inst,
+                                GError **err)
 {
-    const insee_plugin *p = exp->plugin[i];
-    exp->kctx[i] = (struct insee_kernel){.eng = &exp->eng, .kind = sections[i].kind,
-                                         .shape = &exp->shape};
-    insee_host_init(&exp->host[i], &exp->kctx[i]);
+    const insee_plugin *p = inst->plugin;
+    inst->kctx = (struct insee_kernel){.eng = &exp->eng, .kind = kind, .app = app,
+                                       .shape = shape};
+    insee_host_init(&inst->host, &inst->kctx);
     insee_error perr = {0};
     /* Every vtable starts with size then create: read create generically. */
     const insee_topology_vtable *generic = p->vtable;
-    exp->self[i] = generic->create(&exp->host[i], exp->values[i], &perr);
-    if (!exp->self[i]) {
+    inst->self = generic->create(&inst->host, inst->values, &perr);
+    if (!inst->self) {
         g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
-                    "[%s] plugin '%s' (%s) could not start: %s", sections[i].name, p->name,
-                    p->path, perr.code ? perr.message : "create() failed without a reason");
+                    "[%s] plugin '%s' (%s) could not start: %s", section, p->name, p->path,
+                    perr.code ? perr.message : "create() failed without a reason");
         return FALSE;
     }
     return TRUE;
 }
 
+static void destroy_instance(instance *inst)
+{
+    if (inst->self) {
+        const insee_topology_vtable *generic = inst->plugin->vtable;
+        generic->destroy(inst->self);
+        inst->self = NULL;
+    }
+}
+
 static gboolean build_network(insee_experiment *exp, GError **err)
 {
-    int ti = section_index("topology");
     insee_engine *eng = &exp->eng;
-    eng->topo = exp->plugin[ti]->vtable;
-    eng->topo_self = exp->self[ti];
-    const insee_value *rv = exp->kernel_values[section_index("router")];
+    const instance *topo = &exp->net[section_index("topology")];
+    eng->topo = topo->plugin->vtable;
+    eng->topo_self = topo->self;
+    const insee_value *rv = exp->net[section_index("router")].kernel;
     if (!insee_net_build(&eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i,
                          (uint32_t)rv[R_QUEUE].i, (uint32_t)rv[R_INJECT].i,
                          (uint32_t)rv[R_INJECTORS].i, err))
@@ -262,39 +391,142 @@ static gboolean build_network(insee_experiment *exp, GError **err)
     return TRUE;
 }
 
-static gboolean place_tasks(insee_experiment *exp, GError **err)
+/* How many nodes each application takes, and its task count: an
+   application without `tasks` takes every node still free. */
+static gboolean size_applications(insee_experiment *exp, GError **err)
 {
-    int pi = section_index("placement");
+    uint64_t free_nodes = exp->eng.net.nodes;
+    for (guint a = 0; a < exp->apps->len; a++) {
+        application *app = app_at(exp, a);
+        if (app->tasks == 0)
+            app->tasks = (uint32_t)MIN(free_nodes * app->tasks_per_node, (uint64_t)UINT32_MAX);
+        uint64_t slots = ((uint64_t)app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
+        if (app->tasks == 0) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "application '%s' has no node left: the applications before it take "
+                        "all %u nodes; give them fewer tasks or drop it", app->name,
+                        exp->eng.net.nodes);
+            return FALSE;
+        }
+        if (slots > free_nodes) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "application '%s' needs %" G_GUINT64_FORMAT " nodes for %u tasks at %u "
+                        "per node, but %" G_GUINT64_FORMAT " of the network's %u nodes are "
+                        "free; lower its tasks, raise its tasks_per_node, or use a larger "
+                        "topology", app->name, slots, app->tasks, app->tasks_per_node,
+                        free_nodes, exp->eng.net.nodes);
+            return FALSE;
+        }
+        free_nodes -= slots;
+        app->shape = exp->shape;
+        app->shape.tasks = app->tasks;
+    }
+    return TRUE;
+}
+
+/* Place application `a`'s slots on the nodes still available (consecutive
+   order when it has no placement), and its tasks on its slots. */
+static gboolean place_application(insee_experiment *exp, guint a, bool *available,
+                                  uint32_t *task_node, GError **err)
+{
+    application *app = app_at(exp, a);
+    uint32_t nodes = exp->eng.net.nodes;
+    uint32_t slots = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
+    uint32_t *slot_node = g_new(uint32_t, slots);
+    gboolean ok = TRUE;
+    const char *who = "consecutive";
+    if (!app->placement_section) {
+        for (uint32_t n = 0, s = 0; n < nodes && s < slots; n++)
+            if (available[n])
+                slot_node[s++] = n;
+    } else {
+        const insee_placement_vtable *pv = app->placement.plugin->vtable;
+        who = app->placement.plugin->name;
+        insee_rng rng;
+        insee_rng_init(&rng, exp->eng.seed, (5ull << 40) + a);
+        insee_error perr = {0};
+        ok = pv->place(app->placement.self, slots, available, nodes, slot_node, &rng, &perr);
+        if (!ok)
+            g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
+                        "[%s] plugin '%s' could not place %u tasks on %u nodes: %s",
+                        app->placement_section, who, slots, nodes,
+                        perr.code ? perr.message : "no reason");
+    }
+    /* A bijection onto available nodes is the contract: check it, since the
+       engine indexes with these values. */
+    for (uint32_t s = 0; ok && s < slots; s++) {
+        if (slot_node[s] >= nodes || !available[slot_node[s]]) {
+            g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
+                        "[%s] plugin '%s' put task %u on node %u, which is not an available "
+                        "node (or used twice)", app->placement_section, who, s, slot_node[s]);
+            ok = FALSE;
+            break;
+        }
+        available[slot_node[s]] = false;
+    }
+    for (uint32_t t = 0; ok && t < app->tasks; t++)
+        task_node[t] = slot_node[t / app->tasks_per_node];
+    g_free(slot_node);
+    return ok;
+}
+
+/* Every application's placement and traffic, in order: placements take
+   nodes in configuration order, so the first application chooses first. */
+static gboolean start_applications(insee_experiment *exp, GError **err)
+{
     insee_engine *eng = &exp->eng;
-    const insee_placement_vtable *pv = exp->plugin[pi]->vtable;
-    uint32_t nodes = eng->net.nodes, tasks = exp->shape.tasks;
+    if (!size_applications(exp, err))
+        return FALSE;
+    uint64_t tasks = 0;
+    for (guint a = 0; a < exp->apps->len; a++)
+        tasks += app_at(exp, a)->tasks;
+    if (tasks > UINT32_MAX - 1) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "the applications have %" G_GUINT64_FORMAT " tasks in all, more than "
+                    "the %u a run can hold; lower their tasks", tasks, UINT32_MAX - 1);
+        return FALSE;
+    }
+    uint32_t nodes = eng->net.nodes;
     bool *available = g_new(bool, nodes);
     for (uint32_t n = 0; n < nodes; n++)
         available[n] = true;
     uint32_t *task_node = g_new(uint32_t, tasks);
-    insee_rng rng;
-    insee_rng_init(&rng, eng->seed, 5ull << 40);
-    insee_error perr = {0};
-    gboolean ok = pv->place(exp->self[pi], tasks, available, nodes, task_node, &rng, &perr);
-    if (!ok) {
-        g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
-                    "[placement] plugin '%s' could not place %u tasks on %u nodes: %s",
-                    exp->plugin[pi]->name, tasks, nodes, perr.code ? perr.message : "no reason");
-    }
-    /* A bijection onto available nodes is the contract: check it, since the
-       engine indexes with these values. */
-    for (uint32_t t = 0; ok && t < tasks; t++) {
-        if (task_node[t] >= nodes || !available[task_node[t]]) {
-            g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
-                        "[placement] plugin '%s' put task %u on node %u, which is not an "
-                        "available node (or used twice)", exp->plugin[pi]->name, t, task_node[t]);
-            ok = FALSE;
+    eng->n_apps = exp->apps->len;
+    eng->apps = g_new0(insee_app, eng->n_apps);
+    eng->report.n_apps = eng->n_apps;
+    eng->report.apps = g_new0(insee_app_report, eng->n_apps);
+    gboolean ok = TRUE;
+    uint32_t first = 0;
+    for (guint a = 0; ok && a < exp->apps->len; a++) {
+        application *app = app_at(exp, a);
+        ok = (!app->placement_section ||
+              create_instance(exp, app->placement_section, INSEE_KIND_PLACEMENT, a, &app->shape,
+                              &app->placement, err)) &&
+             place_application(exp, a, available, task_node + first, err) &&
+             create_instance(exp, app->traffic_section, INSEE_KIND_TRAFFIC, a, &app->shape,
+                             &app->traffic, err);
+        if (!ok)
             break;
-        }
-        available[task_node[t]] = false;
+        const insee_traffic_vtable *tv = app->traffic.plugin->vtable;
+        insee_app_report *ar = &eng->report.apps[a];
+        ar->name = g_strdup(app->name);
+        ar->plugins = g_strdup_printf("%s/%s", app->placement_section
+                                                   ? app->placement.plugin->name : "consecutive",
+                                      app->traffic.plugin->name);
+        ar->tasks = app->tasks;
+        ar->nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
+        ar->causal = tv->finished != NULL;
+        ar->offered_load = tv->offered_load ? tv->offered_load(app->traffic.self) : -1.0;
+        eng->apps[a] = (insee_app){
+            .traffic = tv, .self = app->traffic.self, .first_task = first, .tasks = app->tasks,
+            .drop_on_full = app->traffic.kernel[T_ON_FULL].i == 1, .causal = ar->causal,
+            .rep = ar,
+        };
+        eng->causal |= ar->causal;
+        first += app->tasks;
     }
     if (ok) {
-        eng->tasks = tasks;
+        eng->tasks = (uint32_t)tasks;
         insee_workload_init(eng, task_node);
     }
     g_free(available);
@@ -302,18 +534,65 @@ static gboolean place_tasks(insee_experiment *exp, GError **err)
     return ok;
 }
 
-static void wire_engine(insee_experiment *exp)
+static void wire_network(insee_experiment *exp)
 {
     insee_engine *eng = &exp->eng;
-    int ri = section_index("router"), ai = section_index("arbiter"), ti = section_index("traffic");
-    eng->router = exp->plugin[ri]->vtable;
-    eng->router_self = exp->self[ri];
-    eng->arbiter = exp->plugin[ai]->vtable;
-    eng->arbiter_self = exp->self[ai];
-    eng->arb_stride = exp->plugin[ai]->desc->abi_minor >= 1 ? sizeof(insee_request)
-                                                            : INSEE_REQUEST_SIZE_1_0;
-    eng->traffic = exp->plugin[ti]->vtable;
-    eng->traffic_self = exp->self[ti];
+    const instance *r = &exp->net[section_index("router")];
+    const instance *arb = &exp->net[section_index("arbiter")];
+    eng->router = r->plugin->vtable;
+    eng->router_self = r->self;
+    eng->arbiter = arb->plugin->vtable;
+    eng->arbiter_self = arb->self;
+    eng->arb_stride = arb->plugin->desc->abi_minor >= 1 ? sizeof(insee_request)
+                                                        : INSEE_REQUEST_SIZE_1_0;
+    /* Router and arbiter exist: size their state before any packet. */
+    const insee_router_vtable *rv = eng->router;
+    eng->net.pstate_size = insee_state_round(
+        rv->packet_state_size ? rv->packet_state_size(eng->router_self) : 0);
+    eng->rstate_size = insee_state_round(
+        rv->router_state_size ? rv->router_state_size(eng->router_self) : 0);
+    eng->astate_size = insee_state_round(
+        eng->arbiter->state_size ? eng->arbiter->state_size(eng->arbiter_self) : 0);
+}
+
+/* The kernel's own keys, into the engine. */
+static void set_engine_params(insee_experiment *exp)
+{
+    insee_engine *eng = &exp->eng;
+    const insee_value *sv = exp->net[section_index("simulation")].kernel;
+    eng->seed = (uint64_t)sv[SIM_SEED].i;
+    eng->packet_phits = (uint32_t)sv[SIM_PACKET_PHITS].i;
+    eng->phit_bytes = (uint32_t)sv[SIM_PHIT_BYTES].i;
+    eng->window_start = (uint64_t)sv[SIM_WARMUP].i;
+    eng->window_end = eng->window_start + (uint64_t)sv[SIM_CYCLES].i;
+    eng->drain = (uint64_t)sv[SIM_DRAIN].i;
+    eng->drain_limit = eng->window_end + eng->drain;
+    eng->max_cycles = (uint64_t)sv[SIM_MAX_CYCLES].i;
+    eng->single_consumption = kernel_value(exp, "router", R_CONSUMPTION)->i == 1;
+    eng->injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i;
+    eng->deadlock_cycles = (uint64_t)sv[SIM_DEADLOCK].i;
+    eng->ipr = kernel_value(exp, "router", R_IPR)->d;
+    eng->gcc = kernel_value(exp, "router", R_GCC)->d;
+    eng->gcc_period = (uint64_t)kernel_value(exp, "router", R_GCC_PERIOD)->i;
+}
+
+/* A causal run generates from cycle 0 until every causal application is
+   done, or max_cycles. */
+static void set_causal_window(insee_engine *eng)
+{
+    if (!eng->causal)
+        return;
+    eng->window_start = 0;
+    eng->window_end = eng->max_cycles;
+    eng->drain_limit = eng->max_cycles;
+}
+
+static void application_clear(gpointer p)
+{
+    application *app = p;
+    g_free(app->name);
+    g_free(app->traffic_section);
+    g_free(app->placement_section);
 }
 
 /* Bind everything, then create the plugins in order; with `topology_only`
@@ -325,29 +604,17 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     insee_experiment *exp = g_new0(insee_experiment, 1);
     exp->cfg = cfg;
     exp->reg = reg;
+    exp->apps = g_array_new(FALSE, TRUE, sizeof(application));
+    g_array_set_clear_func(exp->apps, application_clear);
     insee_engine *eng = &exp->eng;
     if (!bind_sections(exp, err))
         goto fail;
-
-    const insee_value *sv = exp->kernel_values[section_index("simulation")];
-    eng->seed = (uint64_t)sv[SIM_SEED].i;
-    eng->packet_phits = (uint32_t)sv[SIM_PACKET_PHITS].i;
-    eng->phit_bytes = (uint32_t)sv[SIM_PHIT_BYTES].i;
-    eng->window_start = (uint64_t)sv[SIM_WARMUP].i;
-    eng->window_end = eng->window_start + (uint64_t)sv[SIM_CYCLES].i;
-    eng->drain_limit = eng->window_end + (uint64_t)sv[SIM_DRAIN].i;
-    eng->single_consumption = kernel_value(exp, "router", R_CONSUMPTION)->i == 1;
-    eng->drop_on_full = kernel_value(exp, "traffic", T_ON_FULL)->i == 1;
-    eng->injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i;
-    eng->deadlock_cycles = (uint64_t)sv[SIM_DEADLOCK].i;
-    eng->ipr = kernel_value(exp, "router", R_IPR)->d;
-    eng->gcc = kernel_value(exp, "router", R_GCC)->d;
-    eng->gcc_period = (uint64_t)kernel_value(exp, "router", R_GCC_PERIOD)->i;
-
+    set_engine_params(exp);
     for (guint i = 0; i < N_SECTIONS; i++) {
         if (!sections[i].kind)
             continue;
-        if (!create_one(exp, i, err))
+        if (!create_instance(exp, sections[i].name, sections[i].kind, 0, &exp->shape,
+                             &exp->net[i], err))
             goto fail;
         if (sections[i].kind == INSEE_KIND_TOPOLOGY) {
             if (!build_network(exp, err))
@@ -355,21 +622,11 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
             if (topology_only)
                 return exp;
         }
-        if (sections[i].kind == INSEE_KIND_ARBITER) {
-            /* Router and arbiter exist: size their state before any packet. */
-            wire_engine(exp);
-            const insee_router_vtable *rv = eng->router;
-            eng->net.pstate_size = insee_state_round(
-                rv->packet_state_size ? rv->packet_state_size(eng->router_self) : 0);
-            eng->rstate_size = insee_state_round(
-                rv->router_state_size ? rv->router_state_size(eng->router_self) : 0);
-            eng->astate_size = insee_state_round(
-                eng->arbiter->state_size ? eng->arbiter->state_size(eng->arbiter_self) : 0);
-        }
-        if (sections[i].kind == INSEE_KIND_PLACEMENT && !place_tasks(exp, err))
-            goto fail;
     }
-    wire_engine(exp);
+    wire_network(exp);
+    if (!start_applications(exp, err))
+        goto fail;
+    set_causal_window(eng);
     insee_engine_prepare(eng);
     eng->report.setup_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     return exp;
@@ -383,18 +640,25 @@ static void fill_report_header(insee_experiment *exp)
     insee_report *rep = &exp->eng.report;
     rep->echo = insee_config_echo(exp->cfg);
     rep->seed = exp->eng.seed;
-    rep->plugins = g_strdup_printf("%s/%s/%s/%s/%s", exp->plugin[section_index("topology")]->name,
-                                   exp->plugin[section_index("router")]->name,
-                                   exp->plugin[section_index("arbiter")]->name,
-                                   exp->plugin[section_index("placement")]->name,
-                                   exp->plugin[section_index("traffic")]->name);
+    GString *apps = g_string_new(NULL);
+    for (uint32_t a = 0; a < rep->n_apps; a++)
+        g_string_append_printf(apps, "%s%s", a ? "+" : "", rep->apps[a].plugins);
+    rep->plugins = g_strdup_printf("%s/%s/%s/%s", exp->net[section_index("topology")].plugin->name,
+                                   exp->net[section_index("router")].plugin->name,
+                                   exp->net[section_index("arbiter")].plugin->name, apps->str);
+    g_string_free(apps, TRUE);
     rep->nodes = exp->eng.net.nodes;
     rep->routers = exp->eng.net.routers;
     rep->packet_phits = exp->eng.packet_phits;
     rep->warmup_cycles = exp->eng.window_start;
     rep->measure_cycles = exp->eng.window_end - exp->eng.window_start;
-    const insee_traffic_vtable *tv = exp->eng.traffic;
-    rep->offered_load = tv->offered_load ? tv->offered_load(exp->eng.traffic_self) : -1.0;
+    /* The network's offered load: every application's, per node. */
+    double offered = 0;
+    for (uint32_t a = 0; a < rep->n_apps && offered >= 0; a++)
+        offered = rep->apps[a].offered_load < 0
+                      ? -1.0
+                      : offered + rep->apps[a].offered_load * rep->apps[a].tasks;
+    rep->offered_load = offered < 0 ? -1.0 : offered / rep->nodes;
 }
 
 /* The output paths, checked before the run so a bad one costs no simulated
@@ -466,12 +730,14 @@ void insee_experiment_free(insee_experiment *exp)
         return;
     /* Destroy in reverse creation order: traffic may hold the placement's
        view, the router the topology's. */
-    for (guint i = N_SECTIONS; i-- > 0;) {
-        if (exp->self[i]) {
-            const insee_topology_vtable *generic = exp->plugin[i]->vtable;
-            generic->destroy(exp->self[i]);
-        }
+    for (guint a = exp->apps->len; a-- > 0;) {
+        destroy_instance(&app_at(exp, a)->traffic);
+        destroy_instance(&app_at(exp, a)->placement);
     }
+    for (guint i = N_SECTIONS; i-- > 0;)
+        destroy_instance(&exp->net[i]);
+    g_array_unref(exp->apps);
+    g_free(exp->eng.apps);
     insee_engine_clear(&exp->eng);
     insee_report_clear(&exp->eng.report);
     g_free(exp);

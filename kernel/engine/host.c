@@ -18,8 +18,10 @@ static void host_log(insee_kernel *k, insee_log_level level, const char *message
 
 static void host_rng_seed(insee_kernel *k, uint64_t stream, insee_rng *out)
 {
-    /* Plugin-requested streams live above the kernel's own ranges. */
-    insee_rng_init(out, E(k)->seed, ((uint64_t)(8 + k->kind) << 40) + stream);
+    /* Plugin-requested streams live above the kernel's own ranges; each
+       application's traffic and placement draw their own. */
+    insee_rng_init(out, E(k)->seed,
+                   ((uint64_t)(8 + k->kind) << 40) + stream + ((uint64_t)k->app << 32));
 }
 
 static void host_shape(insee_kernel *k, insee_shape *out) { *out = *k->shape; }
@@ -152,7 +154,7 @@ static double host_occupancy(insee_kernel *k)
 
 static void host_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
 {
-    insee_workload_wake(E(k), task, at);
+    insee_workload_wake(E(k), k->app, task, at);
 }
 
 static bool host_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)

@@ -30,9 +30,27 @@ double insee_stat_std(const insee_stat *s)
 
 void insee_report_clear(insee_report *r)
 {
+    for (uint32_t a = 0; a < r->n_apps; a++) {
+        g_free(r->apps[a].name);
+        g_free(r->apps[a].plugins);
+    }
+    g_free(r->apps);
     g_free(r->echo);
     g_free(r->plugins);
     memset(r, 0, sizeof *r);
+}
+
+insee_report insee_report_copy(const insee_report *r)
+{
+    insee_report c = *r;
+    c.echo = g_strdup(r->echo);
+    c.plugins = g_strdup(r->plugins);
+    c.apps = g_memdup2(r->apps, sizeof *r->apps * r->n_apps);
+    for (uint32_t a = 0; a < r->n_apps; a++) {
+        c.apps[a].name = g_strdup(r->apps[a].name);
+        c.apps[a].plugins = g_strdup(r->apps[a].plugins);
+    }
+    return c;
 }
 
 /* Numbers are written with a decimal point whatever the caller's locale:
@@ -67,6 +85,35 @@ static void print_latency(FILE *out, const char *what, const insee_stat *s)
 {
     fprintf(out, "%-28s mean %.3f  std %.3f  max %" G_GUINT64_FORMAT " cycles\n", what, s->mean,
             insee_stat_std(s), s->max);
+}
+
+/* Each application's own figures, when there is more than one or the
+   workload is causal (a completion time to report). */
+static void print_applications(const insee_report *r, FILE *out)
+{
+    if (r->n_apps < 2 && !r->causal)
+        return;
+    for (uint32_t a = 0; a < r->n_apps; a++) {
+        const insee_app_report *ar = &r->apps[a];
+        fprintf(out, "# application '%s' (%s): %u tasks on %u nodes\n", ar->name, ar->plugins,
+                ar->tasks, ar->nodes);
+        if (!ar->causal)
+            fprintf(out, "%-28s open-ended\n", "  workload");
+        else if (ar->completed)
+            fprintf(out, "%-28s completed at cycle %" G_GUINT64_FORMAT "\n", "  workload",
+                    ar->completion);
+        else
+            fprintf(out, "%-28s NOT completed\n", "  workload");
+        fprintf(out, "%-28s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " between tasks of one "
+                "node)\n", "  messages delivered", ar->messages, ar->local_messages);
+        fprintf(out, "%-28s generated %" G_GUINT64_FORMAT ", delivered %" G_GUINT64_FORMAT "\n",
+                "  packets (measured)", ar->generated, ar->delivered);
+        fprintf(out, "%-28s %.4f\n", "  average hops", per_packet(ar->hops, ar->delivered));
+        print_latency(out, "  latency from generation", &ar->latency_gen);
+        if (ar->offered_load >= 0)
+            fprintf(out, "%-28s %.4f phits/task/cycle\n", "  offered load", ar->offered_load);
+        fprintf(out, "%-28s %.4f phits/task/cycle\n", "  accepted load", ar->accepted_load);
+    }
 }
 
 void insee_report_print(const insee_report *r, FILE *out)
@@ -105,6 +152,7 @@ void insee_report_print(const insee_report *r, FILE *out)
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " (delivered and dropped count them too)\n",
                 "multicast copies", r->total_copies);
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " cycles\n", "source stalls", r->source_stalls);
+    print_applications(r, out);
     fprintf(out, "# speed (varies from run to run)\n");
     fprintf(out, "%-28s %.3f s\n", "set-up time", r->setup_seconds);
     fprintf(out, "%-28s %.3f s\n", "wall time", r->wall_seconds);

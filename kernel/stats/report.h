@@ -28,6 +28,24 @@ typedef struct insee_stat {
 void insee_stat_add(insee_stat *s, uint64_t x);
 double insee_stat_std(const insee_stat *s);
 
+/* One application's figures (several applications share a run). */
+typedef struct insee_app_report {
+    char *name;
+    char *plugins;          /* "placement/traffic" */
+    uint32_t tasks;
+    uint32_t nodes;         /* nodes its tasks occupy */
+    gboolean causal;
+    gboolean completed;     /* causal: it finished */
+    uint64_t completion;    /* causal: cycles until its last message was delivered */
+    double offered_load;    /* its traffic's, phits/task/cycle; < 0 when none */
+    double accepted_load;   /* consumed, phits/task/cycle over its measured cycles */
+    uint64_t messages;      /* delivered whole, network and local */
+    uint64_t local_messages;/* of those, between two tasks of one node */
+    uint64_t generated, delivered; /* its packets, measurement window */
+    uint64_t hops;
+    insee_stat latency_gen;
+} insee_app_report;
+
 typedef struct insee_report {
     char *echo;             /* the configuration actually used, as TOML */
     char *plugins;          /* "topology/router/arbiter/placement/traffic" plugin names */
@@ -43,6 +61,7 @@ typedef struct insee_report {
     gboolean drained;       /* the network emptied before the drain limit */
     gboolean causal;        /* the traffic says when it has finished (traces, kernels) */
     gboolean completed;     /* causal: it finished; `cycles` is its completion time */
+    uint64_t completion;    /* causal: the cycles until every causal application was done */
 
     double offered_load;    /* configured, from the traffic plugin; < 0 when none */
     double generated_load;  /* measured entering injection queues */
@@ -69,9 +88,14 @@ typedef struct insee_report {
     double cycles_per_second;
     double packet_hops_per_second;
     uint64_t peak_rss_kib;  /* peak resident memory of the process so far */
+
+    insee_app_report *apps; /* one per application, configuration order */
+    uint32_t n_apps;
 } insee_report;
 
 void insee_report_clear(insee_report *r);
+/* A deep copy, released with insee_report_clear(). */
+insee_report insee_report_copy(const insee_report *r);
 void insee_report_print(const insee_report *r, FILE *out);
 gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err);
 

@@ -2,8 +2,14 @@
  * between the traffic plugin (which speaks in tasks and messages) and the
  * network (nodes, injection queues, packets).
  *
+ * Tasks of all applications share one id space: application a owns the ids
+ * first_task .. first_task + tasks - 1, and its plugin sees them from 0.
+ *
  * A due task is asked for a message; the message is cut into packets that
- * enter the injection queues of the task's node. When a queue is full the
+ * enter the injection queues of the task's node. A message between two
+ * tasks of one node never enters the network: it is handed over after
+ * packets x packet_phits cycles, the time its phits take through the node's
+ * consumption port. When a queue is full the
  * task is throttled, as INSEE does: it keeps its message, is not asked again,
  * and resumes when a slot frees; its next due cycle is shifted by the time it
  * waited, so a Bernoulli source's gap starts after the stall (memoryless, as
@@ -18,6 +24,10 @@ void insee_workload_init(insee_engine *eng, const uint32_t *task_node)
 {
     uint32_t tasks = eng->tasks;
     eng->task_node = g_memdup2(task_node, sizeof(uint32_t) * tasks);
+    eng->task_app = g_new(uint32_t, tasks);
+    for (uint32_t a = 0; a < eng->n_apps; a++)
+        for (uint32_t t = 0; t < eng->apps[a].tasks; t++)
+            eng->task_app[eng->apps[a].first_task + t] = a;
     eng->task_rng = g_new(insee_rng, tasks);
     for (uint32_t t = 0; t < tasks; t++)
         insee_rng_init(&eng->task_rng[t], eng->seed, (4ull << 40) + t);
@@ -45,6 +55,8 @@ void insee_workload_init(insee_engine *eng, const uint32_t *task_node)
 void insee_workload_clear(insee_engine *eng)
 {
     g_free(eng->task_node);
+    g_free(eng->task_app);
+    insee_heap_clear(&eng->local);
     g_free(eng->task_rng);
     g_free(eng->task_due);
     g_free(eng->task_next);
@@ -63,21 +75,27 @@ static void schedule_task(insee_engine *eng, uint32_t task, uint64_t at)
     eng->task_due[task] = at;
     if (at != INSEE_NEVER && at < eng->window_end)
         insee_heap_push(&eng->due, at, task);
+    else if (at != INSEE_NEVER)
+        eng->due_after_window = TRUE;
 }
 
 void insee_workload_start(insee_engine *eng)
 {
-    for (uint32_t t = 0; t < eng->tasks; t++)
-        schedule_task(eng, t, eng->traffic->start(eng->traffic_self, t, &eng->task_rng[t]));
+    for (uint32_t t = 0; t < eng->tasks; t++) {
+        const insee_app *a = &eng->apps[eng->task_app[t]];
+        schedule_task(eng, t, a->traffic->start(a->self, t - a->first_task, &eng->task_rng[t]));
+    }
 }
 
-void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at)
+void insee_workload_wake(insee_engine *eng, uint32_t app, uint32_t local_task, uint64_t at)
 {
-    if (task >= eng->tasks) {
-        insee_engine_fail(eng, "traffic plugin woke task %u (there are %u tasks)", task,
-                          eng->tasks);
+    const insee_app *a = &eng->apps[app];
+    if (local_task >= a->tasks) {
+        insee_engine_fail(eng, "traffic plugin '%s' woke task %u (its application has %u tasks)",
+                          a->rep->name, local_task, a->tasks);
         return;
     }
+    uint32_t task = a->first_task + local_task;
     if (at < eng->now + 1)
         at = eng->now + 1;
     if (eng->task_msg[task] != INSEE_NONE) {
@@ -93,14 +111,31 @@ void insee_workload_wake(insee_engine *eng, uint32_t task, uint64_t at)
 /* The earliest valid heap entry; entries superseded by an earlier wake are
    dropped here, so they neither run a task twice nor hold a finished
    workload open. */
-uint64_t insee_workload_next_due(insee_engine *eng)
+static uint64_t next_task_due(insee_engine *eng)
 {
     while (eng->due.len && eng->task_due[eng->due.v[0].task] != eng->due.v[0].at)
         insee_heap_pop(&eng->due);
     return insee_heap_top(&eng->due);
 }
 
-static uint32_t message_new(insee_engine *eng)
+static uint64_t next_local(const insee_engine *eng)
+{
+    return insee_heap_top(&eng->local);
+}
+
+uint64_t insee_workload_next_due(insee_engine *eng)
+{
+    return MIN(next_task_due(eng), next_local(eng));
+}
+
+static insee_app *message_app(const insee_engine *eng, uint32_t m)
+{
+    return &eng->apps[eng->task_app[eng->msg[m].src_task]];
+}
+
+/* A new message record of `task`'s application: it counts as in flight for
+   its application until message_free(). */
+static uint32_t message_new(insee_engine *eng, uint32_t task)
 {
     if (eng->msg_free == INSEE_NONE) {
         uint32_t old = eng->msg_cap;
@@ -113,11 +148,13 @@ static uint32_t message_new(insee_engine *eng)
     }
     uint32_t m = eng->msg_free;
     eng->msg_free = eng->msg[m].next_free;
+    eng->apps[eng->task_app[task]].in_flight++;
     return m;
 }
 
 static void message_free(insee_engine *eng, uint32_t m)
 {
+    message_app(eng, m)->in_flight--;
     eng->msg[m].next_free = eng->msg_free;
     eng->msg_free = m;
 }
@@ -190,12 +227,14 @@ uint32_t insee_workload_injector(insee_engine *eng, uint32_t node, uint32_t p)
     return 0;
 }
 
-static void count_generated(insee_engine *eng, uint64_t id)
+static void count_generated(insee_engine *eng, uint32_t m, uint64_t id)
 {
     eng->report.total_generated++;
     eng->report.sum_generated_ids += id;
-    if (insee_engine_in_window(eng, eng->now))
+    if (insee_engine_in_window(eng, eng->now)) {
         eng->report.generated++;
+        message_app(eng, m)->rep->generated++;
+    }
 }
 
 /* A new packet of message m at the source; returns it, not yet queued and
@@ -206,7 +245,7 @@ static uint32_t packet_new(insee_engine *eng, uint32_t m, uint32_t node)
     uint32_t p = insee_net_packet_new(net);
     insee_packet *pk = &net->pkt[p];
     pk->src = node;
-    pk->dst = eng->task_node[eng->msg[m].msg.dst];
+    pk->dst = eng->task_node[message_app(eng, m)->first_task + eng->msg[m].msg.dst];
     pk->salt = (uint32_t)insee_rng_u64(&eng->node_rng[node]);
     pk->msg = m;
     pk->born = eng->now;
@@ -234,7 +273,7 @@ static void drop_rest(insee_engine *eng, uint32_t m)
 {
     for (; eng->msg[m].to_queue > 0; eng->msg[m].to_queue--) {
         uint64_t id = ++eng->serial;
-        count_generated(eng, id);
+        count_generated(eng, m, id);
         insee_workload_packet_dropped(eng, m, id);
     }
 }
@@ -264,7 +303,7 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
         uint32_t q = insee_net_inject_queue(net, node, insee_workload_injector(eng, node, p));
         if (insee_net_room(net, q) == 0) {
             insee_net_packet_free(net, p);
-            if (!eng->drop_on_full) {
+            if (!message_app(eng, m)->drop_on_full) {
                 block(eng, task, node);
                 return FALSE;
             }
@@ -272,7 +311,7 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
             break;
         }
         net->pkt[p].id = ++eng->serial;
-        count_generated(eng, net->pkt[p].id);
+        count_generated(eng, m, net->pkt[p].id);
         if (eng->in_flight++ == 0)
             eng->last_move = eng->now; /* a deadlock needs packets inside */
         eng->msg[m].to_queue--;
@@ -294,31 +333,70 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
     return TRUE;
 }
 
+/* A message between two tasks of one node: handed over after its phits
+   would have crossed the consumption port, without touching the network.
+   The heap orders by cycle, then message. */
+static void send_local(insee_engine *eng, uint32_t m)
+{
+    eng->msg[m].to_queue = 0;
+    insee_heap_push(&eng->local, eng->now + (uint64_t)eng->msg[m].msg.packets * eng->packet_phits,
+                    m);
+}
+
+/* The message is whole at its destination: tell its application. */
+static void message_delivered(insee_engine *eng, uint32_t m)
+{
+    insee_app *a = message_app(eng, m);
+    a->rep->messages++;
+    if (a->traffic->delivered && eng->msg[m].lost == 0)
+        a->traffic->delivered(a->self, eng->msg[m].src_task - a->first_task, &eng->msg[m].msg,
+                              eng->now);
+    message_free(eng, m);
+}
+
+void insee_workload_local(insee_engine *eng)
+{
+    while (next_local(eng) <= eng->now) {
+        uint32_t m = insee_heap_pop(&eng->local).task;
+        message_app(eng, m)->rep->local_messages++;
+        message_delivered(eng, m);
+    }
+}
+
 void insee_workload_due(insee_engine *eng, uint32_t task)
 {
+    insee_app *a = &eng->apps[eng->task_app[task]];
+    uint32_t local_task = task - a->first_task;
     insee_message msg = {0};
     uint64_t next = INSEE_NEVER;
     eng->task_due[task] = INSEE_NEVER;
-    gboolean sends = eng->traffic->emit(eng->traffic_self, task, eng->now,
-                                        &eng->task_rng[task], &msg, &next);
+    gboolean sends = a->traffic->emit(a->self, local_task, eng->now, &eng->task_rng[task], &msg,
+                                      &next);
     if (next <= eng->now) {
-        insee_engine_fail(eng, "traffic plugin set task %u due again at cycle %" G_GUINT64_FORMAT
-                          ", not after the current one", task, next);
+        insee_engine_fail(eng, "traffic plugin '%s' set task %u due again at cycle %"
+                          G_GUINT64_FORMAT ", not after the current one", a->rep->name,
+                          local_task, next);
         return;
     }
     if (!sends) {
         schedule_task(eng, task, next);
         return;
     }
-    if (msg.dst >= eng->tasks || msg.packets == 0) {
-        insee_engine_fail(eng, "traffic plugin sent a message of %u packets from task %u to "
-                          "task %u (there are %u tasks)", msg.packets, task, msg.dst, eng->tasks);
+    if (msg.dst >= a->tasks || msg.packets == 0) {
+        insee_engine_fail(eng, "traffic plugin '%s' sent a message of %u packets from task %u "
+                          "to task %u (its application has %u tasks)", a->rep->name,
+                          msg.packets, local_task, msg.dst, a->tasks);
         return;
     }
-    uint32_t m = message_new(eng);
+    uint32_t m = message_new(eng, task);
     eng->msg[m] = (insee_message_rec){
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
     };
+    if (eng->task_node[task] == eng->task_node[a->first_task + msg.dst]) {
+        send_local(eng, m);
+        schedule_task(eng, task, next);
+        return;
+    }
     eng->task_msg[task] = m;
     eng->task_next[task] = next;
     queue_message(eng, task);
@@ -343,6 +421,24 @@ gboolean insee_workload_idle(insee_engine *eng)
     return insee_workload_next_due(eng) == INSEE_NEVER && eng->in_flight == 0;
 }
 
+gboolean insee_workload_apps_done(insee_engine *eng)
+{
+    gboolean all = TRUE;
+    for (uint32_t i = 0; i < eng->n_apps; i++) {
+        insee_app *a = &eng->apps[i];
+        if (!a->causal || a->done)
+            continue;
+        if (a->in_flight == 0 && a->traffic->finished(a->self)) {
+            a->done = TRUE;
+            a->rep->completed = TRUE;
+            a->rep->completion = eng->now + 1; /* the cycle just simulated counts */
+        } else {
+            all = FALSE;
+        }
+    }
+    return all;
+}
+
 void insee_workload_delivered(insee_engine *eng, uint32_t p)
 {
     insee_net *net = &eng->net;
@@ -350,19 +446,19 @@ void insee_workload_delivered(insee_engine *eng, uint32_t p)
     insee_report *rep = &eng->report;
     rep->total_delivered++;
     rep->sum_delivered_ids += pk->id;
+    uint32_t m = pk->msg;
     if (insee_engine_in_window(eng, eng->now)) {
         rep->delivered++;
         rep->hops += pk->hops;
         insee_stat_add(&rep->latency_gen, eng->now - pk->born);
         insee_stat_add(&rep->latency_inj, eng->now - pk->injected);
+        insee_app_report *ar = message_app(eng, m)->rep;
+        ar->delivered++;
+        ar->hops += pk->hops;
+        insee_stat_add(&ar->latency_gen, eng->now - pk->born);
     }
     eng->in_flight--;
-    uint32_t m = pk->msg;
     insee_net_packet_free(net, p);
-    if (--eng->msg[m].to_deliver == 0) {
-        if (eng->traffic->delivered && eng->msg[m].lost == 0)
-            eng->traffic->delivered(eng->traffic_self, eng->msg[m].src_task, &eng->msg[m].msg,
-                                    eng->now);
-        message_free(eng, m);
-    }
+    if (--eng->msg[m].to_deliver == 0)
+        message_delivered(eng, m);
 }

@@ -25,9 +25,7 @@ insee_report run_toml(const char *toml)
     insee_experiment *exp = build_toml(toml, &cfg, &reg);
     cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
     cr_assert(insee_experiment_write_outputs(exp, &err), "outputs: %s", err ? err->message : "?");
-    insee_report r = *insee_experiment_report(exp);
-    r.echo = g_strdup(r.echo);
-    r.plugins = g_strdup(r.plugins);
+    insee_report r = insee_report_copy(insee_experiment_report(exp));
     insee_experiment_free(exp);
     insee_registry_free(reg);
     insee_config_free(cfg);
@@ -59,4 +57,39 @@ double mesh_avg_distance(const int *k, int n)
     for (int d = 0; d < n; d++)
         sum += (k[d] * (double)k[d] - 1) / (3.0 * k[d]);
     return scale_distinct(sum, k, n);
+}
+
+void assert_all_delivered(const insee_report *r)
+{
+    cr_assert(r->drained, "the network did not drain (%" G_GUINT64_FORMAT " in flight)",
+              r->total_in_flight);
+    cr_assert_eq(r->total_in_flight, 0);
+    cr_assert_eq(r->total_generated, r->total_delivered + r->total_dropped,
+                 "generated %" G_GUINT64_FORMAT " != delivered %" G_GUINT64_FORMAT
+                 " + dropped %" G_GUINT64_FORMAT,
+                 r->total_generated, r->total_delivered, r->total_dropped);
+    /* Ids are 1..n: equal sums with equal counts rule out a duplicate
+       masking a loss. */
+    cr_assert_eq(r->sum_generated_ids, r->sum_delivered_ids);
+    cr_assert_eq(r->sum_generated_ids, r->total_generated * (r->total_generated + 1) / 2);
+}
+
+char *run_toml_error(const char *toml)
+{
+    GError *err = NULL;
+    insee_config *cfg = insee_config_load_string(toml, "<test>", &err);
+    insee_registry *reg = insee_registry_new();
+    insee_registry_add_dir(reg, INSEE_TEST_PLUGIN_DIR);
+    insee_registry_add_dir(reg, INSEE_TEST_FIXTURE_PLUGIN_DIR);
+    insee_registry_scan(reg);
+    insee_experiment *exp = cfg ? insee_experiment_new(cfg, reg, &err) : NULL;
+    gboolean ran = exp && insee_experiment_run(exp, &err);
+    cr_assert(!ran, "the experiment ran although it should have failed");
+    char *msg = g_strdup(err ? err->message : "");
+    g_clear_error(&err);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    if (cfg)
+        insee_config_free(cfg);
+    return msg;
 }

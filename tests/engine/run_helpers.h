@@ -12,6 +12,12 @@ insee_report run_toml(const char *toml);
    engine directly; free with insee_experiment_free(), then
    insee_registry_free(*reg) and insee_config_free(*cfg). */
 insee_experiment *build_toml(const char *toml, insee_config **cfg, insee_registry **reg);
+/* Every packet generated ended exactly once (delivered or dropped) and the
+   network drained (criterion asserts). */
+void assert_all_delivered(const insee_report *r);
+/* Run an experiment that must fail (at load or while running): its error
+   message, g_free() it. */
+char *run_toml_error(const char *toml);
 /* Average distance between distinct nodes of a k-ary n-cube, closed form. */
 double torus_avg_distance(const int *k, int n);
 double mesh_avg_distance(const int *k, int n);

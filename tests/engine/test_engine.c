@@ -42,20 +42,6 @@ static char *echo_without_csv(const char *echo)
     return g_string_free(s, FALSE);
 }
 
-static void assert_all_delivered(const insee_report *r)
-{
-    cr_assert(r->drained, "the network did not drain (%" G_GUINT64_FORMAT " in flight)",
-              r->total_in_flight);
-    cr_assert_eq(r->total_in_flight, 0);
-    cr_assert_eq(r->total_generated, r->total_delivered + r->total_dropped,
-                 "generated %" G_GUINT64_FORMAT " != delivered %" G_GUINT64_FORMAT
-                 " + dropped %" G_GUINT64_FORMAT,
-                 r->total_generated, r->total_delivered, r->total_dropped);
-    /* Ids are 1..n: equal sums with equal counts rule out a duplicate
-       masking a loss. */
-    cr_assert_eq(r->sum_generated_ids, r->sum_delivered_ids);
-    cr_assert_eq(r->sum_generated_ids, r->total_generated * (r->total_generated + 1) / 2);
-}
 
 /* Zero load: a packet over h hops has its tail consumed h + L - 1 cycles
    after it left the injection queue (INSEE's model: one cycle per hop, L

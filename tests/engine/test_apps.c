@@ -1,0 +1,196 @@
+/* Causal workloads run to completion, and several applications share one
+ * network: each with its own tasks, placement, figures and completion time.
+ * The causal workload is tests/engine/fixtures/pingpong.c: R round trips of
+ * P-packet messages over one hop take 2 R (P L + 1) cycles. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "run_helpers.h"
+
+#define L 16
+
+static char *pingpong_run(const char *simulation, const char *rest)
+{
+    return g_strdup_printf("[simulation]\npacket_phits = %d\n%s\n"
+                           "[topology]\nplugin = \"mesh\"\ndims = [4]\n"
+                           "[router]\nplugin = \"dally\"\nvcs = 1\n%s",
+                           L, simulation, rest);
+}
+
+static char *pingpong_app(const char *name, int tasks, int per_node, int packets, int rounds)
+{
+    return g_strdup_printf("[[application]]\nname = \"%s\"\ntasks = %d\ntasks_per_node = %d\n"
+                           "[application.traffic]\nplugin = \"test-pingpong\"\npackets = %d\n"
+                           "rounds = %d\n", name, tasks, per_node, packets, rounds);
+}
+
+static uint64_t pingpong_closed(int packets, int rounds)
+{
+    return 2ull * rounds * ((uint64_t)packets * L + 1);
+}
+
+/* warmup + cycles ends long before the workload: it runs on regardless. */
+Test(apps, causal_workload_is_not_cut_at_the_window)
+{
+    char *toml = pingpong_run("warmup = 0\ncycles = 5",
+                              "[traffic]\nplugin = \"test-pingpong\"\npackets = 2\nrounds = 3\n");
+    insee_report r = run_toml(toml);
+    cr_assert(r.causal && r.completed);
+    cr_assert_eq(r.completion, pingpong_closed(2, 3));
+    cr_assert_eq(r.cycles, pingpong_closed(2, 3));
+    cr_assert_eq(r.measure_cycles, r.completion, "a causal run is measured to completion");
+    cr_assert_eq(r.delivered, 2u * 2u * 3u, "every packet counts, none cut by the window");
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
+Test(apps, stuck_workload_ends_with_its_own_words)
+{
+    char *toml = pingpong_run("", "[traffic]\nplugin = \"test-pingpong\"\nmode = \"stuck\"\n");
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, "stuck"), "%s", msg);
+    cr_assert(strstr(msg, "task 0 waits for an answer from task 1"), "%s", msg);
+    g_free(msg);
+    g_free(toml);
+}
+
+Test(apps, endless_workload_stops_at_max_cycles)
+{
+    char *toml = pingpong_run("max_cycles = 20000",
+                              "[traffic]\nplugin = \"test-pingpong\"\nmode = \"endless\"\n");
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, "max_cycles = 20000"), "%s", msg);
+    cr_assert(strstr(msg, "has not finished"), "%s", msg);
+    g_free(msg);
+    g_free(toml);
+}
+
+/* Two ping-pongs on one line of 4 nodes: nodes 0-1 and 2-3, links of their
+   own, so each finishes at its own closed form, unaffected by the other. */
+Test(apps, two_applications_each_report_their_completion)
+{
+    char *a = pingpong_app("short", 2, 1, 1, 2), *b = pingpong_app("long", 2, 1, 3, 4);
+    char *rest = g_strconcat(a, b, NULL);
+    char *toml = pingpong_run("", rest);
+    insee_report r = run_toml(toml);
+    cr_assert_eq(r.n_apps, 2);
+    cr_assert_str_eq(r.apps[0].name, "short");
+    cr_assert_str_eq(r.apps[1].name, "long");
+    cr_assert(r.apps[0].completed && r.apps[1].completed);
+    cr_assert_eq(r.apps[0].completion, pingpong_closed(1, 2));
+    cr_assert_eq(r.apps[1].completion, pingpong_closed(3, 4));
+    cr_assert_eq(r.completion, pingpong_closed(3, 4), "the run ends with the last application");
+    cr_assert_eq(r.apps[0].messages, 4u);
+    cr_assert_eq(r.apps[1].messages, 8u);
+    cr_assert_eq(r.apps[0].delivered + r.apps[1].delivered, r.delivered);
+    cr_assert_eq(r.apps[1].delivered, 3u * 8u);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+    g_free(rest);
+    g_free(a);
+    g_free(b);
+}
+
+/* Two tasks on one node: the messages never enter the network and take
+   P L cycles each, as one hop would, so the closed form is the same. */
+Test(apps, tasks_sharing_a_node_exchange_locally)
+{
+    char *app = pingpong_app("local", 2, 2, 3, 2);
+    char *toml = pingpong_run("", app);
+    insee_report r = run_toml(toml);
+    cr_assert_eq(r.apps[0].nodes, 1u);
+    cr_assert_eq(r.apps[0].completion, pingpong_closed(3, 2));
+    cr_assert_eq(r.apps[0].local_messages, 4u);
+    cr_assert_eq(r.apps[0].messages, 4u);
+    cr_assert_eq(r.total_generated, 0u, "no packet entered the network");
+    insee_report_clear(&r);
+    g_free(toml);
+    g_free(app);
+}
+
+/* A causal application with open-ended background traffic on the nodes
+   left: the run ends when the application is done, and the background's
+   packets drain. */
+Test(apps, background_runs_until_the_application_is_done)
+{
+    char *app = pingpong_app("pp", 2, 1, 2, 50);
+    char *rest = g_strconcat(app, "[background]\nplugin = \"uniform\"\nload = 0.3\n", NULL);
+    char *toml = pingpong_run("seed = 5", rest);
+    insee_report r = run_toml(toml);
+    cr_assert_eq(r.n_apps, 2);
+    cr_assert_eq(r.apps[1].tasks, 2u, "the background takes the 2 nodes left");
+    cr_assert(!r.apps[1].causal);
+    cr_assert(r.apps[0].completed);
+    cr_assert_geq(r.apps[0].completion, pingpong_closed(2, 50));
+    cr_assert_gt(r.apps[1].delivered, 0u);
+    cr_assert_geq(r.cycles, r.completion, "the background drains after completion");
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+    g_free(rest);
+    g_free(app);
+}
+
+static const char multi[] =
+    "[simulation]\nseed = 9\nwarmup = 500\ncycles = 3000\n"
+    "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+    "[[application]]\nname = \"perm\"\ntasks = 16\n"
+    "[application.traffic]\nplugin = \"permutation\"\npattern = \"bit-complement\"\nload = 0.4\n"
+    "[application.placement]\nplugin = \"random\"\n"
+    "[[application]]\ntasks = 40\ntasks_per_node = 2\n"
+    "[application.traffic]\nplugin = \"uniform\"\nload = 0.2\n"
+    "[application.placement]\nplugin = \"quadrant\"\n"
+    "[background]\nplugin = \"uniform\"\nload = 0.1\n";
+
+/* Same seed, same figures; and the report's echo is a config file that
+   repeats the run, [[application]] tables included. */
+Test(apps, several_applications_are_reproducible_from_the_echo)
+{
+    insee_report a = run_toml(multi), b = run_toml(multi);
+    cr_assert_eq(a.n_apps, 3);
+    cr_assert_str_eq(a.apps[1].name, "app2");
+    cr_assert_eq(a.apps[1].nodes, 20u);
+    cr_assert_eq(a.apps[2].tasks, 64u - 16u - 20u);
+    insee_report c = run_toml(a.echo);
+    for (int i = 0; i < 2; i++) {
+        const insee_report *o = i ? &c : &b;
+        cr_assert_eq(o->total_generated, a.total_generated);
+        cr_assert_eq(o->sum_generated_ids, a.sum_generated_ids);
+        cr_assert_eq(o->latency_gen.mean, a.latency_gen.mean);
+        for (uint32_t k = 0; k < a.n_apps; k++) {
+            cr_assert_eq(o->apps[k].delivered, a.apps[k].delivered);
+            cr_assert_eq(o->apps[k].latency_gen.mean, a.apps[k].latency_gen.mean);
+        }
+    }
+    cr_assert_eq(a.apps[0].delivered + a.apps[1].delivered + a.apps[2].delivered, a.delivered);
+    assert_all_delivered(&a);
+    insee_report_clear(&a);
+    insee_report_clear(&b);
+    insee_report_clear(&c);
+}
+
+Test(apps, bad_combinations_name_what_to_change)
+{
+    static const struct { const char *toml, *words; } cases[] = {
+        {"[[application]]\ntasks = 65\n", "needs 65 nodes"},
+        {"[[application]]\ntasks = 40\n[[application]]\ntasks = 40\n", "24 of the network's 64"},
+        {"[[application]]\n[background]\nplugin = \"uniform\"\n", "no node left"},
+        {"[traffic]\nload = 0.1\n[[application]]\ntasks = 3\n", "[application.traffic]"},
+        {"[application]\ntasks = 3\n", "[[application]]"},
+        {"[[application]]\ntasks = 3\n[application.trafic]\nplugin = \"uniform\"\n",
+         "unknown table 'trafic'"},
+        {"[[application]]\ntasks = 3\n[application.traffic]\nplugin = \"uniform\"\nlaod = 1\n",
+         "did you mean 'load'"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strconcat("[topology]\nplugin = \"torus\"\ndims = [8, 8]\n", cases[i].toml,
+                                 NULL);
+        char *msg = run_toml_error(toml);
+        cr_assert(strstr(msg, cases[i].words), "case %zu: '%s' lacks '%s'", i, msg,
+                  cases[i].words);
+        g_free(msg);
+        g_free(toml);
+    }
+}
