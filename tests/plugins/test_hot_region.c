@@ -10,8 +10,9 @@
 static void make(traffic_rig *r, uint32_t tasks, double load, double fraction, double region)
 {
     rig_tasks(r, tasks, 1);
+    rig_params rp;
     insee_value params[3] = {value_double(load), value_double(fraction), value_double(region)};
-    rig_create(r, "hot-region", params);
+    rig_create(r, "hot-region", rig_with(&rp, "hot-region", params, 3));
 }
 
 /* A packet every cycle from `src`: each hot task's count and each cold
@@ -71,8 +72,9 @@ Test(hot_region, rate_is_load_over_packet_length)
 {
     traffic_rig r;
     rig_tasks(&r, 64, 8);
+    rig_params rp;
     insee_value params[3] = {value_double(0.6), value_double(0.25), value_double(0.125)};
-    rig_create(&r, "hot-region", params); /* p = 0.075 */
+    rig_create(&r, "hot-region", rig_with(&rp, "hot-region", params, 3)); /* p = 0.075 */
     uint64_t sent = rig_run_all(&r, 30000);
     rig_assert_binomial(sent, 64 * 30000, 0.075, "packets");
     cr_assert_float_eq(r.vt->offered_load(r.self), 0.6, 1e-12);
@@ -87,5 +89,5 @@ Test(hot_region, parameter_table)
     cr_assert_str_eq(d->params[1].default_value, "0.25");
     cr_assert_str_eq(d->params[2].name, "region");
     cr_assert_str_eq(d->params[2].default_value, "0.125");
-    cr_assert_null(d->params[3].name);
+    rig_assert_source_params(d, 3);
 }

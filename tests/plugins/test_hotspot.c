@@ -9,8 +9,9 @@
 
 static void make(traffic_rig *r, double load, double fraction, int64_t node)
 {
+    rig_params rp;
     insee_value params[3] = {value_double(load), value_double(fraction), value_int(node)};
-    rig_create(r, "hotspot", params);
+    rig_create(r, "hotspot", rig_with(&rp, "hotspot", params, 3));
 }
 
 /* 64 tasks, a packet every cycle from task `src`: the count to the hot
@@ -63,9 +64,10 @@ Test(hotspot, hot_task_out_of_range)
 {
     traffic_rig r;
     rig_tasks(&r, 64, 16);
+    rig_params rp;
     insee_value params[3] = {value_double(0.1), value_double(0.02), value_int(64)};
     insee_error err = {0};
-    cr_assert_null(rig_try(&r, "hotspot", params, &err));
+    cr_assert_null(rig_try(&r, "hotspot", rig_with(&rp, "hotspot", params, 3), &err));
     cr_assert_eq(err.code, INSEE_ERR_PARAM);
     cr_assert_not_null(strstr(err.message, "node = 64"), "%s", err.message);
     rig_free(&r);
@@ -90,5 +92,5 @@ Test(hotspot, parameter_table)
     cr_assert_str_eq(d->params[1].default_value, "0.02");
     cr_assert_str_eq(d->params[2].name, "node");
     cr_assert_str_eq(d->params[2].default_value, "0");
-    cr_assert_null(d->params[3].name);
+    rig_assert_source_params(d, 3);
 }

@@ -10,8 +10,9 @@
 
 static void make(traffic_rig *r, double load)
 {
+    rig_params rp;
     insee_value params[1] = {value_double(load)};
-    rig_create(r, "local", params);
+    rig_create(r, "local", rig_with(&rp, "local", params, 1));
 }
 
 static uint32_t mod(int64_t x, uint32_t k)
@@ -88,9 +89,10 @@ Test(local, needs_coordinates)
 {
     traffic_rig r;
     rig_tasks(&r, 64, 16);
+    rig_params rp;
     insee_value params[1] = {value_double(0.1)};
     insee_error err = {0};
-    cr_assert_null(rig_try(&r, "local", params, &err));
+    cr_assert_null(rig_try(&r, "local", rig_with(&rp, "local", params, 1), &err));
     cr_assert_eq(err.code, INSEE_ERR_UNSUPPORTED);
     cr_assert_not_null(strstr(err.message, "coordinates"), "%s", err.message);
     rig_free(&r);
@@ -112,5 +114,5 @@ Test(local, parameter_table)
     const insee_plugin_desc *d = load_plugin("traffic", "local");
     cr_assert_str_eq(d->params[0].name, "load");
     cr_assert_str_eq(d->params[0].default_value, "0.1");
-    cr_assert_null(d->params[1].name);
+    rig_assert_source_params(d, 1);
 }

@@ -19,8 +19,9 @@ static const char *const names[N_PATTERNS] = {
 /* Create pattern `p` at `load` (shift by `offset`) on r's mock. */
 static void make(traffic_rig *r, int p, double load, int64_t offset)
 {
+    rig_params rp;
     insee_value params[3] = {value_double(load), value_enum(p, names[p]), value_int(offset)};
-    rig_create(r, "permutation", params);
+    rig_create(r, "permutation", rig_with(&rp, "permutation", params, 3));
 }
 
 /* Each example of Table 2 on l = 8 bits (256 tasks): s = 11011000. */
@@ -194,9 +195,11 @@ Test(permutation, coordinate_patterns_need_coordinates)
     for (int p = TO; p <= NB; p += NB - TO) {
         traffic_rig r;
         rig_tasks(&r, 64, 16); /* no topology: no coordinates */
+        rig_params rp;
         insee_value params[3] = {value_double(0.1), value_enum(p, names[p]), value_int(1)};
         insee_error err = {0};
-        cr_assert_null(rig_try(&r, "permutation", params, &err));
+        cr_assert_null(
+            rig_try(&r, "permutation", rig_with(&rp, "permutation", params, 3), &err));
         cr_assert_eq(err.code, INSEE_ERR_UNSUPPORTED);
         cr_assert_not_null(strstr(err.message, "coordinates"), "%s", err.message);
         cr_assert_not_null(strstr(err.message, names[p]), "%s", err.message);
@@ -281,5 +284,5 @@ Test(permutation, parameter_table)
     cr_assert_str_eq(d->params[2].name, "offset");
     cr_assert_eq(d->params[2].type, INSEE_PARAM_INT);
     cr_assert_str_eq(d->params[2].default_value, "1");
-    cr_assert_null(d->params[3].name);
+    rig_assert_source_params(d, 3);
 }

@@ -12,8 +12,9 @@ static void *uniform_try(traffic_rig *r, double load, bool self_ok, uint32_t tas
 {
     rig_tasks(r, tasks, L);
     r->self_ok = self_ok;
+    rig_params rp;
     insee_value params[2] = {value_double(load), value_bool(self_ok)};
-    return rig_try(r, "uniform", params, err);
+    return rig_try(r, "uniform", rig_with(&rp, "uniform", params, 2), err);
 }
 
 static void uniform_make(traffic_rig *r, double load, bool self_ok, uint32_t tasks, uint32_t L)
@@ -109,5 +110,5 @@ Test(uniform, parameter_table)
     cr_assert_str_eq(d->params[1].name, "self");
     cr_assert_eq(d->params[1].type, INSEE_PARAM_BOOL);
     cr_assert_str_eq(d->params[1].default_value, "false");
-    cr_assert_null(d->params[2].name);
+    rig_assert_source_params(d, 2);
 }

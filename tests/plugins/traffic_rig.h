@@ -1,7 +1,8 @@
 /* traffic_rig.h — what the tests of the independent-source traffic plugins
  * share: an instance on the mock host (tasks alone, or one per node of a
- * torus), a task driven the way the kernel drives it, and binomial bounds
- * for counts of random events. */
+ * torus), parameter values from a plugin's own table set by name, a task
+ * driven the way the kernel drives it, and binomial bounds for counts of
+ * random events. */
 #ifndef INSEE_TEST_PLUGINS_TRAFFIC_RIG_H
 #define INSEE_TEST_PLUGINS_TRAFFIC_RIG_H
 
@@ -12,9 +13,39 @@ typedef struct traffic_rig {
     insee_host host;
     bool topology; /* a torus answers the topology queries */
     bool self_ok;  /* rig_run() accepts a message to the sending task */
+    bool long_ok;  /* rig_run() accepts messages of more than one packet */
+    uint64_t packets; /* packets of every message rig_run() has seen */
+    /* Called by rig_run() for every message (NULL: none). */
+    void (*seen)(void *user, uint32_t task, uint64_t cycle, const insee_message *m);
+    void *user;
     const insee_traffic_vtable *vt;
     void *self;
 } traffic_rig;
+
+/* The parameter values of a plugin, in its table's order: every default,
+   then those a test sets by name. Strings point into the struct. */
+#define RIG_MAX_PARAMS 32
+typedef struct rig_params {
+    const insee_plugin_desc *desc;
+    insee_value v[RIG_MAX_PARAMS];
+    char text[RIG_MAX_PARAMS][64];
+    int64_t list[RIG_MAX_PARAMS][8];
+} rig_params;
+
+/* The defaults of traffic plugin `name` (a required parameter is left
+   zero for the test to set). */
+void rig_defaults(rig_params *p, const char *name);
+/* Set parameter `key` (which must exist) to v. */
+void rig_set(rig_params *p, const char *key, insee_value v);
+/* Set ENUM parameter `key` to its choice `choice`, STRING `key` to `text`. */
+void rig_set_choice(rig_params *p, const char *key, const char *choice);
+void rig_set_string(rig_params *p, const char *key, const char *text);
+/* The defaults of traffic plugin `name` with its first n values replaced by
+   lead[0..n): p->v, for a table whose leading entries a test gives in order. */
+const insee_value *rig_with(rig_params *p, const char *name, const insee_value *lead, size_t n);
+/* Assert that d's table holds, from entry `first` on, the entries every
+   plugin sending at a load shares (process and message length), then ends. */
+void rig_assert_source_params(const insee_plugin_desc *d, size_t first);
 
 /* A mock of `tasks` tasks (one per node) with packets of L phits and no
    topology: shape.dims is 0. */
@@ -30,8 +61,9 @@ void rig_create(traffic_rig *r, const char *name, const insee_value *params);
 void rig_free(traffic_rig *r);
 
 /* Drive `task` from start() for `cycles` cycles, checking every message
-   (one packet, to another task unless self_ok, next > now); counts messages per
-   destination into per_dst (NULL: not counted). Returns the messages. */
+   (one packet unless long_ok, to another task unless self_ok, next > now);
+   counts messages per destination into per_dst (NULL: not counted) and
+   their packets into r->packets. Returns the messages. */
 uint64_t rig_run(traffic_rig *r, uint32_t task, uint64_t cycles, uint64_t *per_dst);
 /* Every task for `cycles` cycles: the messages of all. */
 uint64_t rig_run_all(traffic_rig *r, uint64_t cycles);

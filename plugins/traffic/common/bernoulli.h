@@ -1,12 +1,15 @@
-/* bernoulli.h — the temporal side of INSEE's independent traffic sources
- * (§3.2.1), shared by the traffic plugins that have one (compiled into each
- * .so; hidden like everything but the entry).
+/* bernoulli.h — the Bernoulli gaps of INSEE's independent traffic sources
+ * (§3.2.1) and the uniform destination, shared by the traffic plugins
+ * (compiled into each .so; hidden like everything but the entry). The
+ * plugins that send at a load use them through source.h, which adds the
+ * on/off process and message lengths.
  *
- * Every task tries to start a one-packet message in each cycle with
- * probability p = load / L (L = packet length in phits). Rather than a die
- * per cycle, a source draws the gap to its next packet: a geometric number
- * of failures. An idle task then costs nothing between packets, and the
- * sequence of packet cycles has exactly the Bernoulli distribution.
+ * A Bernoulli source starts a message in each cycle with probability p
+ * (load / L for one-packet messages, L = packet length in phits). Rather
+ * than a die per cycle, it draws the gap to its next message: a geometric
+ * number of failures. An idle task then costs nothing between messages,
+ * and the sequence of message cycles has exactly the Bernoulli
+ * distribution.
  */
 #ifndef INSEE_TRAFFIC_BERNOULLI_H
 #define INSEE_TRAFFIC_BERNOULLI_H
@@ -17,11 +20,12 @@
    in every plugin that sends at a load. */
 #define TRAFFIC_LOAD_PARAM                                                   \
     {"load", INSEE_PARAM_DOUBLE, "0.1", 0.0, 1.0, NULL, "phits/node/cycle",  \
-     "offered load per node; a packet starts with probability load/L per cycle"}
+     "offered load per node; a message starts with probability load / (L x mean packets per " \
+     "message) per cycle"}
 
 typedef struct traffic_bernoulli {
     double load; /* phits/node/cycle */
-    double p;    /* packets per task per cycle: load / L */
+    double p;    /* messages per task per cycle: load / L unless a caller sets it */
 } traffic_bernoulli;
 
 /* Set *b for `load` with the packet length of `shape`; false with err

@@ -4,12 +4,12 @@
  * load/L packets per cycle (the timing of ../common/bernoulli.c). INSEE's
  * default: 25 % to the first eighth of the nodes.
  */
-#include "bernoulli.h"
+#include "source.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-enum { P_LOAD, P_FRACTION, P_REGION };
+enum { P_LOAD, P_FRACTION, P_REGION, P_SOURCE };
 
 static const insee_param_def hot_region_params[] = {
     [P_LOAD] = TRAFFIC_LOAD_PARAM,
@@ -17,11 +17,12 @@ static const insee_param_def hot_region_params[] = {
                     "fraction of each task's packets sent into the hot region"},
     [P_REGION] = {"region", INSEE_PARAM_DOUBLE, "0.125", 0.0, 1.0, NULL, NULL,
                   "the hot region: the first floor(region x tasks) tasks, at least one"},
+    TRAFFIC_SOURCE_PARAMS,
     {0},
 };
 
 typedef struct hot_region {
-    traffic_bernoulli rate;
+    traffic_source *source;
     double fraction;
     uint32_t region; /* tasks 0 .. region-1 are hot */
     uint32_t tasks;
@@ -32,10 +33,7 @@ static void *hot_region_create(const insee_host *host, const insee_value *params
 {
     insee_shape shape;
     host->shape(host->kernel, &shape);
-    traffic_bernoulli rate;
-    if (!traffic_bernoulli_init(&rate, "hot-region", &shape, params[P_LOAD].d, err))
-        return NULL;
-    if (rate.p > 0 && shape.tasks < 2) {
+    if (params[P_LOAD].d > 0 && shape.tasks < 2) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "hot-region: %u task(s) leave no destination other than the source; "
                         "use at least 2 tasks",
@@ -50,30 +48,36 @@ static void *hot_region_create(const insee_host *host, const insee_value *params
     /* The margin keeps a product like 0.29 x 100 = 28.999... at 29. */
     double region = floor(params[P_REGION].d * shape.tasks + 1e-9);
     *h = (hot_region){
-        .rate = rate,
+        .source = traffic_source_create("hot-region", host, params[P_LOAD].d, params + P_SOURCE,
+                                        err),
         .fraction = params[P_FRACTION].d,
         .region = region < 1 ? 1 : (uint32_t)region,
         .tasks = shape.tasks,
     };
+    if (!h->source) {
+        free(h);
+        return NULL;
+    }
     return h;
 }
 
-static void hot_region_destroy(void *self)
+static void hot_region_destroy(void *vself)
 {
-    free(self);
+    hot_region *h = vself;
+    traffic_source_destroy(h->source);
+    free(h);
 }
 
 static uint64_t hot_region_start(void *vself, uint32_t task, insee_rng *rng)
 {
-    (void)task;
-    const hot_region *h = vself;
-    return traffic_bernoulli_start(&h->rate, rng);
+    hot_region *h = vself;
+    return traffic_source_start(h->source, task, rng);
 }
 
 static bool hot_region_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                             insee_message *msg, uint64_t *next)
 {
-    const hot_region *h = vself;
+    hot_region *h = vself;
     uint32_t dst;
     /* A hot task draws among the other hot tasks; the only hot task has
        none, and all its packets are uniform. */
@@ -84,15 +88,15 @@ static bool hot_region_emit(void *vself, uint32_t task, uint64_t now, insee_rng 
         dst = traffic_other_task(rng, h->region, task);
     else
         dst = insee_rng_below(rng, h->region);
-    *msg = (insee_message){.dst = dst, .packets = 1, .tag = 0};
-    *next = traffic_bernoulli_next(&h->rate, now, rng);
+    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(h->source, rng)};
+    *next = traffic_source_next(h->source, task, now, rng);
     return true;
 }
 
 static double hot_region_offered_load(void *vself)
 {
     const hot_region *h = vself;
-    return h->rate.load;
+    return traffic_source_load(h->source);
 }
 
 static const insee_traffic_vtable hot_region_vtable = {
@@ -110,7 +114,7 @@ static const insee_plugin_desc hot_region_desc = {
     .size = sizeof(insee_plugin_desc),
     .kind = INSEE_KIND_TRAFFIC,
     .name = "hot-region",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .summary = "a fraction of the packets to the first nodes (the hot region), the rest uniform, "
                "Bernoulli sources at a given load",
     .reference = "INSEE §3.2.1",

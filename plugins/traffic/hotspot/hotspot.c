@@ -3,11 +3,11 @@
  * the rest uniformly to the other tasks, at load/L packets per cycle (the
  * timing of ../common/bernoulli.c). INSEE's default: 2 % to node 0.
  */
-#include "bernoulli.h"
+#include "source.h"
 
 #include <stdlib.h>
 
-enum { P_LOAD, P_FRACTION, P_NODE };
+enum { P_LOAD, P_FRACTION, P_NODE, P_SOURCE };
 
 static const insee_param_def hotspot_params[] = {
     [P_LOAD] = TRAFFIC_LOAD_PARAM,
@@ -15,11 +15,12 @@ static const insee_param_def hotspot_params[] = {
                     "fraction of each task's packets sent to the hot task"},
     [P_NODE] = {"node", INSEE_PARAM_INT, "0", 0, 4294967294.0, NULL, NULL,
                 "the hot task (with the consecutive placement, the hot node)"},
+    TRAFFIC_SOURCE_PARAMS,
     {0},
 };
 
 typedef struct hotspot {
-    traffic_bernoulli rate;
+    traffic_source *source;
     double fraction;
     uint32_t node;
     uint32_t tasks;
@@ -29,16 +30,13 @@ static void *hotspot_create(const insee_host *host, const insee_value *params, i
 {
     insee_shape shape;
     host->shape(host->kernel, &shape);
-    traffic_bernoulli rate;
-    if (!traffic_bernoulli_init(&rate, "hotspot", &shape, params[P_LOAD].d, err))
-        return NULL;
     if (params[P_NODE].i >= shape.tasks) {
         insee_error_set(err, INSEE_ERR_PARAM,
                         "hotspot: node = %lld, but the tasks are 0 .. %u; choose one of them",
                         (long long)params[P_NODE].i, shape.tasks - 1);
         return NULL;
     }
-    if (rate.p > 0 && shape.tasks < 2) {
+    if (params[P_LOAD].d > 0 && shape.tasks < 2) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "hotspot: %u task(s) leave no destination other than the source; "
                         "use at least 2 tasks",
@@ -51,24 +49,30 @@ static void *hotspot_create(const insee_host *host, const insee_value *params, i
         return NULL;
     }
     *h = (hotspot){
-        .rate = rate,
+        .source = traffic_source_create("hotspot", host, params[P_LOAD].d, params + P_SOURCE,
+                                        err),
         .fraction = params[P_FRACTION].d,
         .node = (uint32_t)params[P_NODE].i,
         .tasks = shape.tasks,
     };
+    if (!h->source) {
+        free(h);
+        return NULL;
+    }
     return h;
 }
 
-static void hotspot_destroy(void *self)
+static void hotspot_destroy(void *vself)
 {
-    free(self);
+    hotspot *h = vself;
+    traffic_source_destroy(h->source);
+    free(h);
 }
 
 static uint64_t hotspot_start(void *vself, uint32_t task, insee_rng *rng)
 {
-    (void)task;
-    const hotspot *h = vself;
-    return traffic_bernoulli_start(&h->rate, rng);
+    hotspot *h = vself;
+    return traffic_source_start(h->source, task, rng);
 }
 
 static bool hotspot_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
@@ -78,15 +82,15 @@ static bool hotspot_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rn
     /* The hot task itself never sends to itself: all its packets are uniform. */
     bool hot = task != h->node && insee_rng_double(rng) < h->fraction;
     uint32_t dst = hot ? h->node : traffic_other_task(rng, h->tasks, task);
-    *msg = (insee_message){.dst = dst, .packets = 1, .tag = 0};
-    *next = traffic_bernoulli_next(&h->rate, now, rng);
+    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(h->source, rng)};
+    *next = traffic_source_next(h->source, task, now, rng);
     return true;
 }
 
 static double hotspot_offered_load(void *vself)
 {
     const hotspot *h = vself;
-    return h->rate.load;
+    return traffic_source_load(h->source);
 }
 
 static const insee_traffic_vtable hotspot_vtable = {
@@ -104,7 +108,7 @@ static const insee_plugin_desc hotspot_desc = {
     .size = sizeof(insee_plugin_desc),
     .kind = INSEE_KIND_TRAFFIC,
     .name = "hotspot",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .summary = "a fraction of the packets to one hot node, the rest uniform, Bernoulli sources "
                "at a given load",
     .reference = "INSEE §3.2.1",

@@ -9,20 +9,21 @@
  * anywhere on the ring; the move wraps mod k. A draw that lands on the
  * source is drawn again, whole.
  */
-#include "bernoulli.h"
+#include "source.h"
 #include "grid.h"
 
 #include <stdlib.h>
 
-enum { P_LOAD };
+enum { P_LOAD, P_SOURCE };
 
 static const insee_param_def local_params[] = {
     [P_LOAD] = TRAFFIC_LOAD_PARAM,
+    TRAFFIC_SOURCE_PARAMS,
     {0},
 };
 
 typedef struct local {
-    traffic_bernoulli rate;
+    traffic_source *source;
     traffic_grid *grid;
 } local;
 
@@ -30,6 +31,7 @@ static void local_destroy(void *vself)
 {
     local *l = vself;
     traffic_grid_destroy(l->grid);
+    traffic_source_destroy(l->source);
     free(l);
 }
 
@@ -37,10 +39,7 @@ static void *local_create(const insee_host *host, const insee_value *params, ins
 {
     insee_shape shape;
     host->shape(host->kernel, &shape);
-    traffic_bernoulli rate;
-    if (!traffic_bernoulli_init(&rate, "local", &shape, params[P_LOAD].d, err))
-        return NULL;
-    if (rate.p > 0 && shape.tasks < 2) {
+    if (params[P_LOAD].d > 0 && shape.tasks < 2) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "local: %u task(s) leave no destination other than the source; "
                         "use at least 2 tasks",
@@ -52,7 +51,11 @@ static void *local_create(const insee_host *host, const insee_value *params, ins
         insee_error_set(err, INSEE_ERR_NOMEM, "local: out of memory");
         return NULL;
     }
-    *l = (local){.rate = rate, .grid = traffic_grid_create("local", host, err)};
+    *l = (local){
+        .source = traffic_source_create("local", host, params[P_LOAD].d, params + P_SOURCE, err),
+    };
+    if (l->source)
+        l->grid = traffic_grid_create("local", host, err);
     if (!l->grid) {
         local_destroy(l);
         return NULL;
@@ -79,9 +82,8 @@ static int64_t local_offset(insee_rng *rng, uint32_t k)
 
 static uint64_t local_start(void *vself, uint32_t task, insee_rng *rng)
 {
-    (void)task;
-    const local *l = vself;
-    return traffic_bernoulli_start(&l->rate, rng);
+    local *l = vself;
+    return traffic_source_start(l->source, task, rng);
 }
 
 static bool local_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
@@ -99,15 +101,15 @@ static bool local_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
             pos = traffic_grid_move(g, pos, d, local_offset(rng, g->k[d]));
         dst = g->node[pos];
     } while (dst == task);
-    *msg = (insee_message){.dst = dst, .packets = 1, .tag = 0};
-    *next = traffic_bernoulli_next(&l->rate, now, rng);
+    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(l->source, rng)};
+    *next = traffic_source_next(l->source, task, now, rng);
     return true;
 }
 
 static double local_offered_load(void *vself)
 {
     const local *l = vself;
-    return l->rate.load;
+    return traffic_source_load(l->source);
 }
 
 static const insee_traffic_vtable local_vtable = {
@@ -125,7 +127,7 @@ static const insee_plugin_desc local_desc = {
     .size = sizeof(insee_plugin_desc),
     .kind = INSEE_KIND_TRAFFIC,
     .name = "local",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .summary = "destinations near the source (per dimension offsets of 1, 2-3, 4-7 or anywhere, "
                "halving in probability), Bernoulli sources at a given load",
     .reference = "INSEE §3.2.1",

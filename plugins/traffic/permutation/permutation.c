@@ -1,19 +1,20 @@
-/* permutation.c — permutation traffic from independent Bernoulli sources
- * (INSEE §3.2.1, Table 2): every task sends all its packets to one fixed
- * destination, its image under the chosen permutation, at load/L packets
- * per cycle (the timing of ../common/bernoulli.c).
+/* permutation.c — permutation traffic from independent sources (INSEE
+ * §3.2.1, Table 2): every task sends all its messages to one fixed
+ * destination, its image under the chosen permutation, at the offered load
+ * (the process and lengths of ../common/source.c; by default one-packet
+ * messages at load/L per cycle).
  *
  * The destinations are ../common/perm.c (shared with `bursts`): Table 2's
  * bit permutations, tornado, shift, and a random nearest neighbour per
  * packet. A task with no destination (its own image, or one >= N) sends
  * nothing: its start() is INSEE_NEVER.
  */
-#include "bernoulli.h"
 #include "perm.h"
+#include "source.h"
 
 #include <stdlib.h>
 
-enum { P_LOAD, P_PATTERN, P_OFFSET };
+enum { P_LOAD, P_PATTERN, P_OFFSET, P_SOURCE };
 
 static const insee_param_def permutation_params[] = {
     [P_LOAD] = TRAFFIC_LOAD_PARAM,
@@ -21,11 +22,12 @@ static const insee_param_def permutation_params[] = {
                    TRAFFIC_PERM_CHOICES, NULL,
                    "the destination of each task (INSEE Table 2, plus shift and neighbour)"},
     [P_OFFSET] = TRAFFIC_PERM_OFFSET_PARAM,
+    TRAFFIC_SOURCE_PARAMS,
     {0},
 };
 
 typedef struct permutation {
-    traffic_bernoulli rate;
+    traffic_source *source;
     double offered; /* load averaged over every task, silent ones included */
     traffic_perm *perm;
 } permutation;
@@ -34,6 +36,7 @@ static void permutation_destroy(void *vself)
 {
     permutation *p = vself;
     traffic_perm_destroy(p->perm);
+    traffic_source_destroy(p->source);
     free(p);
 }
 
@@ -42,43 +45,40 @@ static void *permutation_create(const insee_host *host, const insee_value *param
 {
     insee_shape shape;
     host->shape(host->kernel, &shape);
-    traffic_bernoulli rate;
-    if (!traffic_bernoulli_init(&rate, "permutation", &shape, params[P_LOAD].d, err))
-        return NULL;
-    traffic_perm *perm =
-        traffic_perm_create("permutation", (traffic_perm_pattern)params[P_PATTERN].i,
-                            params[P_PATTERN].s, params[P_OFFSET].i, host, err);
-    if (!perm)
-        return NULL;
-    permutation *p = malloc(sizeof *p);
+    permutation *p = calloc(1, sizeof *p);
     if (!p) {
-        traffic_perm_destroy(perm);
         insee_error_set(err, INSEE_ERR_NOMEM, "permutation: out of memory");
+        return NULL;
+    }
+    p->source = traffic_source_create("permutation", host, params[P_LOAD].d,
+                                      params + P_SOURCE, err);
+    if (p->source)
+        p->perm = traffic_perm_create("permutation", (traffic_perm_pattern)params[P_PATTERN].i,
+                                      params[P_PATTERN].s, params[P_OFFSET].i, host, err);
+    if (!p->perm) {
+        permutation_destroy(p);
         return NULL;
     }
     /* What the network is offered per node, averaged over all of them: the
        measured load agrees with it, and the report shows the silent tasks. */
-    *p = (permutation){
-        .rate = rate,
-        .offered = rate.load * traffic_perm_senders(perm) / shape.tasks,
-        .perm = perm,
-    };
+    p->offered = params[P_LOAD].d * traffic_perm_senders(p->perm) / shape.tasks;
     return p;
 }
 
 static uint64_t permutation_start(void *vself, uint32_t task, insee_rng *rng)
 {
-    const permutation *p = vself;
+    permutation *p = vself;
     return traffic_perm_silent(p->perm, task) ? INSEE_NEVER
-                                              : traffic_bernoulli_start(&p->rate, rng);
+                                              : traffic_source_start(p->source, task, rng);
 }
 
 static bool permutation_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                              insee_message *msg, uint64_t *next)
 {
-    const permutation *p = vself;
-    *msg = (insee_message){.dst = traffic_perm_dst(p->perm, task, rng), .packets = 1, .tag = 0};
-    *next = traffic_bernoulli_next(&p->rate, now, rng);
+    permutation *p = vself;
+    uint32_t dst = traffic_perm_dst(p->perm, task, rng);
+    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(p->source, rng)};
+    *next = traffic_source_next(p->source, task, now, rng);
     return true;
 }
 
@@ -103,9 +103,9 @@ static const insee_plugin_desc permutation_desc = {
     .size = sizeof(insee_plugin_desc),
     .kind = INSEE_KIND_TRAFFIC,
     .name = "permutation",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .summary = "a fixed destination per task (bit permutations, tornado, shift) or a random "
-               "nearest neighbour, Bernoulli sources at a given load",
+               "nearest neighbour, sources at a given load",
     .reference = "INSEE §3.2.1, Table 2",
     .params = permutation_params,
     .vtable = &permutation_vtable,

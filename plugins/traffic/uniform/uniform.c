@@ -1,26 +1,27 @@
-/* uniform.c — uniform random traffic from independent Bernoulli sources
- * (INSEE §3.2.1): every task sends one-packet messages with probability
- * load/L per cycle (L = packet length in phits), each to a task drawn
- * uniformly among the others (or among all, with self = true).
+/* uniform.c — uniform random traffic from independent sources (INSEE
+ * §3.2.1): every task sends messages at the offered load, each to a task
+ * drawn uniformly among the others (or among all, with self = true).
  *
- * A source draws the cycle of its next packet (a geometric gap) instead of
- * a die per cycle, so an idle task costs nothing between packets; that
- * timing is ../common/bernoulli.c, shared with the other patterns. */
-#include "bernoulli.h"
+ * When a task sends and how long its messages are is ../common/source.c,
+ * shared with the other patterns: by default one-packet messages with
+ * probability load/L per cycle (L = packet length in phits), drawn as
+ * geometric gaps so an idle task costs nothing between packets. */
+#include "source.h"
 
 #include <stdlib.h>
 
-enum { P_LOAD, P_SELF };
+enum { P_LOAD, P_SELF, P_SOURCE };
 
 static const insee_param_def uniform_params[] = {
     [P_LOAD] = TRAFFIC_LOAD_PARAM,
     [P_SELF] = {"self", INSEE_PARAM_BOOL, "false", 1, 0, NULL, NULL,
                 "a task may draw itself as destination (INSEE never does)"},
+    TRAFFIC_SOURCE_PARAMS,
     {0},
 };
 
 typedef struct uniform {
-    traffic_bernoulli rate;
+    traffic_source *source;
     uint32_t tasks;
     bool self;
 } uniform;
@@ -31,9 +32,6 @@ static void *uniform_create(const insee_host *host, const insee_value *params, i
     host->shape(host->kernel, &shape);
     double load = params[P_LOAD].d;
     bool self = params[P_SELF].b;
-    traffic_bernoulli rate;
-    if (!traffic_bernoulli_init(&rate, "uniform", &shape, load, err))
-        return NULL;
     if (load > 0 && shape.tasks < (self ? 1u : 2u)) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "uniform: %u task(s) leave no destination other than the source; "
@@ -47,40 +45,45 @@ static void *uniform_create(const insee_host *host, const insee_value *params, i
         return NULL;
     }
     *u = (uniform){
-        .rate = rate,
+        .source = traffic_source_create("uniform", host, load, params + P_SOURCE, err),
         .tasks = shape.tasks,
         .self = self,
     };
+    if (!u->source) {
+        free(u);
+        return NULL;
+    }
     return u;
 }
 
-static void uniform_destroy(void *self)
+static void uniform_destroy(void *vself)
 {
-    free(self);
+    uniform *u = vself;
+    traffic_source_destroy(u->source);
+    free(u);
 }
 
 static uint64_t uniform_start(void *vself, uint32_t task, insee_rng *rng)
 {
-    (void)task;
-    const uniform *u = vself;
-    return traffic_bernoulli_start(&u->rate, rng);
+    uniform *u = vself;
+    return traffic_source_start(u->source, task, rng);
 }
 
 static bool uniform_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                          insee_message *msg, uint64_t *next)
 {
-    const uniform *u = vself;
+    uniform *u = vself;
     uint32_t dst =
         u->self ? insee_rng_below(rng, u->tasks) : traffic_other_task(rng, u->tasks, task);
-    *msg = (insee_message){.dst = dst, .packets = 1, .tag = 0};
-    *next = traffic_bernoulli_next(&u->rate, now, rng);
+    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(u->source, rng)};
+    *next = traffic_source_next(u->source, task, now, rng);
     return true;
 }
 
 static double uniform_offered_load(void *vself)
 {
     const uniform *u = vself;
-    return u->rate.load;
+    return traffic_source_load(u->source);
 }
 
 static const insee_traffic_vtable uniform_vtable = {
@@ -98,8 +101,9 @@ static const insee_plugin_desc uniform_desc = {
     .size = sizeof(insee_plugin_desc),
     .kind = INSEE_KIND_TRAFFIC,
     .name = "uniform",
-    .version = "1.0.0",
-    .summary = "uniform random destinations, Bernoulli sources at a given load",
+    .version = "1.1.0",
+    .summary = "uniform random destinations, sources at a given load (Bernoulli or on/off, message "
+               "lengths fixed or drawn)",
     .reference = "INSEE §3.2.1",
     .params = uniform_params,
     .vtable = &uniform_vtable,
