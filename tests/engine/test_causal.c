@@ -6,6 +6,7 @@
  * run with the plugin's own words. Reactive traffic (INSEE §3.2.2) accepts
  * more than its independent part alone. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "run_helpers.h"
@@ -113,4 +114,29 @@ Test(causal, bursts_stop_at_max_cycles)
     cr_assert(strstr(msg, "burst 1 of 1 waits at its barrier"), "%s", msg);
     g_free(msg);
     g_free(toml);
+}
+
+/* Reactive traffic on top of uniform traffic at the same load: each
+   one-packet message is answered with probability q by a reply of m packets
+   on average, so the network accepts load (1 + q m), more than the
+   independent part alone. */
+Test(causal, reactive_accepts_its_replies_too)
+{
+    const char *sim = "warmup = 2000\ncycles = 20000";
+    char *alone = torus_run(8, sim, "plugin = \"uniform\"\nload = 0.1");
+    char *reactive = torus_run(8, sim,
+                               "plugin = \"reactive\"\nload = 0.1\nprobability = 0.5\n"
+                               "reply_min = 1\nreply_max = 3");
+    insee_report u = run_toml(alone), r = run_toml(reactive);
+    cr_assert(!r.causal, "reactive traffic is open-ended");
+    cr_assert_float_eq(r.offered_load, 0.2, 1e-12);
+    cr_assert_gt(r.accepted_load, u.accepted_load * 1.5, "reactive %.4f, uniform alone %.4f",
+                 r.accepted_load, u.accepted_load);
+    cr_assert(fabs(r.accepted_load - 0.2) < 0.2 * 0.03, "accepted %.4f, closed form 0.2",
+              r.accepted_load);
+    assert_all_delivered(&r);
+    insee_report_clear(&u);
+    insee_report_clear(&r);
+    g_free(alone);
+    g_free(reactive);
 }

@@ -1,0 +1,227 @@
+/* reactive.c — reactive traffic (INSEE §3.2.2): independent Bernoulli
+ * sources at a load with uniform destinations, plus replies. Each delivery
+ * of an independent message makes its receiver reply, with probability q,
+ * with a message of a number of packets drawn uniformly in [a, b], sent
+ * back to the sender. Replies do not trigger replies unless `cascade` is
+ * set.
+ *
+ * delivered() decides with the receiver's own stream, queues the reply in
+ * the receiver's FIFO and wakes it for the next cycle; emit() sends queued
+ * replies first, one per cycle, then the independent message when its
+ * Bernoulli cycle has come. A wake replaces the task's due cycle in the
+ * kernel, so emit() always hands back the earliest of "next reply" and
+ * "next independent message". The tag says which a message is.
+ */
+#include "bernoulli.h"
+
+#include <stdlib.h>
+
+enum { P_LOAD, P_PROBABILITY, P_REPLY_MIN, P_REPLY_MAX, P_CASCADE };
+
+enum { TAG_INDEPENDENT = 0, TAG_REPLY = 1 };
+
+static const insee_param_def reactive_params[] = {
+    [P_LOAD] = TRAFFIC_LOAD_PARAM,
+    [P_PROBABILITY] = {"probability", INSEE_PARAM_DOUBLE, "0.5", 0.0, 1.0, NULL, NULL,
+                       "q: the chance that a delivered message triggers a reply"},
+    [P_REPLY_MIN] = {"reply_min", INSEE_PARAM_INT, "1", 1, 1e6, NULL, "packets",
+                     "a: the shortest reply"},
+    [P_REPLY_MAX] = {"reply_max", INSEE_PARAM_INT, "1", 1, 1e6, NULL, "packets",
+                     "b: the longest reply (lengths uniform in [a, b])"},
+    [P_CASCADE] = {"cascade", INSEE_PARAM_BOOL, "false", 1, 0, NULL, NULL,
+                   "replies trigger replies too (INSEE's own code reacts to every packet)"},
+    {0},
+};
+
+typedef struct reply {
+    uint32_t dst, packets;
+} reply;
+
+/* A task's replies still to send: a ring that grows when full. */
+typedef struct reply_queue {
+    reply *r;
+    uint32_t head, len, cap;
+} reply_queue;
+
+typedef struct reactive {
+    const insee_host *host;
+    traffic_bernoulli rate;
+    uint32_t tasks;
+    double q;
+    uint32_t reply_min, reply_span; /* lengths reply_min + below(reply_span) */
+    bool cascade;
+    uint64_t *independent_at; /* per task: the cycle its next independent message is due */
+    reply_queue *queue;       /* per task */
+    insee_rng *rng;           /* per task: its decisions on what it receives */
+} reactive;
+
+static void reactive_destroy(void *vself)
+{
+    reactive *re = vself;
+    for (uint32_t t = 0; re->queue && t < re->tasks; t++)
+        free(re->queue[t].r);
+    free(re->queue);
+    free(re->independent_at);
+    free(re->rng);
+    free(re);
+}
+
+static void *reactive_create(const insee_host *host, const insee_value *params, insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    int64_t a = params[P_REPLY_MIN].i, b = params[P_REPLY_MAX].i;
+    double q = params[P_PROBABILITY].d;
+    bool cascade = params[P_CASCADE].b;
+    traffic_bernoulli rate;
+    if (!traffic_bernoulli_init(&rate, "reactive", &shape, params[P_LOAD].d, err))
+        return NULL;
+    if (a > b) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "reactive: reply_min = %lld is above reply_max = %lld; replies have "
+                        "between reply_min and reply_max packets",
+                        (long long)a, (long long)b);
+        return NULL;
+    }
+    if (cascade && q >= 1) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "reactive: with cascade = true and probability = 1 every reply "
+                        "triggers another, forever; use a probability below 1");
+        return NULL;
+    }
+    if (shape.tasks < 2) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "reactive: %u task(s) leave no destination other than the source; "
+                        "use at least 2 tasks",
+                        shape.tasks);
+        return NULL;
+    }
+    reactive *re = calloc(1, sizeof *re);
+    if (re) {
+        re->tasks = shape.tasks;
+        re->independent_at = malloc(sizeof *re->independent_at * shape.tasks);
+        re->queue = calloc(shape.tasks, sizeof *re->queue);
+        re->rng = malloc(sizeof *re->rng * shape.tasks);
+    }
+    if (!re || !re->independent_at || !re->queue || !re->rng) {
+        if (re)
+            reactive_destroy(re);
+        insee_error_set(err, INSEE_ERR_NOMEM, "reactive: out of memory");
+        return NULL;
+    }
+    re->host = host;
+    re->rate = rate;
+    re->q = q;
+    re->reply_min = (uint32_t)a;
+    re->reply_span = (uint32_t)(b - a + 1);
+    re->cascade = cascade;
+    for (uint32_t t = 0; t < shape.tasks; t++)
+        host->rng_seed(host->kernel, t, &re->rng[t]);
+    return re;
+}
+
+static uint64_t reactive_start(void *vself, uint32_t task, insee_rng *rng)
+{
+    reactive *re = vself;
+    return re->independent_at[task] = traffic_bernoulli_start(&re->rate, rng);
+}
+
+static bool reactive_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
+                          insee_message *msg, uint64_t *next)
+{
+    reactive *re = vself;
+    reply_queue *rq = &re->queue[task];
+    bool sent = true;
+    if (rq->len) {
+        /* Replies first, as INSEE's sources send triggered packets first. */
+        reply r = rq->r[rq->head];
+        rq->head = (rq->head + 1) % rq->cap;
+        rq->len--;
+        *msg = (insee_message){.dst = r.dst, .packets = r.packets, .tag = TAG_REPLY};
+    } else if (now >= re->independent_at[task]) {
+        *msg = (insee_message){.dst = traffic_other_task(rng, re->tasks, task),
+                               .packets = 1,
+                               .tag = TAG_INDEPENDENT};
+        re->independent_at[task] = traffic_bernoulli_next(&re->rate, now, rng);
+    } else {
+        sent = false; /* woken early: nothing is due yet */
+    }
+    *next = rq->len ? now + 1 : re->independent_at[task];
+    if (*next <= now) /* an independent message held back by replies */
+        *next = now + 1;
+    return sent;
+}
+
+static bool queue_push(reply_queue *rq, reply r)
+{
+    if (rq->len == rq->cap) {
+        uint32_t cap = rq->cap ? 2 * rq->cap : 4;
+        reply *n = malloc(sizeof *n * cap);
+        if (!n)
+            return false;
+        for (uint32_t i = 0; i < rq->len; i++)
+            n[i] = rq->r[(rq->head + i) % rq->cap];
+        free(rq->r);
+        *rq = (reply_queue){.r = n, .head = 0, .len = rq->len, .cap = cap};
+    }
+    rq->r[(rq->head + rq->len++) % rq->cap] = r;
+    return true;
+}
+
+static void reactive_delivered(void *vself, uint32_t src_task, const insee_message *msg,
+                               uint64_t now)
+{
+    reactive *re = vself;
+    uint32_t receiver = msg->dst;
+    if (msg->tag != TAG_INDEPENDENT && !re->cascade)
+        return;
+    insee_rng *rng = &re->rng[receiver];
+    if (!(insee_rng_double(rng) < re->q))
+        return;
+    reply r = {.dst = src_task, .packets = re->reply_min + insee_rng_below(rng, re->reply_span)};
+    if (!queue_push(&re->queue[receiver], r)) {
+        re->host->log(re->host->kernel, INSEE_LOG_ERROR,
+                      "reactive: out of memory queuing a reply; it is not sent");
+        return;
+    }
+    re->host->wake_task(re->host->kernel, receiver, now + 1);
+}
+
+/* Phits per node per cycle: the independent load, plus the expected reply
+   packets per independent message (q m, m = (a + b) / 2), and with cascade
+   the replies to replies, a geometric series of ratio q. */
+static double reactive_offered_load(void *vself)
+{
+    const reactive *re = vself;
+    double mean = re->reply_min + (re->reply_span - 1) / 2.0;
+    double replies = re->q * mean;
+    if (re->cascade)
+        replies /= 1 - re->q;
+    return re->rate.load * (1 + replies);
+}
+
+static const insee_traffic_vtable reactive_vtable = {
+    .size = sizeof(insee_traffic_vtable),
+    .create = reactive_create,
+    .destroy = reactive_destroy,
+    .start = reactive_start,
+    .emit = reactive_emit,
+    .delivered = reactive_delivered,
+    .offered_load = reactive_offered_load,
+};
+
+static const insee_plugin_desc reactive_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_TRAFFIC,
+    .name = "reactive",
+    .version = "1.0.0",
+    .summary = "uniform Bernoulli traffic at a load, and each delivery answered with "
+               "probability q by a reply of a to b packets to the sender",
+    .reference = "INSEE §3.2.2",
+    .params = reactive_params,
+    .vtable = &reactive_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(reactive_desc)
