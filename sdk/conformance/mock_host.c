@@ -178,6 +178,14 @@ static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
         m->wake_at[task] = at;
 }
 
+/* The kernel's rule with its default of 4 bytes per phit. */
+static uint32_t mock_message_packets(insee_kernel *k, uint64_t bytes)
+{
+    uint64_t per_packet = (uint64_t)mock_of(k)->shape.packet_phits * 4;
+    uint64_t packets = bytes / per_packet + (bytes % per_packet != 0);
+    return packets == 0 ? 1 : packets > UINT32_MAX ? UINT32_MAX : (uint32_t)packets;
+}
+
 void conform_mock_init(conform_mock *m, const conform_topo *topo)
 {
     *m = (conform_mock){.topo = topo};
@@ -217,6 +225,7 @@ void conform_mock_init(conform_mock *m, const conform_topo *topo)
     m->host.peer = mock_peer;
     m->host.input_free_phits = mock_input_free_phits;
     m->host.output_free_phits = mock_output_free_phits;
+    m->host.message_packets = mock_message_packets;
 }
 
 conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,

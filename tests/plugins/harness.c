@@ -89,8 +89,8 @@ static bool mock_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_por
 static uint32_t mock_message_packets(insee_kernel *k, uint64_t bytes)
 {
     uint64_t per_packet = (uint64_t)k->shape.packet_phits * (k->phit_bytes ? k->phit_bytes : 4);
-    uint64_t packets = (bytes + per_packet - 1) / per_packet;
-    return packets ? (uint32_t)packets : 1;
+    uint64_t packets = bytes / per_packet + (bytes % per_packet != 0);
+    return packets == 0 ? 1 : packets > UINT32_MAX ? UINT32_MAX : (uint32_t)packets;
 }
 
 static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
