@@ -55,9 +55,9 @@ static bool parse_number(const trace_form *f, unsigned field, const char *tok, s
                          uint64_t *out, const char *name, uint32_t line, insee_error *err)
 {
     char shown[32];
-    show(tok, n, shown);
     const char *what = f->names[field];
     if (tok[0] == '-') {
+        show(tok, n, shown);
         insee_error_set(err, INSEE_ERR_IO,
                         "%s:%u: %s is negative ('%s'); ids, tags, lengths and times are "
                         "non-negative integers",
@@ -67,6 +67,7 @@ static bool parse_number(const trace_form *f, unsigned field, const char *tok, s
     uint64_t v = 0;
     for (size_t i = 0; i < n; i++) {
         if (tok[i] < '0' || tok[i] > '9') {
+            show(tok, n, shown);
             insee_error_set(err, INSEE_ERR_IO,
                             "%s:%u: %s is not a number ('%s'); write a non-negative decimal "
                             "integer ('%s')",
@@ -75,6 +76,7 @@ static bool parse_number(const trace_form *f, unsigned field, const char *tok, s
         }
         uint64_t d = (uint64_t)(tok[i] - '0');
         if (v > (UINT64_MAX - d) / 10) {
+            show(tok, n, shown);
             insee_error_set(err, INSEE_ERR_IO, "%s:%u: %s is too large ('%s'; at most %llu)",
                             name, line, what, shown, (unsigned long long)UINT64_MAX);
             return false;
