@@ -140,3 +140,58 @@ Test(causal, reactive_accepts_its_replies_too)
     g_free(alone);
     g_free(reactive);
 }
+
+/* The Markov application model (INRFlow §3.3.4) through the kernel: a walk
+   fixed by its matrix sends an exact number of messages (a read is a
+   request and its answer), and the default walk completes. */
+Test(causal, markov_walks_complete)
+{
+    static const struct { const char *matrix; int storage; uint64_t per_step; } cases[] = {
+        {"0 1 0 0  0 1 0 0  1 0 0 0  1 0 0 0", 0, 1},   /* communicate, again and again */
+        {"0 0 1 0  1 0 0 0  0 0 1 0  1 0 0 0", 2, 2},   /* read, again and again */
+        {"0 0 0 1  1 0 0 0  1 0 0 0  0 0 0 1", 3, 1},   /* write, again and again */
+    };
+    const int steps = 30;
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *traffic = g_strdup_printf("plugin = \"markov\"\nmatrix = \"%s\"\nsteps = %d\n"
+                                        "compute_mean = 20\nstorage = %d",
+                                        cases[i].matrix, steps, cases[i].storage);
+        char *toml = torus_run(4, "", traffic);
+        insee_report r = run_toml(toml);
+        cr_assert(r.completed);
+        uint64_t workers = 16u - (uint64_t)cases[i].storage;
+        cr_assert_eq(r.apps[0].messages, workers * (steps - 1) * cases[i].per_step,
+                     "case %zu: %" G_GUINT64_FORMAT " messages", i, r.apps[0].messages);
+        assert_all_delivered(&r);
+        insee_report_clear(&r);
+        g_free(toml);
+        g_free(traffic);
+    }
+    char *toml = torus_run(4, "", "plugin = \"markov\"\nsteps = 50");
+    insee_report r = run_toml(toml);
+    cr_assert(r.completed);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
+/* dcntraffic (INRFlow §3.3.3) through the kernel: every task's flows are
+   delivered, 80 % of them short. */
+Test(causal, dcntraffic_delivers_every_flow)
+{
+    char *toml = torus_run(4, "warmup = 0\ncycles = 10",
+                           "plugin = \"dcntraffic\"\nload = 0.3\nflows = 40\n"
+                           "short_bytes = 64\nlong_bytes = 640");
+    insee_report r = run_toml(toml);
+    cr_assert(r.completed);
+    cr_assert_eq(r.apps[0].messages, 16u * 40u, "every flow of every task");
+    /* Flows of 1 and 10 packets: the packets count the long ones. */
+    uint64_t longs = (r.total_delivered - 640u) / 9u;
+    cr_assert_eq(r.total_delivered, 640u + 9u * longs);
+    double mean = 640 * 0.2, sd = sqrt(640 * 0.2 * 0.8);
+    cr_assert(fabs((double)longs - mean) <= 5 * sd, "%" G_GUINT64_FORMAT " long flows of 640",
+              longs);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}

@@ -118,7 +118,7 @@ static void emit_task(causal_rig *c, uint32_t t, uint64_t now)
                  (unsigned long)next);
     c->due[t] = next;
     if (c->hooks.emitted)
-        c->hooks.emitted(c->hooks.user, t, now, sent ? &m : NULL);
+        c->hooks.emitted(c->hooks.user, t, now, sent ? &m : NULL, next);
     if (!sent)
         return;
     cr_assert_lt(m.dst, c->tasks, "task %u sent to task %u", t, m.dst);

@@ -17,9 +17,10 @@
 typedef struct causal_rig causal_rig;
 
 /* What the test watches; any may be NULL. `msg` is NULL when emit()
-   returned false. */
+   returned false; `next` is the due cycle emit() gave. */
 typedef struct causal_hooks {
-    void (*emitted)(void *user, uint32_t task, uint64_t now, const insee_message *msg);
+    void (*emitted)(void *user, uint32_t task, uint64_t now, const insee_message *msg,
+                    uint64_t next);
     void (*delivered)(void *user, uint32_t src, const insee_message *msg, uint64_t now);
     void *user;
 } causal_hooks;

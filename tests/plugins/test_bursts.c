@@ -33,8 +33,10 @@ typedef struct watch {
     uint64_t self_sends;
 } watch;
 
-static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message *m)
+static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message *m,
+                    uint64_t next)
 {
+    (void)next;
     watch *w = user;
     if (!m)
         return;

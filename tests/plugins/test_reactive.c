@@ -101,8 +101,10 @@ typedef struct log {
     uint64_t limit;
 } log_t;
 
-static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message *m)
+static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message *m,
+                    uint64_t next)
 {
+    (void)next;
     (void)now;
     log_t *l = user;
     if (!m)

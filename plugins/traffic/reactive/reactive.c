@@ -13,6 +13,7 @@
  * "next independent message". The tag says which a message is.
  */
 #include "bernoulli.h"
+#include "ring.h"
 
 #include <stdlib.h>
 
@@ -33,16 +34,6 @@ static const insee_param_def reactive_params[] = {
     {0},
 };
 
-typedef struct reply {
-    uint32_t dst, packets;
-} reply;
-
-/* A task's replies still to send: a ring that grows when full. */
-typedef struct reply_queue {
-    reply *r;
-    uint32_t head, len, cap;
-} reply_queue;
-
 typedef struct reactive {
     const insee_host *host;
     traffic_bernoulli rate;
@@ -51,7 +42,7 @@ typedef struct reactive {
     uint32_t reply_min, reply_span; /* lengths reply_min + below(reply_span) */
     bool cascade;
     uint64_t *independent_at; /* per task: the cycle its next independent message is due */
-    reply_queue *queue;       /* per task */
+    traffic_ring *queue;      /* per task: replies to send, dst << 32 | packets */
     insee_rng *rng;           /* per task: its decisions on what it receives */
 } reactive;
 
@@ -59,7 +50,7 @@ static void reactive_destroy(void *vself)
 {
     reactive *re = vself;
     for (uint32_t t = 0; re->queue && t < re->tasks; t++)
-        free(re->queue[t].r);
+        traffic_ring_free(&re->queue[t]);
     free(re->queue);
     free(re->independent_at);
     free(re->rng);
@@ -130,14 +121,13 @@ static bool reactive_emit(void *vself, uint32_t task, uint64_t now, insee_rng *r
                           insee_message *msg, uint64_t *next)
 {
     reactive *re = vself;
-    reply_queue *rq = &re->queue[task];
+    traffic_ring *rq = &re->queue[task];
     bool sent = true;
     if (rq->len) {
         /* Replies first, as INSEE's sources send triggered packets first. */
-        reply r = rq->r[rq->head];
-        rq->head = (rq->head + 1) % rq->cap;
-        rq->len--;
-        *msg = (insee_message){.dst = r.dst, .packets = r.packets, .tag = TAG_REPLY};
+        uint64_t r = traffic_ring_pop(rq);
+        *msg = (insee_message){.dst = (uint32_t)(r >> 32), .packets = (uint32_t)r,
+                               .tag = TAG_REPLY};
     } else if (now >= re->independent_at[task]) {
         *msg = (insee_message){.dst = traffic_other_task(rng, re->tasks, task),
                                .packets = 1,
@@ -152,22 +142,6 @@ static bool reactive_emit(void *vself, uint32_t task, uint64_t now, insee_rng *r
     return sent;
 }
 
-static bool queue_push(reply_queue *rq, reply r)
-{
-    if (rq->len == rq->cap) {
-        uint32_t cap = rq->cap ? 2 * rq->cap : 4;
-        reply *n = malloc(sizeof *n * cap);
-        if (!n)
-            return false;
-        for (uint32_t i = 0; i < rq->len; i++)
-            n[i] = rq->r[(rq->head + i) % rq->cap];
-        free(rq->r);
-        *rq = (reply_queue){.r = n, .head = 0, .len = rq->len, .cap = cap};
-    }
-    rq->r[(rq->head + rq->len++) % rq->cap] = r;
-    return true;
-}
-
 static void reactive_delivered(void *vself, uint32_t src_task, const insee_message *msg,
                                uint64_t now)
 {
@@ -178,8 +152,8 @@ static void reactive_delivered(void *vself, uint32_t src_task, const insee_messa
     insee_rng *rng = &re->rng[receiver];
     if (!(insee_rng_double(rng) < re->q))
         return;
-    reply r = {.dst = src_task, .packets = re->reply_min + insee_rng_below(rng, re->reply_span)};
-    if (!queue_push(&re->queue[receiver], r)) {
+    uint32_t packets = re->reply_min + insee_rng_below(rng, re->reply_span);
+    if (!traffic_ring_push(&re->queue[receiver], (uint64_t)src_task << 32 | packets)) {
         re->host->log(re->host->kernel, INSEE_LOG_ERROR,
                       "reactive: out of memory queuing a reply; it is not sent");
         return;

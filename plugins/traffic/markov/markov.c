@@ -1,0 +1,411 @@
+/* markov.c — the Markov-chain application model of INRFlow §3.3.4: every
+ * task walks a chain over the phases compute, communicate, read and write,
+ * one phase per step, with a transition matrix, for `steps` steps.
+ *
+ *  compute      holds the task for 1 + a geometric number of cycles, of
+ *               mean compute_mean (the discrete exponential);
+ *  communicate  sends message_bytes to a compute task drawn uniformly
+ *               among the others, and waits until it is delivered;
+ *  write        sends io_bytes to a storage task drawn uniformly, and
+ *               waits until it is delivered;
+ *  read         sends a one-packet request to a storage task drawn
+ *               uniformly, which answers with io_bytes; the task waits for
+ *               the answer.
+ * The last `storage` tasks are the storage: they run no chain and serve
+ * read requests in arrival order. A task starts in compute (the paper's
+ * first phase after Init); the workload has finished when every compute
+ * task has taken its steps and the last one has ended.
+ *
+ * Each phase is one emit(): it starts when the previous one ends (the
+ * compute time is over, or delivered() woke the task), draws the next phase
+ * from the matrix row of the phase just ended, and carries it out. Message
+ * tags name the phase, so a reader of the messages sees the walk.
+ */
+#include "bernoulli.h"
+#include "ring.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_MATRIX, P_STEPS, P_COMPUTE_MEAN, P_MESSAGE_BYTES, P_IO_BYTES, P_STORAGE };
+
+/* Phases, in the matrix's order, and the tags of their messages. */
+enum { COMPUTE, COMMUNICATE, READ, WRITE, PHASES };
+enum { TAG_COMMUNICATE = 1, TAG_READ_REQUEST = 2, TAG_WRITE = 3, TAG_READ_DATA = 4 };
+
+static const char *const phase_name[PHASES] = {"compute", "communicate", "read", "write"};
+
+static const insee_param_def markov_params[] = {
+    [P_MATRIX] = {"matrix", INSEE_PARAM_STRING,
+                  "\"0.2 0.5 0.15 0.15; 0.5 0.3 0.1 0.1; 0.6 0.2 0.1 0.1; 0.6 0.2 0.1 0.1\"",
+                  1, 0, NULL, NULL,
+                  "16 transition probabilities, row by row (from compute, communicate, read, "
+                  "write to the same); each row sums to 1"},
+    [P_STEPS] = {"steps", INSEE_PARAM_INT, "100", 1, 1e9, NULL, NULL,
+                 "phases every compute task goes through, the first a compute"},
+    [P_COMPUTE_MEAN] = {"compute_mean", INSEE_PARAM_DOUBLE, "100", 1, 1e12, NULL, "cycles",
+                        "mean length of a compute phase (exponential, in whole cycles >= 1)"},
+    [P_MESSAGE_BYTES] = {"message_bytes", INSEE_PARAM_INT, "1024", 0, 2147483648.0, NULL,
+                         "bytes", "a communicate phase's message"},
+    [P_IO_BYTES] = {"io_bytes", INSEE_PARAM_INT, "4096", 0, 2147483648.0, NULL, "bytes",
+                    "what a read or write phase moves to or from storage"},
+    [P_STORAGE] = {"storage", INSEE_PARAM_INT, "1", 0, 4294967295.0, NULL, "tasks",
+                   "the last this many tasks are storage, serving reads and writes"},
+    {0},
+};
+
+typedef struct walker {
+    uint8_t phase;    /* the phase under way */
+    bool waiting;     /* for a delivery (communicate, read, write) */
+    uint32_t peer;    /* who that delivery involves, for describe_wait */
+    uint64_t taken;   /* phases started */
+} walker;
+
+typedef struct markov {
+    const insee_host *host;
+    double m[PHASES][PHASES];
+    uint64_t steps;
+    double p_end;            /* a compute phase ends after each cycle with this chance */
+    uint32_t message_packets, io_packets;
+    uint32_t tasks, workers; /* tasks 0 .. workers-1 walk; the rest are storage */
+    uint32_t done;           /* walkers that have taken every step */
+    walker *w;               /* per walker */
+    traffic_ring *requests;  /* per storage task: readers to answer, in order */
+} markov;
+
+/* A number in plain decimal notation (digits, an optional fraction and
+   exponent), read the same in any locale; false when there is none. */
+static bool read_number(const char **p, double *out)
+{
+    const char *s = *p;
+    double v = 0;
+    int digits = 0, scale = 0;
+    for (; *s >= '0' && *s <= '9'; s++, digits++)
+        v = v * 10 + (*s - '0');
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++, digits++, scale--)
+            v = v * 10 + (*s - '0');
+    if (digits == 0)
+        return false;
+    if (*s == 'e' || *s == 'E') {
+        const char *e = s + 1;
+        int sign = *e == '-' ? -1 : 1, x = 0;
+        e += *e == '-' || *e == '+';
+        if (*e < '0' || *e > '9')
+            return false;
+        for (; *e >= '0' && *e <= '9' && x < 1000; e++)
+            x = x * 10 + (*e - '0');
+        scale += sign * x;
+        s = e;
+    }
+    *out = v * pow(10, scale);
+    *p = s;
+    return true;
+}
+
+/* Parse `text` into m: 16 numbers in [0, 1] separated by spaces, commas or
+   semicolons, each row summing to 1; false with err filled. */
+static bool parse_matrix(double m[PHASES][PHASES], const char *text, insee_error *err)
+{
+    const char *p = text;
+    int n = 0;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ',' || *p == ';')
+            p++;
+        if (!*p)
+            break;
+        double v;
+        const char *at = p;
+        if (!read_number(&p, &v)) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "markov: matrix: '%.20s' is not a probability; write 16 numbers "
+                            "such as 0.25, row by row, separated by spaces, commas or "
+                            "semicolons",
+                            at);
+            return false;
+        }
+        if (n == PHASES * PHASES) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "markov: matrix has more than 16 numbers; it is 4 rows of 4 "
+                            "(compute, communicate, read, write)");
+            return false;
+        }
+        if (v > 1) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "markov: matrix: %g (row %s, column %s) is not a probability "
+                            "(0 to 1)",
+                            v, phase_name[n / PHASES], phase_name[n % PHASES]);
+            return false;
+        }
+        m[n / PHASES][n % PHASES] = v;
+        n++;
+    }
+    if (n != PHASES * PHASES) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "markov: matrix has %d numbers, it needs 16: 4 rows of 4 (from "
+                        "compute, communicate, read, write to the same)",
+                        n);
+        return false;
+    }
+    for (int a = 0; a < PHASES; a++) {
+        double sum = 0;
+        for (int b = 0; b < PHASES; b++)
+            sum += m[a][b];
+        if (fabs(sum - 1) > 1e-9) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "markov: matrix row %d (from %s) sums to %.10g; every row's "
+                            "probabilities must sum to 1",
+                            a + 1, phase_name[a], sum);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The phases a walk from compute can reach. */
+static void reachable(double m[PHASES][PHASES], bool out[PHASES])
+{
+    memset(out, 0, sizeof(bool) * PHASES);
+    out[COMPUTE] = true;
+    for (int round = 0; round < PHASES; round++)
+        for (int a = 0; a < PHASES; a++)
+            for (int b = 0; out[a] && b < PHASES; b++)
+                out[b] |= m[a][b] > 0;
+}
+
+/* Whether the tasks can carry out every phase the walk reaches. */
+static bool check_roles(markov *mk, uint32_t storage, insee_error *err)
+{
+    bool reach[PHASES];
+    reachable(mk->m, reach);
+    if (storage >= mk->tasks) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "markov: storage = %u leaves none of the %u tasks to compute; use "
+                        "fewer storage tasks",
+                        storage, mk->tasks);
+        return false;
+    }
+    if (reach[COMMUNICATE] && mk->workers < 2) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "markov: the walk reaches communicate, which needs 2 compute tasks; "
+                        "there is %u (tasks %u, storage %u)",
+                        mk->workers, mk->tasks, storage);
+        return false;
+    }
+    if ((reach[READ] || reach[WRITE]) && storage == 0) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "markov: the walk reaches %s but storage = 0; set storage >= 1, or "
+                        "give read and write probability 0",
+                        reach[READ] ? "read" : "write");
+        return false;
+    }
+    return true;
+}
+
+static void markov_destroy(void *vself)
+{
+    markov *mk = vself;
+    for (uint32_t s = 0; mk->requests && s < mk->tasks - mk->workers; s++)
+        traffic_ring_free(&mk->requests[s]);
+    free(mk->requests);
+    free(mk->w);
+    free(mk);
+}
+
+static void *markov_create(const insee_host *host, const insee_value *params, insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    markov *mk = calloc(1, sizeof *mk);
+    if (!mk) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "markov: out of memory");
+        return NULL;
+    }
+    uint32_t storage = params[P_STORAGE].i > shape.tasks ? shape.tasks : (uint32_t)params[P_STORAGE].i;
+    mk->host = host;
+    mk->tasks = shape.tasks;
+    mk->workers = shape.tasks - storage;
+    mk->steps = (uint64_t)params[P_STEPS].i;
+    mk->p_end = 1 / params[P_COMPUTE_MEAN].d;
+    if (!INSEE_HOST_HAS(host, message_packets) || !INSEE_HOST_HAS(host, wake_task)) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "markov: the host lacks message_packets or wake_task (ABI 1.2); run it "
+                        "in a kernel of ABI 1.2 or later");
+        markov_destroy(mk);
+        return NULL;
+    }
+    if (!parse_matrix(mk->m, params[P_MATRIX].s, err) || !check_roles(mk, storage, err)) {
+        markov_destroy(mk);
+        return NULL;
+    }
+    mk->message_packets = host->message_packets(host->kernel, (uint64_t)params[P_MESSAGE_BYTES].i);
+    mk->io_packets = host->message_packets(host->kernel, (uint64_t)params[P_IO_BYTES].i);
+    mk->w = calloc(mk->workers, sizeof *mk->w);
+    mk->requests = calloc(storage ? storage : 1, sizeof *mk->requests);
+    if (!mk->w || !mk->requests) {
+        markov_destroy(mk);
+        insee_error_set(err, INSEE_ERR_NOMEM, "markov: out of memory");
+        return NULL;
+    }
+    return mk;
+}
+
+static uint64_t markov_start(void *vself, uint32_t task, insee_rng *rng)
+{
+    (void)rng;
+    const markov *mk = vself;
+    return task < mk->workers ? 0 : INSEE_NEVER; /* storage waits for requests */
+}
+
+/* The phase after `from`, drawn from its row. */
+static uint8_t next_phase(const markov *mk, uint8_t from, insee_rng *rng)
+{
+    double u = insee_rng_double(rng), acc = 0;
+    uint8_t last = from;
+    for (uint8_t b = 0; b < PHASES; b++) {
+        if (mk->m[from][b] <= 0)
+            continue;
+        acc += mk->m[from][b];
+        last = b;
+        if (u < acc)
+            return b;
+    }
+    return last; /* u beyond a sum rounded below 1 */
+}
+
+static uint32_t storage_task(const markov *mk, insee_rng *rng)
+{
+    return mk->workers + insee_rng_below(rng, mk->tasks - mk->workers);
+}
+
+/* A storage task answers its oldest read request. */
+static bool serve(markov *mk, uint32_t task, uint64_t now, insee_message *msg, uint64_t *next)
+{
+    traffic_ring *q = &mk->requests[task - mk->workers];
+    *next = INSEE_NEVER;
+    if (!q->len)
+        return false;
+    *msg = (insee_message){
+        .dst = (uint32_t)traffic_ring_pop(q), .packets = mk->io_packets, .tag = TAG_READ_DATA};
+    if (q->len)
+        *next = now + 1;
+    return true;
+}
+
+static bool markov_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
+                        insee_message *msg, uint64_t *next)
+{
+    markov *mk = vself;
+    if (task >= mk->workers)
+        return serve(mk, task, now, msg, next);
+    walker *w = &mk->w[task];
+    *next = INSEE_NEVER;
+    if (w->waiting || w->taken > mk->steps)
+        return false; /* woken early, or done */
+    if (w->taken == mk->steps) { /* the last phase has ended */
+        w->taken++;
+        mk->done++;
+        return false;
+    }
+    w->phase = w->taken++ ? next_phase(mk, w->phase, rng) : COMPUTE;
+    switch (w->phase) {
+    case COMPUTE:
+        *next = now + 1 + insee_rng_geometric(rng, mk->p_end);
+        return false;
+    case COMMUNICATE:
+        w->peer = traffic_other_task(rng, mk->workers, task);
+        *msg = (insee_message){.dst = w->peer, .packets = mk->message_packets,
+                               .tag = TAG_COMMUNICATE};
+        break;
+    case READ:
+        w->peer = storage_task(mk, rng);
+        *msg = (insee_message){.dst = w->peer, .packets = 1, .tag = TAG_READ_REQUEST};
+        break;
+    default: /* WRITE */
+        w->peer = storage_task(mk, rng);
+        *msg = (insee_message){.dst = w->peer, .packets = mk->io_packets, .tag = TAG_WRITE};
+        break;
+    }
+    w->waiting = true;
+    return true;
+}
+
+static void markov_delivered(void *vself, uint32_t src_task, const insee_message *msg,
+                             uint64_t now)
+{
+    markov *mk = vself;
+    uint32_t ended; /* the walker whose phase the delivery ends */
+    if (msg->tag == TAG_READ_REQUEST) {
+        if (!traffic_ring_push(&mk->requests[msg->dst - mk->workers], src_task)) {
+            mk->host->log(mk->host->kernel, INSEE_LOG_ERROR,
+                          "markov: out of memory queuing a read request; it is not served");
+            return;
+        }
+        mk->host->wake_task(mk->host->kernel, msg->dst, now + 1);
+        return;
+    }
+    ended = msg->tag == TAG_READ_DATA ? msg->dst : src_task;
+    mk->w[ended].waiting = false;
+    mk->host->wake_task(mk->host->kernel, ended, now + 1);
+}
+
+static bool markov_finished(void *vself)
+{
+    const markov *mk = vself;
+    return mk->done == mk->workers;
+}
+
+static bool markov_describe_wait(void *vself, char *buf, size_t len)
+{
+    const markov *mk = vself;
+    for (uint32_t t = 0; t < mk->workers; t++) {
+        const walker *w = &mk->w[t];
+        if (w->taken > mk->steps)
+            continue;
+        if (!w->waiting) {
+            snprintf(buf, len, "task %u is at step %llu of %llu (%s)", t,
+                     (unsigned long long)w->taken, (unsigned long long)mk->steps,
+                     phase_name[w->phase]);
+            return true;
+        }
+        const char *what = w->phase == COMMUNICATE ? "its message to task"
+                           : w->phase == WRITE     ? "its write to storage task"
+                                                   : "the data of its read from storage task";
+        snprintf(buf, len,
+                 "task %u, at step %llu of %llu (%s), waits for %s %u (a lost or dropped "
+                 "message never arrives: markov needs [traffic] on_full = \"throttle\")",
+                 t, (unsigned long long)w->taken, (unsigned long long)mk->steps,
+                 phase_name[w->phase], what, w->peer);
+        return true;
+    }
+    return false;
+}
+
+static const insee_traffic_vtable markov_vtable = {
+    .size = sizeof(insee_traffic_vtable),
+    .create = markov_create,
+    .destroy = markov_destroy,
+    .start = markov_start,
+    .emit = markov_emit,
+    .delivered = markov_delivered,
+    .finished = markov_finished,
+    .describe_wait = markov_describe_wait,
+};
+
+static const insee_plugin_desc markov_desc = {
+    .abi_major = INSEE_ABI_MAJOR,
+    .abi_minor = INSEE_ABI_MINOR,
+    .size = sizeof(insee_plugin_desc),
+    .kind = INSEE_KIND_TRAFFIC,
+    .name = "markov",
+    .version = "1.0.0",
+    .summary = "a Markov chain per task over compute, communicate, read and write phases, "
+               "with exponential compute times and storage tasks",
+    .reference = "INRFlow §3.3.4",
+    .params = markov_params,
+    .vtable = &markov_vtable,
+};
+
+INSEE_PLUGIN_DEFINE(markov_desc)
