@@ -27,10 +27,13 @@
 
 #include "config_tree.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 G_DEFINE_QUARK(insee-config-error-quark, insee_config_error)
 
@@ -542,18 +545,56 @@ static insee_config *load_text(const char *text, size_t len, const char *origin,
     return cfg;
 }
 
-insee_config *insee_config_load_file(const char *path, GError **err)
+/* The configuration's text, at most INSEE_CONFIG_MAX_BYTES of it: a regular
+   file's size is checked before reading, anything else (a pipe, a device)
+   is read up to the cap and no further. NULL with err set. */
+static char *read_config(const char *path, size_t *len, GError **err)
 {
-    char *text = NULL;
-    gsize len = 0;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &text, &len, &io)) {
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    const char *why = NULL;
+    gboolean large = FALSE;
+    char *buf = NULL;
+    size_t n = 0;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        why = g_strerror(errno);
+    } else if (S_ISDIR(st.st_mode)) {
+        why = "it is a directory";
+    } else if (S_ISREG(st.st_mode) && st.st_size > INSEE_CONFIG_MAX_BYTES) {
+        large = TRUE;
+    } else {
+        size_t cap = 1u << 16;
+        buf = g_malloc(cap);
+        while ((n += fread(buf + n, 1, cap - n, f)) == cap && cap <= INSEE_CONFIG_MAX_BYTES)
+            buf = g_realloc(buf, cap = MIN(2 * cap, INSEE_CONFIG_MAX_BYTES + 1));
+        large = n > INSEE_CONFIG_MAX_BYTES;
+        why = ferror(f) ? g_strerror(errno) : NULL;
+    }
+    if (f)
+        fclose(f);
+    if (large)
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_IO,
+                    "cannot read the configuration %s: it is larger than %u MiB, the most a "
+                    "configuration may hold (a device such as /dev/zero never ends); check the "
+                    "path", path, INSEE_CONFIG_MAX_BYTES >> 20);
+    else if (why)
         g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_IO,
                     "cannot read the configuration %s: %s; check the path and its permissions", path,
-                    io->message);
-        g_error_free(io);
+                    why);
+    if (large || why) {
+        g_free(buf);
         return NULL;
     }
+    *len = n;
+    return buf;
+}
+
+insee_config *insee_config_load_file(const char *path, GError **err)
+{
+    size_t len = 0;
+    char *text = read_config(path, &len, err);
+    if (!text)
+        return NULL;
     insee_config *cfg = load_text(text, len, path, err);
     g_free(text);
     return cfg;

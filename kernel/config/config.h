@@ -39,6 +39,11 @@ typedef enum {
 
 typedef struct insee_config insee_config;
 
+/* A configuration file holds at most this many bytes: a bigger one, or a
+   device that never ends (/dev/zero), is refused (INSEE_CONFIG_ERROR_IO)
+   after reading at most this much. Pipes and other streams are read too. */
+#define INSEE_CONFIG_MAX_BYTES (16u << 20)
+
 insee_config *insee_config_load_file(const char *path, GError **err);
 /* `origin` names the text in errors ("<embedded default>"). */
 insee_config *insee_config_load_string(const char *text, const char *origin, GError **err);

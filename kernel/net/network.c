@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/experiment.h"
+#include "net/memory.h"
 
 static gboolean fail(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static gboolean fail(GError **err, const char *fmt, ...)
@@ -18,37 +19,100 @@ static gboolean fail(GError **err, const char *fmt, ...)
     return FALSE;
 }
 
-static gboolean build_ports(insee_net *net, const insee_topology_vtable *topo, void *self,
-                            GError **err)
+/* Sum ports(r) and check what the kernel's numbering holds, before anything
+   is allocated: ports per router below the pseudo-ports, queue ids below
+   INSEE_MAX_QUEUES (they travel in events beside a 2-bit kind), packets
+   alive below INSEE_NONE. */
+static gboolean check_size(const insee_topology_vtable *topo, void *self, insee_net_size *s,
+                           GError **err)
 {
-    net->port_base = g_new(uint32_t, net->routers + 1);
-    uint64_t total = 0;
-    for (uint32_t r = 0; r < net->routers; r++) {
-        net->port_base[r] = (uint32_t)total;
+    s->ports = 0;
+    for (uint32_t r = 0; r < s->routers; r++) {
         uint32_t n = topo->ports(self, r);
-        if (n > INSEE_PORT_LOCAL) /* the port numbers above are pseudo-ports */
-            return fail(err, "topology: router %u reports %u ports (at most %u)", r, n,
-                        INSEE_PORT_LOCAL);
-        total += n;
+        if (n > INSEE_MAX_PORTS)
+            return fail(err, "topology: router %u has %u ports; the kernel handles at most %u "
+                        "per router: change the [topology] parameters that set the ports per "
+                        "router", r, n, INSEE_MAX_PORTS);
+        s->ports += n;
     }
-    /* Queue ids travel in events beside a 2-bit kind. */
-    if (total * net->vcs + (uint64_t)net->nodes * net->injectors >= (1u << 30))
-        return fail(err, "topology: %" G_GUINT64_FORMAT " ports with %u VCs is too large",
-                    total, net->vcs);
-    net->port_base[net->routers] = (uint32_t)total;
-    net->ports_total = (uint32_t)total;
-    net->port_router = g_new(uint32_t, total ? total : 1);
-    for (uint32_t r = 0; r < net->routers; r++)
-        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++)
+    insee_net_memory m = insee_net_memory_of(s);
+    if (m.queues >= INSEE_MAX_QUEUES)
+        return fail(err, "topology: %" G_GUINT64_FORMAT " ports x [router] vcs = %u, plus %"
+                    G_GUINT64_FORMAT " nodes x injectors = %u, make %" G_GUINT64_FORMAT
+                    " queues; the kernel numbers fewer than %u: use a smaller topology or "
+                    "lower vcs or injectors", s->ports, s->vcs, s->nodes, s->injectors,
+                    m.queues, INSEE_MAX_QUEUES);
+    if (m.packets >= INSEE_NONE)
+        return fail(err, "topology: the queues hold up to %" G_GUINT64_FORMAT " packets "
+                    "([router] queue_packets = %u, inject_packets = %u); the kernel numbers "
+                    "fewer than %u: lower queue_packets or inject_packets, or vcs",
+                    m.packets, s->queue_packets, s->inject_packets, INSEE_NONE);
+    const char *limit;
+    uint64_t available = insee_memory_available(&limit);
+    return insee_net_memory_check(s, available, limit, err);
+}
+
+/* The estimate passed but an allocation failed all the same (memory taken
+   meanwhile, or overcommit refused). */
+static gboolean no_memory(const insee_net *net, GError **err)
+{
+    return fail(err, "topology: out of memory for the network's arrays (%u routers, %u ports, "
+                "%u queues); use a smaller topology or lower [router] vcs", net->routers,
+                net->ports_total, net->queues);
+}
+
+/* Every array, or none: sizes come from the user, so a failure is an error
+   to report, never an abort. */
+static gboolean allocate(insee_net *net, GError **err)
+{
+    uint32_t P = net->ports_total, Q = net->queues;
+    net->port_base = g_try_new(uint32_t, net->routers + 1);
+    net->port_router = g_try_new(uint32_t, P + 1);
+    net->peer_queue = g_try_new(uint32_t, P + 1);
+    net->node_router = g_try_new(uint32_t, net->nodes);
+    net->link_free_at = g_try_new0(uint64_t, (size_t)P + net->nodes);
+    net->link_rr = g_try_new0(uint8_t, P + 1);
+    net->link_waiting = g_try_new0(uint8_t, P + 1);
+    net->ovc_free_at = g_try_new0(uint64_t, net->ovcs + 1);
+    net->ovc_src = g_try_new(uint32_t, net->ovcs + 1);
+    net->ovc_wait = g_try_new(uint32_t, net->ovcs + 1);
+    net->q_head = g_try_new(uint32_t, Q);
+    net->q_tail = g_try_new(uint32_t, Q);
+    net->q_count = g_try_new0(uint16_t, Q);
+    net->q_flags = g_try_new0(uint8_t, Q);
+    net->q_in_done = g_try_new0(uint64_t, Q);
+    net->q_out_done = g_try_new0(uint64_t, Q);
+    net->q_router = g_try_new(uint32_t, Q);
+    net->q_port = g_try_new(uint16_t, Q);
+    net->q_vc = g_try_new(uint8_t, Q);
+    net->q_input = g_try_new(uint32_t, Q);
+    if (net->port_base && net->port_router && net->peer_queue && net->node_router &&
+        net->link_free_at && net->link_rr && net->link_waiting && net->ovc_free_at &&
+        net->ovc_src && net->ovc_wait && net->q_head && net->q_tail && net->q_count &&
+        net->q_flags && net->q_in_done && net->q_out_done && net->q_router && net->q_port &&
+        net->q_vc && net->q_input)
+        return TRUE;
+    return no_memory(net, err);
+}
+
+static void build_ports(insee_net *net, const insee_topology_vtable *topo, void *self)
+{
+    uint32_t total = 0;
+    for (uint32_t r = 0; r < net->routers; r++) {
+        net->port_base[r] = total;
+        total += topo->ports(self, r);
+        for (uint32_t gp = net->port_base[r]; gp < total; gp++)
             net->port_router[gp] = r;
-    return TRUE;
+    }
+    net->port_base[net->routers] = total;
 }
 
 static gboolean build_links(insee_net *net, const insee_topology_vtable *topo, void *self,
                             GError **err)
 {
-    net->peer_queue = g_new(uint32_t, net->ports_total ? net->ports_total : 1);
-    uint8_t *fed = g_new0(uint8_t, net->ports_total ? net->ports_total : 1);
+    uint8_t *fed = g_try_new0(uint8_t, net->ports_total + 1);
+    if (!fed)
+        return no_memory(net, err);
     gboolean ok = TRUE;
     for (uint32_t r = 0; r < net->routers && ok; r++) {
         for (uint32_t p = 0; p < net->port_base[r + 1] - net->port_base[r]; p++) {
@@ -76,14 +140,9 @@ static gboolean build_links(insee_net *net, const insee_topology_vtable *topo, v
     g_free(fed);
     return ok;
 }
-
 /* Where each queue sits, so the time loop never divides to find out. */
 static void describe_queues(insee_net *net, const uint32_t *slot)
 {
-    net->q_router = g_new(uint32_t, net->queues);
-    net->q_port = g_new(uint16_t, net->queues);
-    net->q_vc = g_new(uint8_t, net->queues);
-    net->q_input = g_new(uint32_t, net->queues);
     for (uint32_t gp = 0; gp < net->ports_total; gp++) {
         uint32_t r = net->port_router[gp];
         for (uint32_t vc = 0; vc < net->vcs; vc++) {
@@ -107,6 +166,29 @@ static void describe_queues(insee_net *net, const uint32_t *slot)
     }
 }
 
+static gboolean attach_nodes(insee_net *net, const insee_topology_vtable *topo, void *self,
+                             GError **err)
+{
+    uint32_t *slot = g_try_new(uint32_t, net->nodes); /* rank of a node at its router */
+    uint32_t *hosted = g_try_new0(uint32_t, net->routers);
+    gboolean ok = slot && hosted ? TRUE : no_memory(net, err);
+    for (uint32_t n = 0; ok && n < net->nodes; n++) {
+        uint32_t r = topo->node_router(self, n);
+        if (r >= net->routers) {
+            ok = fail(err, "topology: node %u attaches to router %u, but there are only %u", n,
+                      r, net->routers);
+            break;
+        }
+        net->node_router[n] = r;
+        slot[n] = hosted[r]++;
+    }
+    if (ok)
+        describe_queues(net, slot);
+    g_free(hosted);
+    g_free(slot);
+    return ok;
+}
+
 gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
                          uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
                          uint32_t injectors, GError **err)
@@ -117,54 +199,35 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
     if (info.routers == 0 || info.nodes == 0)
         return fail(err, "topology: it has %u routers and %u nodes; both must be at least 1",
                     info.routers, info.nodes);
+    insee_net_size size = {.routers = info.routers, .nodes = info.nodes, .vcs = vcs,
+                           .queue_packets = queue_packets, .inject_packets = inject_packets,
+                           .injectors = injectors};
+    if (!check_size(topo, self, &size, err))
+        return FALSE;
+    insee_net_memory m = insee_net_memory_of(&size);
     net->routers = info.routers;
     net->nodes = info.nodes;
     net->vcs = vcs;
     net->queue_packets = queue_packets;
     net->inject_packets = inject_packets;
     net->injectors = injectors;
-
-    if (!build_ports(net, topo, self, err) || !build_links(net, topo, self, err))
-        return FALSE;
-
-    net->node_router = g_new(uint32_t, net->nodes);
-    uint32_t *slot = g_new(uint32_t, net->nodes); /* rank of a node at its router */
-    uint32_t *hosted = g_new0(uint32_t, net->routers);
-    for (uint32_t n = 0; n < net->nodes; n++) {
-        uint32_t r = topo->node_router(self, n);
-        if (r >= net->routers) {
-            g_free(hosted);
-            g_free(slot);
-            return fail(err, "topology: node %u attaches to router %u, but there are only %u",
-                        n, r, net->routers);
-        }
-        net->node_router[n] = r;
-        slot[n] = hosted[r]++;
-    }
-    g_free(hosted);
-
+    net->ports_total = (uint32_t)size.ports;
     net->transit_queues = net->ports_total * vcs;
     net->ovcs = net->transit_queues;
     net->outputs = net->ovcs + net->nodes;
-    net->link_free_at = g_new0(uint64_t, net->ports_total + net->nodes);
-    net->link_rr = g_new0(uint8_t, net->ports_total + 1);
-    net->link_waiting = g_new0(uint8_t, net->ports_total + 1);
-    net->ovc_free_at = g_new0(uint64_t, net->ovcs + 1);
-    net->ovc_src = g_new(uint32_t, net->ovcs + 1);
-    net->ovc_wait = g_new(uint32_t, net->ovcs + 1);
+    net->queues = (uint32_t)m.queues;
+    net->pkt_bound = (uint32_t)insee_net_pool_cap(m.packets);
+    gboolean ok = allocate(net, err);
+    if (ok)
+        build_ports(net, topo, self);
+    if (!ok || !build_links(net, topo, self, err) || !attach_nodes(net, topo, self, err)) {
+        insee_net_clear(net);
+        return FALSE;
+    }
     memset(net->ovc_src, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
     memset(net->ovc_wait, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
-    net->queues = net->transit_queues + net->nodes * injectors;
-    net->q_head = g_new(uint32_t, net->queues);
-    net->q_tail = g_new(uint32_t, net->queues);
     memset(net->q_head, 0xff, sizeof(uint32_t) * net->queues);
     memset(net->q_tail, 0xff, sizeof(uint32_t) * net->queues);
-    net->q_count = g_new0(uint16_t, net->queues);
-    net->q_flags = g_new0(uint8_t, net->queues);
-    net->q_in_done = g_new0(uint64_t, net->queues);
-    net->q_out_done = g_new0(uint64_t, net->queues);
-    describe_queues(net, slot);
-    g_free(slot);
     net->pkt_free = INSEE_NONE;
     return TRUE;
 }
@@ -201,7 +264,12 @@ void insee_net_clear(insee_net *net)
 static void grow_pool(insee_net *net)
 {
     uint32_t old = net->pkt_cap;
-    uint32_t cap = old ? old * 2 : 1024;
+    /* No further than the queues can hold (the figure the memory estimate
+       counted), unless the pool is already there. */
+    uint64_t want = old < net->pkt_bound ? MIN((uint64_t)old * 2, net->pkt_bound)
+                                         : (uint64_t)old * 2;
+    uint32_t cap = (uint32_t)MAX(want, INSEE_POOL_FIRST);
+    g_assert(want < INSEE_NONE); /* insee_net_build() refused larger queues */
     net->pkt = g_renew(insee_packet, net->pkt, cap);
     if (net->pstate_size)
         net->pstate = g_realloc(net->pstate, (size_t)cap * net->pstate_size);

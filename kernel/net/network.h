@@ -95,8 +95,9 @@ typedef struct insee_net {
     uint64_t *q_out_done;
     uint64_t transit_used;    /* packets counted in transit queues (occupancy) */
 
-    insee_packet *pkt;        /* pool; grows by doubling, never shrinks */
+    insee_packet *pkt;        /* pool; grows by doubling up to pkt_bound, never shrinks */
     uint32_t pkt_cap;
+    uint32_t pkt_bound;       /* insee_net_pool_cap() of the packets the queues hold */
     uint32_t pkt_free;        /* free list head through pkt.next */
     size_t pstate_size;       /* router's per-packet state bytes */
     uint8_t *pstate;          /* pkt_cap * pstate_size */
@@ -110,7 +111,20 @@ static inline size_t insee_state_round(size_t size)
     return (size + INSEE_STATE_ALIGN - 1) / INSEE_STATE_ALIGN * INSEE_STATE_ALIGN;
 }
 
-/* Query the topology and allocate the network. `topo` is the kernel copy of
+/* The pool's first size, and its size once `packets` are alive at once:
+   doubling from INSEE_POOL_FIRST stops at what the queues can hold. */
+#define INSEE_POOL_FIRST 1024u
+static inline uint64_t insee_net_pool_cap(uint64_t packets)
+{
+    return MAX(packets, INSEE_POOL_FIRST);
+}
+
+/* Query the topology and allocate the network. Before allocating, it checks
+   the kernel's limits (INSEE_MAX_PORTS per router, fewer than
+   INSEE_MAX_QUEUES queues, packets numbered below INSEE_NONE) and the memory
+   the network will take against what the process may allocate
+   (net/memory.h); each refusal is an INSEE_EXPERIMENT_ERROR_SETUP naming
+   the figure and the parameters to change. `topo` is the kernel copy of
    the vtable, `self` the topology instance. */
 gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
                          uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,

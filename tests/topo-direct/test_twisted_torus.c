@@ -202,7 +202,9 @@ Test(twisted_torus, impossible_parameters)
     expect_refused(DIMS(4, 4, 4, 4), -1, ALL, "give 2 or 3");
     expect_refused(DIMS(8, 4), 8, ALL, "use 0 <= twist < 8");
     expect_refused(DIMS(8, 4), -1, ONLY_Z, "twisted = \"y\"");
-    expect_refused(DIMS(65535, 65535, 3), 0, ALL, "more than");
+    expect_refused(DIMS(65535, 65535, 3), 0, ALL, "the kernel numbers fewer than 1073741824 queues");
+    /* 2^30 / 5 routers in 2D (4 ports and a node each) is the kernel's limit. */
+    expect_refused(DIMS(14654, 14655), 0, ALL, "214754370 nodes");
 }
 
 /* Dally's dimension order with its two dateline VCs has no channel

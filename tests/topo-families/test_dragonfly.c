@@ -222,9 +222,12 @@ Test(dragonfly, impossible_sizes_refused)
     refused(4, 1, 2, 1, "groups = 1 leaves");
     refused(4, 1, 2, 4, "groups = 4 cannot be wired");
     refused(3, 1, 4, 6, "not a multiple of 5");
-    refused(40000, 1, 40000, 0, "ports per router");
-    refused(100, 50000, 10, 0, "nodes is more than");
-    refused(30000, 1, 2, 0, "hop table");
+    /* The kernel's limits, before the hop table is built: a - 1 + h ports at
+       most 65533, and ports and nodes in all below 2^30. */
+    refused(40000, 1, 40000, 0, "79999 ports per router; the kernel handles at most 65533");
+    refused(65533, 1, 2, 0, "65534 ports per router");
+    refused(100, 50000, 10, 0, "and 5005000000 nodes; the kernel numbers fewer than 1073741824");
+    refused(30000, 1, 2, 0, "1800030000 routers");
 }
 
 Test(dragonfly, parameter_table)

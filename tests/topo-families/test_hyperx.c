@@ -251,6 +251,26 @@ Test(hyperx, impossible_sizes_refused)
     refused(many, 31, 1, 2, "nodes"); /* 2^31 routers, 2 nodes each */
 }
 
+/* The kernel's limits, exactly: 65533 ports at a router, fewer than 2^30
+   ports and nodes in all. Nothing is sized by the router count, so the
+   largest accepted networks are built. */
+Test(hyperx, kernel_limits_exactly)
+{
+    int64_t twos[26];
+    for (size_t d = 0; d < 26; d++)
+        twos[d] = 2;
+    fam t;
+    make_hx(&t, twos, 25, 1, 1); /* 2^25 routers x (25 ports + 1 node) */
+    cr_assert_eq(t.info.routers, 1u << 25);
+    fam_free(&t);
+    refused(twos, 26, 1, 1, "the kernel numbers fewer than 1073741824 queues");
+    make_hx(&t, DIMS(2), 65533, 1);
+    cr_assert_eq(t.info.max_ports, 65533u);
+    fam_free(&t);
+    refused(DIMS(2), 65534, 1, "65534 ports per router; the kernel handles at most 65533");
+    refused(DIMS(2), 65535, 1, "use less trunking");
+}
+
 Test(hyperx, parameter_tables)
 {
     const insee_plugin_desc *x = load_plugin("topology", "hyperx");

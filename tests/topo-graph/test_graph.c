@@ -8,6 +8,7 @@
  * BFS, every minimal hop is one hop closer and all of them are listed. Then
  * every file error, with the file, the line and what to do.
  */
+#define _POSIX_C_SOURCE 200809L /* truncate */
 #include "graph_rig.h"
 #include "../plugins/topo_check.h"
 
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXAMPLES INSEE_TEST_SOURCE_DIR "/examples/graphs/"
 #define GRAPHS INSEE_TEST_SOURCE_DIR "/tests/topo-graph/graphs/"
@@ -384,12 +386,12 @@ Test(graph, most_ports_a_router_may_have)
 {
     text t = {0};
     put(&t, "routers 2\n");
-    for (uint32_t i = 0; i < 65534; i++)
+    for (uint32_t i = 0; i < INSEE_MAX_PORTS; i++)
         put(&t, "link 0 1\n");
     net n = open_text(t.s, FORMAT_INSEE);
-    cr_assert_eq(n.info.max_ports, 65534);
-    insee_hop *out = malloc(sizeof *out * 65534);
-    cr_assert_eq(n.rig.vt->minimal_hops(n.self, 0, 1, 7, out, 65534), 65534);
+    cr_assert_eq(n.info.max_ports, 65533);
+    insee_hop *out = malloc(sizeof *out * 65533);
+    cr_assert_eq(n.rig.vt->minimal_hops(n.self, 0, 1, 7, out, 65533), 65533);
     cr_assert_eq(out[0].port, 7, "salt 7: the 8th parallel link first");
     free(out);
     net_close(&n);
@@ -463,6 +465,25 @@ Test(graph_errors, missing_file_and_directory)
     cr_assert_null(rig_file(&g, "", INSEE, &err));
     cr_assert_eq(err.code, INSEE_ERR_PARAM);
     cr_assert_not_null(strstr(err.message, "topology.file is empty"));
+}
+
+/* A file past 256 MiB is refused from its size, before a byte is read (a
+   sparse file: nothing is written but its length). One byte less is read. */
+Test(graph_errors, file_too_large)
+{
+    graph_rig g;
+    rig_open(&g);
+    insee_error err;
+    cr_assert_null(rig_text(&g, "", 0, INSEE, &err)); /* makes g.path: empty, refused */
+    cr_assert_eq(truncate(g.path, (256 << 20) + 1), 0);
+    cr_assert_null(rig_file(&g, g.path, INSEE, &err));
+    cr_assert_eq(err.code, INSEE_ERR_IO);
+    cr_assert_not_null(strstr(err.message, "is 256 MiB, larger than the 256 MiB a network file "
+                                           "may hold"), "%s", err.message);
+    cr_assert_eq(truncate(g.path, 256 << 20), 0);
+    cr_assert_null(rig_file(&g, g.path, INSEE, &err));
+    cr_assert_null(strstr(err.message, "MiB"), "read, then refused as text: %s", err.message);
+    rig_close(&g);
 }
 
 Test(graph_errors, unknown_keyword)
@@ -573,9 +594,10 @@ Test(graph_errors, too_many_ports)
 {
     text t = {0};
     put(&t, "routers 2\n");
-    for (uint32_t i = 0; i < 65535; i++)
+    for (uint32_t i = 0; i < 65534; i++)
         put(&t, "link 0 1\n");
-    expect_error(t.s, INSEE, IO, 65536, "router 0 gets more than 65534 ports with this link",
+    /* The kernel's limit: port numbers stop below its pseudo-ports. */
+    expect_error(t.s, INSEE, IO, 65535, "router 0 gets more than 65533 ports with this link",
                  NULL);
     free(t.s);
 }

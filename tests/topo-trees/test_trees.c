@@ -370,8 +370,25 @@ Test(trees, impossible_parameters_are_refused)
 {
     check_refused("thin-tree", 4, 5, 3, "k_up = 5 > k = 4", "use k_up <= k");
     check_refused("kary-ntree", 16, 16, 9, "k^n = 16^9 nodes do not fit", NULL);
-    check_refused("thin-tree", 2, 2, 31, "switches do not fit", NULL);
-    check_refused("thin-tree", 40000, 30000, 1, "k + k_up = 70000 ports", NULL);
+    check_refused("thin-tree", 2, 2, 31, "33285996544 routers", "fewer than 1073741824 queues");
+    check_refused("thin-tree", 40000, 30000, 1, "70000 ports per router", "at most 65533");
+    /* 2k = 65534 ports: one past the kernel's limit (k stops at 32766). */
+    check_refused("kary-ntree", 32767, 32767, 1, "65534 ports per router", "smaller k");
+}
+
+/* The kernel's limits are where the checks put them: one switch of 2 x 32766
+   ports is built; the binary 25-tree is refused before a table is made. */
+Test(trees, kernel_limits_exactly)
+{
+    tree t = {0};
+    insee_error err = {0};
+    t.self = create(&t, "kary-ntree", 32766, 32766, 1, &err);
+    cr_assert_not_null(t.self, "%s", err.message);
+    t.vt->info(t.self, &t.info);
+    cr_assert_eq(t.info.max_ports, 65532u);
+    t.vt->destroy(t.self);
+    check_refused("kary-ntree", 2, 2, 25, "419430400 routers with 1677721600 ports",
+                  "the kernel numbers fewer than 1073741824 queues");
 }
 
 Test(trees, parameter_tables)

@@ -18,12 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/limits.h"
+
 enum { P_A, P_P, P_H, P_GROUPS, P_ARRANGEMENT };
 enum { ARR_CONSECUTIVE, ARR_PALMTREE }; /* order of the choices */
-
-/* The hop table (a^2 (groups - 1) bytes) of a network with fewer than 2^30
-   links stays below this. */
-#define DF_MAX_TABLE (1ull << 32)
 
 static const insee_param_def dragonfly_params[] = {
     [P_A] = {"a", INSEE_PARAM_INT, "4", 1, 65535, NULL, "routers",
@@ -148,13 +146,6 @@ static void *dragonfly_create(const insee_host *host, const insee_value *params,
     (void)host; /* the wiring is a pure function of the parameters */
     uint64_t a = (uint64_t)params[P_A].i, p = (uint64_t)params[P_P].i;
     uint64_t h = (uint64_t)params[P_H].i, groups = (uint64_t)params[P_GROUPS].i;
-    if (a - 1 + h > UINT16_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "dragonfly: a - 1 + h = %" PRIu64 " ports per router, more than %u; "
-                        "use fewer routers per group or fewer global links",
-                        a - 1 + h, UINT16_MAX);
-        return NULL;
-    }
     uint64_t links = a * h, g = groups ? groups : links + 1;
     if (g > links + 1) {
         insee_error_set(err, INSEE_ERR_PARAM,
@@ -182,22 +173,14 @@ static void *dragonfly_create(const insee_host *host, const insee_value *params,
                         g, links, g - 1, links, g - 1, links, links + 1);
         return NULL;
     }
-    if (a * g * p > UINT32_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "dragonfly: a*p*groups = %" PRIu64 "*%" PRIu64 "*%" PRIu64
-                        " nodes is more than %u; use smaller a, p, h or groups",
-                        a, p, g, UINT32_MAX);
+    if (!topology_within_limits("dragonfly", a * g, a * g * p, a - 1 + h, a * g * (a - 1 + h),
+                                "a router has a - 1 + h ports and p nodes, the network "
+                                "a * groups routers: use smaller a, h, p or groups",
+                                err))
         return NULL;
-    }
+    /* a^2 (g - 1) < a * routers <= (a - 1 + h + p) * routers, the ports and
+       nodes just checked: the table stays below INSEE_MAX_QUEUES bytes. */
     uint64_t table = a * a * (g - 1);
-    if (table > DF_MAX_TABLE) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "dragonfly: the hop table of a*a*(groups - 1) = %" PRIu64 " bytes is "
-                        "more than %llu (the network would have more than 2^30 links); use "
-                        "smaller a, h or groups",
-                        table, DF_MAX_TABLE);
-        return NULL;
-    }
     dragonfly *df = calloc(1, sizeof *df);
     if (!df) {
         insee_error_set(err, INSEE_ERR_NOMEM, "dragonfly: out of memory");

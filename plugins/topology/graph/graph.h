@@ -16,9 +16,12 @@
 /* Per-node arrays stay within a few MiB whatever the file says; 16 times the
    largest reference experiment (a 64x32x32 torus). */
 #define GRAPH_MAX_NODES (1u << 20)
-/* Port indices 0xFFFE and 0xFFFF are the kernel's drop and injection
-   pseudo-ports (host.h): a router has at most 65534 network ports. */
-#define GRAPH_MAX_PORTS 65534u
+/* The kernel's limit: port numbers stop below its pseudo-ports (host.h). */
+#define GRAPH_MAX_PORTS INSEE_MAX_PORTS
+/* A network file is read whole: a larger one is refused before reading (a
+   link line takes a few bytes, so this is tens of millions of links, more
+   than the kernel could hold in memory on most machines). */
+#define GRAPH_MAX_FILE (256u << 20)
 
 enum { GRAPH_FORMAT_INSEE, GRAPH_FORMAT_EDGES };
 

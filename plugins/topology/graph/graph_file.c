@@ -78,7 +78,8 @@ static char *read_all(const char *path, size_t *len, insee_error *err)
                    strerror(errno));
         return NULL;
     }
-    /* A device or a pipe (/dev/zero) would be read until memory runs out. */
+    /* A device or a pipe (/dev/zero), or a huge file, would be read until
+       memory runs out. */
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
@@ -86,10 +87,18 @@ static char *read_all(const char *path, size_t *len, insee_error *err)
                    "is not a regular file; topology.file must name a network file");
         return NULL;
     }
+    if (st.st_size > GRAPH_MAX_FILE) {
+        fclose(f);
+        graph_fail(err, INSEE_ERR_IO, path, 0,
+                   "is %lld MiB, larger than the %u MiB a network file may hold; check "
+                   "topology.file",
+                   (long long)(st.st_size >> 20), GRAPH_MAX_FILE >> 20);
+        return NULL;
+    }
     size_t cap = 1u << 16, n = 0;
     char *buf = malloc(cap);
     int read_errno = 0;
-    while (buf) {
+    while (buf && n <= GRAPH_MAX_FILE) { /* a file growing while read stops there */
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) {
             if (ferror(f))

@@ -5,12 +5,15 @@
 
 enum { P_N };
 
-/* 2^31 routers still fit a uint32_t; a size list of 31 twos is all it takes. */
-#define HYPERCUBE_MAX_DIMS 31
+/* 2^25 routers with 25 ports and a node each is the largest binary n-cube
+   below the kernel's INSEE_MAX_QUEUES (2^26 x 27 is past 2^30), so the
+   range refuses a larger n before any work. */
+#define HYPERCUBE_MAX_DIMS 25
 
 static const insee_param_def hypercube_params[] = {
     [P_N] = {"n", INSEE_PARAM_INT, "4", 1, HYPERCUBE_MAX_DIMS, NULL, "dimensions",
-             "dimensions: 2^n routers, one node each; port d flips bit d of the router index"},
+             "dimensions: 2^n routers, one node each; port d flips bit d of the router "
+             "index; at most 25, the kernel's limit on ports and nodes"},
     {0},
 };
 
@@ -22,7 +25,7 @@ static void *hypercube_create(const insee_host *host, const insee_value *params,
     size_t n = (size_t)params[P_N].i;
     for (size_t d = 0; d < n; d++)
         twos[d] = 2;
-    return hamming_create("hypercube", twos, n, 1, 1, err);
+    return hamming_create("hypercube", twos, n, 1, 1, "use a smaller n", err);
 }
 
 static const insee_topology_vtable hypercube_vtable = HAMMING_VTABLE(hypercube_create);

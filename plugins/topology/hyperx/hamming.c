@@ -4,6 +4,8 @@
  * numbering. */
 #include "hamming.h"
 
+#include "../common/limits.h"
+
 #include <stdlib.h>
 
 static uint32_t coord(const hamming *h, uint32_t router, uint32_t d)
@@ -27,7 +29,7 @@ static uint32_t dim_of(const hamming *h, uint32_t port)
 }
 
 hamming *hamming_create(const char *name, const int64_t *sizes, size_t n, uint32_t trunk,
-                        uint32_t p, insee_error *err)
+                        uint32_t p, const char *fix, insee_error *err)
 {
     if (n == 0) {
         insee_error_set(err, INSEE_ERR_PARAM,
@@ -65,19 +67,7 @@ hamming *hamming_create(const char *name, const int64_t *sizes, size_t n, uint32
             return NULL;
         }
     }
-    if (ports > UINT16_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "%s: each router would have %llu ports (trunking x sum of (size - 1)), "
-                        "more than %u; use smaller sizes or less trunking",
-                        name, (unsigned long long)ports, UINT16_MAX);
-        free(h);
-        return NULL;
-    }
-    if (routers * p > UINT32_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "%s: %llu routers x p = %u nodes each is more than %u nodes; use fewer "
-                        "nodes per router or a smaller lattice",
-                        name, (unsigned long long)routers, p, UINT32_MAX);
+    if (!topology_within_limits(name, routers, routers * p, ports, routers * ports, fix, err)) {
         free(h);
         return NULL;
     }

@@ -38,10 +38,10 @@ typedef struct hamming {
 
 /* Build from `n` sizes (each >= 2, range-checked by the kernel against the
  * plugin's table); `name` prefixes error messages. Checks what a range
- * cannot: no dimension, a router or node count beyond 32 bits, more ports
- * per router than a uint16_t holds. */
+ * cannot: no dimension, a router count beyond 32 bits, a network beyond the
+ * kernel's limits (../common/limits.h), whose message ends with `fix`. */
 hamming *hamming_create(const char *name, const int64_t *sizes, size_t n, uint32_t trunk,
-                        uint32_t p, insee_error *err);
+                        uint32_t p, const char *fix, insee_error *err);
 
 void hamming_destroy(void *self);
 void hamming_info(void *self, insee_topology_info *out);

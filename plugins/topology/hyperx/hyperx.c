@@ -21,7 +21,10 @@ static void *hyperx_create(const insee_host *host, const insee_value *params, in
 {
     (void)host; /* the wiring is a pure function of the parameters */
     return hamming_create("hyperx", params[P_DIMS].list, params[P_DIMS].list_len,
-                          (uint32_t)params[P_TRUNKING].i, (uint32_t)params[P_P].i, err);
+                          (uint32_t)params[P_TRUNKING].i, (uint32_t)params[P_P].i,
+                          "a router has trunking x sum of (size - 1) ports and p nodes: use "
+                          "less trunking, smaller dims or a smaller p",
+                          err);
 }
 
 static const insee_topology_vtable hyperx_vtable = HAMMING_VTABLE(hyperx_create);

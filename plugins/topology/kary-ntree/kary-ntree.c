@@ -7,7 +7,7 @@
 enum { P_K, P_N };
 
 static const insee_param_def kary_ntree_params[] = {
-    [P_K] = {"k", INSEE_PARAM_INT, "4", 2, 32767, NULL, "ports",
+    [P_K] = {"k", INSEE_PARAM_INT, "4", 2, 32766, NULL, "ports",
              "down ports and up ports per switch (nodes per leaf switch)"},
     [P_N] = {"n", INSEE_PARAM_INT, "3", 1, THINTREE_MAX_LEVELS, NULL, "levels",
              "levels of switches (k^n nodes)"},

@@ -4,6 +4,8 @@
  * the diagonal; routing, distances and datelines come from cayley.c. */
 #include "cayley.h"
 
+#include "../common/limits.h"
+
 #include <stdlib.h>
 
 enum { P_DIMS };
@@ -74,12 +76,9 @@ static void *spinnaker_create(const insee_host *host, const insee_value *params,
         return NULL;
     }
     uint64_t nodes = (uint64_t)dims->list[0] * (uint64_t)dims->list[1];
-    if (nodes > UINT32_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "spinnaker: dims give %llu nodes, more than %u; use smaller sizes",
-                        (unsigned long long)nodes, UINT32_MAX);
+    if (!topology_within_limits("spinnaker", nodes, nodes, 6, 6 * nodes, "use smaller dims",
+                                err))
         return NULL;
-    }
     spinnaker *s = calloc(1, sizeof *s);
     if (!s) {
         insee_error_set(err, INSEE_ERR_NOMEM, "spinnaker: out of memory");

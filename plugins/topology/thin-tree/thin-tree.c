@@ -7,9 +7,9 @@
 enum { P_K, P_K_UP, P_N };
 
 static const insee_param_def thin_tree_params[] = {
-    [P_K] = {"k", INSEE_PARAM_INT, "4", 2, 65534, NULL, "ports",
+    [P_K] = {"k", INSEE_PARAM_INT, "4", 2, 65532, NULL, "ports",
              "down ports per switch (nodes per leaf switch)"},
-    [P_K_UP] = {"k_up", INSEE_PARAM_INT, "2", 1, 65533, NULL, "ports",
+    [P_K_UP] = {"k_up", INSEE_PARAM_INT, "2", 1, 32766, NULL, "ports",
                 "up ports per switch (k'), at most k"},
     [P_N] = {"n", INSEE_PARAM_INT, "3", 1, THINTREE_MAX_LEVELS, NULL, "levels",
              "levels of switches (k^n nodes)"},

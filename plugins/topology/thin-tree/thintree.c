@@ -3,6 +3,8 @@
  * distances to the nearest common ancestor. Numbering in thintree.h. */
 #include "thintree.h"
 
+#include "../common/limits.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -13,13 +15,6 @@ thintree *thintree_create(const char *name, int64_t k, int64_t kup, int64_t n, i
                         "%s: k_up = %" PRId64 " > k = %" PRId64 ": a switch cannot have more up "
                         "ports than down ports; use k_up <= k",
                         name, kup, k);
-        return NULL;
-    }
-    if (k + kup > UINT16_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "%s: k + k_up = %" PRId64 " ports per switch; at most %u are supported "
-                        "(ports are 16-bit numbers); use a smaller k or k_up",
-                        name, k + kup, UINT16_MAX);
         return NULL;
     }
     if (n < 1 || n > THINTREE_MAX_LEVELS) {
@@ -57,10 +52,10 @@ thintree *thintree_create(const char *name, int64_t k, int64_t kup, int64_t n, i
         t->first[l] = (uint32_t)switches; /* only read once the total is known to fit */
         switches += (uint64_t)t->pow_k[t->n - 1 - l] * t->pow_up[l];
     }
-    if (switches > UINT32_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "%s: %" PRIu64 " switches do not fit in 32 bits; use a smaller k or n",
-                        name, switches);
+    if (!topology_within_limits(name, switches, t->nodes, (uint64_t)(k + kup),
+                                switches * (uint64_t)(k + kup),
+                                "a switch has k + k_up ports and the tree k^n nodes: use a "
+                                "smaller k, k_up or n", err)) {
         free(t);
         return NULL;
     }

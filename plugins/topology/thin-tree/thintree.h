@@ -39,7 +39,8 @@ typedef struct thintree {
 
 /* Build a k:kup-ary n-tree; `name` prefixes error messages. The kernel has
  * range-checked each parameter; this refuses what a range cannot express
- * (kup > k, too many ports per switch, node or switch counts past 32 bits). */
+ * (kup > k, a node count past 32 bits, a tree past the kernel's limits of
+ * ../common/limits.h), before allocating anything sized by the tree. */
 thintree *thintree_create(const char *name, int64_t k, int64_t kup, int64_t n, insee_error *err);
 
 void thintree_destroy(void *self);

@@ -3,6 +3,8 @@
  * Every query is a closed form in O(dims); see kcube.h for the numbering. */
 #include "kcube.h"
 
+#include "../common/limits.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -99,6 +101,12 @@ kcube *kcube_create(const char *name, const insee_value *dims, bool wrap, bool b
         c->diameter += wrap && bidir ? k / 2 : k - 1;
     }
     c->nodes = (uint32_t)nodes;
+    uint64_t ports = bidir ? 2 * n : n;
+    if (!topology_within_limits(name, nodes, nodes, ports, nodes * ports, "use smaller dims",
+                                err)) {
+        free(c);
+        return NULL;
+    }
     /* Routing asks for coordinates at every hop: a table (2 bytes per node
        and dimension, linear in nodes) saves two divisions per dimension. */
     c->coord = malloc(sizeof(uint16_t) * n * nodes);

@@ -6,6 +6,8 @@
  * dimensions; an untwisted one contributes dims[d] alone). */
 #include "cayley.h"
 
+#include "../common/limits.h"
+
 #include <stdlib.h>
 
 enum { P_DIMS, P_TWIST, P_TWISTED };
@@ -102,12 +104,9 @@ static void *twisted_create(const insee_host *host, const insee_value *params, i
     uint64_t nodes = 1;
     for (uint32_t d = 0; d < n; d++)
         nodes *= (uint64_t)dims->list[d];
-    if (nodes > UINT32_MAX) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "twisted-torus: dims give %llu nodes, more than %u; use smaller sizes",
-                        (unsigned long long)nodes, UINT32_MAX);
+    if (!topology_within_limits("twisted-torus", nodes, nodes, 2 * n, 2 * n * nodes,
+                                "use smaller dims", err))
         return NULL;
-    }
     uint32_t k0 = (uint32_t)dims->list[0];
     int64_t twist = params[P_TWIST].i < 0 ? k0 / 2 : params[P_TWIST].i;
     if (twist >= k0) {

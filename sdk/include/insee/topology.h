@@ -26,6 +26,12 @@
  *    a dimension-order router that takes the first hop of a dimension keeps a
  *    consistent direction.
  *  - ports, nodes and routers fit in uint32_t; ports per router in uint16_t.
+ *  - The kernel refuses a network with more than INSEE_MAX_PORTS ports at a
+ *    router, or with INSEE_MAX_QUEUES queues or more (a queue per port and
+ *    VC, one per node and injector: so ports + nodes must stay below it even
+ *    with one VC), or that needs more memory than the process may take. A
+ *    topology that checks the first two in create(), before building any
+ *    table, refuses at once and can name its own parameter.
  */
 #ifndef INSEE_TOPOLOGY_H
 #define INSEE_TOPOLOGY_H
@@ -35,6 +41,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define INSEE_MAX_PORTS INSEE_PORT_LOCAL /* port numbers stop below the pseudo-ports */
+#define INSEE_MAX_QUEUES (1u << 30)      /* queue ids travel in events beside a 2-bit kind */
 
 enum {
     INSEE_TOPO_DIRECTED = 1u << 0, /* some links have no reverse (unidirectional torus) */
