@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "engine/experiment.h"
 #include "plugin/describe.h"
+#include "plugin/guard.h"
 #include "plugin/registry.h"
 #include "stats/output.h"
 #include "stats/topology_summary.h"
@@ -239,6 +240,8 @@ int main(int argc, char **argv)
     /* Messages in the user's language, numbers always with '.': the report
        and the CSV are read by programs, and config values are parsed. */
     setlocale(LC_NUMERIC, "C");
+    /* A plugin that calls exit() must not pass for a successful run. */
+    insee_guard_install("insee", EXIT_PLUGIN);
     GOptionContext *ctx = g_option_context_new("COMMAND [ARGS] — simulate interconnection networks");
     g_option_context_set_summary(ctx, summary);
     g_option_context_set_description(ctx, description);

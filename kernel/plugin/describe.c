@@ -78,8 +78,8 @@ static void list_row(const insee_plugin *p, const char *cell[COLUMNS])
 {
     cell[COL_KIND] = insee_kind_name(p->kind);
     cell[COL_NAME] = p->name;
-    cell[COL_VERSION] = or_dash(p->desc->version);
-    cell[COL_SUMMARY] = or_dash(p->desc->summary);
+    cell[COL_VERSION] = or_dash(p->version);
+    cell[COL_SUMMARY] = or_dash(p->summary);
     cell[COL_PATH] = p->path;
 }
 

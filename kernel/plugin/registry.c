@@ -1,16 +1,24 @@
 /* kernel/plugin/registry.c — the plugin loader (DESIGN §4); contract in
  * registry.h.
  *
- * Each .so goes through one linear series of checks (try_load); the first
- * that fails becomes the entry's reason, so a broken plugin is described
- * precisely and never stops the scan. The order matters: nothing past the
- * first three descriptor fields is read before the ABI major and the
- * descriptor size say the layout is ours.
+ * A file is known by its facts (probe.h): from the cache, or found by the
+ * scanner helper, which runs insee_plugin_inspect() in its own process.
+ * Both the scanner and a load into this process go through one linear
+ * series of checks (check_desc); the first that fails becomes the entry's
+ * reason, so a broken plugin is described precisely and never stops the
+ * scan. The order matters: nothing past the first three descriptor fields
+ * is read before the ABI major and the descriptor size say the layout is
+ * ours.
  */
 #include "registry.h"
 
+#include "cache.h"
 #include "config/config.h"
+#include "elf_check.h"
+#include "guard.h"
+#include "sanitizer.h"
 
+#include <errno.h>
 #include <gmodule.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,12 +31,8 @@
    (and GLib's record of it, which stays reachable) remains. Normal builds
    unload for real so that a long-lived process does not pin refused .so
    files. */
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef INSEE_ASAN
 #define INSEE_KEEP_MODULES_RESIDENT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define INSEE_KEEP_MODULES_RESIDENT 1
-#endif
 #endif
 
 /* ---- what the kernel knows about each kind ------------------------------ */
@@ -133,114 +137,7 @@ size_t insee_kind_vtable_size(insee_kind kind)
     return ki ? ki->vtable_size : 0;
 }
 
-/* ---- the registry -------------------------------------------------------- */
-
-/* The public entry comes first so that an entry * is also an insee_plugin *. */
-typedef struct entry {
-    insee_plugin pub;
-    GModule *module; /* NULL once closed (refused entries are closed at once) */
-} entry;
-
-struct insee_registry {
-    GPtrArray *dirs;    /* char *, discovery order */
-    guint scanned;      /* dirs[0, scanned) have been visited */
-    GPtrArray *plugins; /* entry *, discovery order */
-    GPtrArray *notices; /* char * */
-    gboolean debug;     /* INSEE_DEBUG_PLUGINS */
-};
-
-static void trace(const insee_registry *reg, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static void trace(const insee_registry *reg, const char *fmt, ...)
-{
-    if (!reg->debug)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    char *line = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    /* Formatted first so the line reaches stderr in one call and traces
-       from concurrent registries do not interleave mid-line. */
-    fprintf(stderr, "insee: plugin: %s\n", line);
-    g_free(line);
-}
-
-static void close_module(entry *e)
-{
-    if (!e->module)
-        return;
-#ifdef INSEE_KEEP_MODULES_RESIDENT
-    g_module_make_resident(e->module);
-#endif
-    g_module_close(e->module);
-    e->module = NULL;
-}
-
-static void entry_free(gpointer data)
-{
-    entry *e = data;
-    close_module(e);
-    g_free(e->pub.path);
-    g_free(e->pub.name);
-    g_free(e->pub.reason);
-    g_free((gpointer)e->pub.vtable);
-    g_free(e);
-}
-
-insee_registry *insee_registry_new(void)
-{
-    insee_registry *reg = g_new0(insee_registry, 1);
-    reg->dirs = g_ptr_array_new_with_free_func(g_free);
-    reg->plugins = g_ptr_array_new_with_free_func(entry_free);
-    reg->notices = g_ptr_array_new_with_free_func(g_free);
-    const char *debug = g_getenv("INSEE_DEBUG_PLUGINS");
-    reg->debug = debug && *debug && strcmp(debug, "0") != 0;
-    return reg;
-}
-
-void insee_registry_free(insee_registry *reg)
-{
-    if (!reg)
-        return;
-    g_ptr_array_free(reg->dirs, TRUE);
-    g_ptr_array_free(reg->plugins, TRUE);
-    g_ptr_array_free(reg->notices, TRUE);
-    g_free(reg);
-}
-
-const insee_plugin *insee_registry_find(const insee_registry *reg, insee_kind kind,
-                                        const char *name)
-{
-    if (!name)
-        return NULL;
-    for (guint i = 0; i < reg->plugins->len; i++) {
-        const insee_plugin *p = g_ptr_array_index(reg->plugins, i);
-        if (!p->refused && p->kind == kind && strcmp(p->name, name) == 0)
-            return p;
-    }
-    return NULL;
-}
-
-const insee_plugin *insee_registry_find_any(const insee_registry *reg, const char *name)
-{
-    for (size_t k = 1; k < G_N_ELEMENTS(kinds); k++) {
-        const insee_plugin *p = insee_registry_find(reg, (insee_kind)k, name);
-        if (p)
-            return p;
-    }
-    return NULL;
-}
-
-const GPtrArray *insee_registry_plugins(const insee_registry *reg)
-{
-    return reg->plugins;
-}
-
-const GPtrArray *insee_registry_notices(const insee_registry *reg)
-{
-    return reg->notices;
-}
-
-/* ---- loading one file ---------------------------------------------------- */
+/* ---- checking a plugin --------------------------------------------------- */
 
 static char *kind_list(void)
 {
@@ -251,24 +148,16 @@ static char *kind_list(void)
     return g_string_free(s, FALSE);
 }
 
-/* Run every check on e->pub.path, filling e as far as it gets. Returns NULL
-   when the plugin is usable, else why not (without the file name, which the
-   caller adds). */
-static char *try_load(const insee_registry *reg, entry *e)
+/* Every check of the descriptor, filling f as far as it gets. Returns NULL
+   when the plugin is usable (*copy then holds the kernel's vtable copy),
+   else why not. */
+static char *check_desc(const insee_plugin_desc *desc, insee_plugin_facts *f, void **copy)
 {
-    e->module = g_module_open(e->pub.path, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
-    if (!e->module)
-        return g_strdup_printf("cannot open: %s", g_module_error());
-
-    gpointer sym = NULL;
-    if (!g_module_symbol(e->module, INSEE_ENTRY_SYMBOL, &sym) || !sym)
-        return g_strdup("not an insee plugin: no symbol " INSEE_ENTRY_SYMBOL
-                        "; build it with INSEE_PLUGIN_DEFINE");
-    const insee_plugin_desc *desc = ((insee_entry_fn)sym)();
     if (!desc)
         return g_strdup(INSEE_ENTRY_SYMBOL "() returned NULL; it must return the plugin's "
                                            "static descriptor");
-
+    f->abi_major = desc->abi_major;
+    f->abi_minor = desc->abi_minor;
     if (desc->abi_major != INSEE_ABI_MAJOR)
         return g_strdup_printf("built for insee plugin ABI %u.%u, this kernel has ABI %u.%u; "
                                "rebuild the plugin against this SDK",
@@ -282,8 +171,10 @@ static char *try_load(const insee_registry *reg, entry *e)
        refused entry can still be listed by kind and name. */
     const kind_info *ki = kind_lookup(desc->kind);
     if (ki)
-        e->pub.kind = desc->kind;
-    e->pub.name = g_strdup(desc->name);
+        f->kind = desc->kind;
+    f->name = g_strdup(desc->name);
+    f->version = g_strdup(desc->version);
+    f->summary = g_strdup(desc->summary);
 
     if (desc->abi_minor > INSEE_ABI_MINOR)
         return g_strdup_printf("built for insee plugin ABI %u.%u, this kernel has ABI %u.%u; "
@@ -310,15 +201,16 @@ static char *try_load(const insee_registry *reg, entry *e)
                                plugin_size, ki->name, last->name, needed);
 
     /* The kernel's copy: entries the plugin does not know read as NULL. */
-    void *copy = g_malloc0(ki->vtable_size);
-    memcpy(copy, desc->vtable, MIN((size_t)plugin_size, ki->vtable_size));
-    e->pub.vtable = copy;
+    void *table = g_malloc0(ki->vtable_size);
+    memcpy(table, desc->vtable, MIN((size_t)plugin_size, ki->vtable_size));
     for (size_t i = 0; i < ki->n_required; i++) {
         any_fn fn;
-        memcpy(&fn, (const char *)copy + ki->required[i].offset, sizeof fn);
-        if (!fn)
+        memcpy(&fn, (const char *)table + ki->required[i].offset, sizeof fn);
+        if (!fn) {
+            g_free(table);
             return g_strdup_printf("required entry '%s' of the %s vtable is NULL",
                                    ki->required[i].name, ki->name);
+        }
     }
 
     char *owner = g_strdup_printf("%s plugin '%s'", ki->name, desc->name);
@@ -326,55 +218,380 @@ static char *try_load(const insee_registry *reg, entry *e)
     gboolean params_ok = insee_params_check_table(desc->params, owner, &err);
     g_free(owner);
     if (!params_ok) {
+        g_free(table);
         char *reason = g_strdup_printf("bad parameter table: %s", err->message);
         g_error_free(err);
         return reason;
     }
-
-    /* Last, so that only a usable plugin can shadow or be shadowed. */
-    const insee_plugin *first = insee_registry_find(reg, desc->kind, desc->name);
-    if (first)
-        return g_strdup_printf("shadowed by %s (the first %s plugin '%s' found wins)",
-                               first->path, ki->name, desc->name);
-
-    e->pub.desc = desc;
+    *copy = table;
     return NULL;
 }
 
-const insee_plugin *insee_registry_add_file(insee_registry *reg, const char *path)
+static GModule *open_module(const char *path, char **why)
 {
-    char *canonical = g_canonicalize_filename(path, NULL);
-    /* The same file reached twice (a directory listed twice, add_file of a
-       scanned file) is one plugin, not a shadowing. */
-    for (guint i = 0; i < reg->plugins->len; i++) {
-        const insee_plugin *p = g_ptr_array_index(reg->plugins, i);
-        if (strcmp(p->path, canonical) == 0) {
-            trace(reg, "trying %s ... already seen", canonical);
-            g_free(canonical);
-            return p;
-        }
-    }
+    /* Every symbol bound now: a plugin that needs one nobody provides is
+       refused here, not ended by the dynamic linker in the middle of a run. */
+    GModule *module = g_module_open(path, G_MODULE_BIND_LOCAL);
+    if (!module)
+        *why = g_strdup_printf("cannot open: %s", g_module_error());
+    return module;
+}
 
-    entry *e = g_new0(entry, 1);
-    e->pub.path = canonical;
-    /* Checked before it joins the registry, so it cannot shadow itself. */
-    char *why = try_load(reg, e);
-    g_ptr_array_add(reg->plugins, e);
-    if (!why) {
-        trace(reg, "trying %s ... ok (%s '%s')", e->pub.path, insee_kind_name(e->pub.kind),
-              e->pub.name);
-        return &e->pub;
+static void close_handle(GModule *module)
+{
+#ifdef INSEE_KEEP_MODULES_RESIDENT
+    g_module_make_resident(module);
+#endif
+    g_module_close(module);
+}
+
+/* Call the entry of an open module and check what it returns. NULL when
+   usable (*desc and *copy set), else why not. */
+static char *check_module(GModule *module, insee_plugin_facts *f, const insee_plugin_desc **desc,
+                          void **copy)
+{
+    gpointer sym = NULL;
+    if (!g_module_symbol(module, INSEE_ENTRY_SYMBOL, &sym) || !sym)
+        return g_strdup("not an insee plugin: no symbol " INSEE_ENTRY_SYMBOL
+                        "; build it with INSEE_PLUGIN_DEFINE");
+    *desc = ((insee_entry_fn)sym)();
+    return check_desc(*desc, f, copy);
+}
+
+void insee_plugin_inspect(const char *path, insee_plugin_facts *f)
+{
+    *f = (insee_plugin_facts){0};
+    f->refusal = insee_elf_check(path);
+    if (f->refusal)
+        return;
+    GModule *module = open_module(path, &f->refusal);
+    if (!module)
+        return;
+    const insee_plugin_desc *desc = NULL;
+    void *copy = NULL;
+    f->refusal = check_module(module, f, &desc, &copy);
+    g_free(copy);
+    close_handle(module);
+}
+
+/* ---- the registry -------------------------------------------------------- */
+
+/* The public entry comes first so that an entry * is also an insee_plugin *. */
+typedef struct entry {
+    insee_plugin pub;
+    insee_file_key key; /* the file as checked: a load makes sure it is still that one */
+    GModule *module;    /* set while loaded into this process */
+} entry;
+
+struct insee_registry {
+    GPtrArray *dirs;     /* char *, discovery order */
+    guint scanned;       /* dirs[0, scanned) have been visited */
+    GPtrArray *plugins;  /* entry *, discovery order */
+    GPtrArray *notices;  /* char * */
+    gboolean debug;      /* INSEE_DEBUG_PLUGINS */
+    insee_cache *cache;  /* opened when the first file is checked */
+};
+
+static void trace(const insee_registry *reg, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void trace(const insee_registry *reg, const char *fmt, ...)
+{
+    if (!reg->debug)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *line = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    /* Formatted first so the line reaches stderr in one call and traces
+       from concurrent registries do not interleave mid-line. */
+    fprintf(stderr, "insee: plugin: %s\n", line);
+    g_free(line);
+}
+
+static void unload(entry *e)
+{
+    if (!e->module)
+        return;
+    insee_guard_remove(e->pub.path);
+    close_handle(e->module);
+    e->module = NULL;
+}
+
+static void entry_free(gpointer data)
+{
+    entry *e = data;
+    unload(e);
+    g_free(e->pub.path);
+    g_free(e->pub.name);
+    g_free(e->pub.version);
+    g_free(e->pub.summary);
+    g_free(e->pub.reason);
+    g_free((gpointer)e->pub.vtable);
+    g_free(e);
+}
+
+insee_registry *insee_registry_new(void)
+{
+    insee_registry *reg = g_new0(insee_registry, 1);
+    reg->dirs = g_ptr_array_new_with_free_func(g_free);
+    reg->plugins = g_ptr_array_new_with_free_func(entry_free);
+    reg->notices = g_ptr_array_new_with_free_func(g_free);
+    const char *debug = g_getenv("INSEE_DEBUG_PLUGINS");
+    reg->debug = debug && *debug && strcmp(debug, "0") != 0;
+    return reg;
+}
+
+void insee_registry_free(insee_registry *reg)
+{
+    if (!reg)
+        return;
+    g_ptr_array_free(reg->dirs, TRUE);
+    g_ptr_array_free(reg->plugins, TRUE);
+    g_ptr_array_free(reg->notices, TRUE);
+    insee_cache_free(reg->cache);
+    g_free(reg);
+}
+
+/* The usable entry of that kind and name, loaded or not. */
+static entry *usable(const insee_registry *reg, insee_kind kind, const char *name)
+{
+    for (guint i = 0; name && i < reg->plugins->len; i++) {
+        entry *e = g_ptr_array_index(reg->plugins, i);
+        if (!e->pub.refused && e->pub.kind == kind && g_strcmp0(e->pub.name, name) == 0)
+            return e;
     }
+    return NULL;
+}
+
+/* Refuse e for `why` (taken), which the reason prefixes with the file name. */
+static void refuse(insee_registry *reg, entry *e, char *why, const char *source)
+{
     char *file = g_path_get_basename(e->pub.path);
     e->pub.refused = TRUE;
     e->pub.reason = g_strdup_printf("%s: %s", file, why);
     g_free(file);
-    g_free((gpointer)e->pub.vtable);
-    e->pub.vtable = NULL;
-    close_module(e);
-    trace(reg, "trying %s ... refused: %s", e->pub.path, why);
+    e->pub.desc = NULL;
+    g_clear_pointer((gpointer *)&e->pub.vtable, g_free);
+    unload(e);
+    trace(reg, "trying %s ... refused%s: %s", e->pub.path, source, why);
     g_ptr_array_add(reg->notices, g_strdup_printf("plugin %s refused: %s", e->pub.path, why));
     g_free(why);
+}
+
+/* "router plugin 'dally' (/path/router-dally.so)": a plugin in messages. */
+static char *label_of(const insee_plugin *p)
+{
+    return g_strdup_printf("%s plugin '%s' (%s)", insee_kind_name(p->kind), p->name, p->path);
+}
+
+/* Map a usable entry's code into this process, checking again that it is
+   the file that was checked and that it says the same. */
+static gboolean load(insee_registry *reg, entry *e)
+{
+    if (e->pub.refused)
+        return FALSE;
+    if (e->module)
+        return TRUE;
+    insee_file_key now;
+    if (!insee_file_key_read(e->pub.path, &now) || !insee_file_key_equal(&now, &e->key)) {
+        refuse(reg, e,
+               g_strdup("changed on disk since it was checked (rebuilt or copied meanwhile?); "
+                        "run the command again"),
+               "");
+        return FALSE;
+    }
+    char *label = label_of(&e->pub);
+    char *why = NULL;
+    insee_plugin_facts f = {0};
+    const insee_plugin_desc *desc = NULL;
+    void *copy = NULL;
+    insee_guard_loading(label);
+    e->module = open_module(e->pub.path, &why);
+    if (e->module)
+        why = check_module(e->module, &f, &desc, &copy);
+    insee_guard_loading(NULL);
+    if (!why && (f.kind != e->pub.kind || g_strcmp0(f.name, e->pub.name) != 0))
+        why = g_strdup_printf("identifies itself as %s '%s' when loaded, not as when it was "
+                              "checked",
+                              insee_kind_name(f.kind), f.name);
+    insee_plugin_facts_clear(&f);
+    if (why) {
+        g_free(copy);
+        refuse(reg, e, why, "");
+    } else {
+        e->pub.desc = desc;
+        e->pub.vtable = copy;
+        insee_guard_add(e->pub.path, label);
+        trace(reg, "loaded %s", e->pub.path);
+    }
+    g_free(label);
+    return !why;
+}
+
+/* Lookups load on first use (registry.h says why the registry is const). */
+const insee_plugin *insee_registry_find(const insee_registry *reg, insee_kind kind,
+                                        const char *name)
+{
+    entry *e = usable(reg, kind, name);
+    return e && load((insee_registry *)reg, e) ? &e->pub : NULL;
+}
+
+const insee_plugin *insee_registry_find_any(const insee_registry *reg, const char *name)
+{
+    for (size_t k = 1; k < G_N_ELEMENTS(kinds); k++) {
+        const insee_plugin *p = insee_registry_find(reg, (insee_kind)k, name);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+const GPtrArray *insee_registry_plugins(const insee_registry *reg)
+{
+    return reg->plugins;
+}
+
+const GPtrArray *insee_registry_notices(const insee_registry *reg)
+{
+    return reg->notices;
+}
+
+/* ---- checking files ------------------------------------------------------ */
+
+static insee_cache *cache_of(insee_registry *reg)
+{
+    if (!reg->cache) {
+        char *note = NULL;
+        reg->cache = insee_cache_open(&note);
+        if (note)
+            trace(reg, "registry cache: %s", note);
+        g_free(note);
+    }
+    return reg->cache;
+}
+
+/* Register entry e with its facts (taken), after the entries before it:
+   usable unless refused or shadowed. */
+static void settle(insee_registry *reg, entry *e, insee_plugin_facts *f, const char *source)
+{
+    e->pub.kind = f->kind;
+    e->pub.name = g_steal_pointer(&f->name);
+    e->pub.version = g_steal_pointer(&f->version);
+    e->pub.summary = g_steal_pointer(&f->summary);
+    e->pub.abi_major = f->abi_major;
+    e->pub.abi_minor = f->abi_minor;
+    char *why = g_steal_pointer(&f->refusal);
+    /* Last, so that only a usable plugin can shadow or be shadowed. */
+    const entry *first = why ? NULL : usable(reg, e->pub.kind, e->pub.name);
+    if (first)
+        why = g_strdup_printf("shadowed by %s (the first %s plugin '%s' found wins)",
+                              first->pub.path, insee_kind_name(e->pub.kind), e->pub.name);
+    g_ptr_array_add(reg->plugins, e);
+    if (why)
+        refuse(reg, e, why, source);
+    else
+        trace(reg, "trying %s ... ok (%s '%s')%s", e->pub.path, insee_kind_name(e->pub.kind),
+              e->pub.name, source);
+}
+
+/* Check the files (canonical paths, none registered yet, taken) and
+   register them in order: known files from the cache, the others through
+   the scanner, all of them at once. */
+static void check_files(insee_registry *reg, GPtrArray *paths)
+{
+    guint n = paths->len;
+    entry **es = g_new0(entry *, n);
+    insee_plugin_facts *facts = g_new0(insee_plugin_facts, n);
+    const char **source = g_new0(const char *, n);
+    GPtrArray *todo = g_ptr_array_new(); /* paths to probe */
+    GArray *todo_at = g_array_new(FALSE, FALSE, sizeof(guint));
+    for (guint i = 0; i < n; i++) {
+        es[i] = g_new0(entry, 1);
+        es[i]->pub.path = g_steal_pointer(&g_ptr_array_index(paths, i));
+        source[i] = "";
+        if (!insee_file_key_read(es[i]->pub.path, &es[i]->key)) {
+            facts[i].refusal = g_strdup_printf("cannot open: %s", g_strerror(errno));
+            continue;
+        }
+        const insee_plugin_facts *known =
+            insee_cache_lookup(cache_of(reg), es[i]->pub.path, &es[i]->key);
+        if (known) {
+            insee_plugin_facts_copy(&facts[i], known);
+            source[i] = " [cached]";
+        } else {
+            g_ptr_array_add(todo, es[i]->pub.path);
+            g_array_append_val(todo_at, i);
+        }
+    }
+    if (todo->len) {
+        char *scanner = insee_scanner_path();
+        double timeout = insee_scan_timeout();
+        trace(reg, "probing %u file%s with %s, %g s each", todo->len, todo->len == 1 ? "" : "s",
+              scanner, timeout);
+        insee_plugin_facts *probed = g_new0(insee_plugin_facts, todo->len);
+        gboolean *own = g_new0(gboolean, todo->len);
+        insee_probe_files(scanner, timeout, (const char *const *)todo->pdata, todo->len, probed,
+                          own);
+        for (guint j = 0; j < todo->len; j++) {
+            guint i = g_array_index(todo_at, guint, j);
+            if (own[j])
+                insee_cache_remember(reg->cache, es[i]->pub.path, &es[i]->key, &probed[j]);
+            facts[i] = probed[j];
+            source[i] = " [probed]";
+        }
+        g_free(probed);
+        g_free(own);
+        g_free(scanner);
+    }
+    for (guint i = 0; i < n; i++)
+        settle(reg, es[i], &facts[i], source[i]);
+    GError *err = NULL;
+    if (reg->cache && !insee_cache_save(reg->cache, &err)) {
+        trace(reg, "registry cache: not saved: %s", err->message);
+        g_error_free(err);
+    }
+    g_ptr_array_free(todo, TRUE);
+    g_array_free(todo_at, TRUE);
+    g_free(source);
+    g_free(facts);
+    g_free(es);
+}
+
+static entry *registered(const insee_registry *reg, const char *path)
+{
+    for (guint i = 0; i < reg->plugins->len; i++) {
+        entry *e = g_ptr_array_index(reg->plugins, i);
+        if (strcmp(e->pub.path, path) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Add `path` to the files to check unless it is there or registered: the
+   same file reached twice (a directory listed twice, add_file of a scanned
+   file) is one plugin, not a shadowing. */
+static void want(const insee_registry *reg, GPtrArray *paths, const char *path)
+{
+    char *canonical = g_canonicalize_filename(path, NULL);
+    gboolean seen = registered(reg, canonical) != NULL;
+    for (guint i = 0; i < paths->len && !seen; i++)
+        seen = strcmp(g_ptr_array_index(paths, i), canonical) == 0;
+    if (seen) {
+        trace(reg, "trying %s ... already seen", canonical);
+        g_free(canonical);
+        return;
+    }
+    g_ptr_array_add(paths, canonical);
+}
+
+const insee_plugin *insee_registry_add_file(insee_registry *reg, const char *path)
+{
+    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+    want(reg, paths, path);
+    check_files(reg, paths);
+    g_ptr_array_free(paths, TRUE);
+    char *canonical = g_canonicalize_filename(path, NULL);
+    const entry *e = registered(reg, canonical);
+    g_free(canonical);
     return &e->pub;
 }
 
@@ -388,7 +605,8 @@ static int compare_names(gconstpointer a, gconstpointer b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void scan_dir(insee_registry *reg, const char *dir)
+/* Add the .so files of `dir`, in sorted order, to the files to check. */
+static void list_dir(insee_registry *reg, const char *dir, GPtrArray *paths)
 {
     GError *err = NULL;
     GDir *d = g_dir_open(dir, 0, &err);
@@ -417,7 +635,7 @@ static void scan_dir(insee_registry *reg, const char *dir)
     for (guint i = 0; i < names->len; i++) {
         char *path = g_build_filename(dir, g_ptr_array_index(names, i), NULL);
         if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
-            insee_registry_add_file(reg, path);
+            want(reg, paths, path);
         else
             trace(reg, "%s is not a regular file, skipped", path);
         g_free(path);
@@ -427,8 +645,11 @@ static void scan_dir(insee_registry *reg, const char *dir)
 
 void insee_registry_scan(insee_registry *reg)
 {
+    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
     for (; reg->scanned < reg->dirs->len; reg->scanned++)
-        scan_dir(reg, g_ptr_array_index(reg->dirs, reg->scanned));
+        list_dir(reg, g_ptr_array_index(reg->dirs, reg->scanned), paths);
+    check_files(reg, paths);
+    g_ptr_array_free(paths, TRUE);
 }
 
 /* Relative to the running program first, so a build tree and an install

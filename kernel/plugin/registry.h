@@ -1,15 +1,29 @@
-/* kernel/plugin/registry.h — find, load, check and register plugins.
+/* kernel/plugin/registry.h — find, check, register and load plugins.
  *
  * Contract
  * --------
  * The CLI creates one registry, adds directories in discovery order (DESIGN
  * §4 rule 9: every --plugin-dir, then INSEE_PLUGIN_PATH, then the config's
- * [plugins] dirs, then the default directory), and scans once. Scanning opens
- * every "*.so" of each directory in sorted order; a plugin that cannot be used
- * is kept as a refused entry with its reason, and never stops the others. The
- * first plugin found for a (kind, name) wins; later ones are refused as
- * shadowed and a notice names both files. INSEE_DEBUG_PLUGINS=1 traces every
- * attempt on stderr.
+ * [plugins] dirs, then the default directory), and scans once. Scanning
+ * visits every "*.so" of each directory in sorted order and learns what each
+ * is (kind, name, version, summary, or why it cannot be used) without
+ * loading it into this process: from the registry cache (cache.h) when the
+ * file has not changed, else from the scanner helper, a separate process
+ * with a time limit (probe.h). A truncated file, a plugin whose constructor
+ * or entry function crashes, calls exit() or never returns, or a file built
+ * for another machine is therefore a refused entry with its reason, never
+ * the end of the program. A plugin that cannot be used never stops the
+ * others. The first plugin found for a (kind, name) wins; later ones are
+ * refused as shadowed and a notice names both files. INSEE_DEBUG_PLUGINS=1
+ * traces every attempt, and whether its verdict came from the cache.
+ *
+ * Only the plugins asked for are loaded into the process (dlopen), by
+ * insee_registry_find() and insee_registry_find_any(), on first use. That
+ * is why they take a const registry yet may change it: the answer to "which
+ * plugin is X" does not change, only whether its code is mapped — except
+ * that a plugin that cannot be loaded after all (the file changed since the
+ * scan, or it answers differently in this process) turns into a refused
+ * entry with its reason, and the lookup answers NULL.
  *
  * Memory: the registry owns every insee_plugin, its strings, its kernel copy
  * of the vtable and the dlopen handle; all stay valid until
@@ -23,16 +37,20 @@
 #include <glib.h>
 #include <insee/insee.h>
 
+#include "probe.h"
+
 G_BEGIN_DECLS
 
 typedef struct insee_plugin {
     char *path;                     /* the .so file */
     insee_kind kind;                /* 0 when refused before the descriptor was read */
     char *name;                     /* NULL when refused before the descriptor was read */
-    const insee_plugin_desc *desc;  /* NULL when refused */
-    const void *vtable;             /* kernel-sized zero-padded copy; NULL when refused */
+    char *version, *summary;        /* from the descriptor; NULL when not known */
+    uint32_t abi_major, abi_minor;  /* ABI it was built for; 0 when not known */
     gboolean refused;
     char *reason;                   /* why it was refused (NULL when usable) */
+    const insee_plugin_desc *desc;  /* NULL until loaded (find), and when refused */
+    const void *vtable;             /* kernel-sized zero-padded copy; NULL likewise */
 } insee_plugin;
 
 typedef struct insee_registry insee_registry;
@@ -43,21 +61,27 @@ void insee_registry_free(insee_registry *reg);
 /* Append a directory to the discovery order (missing directories are noted
    under INSEE_DEBUG_PLUGINS and otherwise ignored). */
 void insee_registry_add_dir(insee_registry *reg, const char *dir);
-/* Load one file directly (insee-conform); returns the entry, usable or refused. */
+/* Register one file directly (insee-conform), checked like a scanned one but
+   not loaded; returns the entry, usable or refused. */
 const insee_plugin *insee_registry_add_file(insee_registry *reg, const char *path);
 /* Open every directory added so far, in order. Call once; later add_dir
    calls need another scan, which only visits the new directories. */
 void insee_registry_scan(insee_registry *reg);
 
-/* The usable plugin of that kind and name, or NULL. */
+/* The usable plugin of that kind and name, loaded, or NULL. */
 const insee_plugin *insee_registry_find(const insee_registry *reg, insee_kind kind,
                                         const char *name);
-/* The usable plugin of any kind with that name (first in kind order), or NULL. */
+/* The usable plugin of any kind with that name (first in kind order),
+   loaded, or NULL. */
 const insee_plugin *insee_registry_find_any(const insee_registry *reg, const char *name);
 /* Every entry, usable and refused, in discovery order (element: insee_plugin *). */
 const GPtrArray *insee_registry_plugins(const insee_registry *reg);
 /* Human notices gathered while scanning (shadowing, refusals): char *. */
 const GPtrArray *insee_registry_notices(const insee_registry *reg);
+
+/* For the scanner helper: load `path` in this process and run every check
+   of a plugin (not shadowing, which depends on the others), filling `f`. */
+void insee_plugin_inspect(const char *path, insee_plugin_facts *f);
 
 /* "topology", "router", ... ; "unknown" for anything else. */
 const char *insee_kind_name(insee_kind kind);

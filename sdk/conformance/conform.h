@@ -43,7 +43,7 @@ struct conform_suite;
 
 typedef struct conform_ctx {
     const char *path;                  /* the .so under test */
-    const insee_plugin *plugin;        /* loaded and accepted by the registry */
+    const insee_plugin *plugin;        /* accepted by the registry; loaded in the worker */
     insee_registry *reg;               /* holds the plugin under test first */
     const char *const *overrides;      /* --set "section.key=value", NULL-terminated */
     const char *const *plugin_dirs;    /* --plugin-dir, NULL-terminated */

@@ -40,6 +40,40 @@ Test(registry, good_plugin_loads_and_is_found)
     insee_registry_free(reg);
 }
 
+/* Whether the file is mapped into this process. */
+static gboolean mapped(const char *path)
+{
+    char *maps = NULL;
+    cr_assert(g_file_get_contents("/proc/self/maps", &maps, NULL, NULL));
+    gboolean found = contains(maps, path);
+    g_free(maps);
+    return found;
+}
+
+Test(registry, only_the_plugins_asked_for_are_loaded)
+{
+    insee_registry *reg = scan_dirs(KINDS_DIR, MIXED_DIR);
+    const GPtrArray *all = insee_registry_plugins(reg);
+    for (guint i = 0; i < all->len; i++) {
+        const insee_plugin *p = g_ptr_array_index(all, i);
+        cr_assert_null(p->desc, "%s", p->path);
+        cr_assert_not(mapped(p->path), "%s was loaded by the scan", p->path);
+    }
+    /* What a listing needs is known without loading. */
+    const insee_plugin *good = entry_for(reg, MIXED_DIR, "good.so");
+    cr_assert_str_eq(good->version, "1.2.3");
+    cr_assert_str_eq(good->summary, "always grants the first request (café)");
+    cr_assert_eq(good->abi_minor, INSEE_ABI_MINOR);
+
+    cr_assert_eq(insee_registry_find(reg, INSEE_KIND_ROUTER, "kind-router"),
+                 entry_for(reg, KINDS_DIR, "kind-router.so"));
+    cr_assert(mapped(KINDS_DIR "/kind-router.so"));
+    cr_assert_not_null(entry_for(reg, KINDS_DIR, "kind-router.so")->desc);
+    cr_assert_not(mapped(KINDS_DIR "/kind-topology.so"));
+    cr_assert_not(mapped(MIXED_DIR "/good.so"));
+    insee_registry_free(reg);
+}
+
 Test(registry, wrong_abi_major_is_refused_naming_file_and_both_versions)
 {
     insee_registry *reg = scan_dirs(MIXED_DIR, NULL);
@@ -97,7 +131,7 @@ static const struct {
     {"small-desc.so", {"descriptor is", "rebuild"}},
     {"params-dup.so", {"bad parameter table", "depth"}},
     {"params-range.so", {"bad parameter table", "depth"}},
-    {"garbage.so", {"cannot open", NULL}},
+    {"garbage.so", {"not an ELF shared object", NULL}},
     {"topo-no-hops.so", {"required entry 'minimal_hops'", "topology"}},
 };
 
@@ -312,7 +346,7 @@ Test(registry, debug_trace_reports_every_attempt, .init = cr_redirect_stderr)
               "%s", trace->str);
     cr_assert(contains(trace->str, "insee: plugin: trying " MIXED_DIR "/good.so ... ok"), "%s",
               trace->str);
-    cr_assert(contains(trace->str, "insee: plugin: trying " MIXED_DIR "/no-pick.so ... refused: "),
+    cr_assert(contains(trace->str, "insee: plugin: trying " MIXED_DIR "/no-pick.so ... refused ["),
               "%s", trace->str);
     /* One line per .so file. */
     guint attempts = 0;
