@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "net/memory.h"
 #include "stats/output.h"
 
 G_DEFINE_QUARK(insee-experiment-error-quark, insee_experiment_error)
@@ -486,6 +487,8 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
                     "the %u a run can hold; lower their tasks", tasks, UINT32_MAX - 1);
         return FALSE;
     }
+    if (!insee_tasks_memory_check(&eng->net, tasks, err))
+        return FALSE;
     uint32_t nodes = eng->net.nodes;
     bool *available = g_new(bool, nodes);
     for (uint32_t n = 0; n < nodes; n++)

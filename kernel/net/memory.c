@@ -27,7 +27,9 @@ enum {
                + sizeof(insee_rng)                    /* engine: node_rng */
                + 2 * sizeof(uint32_t),                /* workload: node_blocked_head, _tail */
     PER_TASK = sizeof(insee_rng) + 4 * sizeof(uint64_t) + 4 * sizeof(uint32_t) /* workload */
-               + 2 * sizeof(insee_due), /* workload: its entry in the due heap, doubled */
+               + 2 * sizeof(insee_due) /* workload: its entry in the due heap, doubled */
+               + sizeof(uint32_t)      /* experiment: its node, while the workload starts */
+               + 2 * sizeof(insee_message_rec), /* the message it queues, doubled */
     PER_QUEUE = 4 * sizeof(uint32_t) /* net: q_head, q_tail, q_router, q_input */
                 + 2 * sizeof(uint64_t) /* net: q_in_done, q_out_done */
                 + 2 * sizeof(uint16_t) /* net: q_port, q_count */
@@ -60,9 +62,9 @@ insee_net_memory insee_net_memory_of(const insee_net_size *s)
     m.setup = s->routers * PER_ROUTER + s->ports * PER_PORT + ovcs * PER_OVC +
               s->nodes * (PER_NODE + PER_TASK) + m.queues * PER_QUEUE;
     /* A message is alive while a packet of it is, or while its task still
-       queues it: at most one per packet and one per task. */
+       queues it (counted in PER_TASK): at most one per packet. */
     m.full = insee_net_pool_cap(m.packets) * PER_PACKET + doubled(m.queues) * PER_BUSY_QUEUE +
-             doubled(m.packets + s->nodes) * sizeof(insee_message_rec);
+             doubled(m.packets) * sizeof(insee_message_rec);
     return m;
 }
 
@@ -186,6 +188,30 @@ gboolean insee_net_memory_check(const insee_net_size *s, uint64_t available, con
     g_free(total);
     g_free(setup);
     g_free(full);
+    g_free(have);
+    return FALSE;
+}
+
+gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, GError **err)
+{
+    insee_net_size s = {.routers = net->routers, .nodes = net->nodes, .ports = net->ports_total,
+                        .vcs = net->vcs, .queue_packets = net->queue_packets,
+                        .inject_packets = net->inject_packets, .injectors = net->injectors};
+    uint64_t need = tasks * PER_TASK, still = insee_net_memory_of(&s).full;
+    const char *limit;
+    uint64_t available = insee_memory_available(&limit);
+    if (need + still <= available)
+        return TRUE;
+    char *task = g_format_size_full(need, G_FORMAT_SIZE_IEC_UNITS);
+    char *run = g_format_size_full(still, G_FORMAT_SIZE_IEC_UNITS);
+    char *have = g_format_size_full(available, G_FORMAT_SIZE_IEC_UNITS);
+    g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
+                "the applications have %" PRIu64 " tasks in all, which need %s, besides the %s "
+                "the network may still take when its queues are full; only %s is available "
+                "(%s). Lower tasks or tasks_per_node in [[application]]",
+                tasks, task, run, have, limit);
+    g_free(task);
+    g_free(run);
     g_free(have);
     return FALSE;
 }

@@ -6,7 +6,7 @@
  * insee_net_memory_of() counts from the network's shape alone:
  *  - `setup`: the arrays network.c allocates, the engine's per-router,
  *    per-output and per-node arrays (insee_engine_prepare) and the
- *    workload's per-task ones, one task per node;
+ *    workload's per-task ones, for one task per node;
  *  - `full`: what a run adds at worst, with every queue full: the packet
  *    pool (it doubles up to what the queues hold, network.h), the message
  *    records (one per packet, and one per task still queuing its message)
@@ -31,6 +31,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "net/network.h"
+
 G_BEGIN_DECLS
 
 typedef struct insee_net_size {
@@ -50,6 +52,12 @@ insee_net_memory insee_net_memory_of(const insee_net_size *size);
 
 /* Bytes the process may still allocate; *limit names the bound that says so. */
 uint64_t insee_memory_available(const char **limit);
+
+/* Refuse (FALSE, err in INSEE_EXPERIMENT_ERROR_SETUP) `tasks` tasks whose
+   per-task arrays, with what the built network `net` may still take
+   (`full`), exceed the memory available now. For applications with several
+   tasks per node; insee_net_build() counted one. */
+gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, GError **err);
 
 /* Refuse (FALSE, err in INSEE_EXPERIMENT_ERROR_SETUP) a network whose
    setup + full exceeds `available`, with the figures and the parameters

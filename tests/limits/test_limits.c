@@ -375,3 +375,66 @@ Test(program, configuration_is_capped)
     g_free(err);
     g_free(cmd);
 }
+
+/* `insee` run by /bin/sh with `input` piped into its stdin; its stderr. */
+static char *piped(const char *input, const char *args, int *status)
+{
+    char *cmd = g_strdup_printf("%s | '%s' run %s", input, INSEE_TEST_BIN, args);
+    int wait = 0;
+    char *err = NULL;
+    cr_assert(g_spawn_sync(NULL, (char *[]){"/bin/sh", "-c", cmd, NULL}, NULL,
+                           G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &wait, NULL));
+    *status = WIFEXITED(wait) ? WEXITSTATUS(wait) : -1;
+    g_free(cmd);
+    return err;
+}
+
+/* A SpiNNaker table that never ends: entries stop at one per (router,
+   source) pair, 16 x 16 on a 4 x 4 torus, so entry 257 is refused at its
+   line; comments, which take no memory, stop at 256 MiB. */
+Test(program, endless_spinnaker_tables_stop)
+{
+    const char *args = "--set topology.dims=[4,4] --set router.plugin=spinnaker "
+                       "--set router.table=file --set router.file=/dev/stdin";
+    int status = 0;
+    char *err = piped("yes '0 0 local'", args, &status);
+    cr_assert_eq(status, 2, "%s", err);
+    cr_assert(strstr(err, "/dev/stdin:257: more entries than (router, source) pairs"), "%s",
+              err);
+    g_free(err);
+    /* Comment lines of 4095 bytes, the longest a line may be: 65552 of them
+       stay below 2^28 bytes, the 65553rd goes past. */
+    err = piped("yes \"#$(printf '%4093s')\"", args, &status);
+    cr_assert_eq(status, 2, "%s", err);
+    cr_assert(strstr(err, "/dev/stdin:65553: the file goes on past 256 MiB"), "%s", err);
+    g_free(err);
+}
+
+/* A placement file that never ends is read up to the cap, no further. */
+Test(program, endless_placement_file_stops)
+{
+    result r = run_insee(0, INSEE("run", "--set", "placement.plugin=file", "--set",
+                                  "placement.path=/dev/zero"));
+    refused(&r, ARGS("'/dev/zero' goes on past 256 MiB"));
+}
+
+/* Once an abort in GLib: 64 x 64 nodes x 65536 tasks each is 2^28 tasks,
+   whose per-task state the kernel now weighs before allocating it. */
+Test(program, too_many_tasks_for_memory_are_refused)
+{
+    SKIP_UNDER_SANITIZERS("the sanitizers cannot start under an address-space limit");
+    char *path = NULL;
+    int fd = g_file_open_tmp("insee-limits-XXXXXX.toml", &path, NULL);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert(g_file_set_contents(path, "[topology]\ndims = [64, 64]\n[[application]]\n"
+                                        "name = \"many\"\ntasks_per_node = 65536\n"
+                                        "[application.traffic]\nplugin = \"uniform\"\n",
+                                  -1, NULL));
+    result r = run_insee(GiB, INSEE("run", path));
+    refused(&r, ARGS("the applications have 268435456 tasks in all",
+                     "the address-space limit, ulimit -v",
+                     "Lower tasks or tasks_per_node in [[application]]"));
+    g_remove(path);
+    g_free(path);
+}

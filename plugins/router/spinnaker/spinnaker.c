@@ -33,6 +33,9 @@ static const insee_param_def spinnaker_params[] = {
 
 #define MAX_FANOUT 64u /* ports of one entry: INSEE_MAX_CANDIDATES */
 #define LINE_MAX_LEN 4096
+/* The table is read whole into memory: a stream of entries (a pipe, a huge
+   file) stops here, far beyond any real machine's tables. */
+#define TABLE_MAX_BYTES (256u << 20)
 
 /* One table entry: packets from `source` at `router` leave by ports
    port[first .. first + n). */
@@ -159,6 +162,12 @@ static bool parse_line(spinnaker *self, char *text, const char *path, unsigned l
     if (n == 0)
         return table_error(err, path, line, "an entry names at least one output (a port or "
                                             "`local`)");
+    /* One entry per pair at most: past that some pair is listed twice, and
+       a stream of entries stops here rather than when memory runs out. */
+    if (self->nentries == (uint64_t)shape->routers * shape->nodes)
+        return table_error(err, path, line, "more entries than (router, source) pairs: some "
+                                            "pair is listed twice; merge their outputs into one "
+                                            "line");
     if (!append_entry(self, cap_e, cap_p, (uint64_t)router << 32 | source, ports, n)) {
         insee_error_set(err, INSEE_ERR_NOMEM, "spinnaker: out of memory reading %s", path);
         return false;
@@ -176,11 +185,14 @@ static bool read_table(spinnaker *self, const char *path, const insee_shape *sha
         return false;
     }
     char text[LINE_MAX_LEN];
-    size_t cap_e = 0, cap_p = 0;
+    size_t cap_e = 0, cap_p = 0, bytes = 0;
     bool ok = true;
     for (unsigned line = 1; ok && fgets(text, sizeof text, f); line++) {
         if (!strchr(text, '\n') && !feof(f))
             ok = table_error(err, path, line, "line longer than 4095 characters");
+        else if ((bytes += strlen(text)) > TABLE_MAX_BYTES)
+            ok = table_error(err, path, line, "the file goes on past 256 MiB, more than a table "
+                                              "may hold; check the file parameter");
         else
             ok = parse_line(self, text, path, line, shape, &cap_e, &cap_p, err);
     }

@@ -21,6 +21,11 @@ static const insee_param_def file_params[] = {
     {0},
 };
 
+/* The file is read whole: a larger one (or a device that never ends) is
+   refused, after reading at most this much; a line per task of a network
+   the kernel can hold takes far less. */
+#define FILE_MAX_BYTES (256u << 20)
+
 /* Largest task or node number a line may hold: UINT32_MAX marks "none". */
 #define FILE_MAX_ID (UINT32_MAX - 1u)
 
@@ -58,19 +63,24 @@ static char *file_slurp(const char *path, size_t *len, insee_error *err)
     }
     size_t cap = 4096, used = 0;
     char *buf = malloc(cap);
-    while (buf) {
+    while (buf && used <= FILE_MAX_BYTES) {
         used += fread(buf + used, 1, cap - used, f);
         if (used < cap)
             break;
-        char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        cap = cap * 2 < FILE_MAX_BYTES + 1 ? cap * 2 : FILE_MAX_BYTES + 1;
+        char *bigger = realloc(buf, cap);
         if (!bigger)
             free(buf);
         buf = bigger;
-        cap *= 2;
     }
-    if (!buf)
+    if (!buf) {
         insee_error_set(err, INSEE_ERR_NOMEM, "file: out of memory reading '%s'", path);
-    else if (ferror(f)) {
+    } else if (used > FILE_MAX_BYTES) {
+        insee_error_set(err, INSEE_ERR_IO, "file: '%s' goes on past %u MiB, more than a mapping "
+                        "may hold; check placement.path", path, FILE_MAX_BYTES >> 20);
+        free(buf);
+        buf = NULL;
+    } else if (ferror(f)) {
         insee_error_set(err, INSEE_ERR_IO, "file: cannot read '%s': %s; check that it is a "
                         "readable regular file", path, strerror(errno));
         free(buf);
