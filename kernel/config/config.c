@@ -290,12 +290,17 @@ static gpointer own(GPtrArray *owned, gpointer p)
     return p;
 }
 
-/* "<label>is 0, outside [1, 16]; use a value from 1 to 16". */
-static char *out_of_range(const insee_param_def *def, const char *label, double x)
+/* "<label>is 0, outside [1, 16]; use a value from 1 to 16". `text`, when
+   not NULL, is the value as written, with what else is wrong with it
+   ("99999999999999999999, too large for a 64-bit integer"), in place of x. */
+static char *out_of_range(const insee_param_def *def, const char *label, double x, const char *text)
 {
     GString *s = g_string_new(label);
     g_string_append(s, "is ");
-    append_number(s, x);
+    if (text)
+        g_string_append(s, text);
+    else
+        append_number(s, x);
     GString *lo = g_string_new(NULL), *hi = g_string_new(NULL);
     append_number(lo, def->min);
     append_number(hi, def->max);
@@ -358,7 +363,7 @@ static gboolean convert_list(const insee_cfg_node *n, const insee_param_def *def
             return FALSE;
         }
         if (!in_range(def, (double)item->i)) {
-            *why = out_of_range(def, label, (double)item->i);
+            *why = out_of_range(def, label, (double)item->i, NULL);
             return FALSE;
         }
         list[k] = item->i;
@@ -366,6 +371,13 @@ static gboolean convert_list(const insee_cfg_node *n, const insee_param_def *def
     out->list = list;
     out->list_len = len;
     return TRUE;
+}
+
+/* Whether `s` is written as a decimal integer (sign, digits, underscores). */
+static gboolean integer_literal(const char *s)
+{
+    s += *s == '+' || *s == '-';
+    return g_ascii_isdigit(*s) && !s[strspn(s, "0123456789_")];
 }
 
 /* Whether `n` satisfies `def`; fills `out` (strings and lists go to `owned`).
@@ -386,7 +398,7 @@ static gboolean convert_value(const insee_cfg_node *n, const insee_param_def *de
         if (n->kind != INSEE_CFG_INT)
             break;
         if (!in_range(def, (double)n->i)) {
-            *why = out_of_range(def, "", (double)n->i);
+            *why = out_of_range(def, "", (double)n->i, NULL);
             return FALSE;
         }
         out->i = n->i;
@@ -397,7 +409,7 @@ static gboolean convert_value(const insee_cfg_node *n, const insee_param_def *de
             break;
         out->d = n->kind == INSEE_CFG_INT ? (double)n->i : n->d;
         if (!in_range(def, out->d)) {
-            *why = out_of_range(def, "", out->d);
+            *why = out_of_range(def, "", out->d, NULL);
             return FALSE;
         }
         return TRUE;
@@ -416,6 +428,15 @@ static gboolean convert_value(const insee_cfg_node *n, const insee_param_def *de
         return convert_list(n, def, owned, out, why, where);
     default:
         *why = g_strdup_printf("has an unknown parameter type %d; fix the parameter table", (int)def->type);
+        return FALSE;
+    }
+    if (n->kind == INSEE_CFG_STRING && (def->type == INSEE_PARAM_INT || def->type == INSEE_PARAM_DOUBLE) &&
+        integer_literal(n->s)) {
+        /* Digits TOML could not read: an override too long for any integer. */
+        char *text = g_strdup_printf("%s, too %s for a 64-bit integer", n->s,
+                                     n->s[0] == '-' ? "small" : "large");
+        *why = out_of_range(def, "", 0, text);
+        g_free(text);
         return FALSE;
     }
     *why = wrong_type(def, "", type_words(def->type), n);

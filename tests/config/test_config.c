@@ -343,6 +343,34 @@ Test(set, bad_value_is_reported_with_the_override)
     insee_config_free(cfg);
 }
 
+/* Digits no 64-bit integer holds: TOML cannot read them, yet they are no
+   string to the user; the message says too large (or small) and the range. */
+Test(set, integer_too_large_is_called_so_with_the_range)
+{
+    static const struct { const char *set, *says; } cases[] = {
+        {"router.vcs=99999999999999999999999", "is 99999999999999999999999, too large for a 64-bit integer"},
+        {"router.vcs=-9223372036854775809", "is -9223372036854775809, too small for a 64-bit integer"},
+        {"router.vcs=+1_000_000_000_000_000_000_000", "too large for a 64-bit integer"},
+    };
+    for (size_t k = 0; k < G_N_ELEMENTS(cases); k++) {
+        insee_config *cfg = load("[router]\nqueue_packets = 4\n");
+        GError *err = NULL;
+        cr_assert(insee_config_set(cfg, cases[k].set, &err));
+        insee_binding b;
+        cr_assert_not(bind1(cfg, "router", router_params, "router plugin 'dally'", &b, &err));
+        EXPECT_ERROR(err, INSEE_CONFIG_ERROR_INVALID, cases[k].says, "outside [1, 16]; use a value from 1 to 16");
+        insee_config_free(cfg);
+    }
+    /* Still a string when it is not all digits. */
+    insee_config *cfg = load("[router]\nqueue_packets = 4\n");
+    GError *err = NULL;
+    cr_assert(insee_config_set(cfg, "router.vcs=99999999999999999999999x", &err));
+    insee_binding b;
+    cr_assert_not(bind1(cfg, "router", router_params, "router plugin 'dally'", &b, &err));
+    EXPECT_ERROR(err, INSEE_CONFIG_ERROR_INVALID, "must be an integer, not the string");
+    insee_config_free(cfg);
+}
+
 Test(set, unknown_key_from_override_is_reported_with_the_override)
 {
     insee_config *cfg = load("");
@@ -425,7 +453,18 @@ Test(load, missing_file_is_an_io_error)
 {
     GError *err = NULL;
     cr_assert_null(insee_config_load_file("/nonexistent/insee/exp.toml", &err));
-    EXPECT_ERROR(err, INSEE_CONFIG_ERROR_IO, "/nonexistent/insee/exp.toml", "check the path");
+    EXPECT_ERROR(err, INSEE_CONFIG_ERROR_IO, "/nonexistent/insee/exp.toml", "No such file", "check the path");
+    err = NULL;
+    cr_assert_null(insee_config_load_file("/", &err));
+    EXPECT_ERROR(err, INSEE_CONFIG_ERROR_IO, "the configuration /: it is a directory");
+}
+
+/* A device that never ends is read up to the cap and no further. */
+Test(load, endless_file_stops_at_the_cap)
+{
+    GError *err = NULL;
+    cr_assert_null(insee_config_load_file("/dev/zero", &err));
+    EXPECT_ERROR(err, INSEE_CONFIG_ERROR_IO, "/dev/zero: it is larger than 16 MiB");
 }
 
 Test(sections, unknown_section_suggests_known_one)
