@@ -1,7 +1,8 @@
 /* test_permutation.c — permutation traffic: Table 2's examples of INSEE
  * §3.2.1 exactly (which also settle the transpose formula: the halves of
  * the bits swapped), every pattern a bijection on power-of-two task counts,
- * fixed points and images outside [0, N) silent, tornado moving each
+ * fixed points silent, bit permutations refused unless N is a power of
+ * two, tornado moving each
  * coordinate by ceil(k/2) - 1, shift, nearest neighbours evenly, the
  * Bernoulli rate, and the offered load counting only the tasks that send. */
 #include "traffic_rig.h"
@@ -134,19 +135,30 @@ Test(permutation, fixed_points_send_nothing)
     }
 }
 
-/* N = 12 is not a power of two: the complement on 4 bits sends tasks 0..3
-   to 15..12, which do not exist: those sources are silent; 4..11 map onto
-   11..4. */
-Test(permutation, images_outside_the_tasks_are_silent)
+/* N = 12 is not a power of two: on 4 bits the complement would send tasks
+   0..3 to 15..12, which do not exist. Every bit permutation is refused
+   there, naming the powers of two around N; shift is not. */
+Test(permutation, bit_patterns_need_a_power_of_two)
 {
+    for (int p = BC; p <= PS; p++) {
+        traffic_rig r;
+        rig_tasks(&r, 12, 16);
+        rig_params rp;
+        insee_value params[3] = {value_double(0.1), value_enum(p, names[p]), value_int(1)};
+        insee_error err = {0};
+        cr_assert_null(
+            rig_try(&r, "permutation", rig_with(&rp, "permutation", params, 3), &err));
+        cr_assert_eq(err.code, INSEE_ERR_UNSUPPORTED);
+        cr_assert_not_null(strstr(err.message, names[p]), "%s", err.message);
+        cr_assert_not_null(strstr(err.message, "needs a power-of-two number of tasks, but "
+                                               "there are 12; use 8 or 16 tasks"),
+                           "%s", err.message);
+        rig_free(&r);
+    }
     traffic_rig r;
     rig_tasks(&r, 12, 1);
-    make(&r, BC, 1.0, 1);
-    for (uint32_t t = 0; t < 4; t++)
-        cr_assert_eq(rig_first_dst(&r, t), UINT32_MAX, "task %u has no image below 12", t);
-    for (uint32_t t = 4; t < 12; t++)
-        cr_assert_eq(rig_first_dst(&r, t), 15 - t);
-    cr_assert_float_eq(r.vt->offered_load(r.self), 8.0 / 12, 1e-12);
+    make(&r, SH, 1.0, 5);
+    cr_assert_eq(rig_first_dst(&r, 9), 2u);
     rig_free(&r);
 }
 

@@ -365,16 +365,37 @@ Test(source, impossible_lengths_are_refused)
     rig_params p;
     rig_defaults(&p, "uniform");
     rig_set_choice(&p, "length_dist", "uniform");
-    assert_refused(&p, "set message_bytes_max >= 1");
     rig_set(&p, "message_bytes_min", value_int(500));
     rig_set(&p, "message_bytes_max", value_int(100));
-    assert_refused(&p, "message_bytes_min <= message_bytes_max");
+    assert_refused(&p, "set message_bytes_min <= message_bytes_max");
     rig_defaults(&p, "uniform");
     rig_set_choice(&p, "length_dist", "exponential");
-    assert_refused(&p, "set it between 1 and 33554432 bytes");
     rig_set(&p, "message_bytes", value_int(33554433));
-    assert_refused(&p, "set it between 1 and 33554432 bytes");
-    rig_defaults(&p, "uniform");
-    rig_set_choice(&p, "length_dist", "bimodal");
-    assert_refused(&p, "needs long_bytes");
+    assert_refused(&p, "set it to at most 33554432 bytes");
+}
+
+/* Every choice of length_dist works at the defaults: uniform over 1 .. 256
+   bytes, exponential of mean one packet (64 bytes here), bimodal of one
+   packet and 256 bytes (4 packets), a share 0.2 long. */
+Test(source, every_length_works_at_its_defaults)
+{
+    static const char *const dists[] = {"uniform", "exponential", "bimodal"};
+    double sum = 0, sum2 = 0, s = exp(-1.0);
+    for (int x = 1; x <= 256; x++) {
+        sum += ceil(x / 64.0);
+        sum2 += ceil(x / 64.0) * ceil(x / 64.0);
+    }
+    const double mean[] = {sum / 256, 1 / (1 - s), 0.8 * 1 + 0.2 * 4};
+    const double var[] = {sum2 / 256 - mean[0] * mean[0], s / ((1 - s) * (1 - s)),
+                          0.2 * 0.8 * 3 * 3};
+    for (int i = 0; i < 3; i++) {
+        rig_params p;
+        rig_defaults(&p, "uniform");
+        rig_set_choice(&p, "length_dist", dists[i]);
+        uint64_t hist[81] = {0}, packets = 0;
+        uint64_t n = lengths(&p, 16, 3000000, hist, &packets);
+        double got = (double)packets / n;
+        cr_assert(fabs(got - mean[i]) <= 5 * sqrt(var[i] / n), "%s: mean %g packets, expected %g",
+                  dists[i], got, mean[i]);
+    }
 }

@@ -54,11 +54,11 @@ bool traffic_length_init(traffic_length *l, const char *who, const insee_host *h
         l->mean_packets = l->packets;
         return true;
     case TRAFFIC_LENGTH_UNIFORM: {
-        if (high == 0 || low > high) {
+        if (low > high) {
             insee_error_set(err, INSEE_ERR_PARAM,
                             "%s: length_dist = \"%s\" draws between message_bytes_min (%llu) "
-                            "and message_bytes_max (%llu); set message_bytes_max >= 1 and "
-                            "message_bytes_min <= message_bytes_max",
+                            "and message_bytes_max (%llu); set message_bytes_min <= "
+                            "message_bytes_max",
                             who, name, (unsigned long long)low, (unsigned long long)high);
             return false;
         }
@@ -70,28 +70,23 @@ bool traffic_length_init(traffic_length *l, const char *who, const insee_host *h
         l->mean_packets = sum / (double)l->span;
         return true;
     }
-    case TRAFFIC_LENGTH_EXPONENTIAL:
-        if (bytes == 0 || (double)bytes > TRAFFIC_LENGTH_MAX_MEAN) {
+    case TRAFFIC_LENGTH_EXPONENTIAL: {
+        if ((double)bytes > TRAFFIC_LENGTH_MAX_MEAN) {
             insee_error_set(err, INSEE_ERR_PARAM,
                             "%s: length_dist = \"%s\" takes its mean from message_bytes, which "
-                            "is %llu; set it between 1 and %.0f bytes",
+                            "is %llu; set it to at most %.0f bytes",
                             who, name, (unsigned long long)bytes, TRAFFIC_LENGTH_MAX_MEAN);
             return false;
         }
-        l->mean_bytes = (double)bytes;
+        uint64_t b = packet_bytes(host);
+        l->mean_bytes = (double)(bytes ? bytes : b);
         /* ceil(ceil(X) / B) = ceil(X / B) is geometric: P(more than k
            packets) = P(X > kB) = e^(-kB/mean), summing to 1 / (1 - e^(-B/mean)). */
-        l->mean_packets = -1.0 / expm1(-(double)packet_bytes(host) / l->mean_bytes);
+        l->mean_packets = -1.0 / expm1(-(double)b / l->mean_bytes);
         return true;
+    }
     case TRAFFIC_LENGTH_BIMODAL:
-        if (params[L_LONG].i == 0) {
-            insee_error_set(err, INSEE_ERR_PARAM,
-                            "%s: length_dist = \"%s\" needs long_bytes, the length of a long "
-                            "message; set it to 1 or more",
-                            who, name);
-            return false;
-        }
-        l->packets = bytes == 0 ? 1 : packets_of(host, bytes);
+        l->packets = packets_of(host, bytes); /* 0 bytes: one packet */
         l->long_packets = packets_of(host, (uint64_t)params[L_LONG].i);
         l->long_share = params[L_SHARE].d;
         l->mean_packets = (1 - l->long_share) * l->packets + l->long_share * l->long_packets;

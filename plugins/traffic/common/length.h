@@ -9,8 +9,12 @@
  *
  *   fixed        every message is message_bytes long
  *   uniform      bytes drawn uniformly in [message_bytes_min, message_bytes_max]
- *   exponential  bytes = ceil(X), X exponential with mean message_bytes
+ *   exponential  bytes = ceil(X), X exponential with mean message_bytes (0:
+ *                the bytes of one packet, L x phit_bytes)
  *   bimodal      long_bytes with probability long_share, else message_bytes
+ * Every choice works at the defaults (a uniform 1 .. 256 bytes, a bimodal
+ * of one-packet and 256-byte messages: a few packets each, at the usual
+ * 64 bytes a packet).
  *
  * traffic_length_mean() is the exact mean number of packets per message,
  * which the sources divide the load by to keep it in phits/node/cycle.
@@ -33,13 +37,13 @@
      "fixed|uniform|exponential|bimodal", NULL,                                        \
      "how message lengths are drawn (fixed with message_bytes = 0: one packet)"},     \
     {"message_bytes", INSEE_PARAM_INT, "0", 0, TRAFFIC_LENGTH_MAX_BYTES, NULL, "bytes", \
-     "fixed: the length (0: one packet); exponential: the mean; bimodal: the short "  \
-     "length"},                                                                       \
-    {"message_bytes_min", INSEE_PARAM_INT, "0", 0, TRAFFIC_LENGTH_MAX_BYTES, NULL,     \
+     "fixed: the length; exponential: the mean; bimodal: the short length (0: one "   \
+     "packet)"},                                                                      \
+    {"message_bytes_min", INSEE_PARAM_INT, "1", 0, TRAFFIC_LENGTH_MAX_BYTES, NULL,     \
      "bytes", "uniform: the shortest length"},                                        \
-    {"message_bytes_max", INSEE_PARAM_INT, "0", 0, TRAFFIC_LENGTH_MAX_BYTES, NULL,     \
+    {"message_bytes_max", INSEE_PARAM_INT, "256", 0, TRAFFIC_LENGTH_MAX_BYTES, NULL,   \
      "bytes", "uniform: the longest length"},                                         \
-    {"long_bytes", INSEE_PARAM_INT, "0", 0, TRAFFIC_LENGTH_MAX_BYTES, NULL, "bytes",   \
+    {"long_bytes", INSEE_PARAM_INT, "256", 0, TRAFFIC_LENGTH_MAX_BYTES, NULL, "bytes",  \
      "bimodal: the length of a long message"},                                        \
     {"long_share", INSEE_PARAM_DOUBLE, "0.2", 0.0, 1.0, NULL, NULL,                   \
      "bimodal: the share of the messages that are long"}

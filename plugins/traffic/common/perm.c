@@ -61,6 +61,17 @@ static bool fill_images(traffic_perm *p, traffic_perm_pattern pat, int64_t offse
     unsigned l = 0;
     while (l < 32 && (UINT64_C(1) << l) < tasks)
         l++;
+    if (pat < TRAFFIC_PERM_TORNADO && (UINT64_C(1) << l) != tasks) {
+        /* On l bits some images would be tasks that do not exist. */
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "%s permutes the bits of the task number and needs a power-of-two "
+                        "number of tasks, but there are %u; use %llu or %llu tasks (the nodes "
+                        "of the topology, e.g. its dims), or a pattern for any number of tasks "
+                        "(shift, tornado, neighbour)",
+                        who, tasks, (unsigned long long)(UINT64_C(1) << (l - 1)),
+                        (unsigned long long)(UINT64_C(1) << l));
+        return false;
+    }
     for (uint32_t t = 0; t < tasks; t++) {
         uint64_t d;
         if (pat == TRAFFIC_PERM_SHIFT) {
@@ -76,7 +87,7 @@ static bool fill_images(traffic_perm *p, traffic_perm_pattern pat, int64_t offse
         } else {
             d = bit_image(pat, t, l);
         }
-        p->image[t] = d == t || d >= tasks ? SILENT : (uint32_t)d;
+        p->image[t] = d == t ? SILENT : (uint32_t)d;
     }
     return true;
 }
@@ -146,9 +157,8 @@ traffic_perm *traffic_perm_create(const char *who, traffic_perm_pattern pattern,
     if (p->senders < shape.tasks) {
         char line[400];
         snprintf(line, sizeof line,
-                 "%s: %u of %u tasks are their own image (or have an image >= %u) and send "
-                 "nothing",
-                 what, shape.tasks - p->senders, shape.tasks, shape.tasks);
+                 "%s: %u of %u tasks are their own image and send nothing", what,
+                 shape.tasks - p->senders, shape.tasks);
         host->log(host->kernel, INSEE_LOG_INFO, line);
     }
     return p;

@@ -6,8 +6,10 @@
  * The bit permutations act on the l = ceil(log2 N) bits of the task index
  * (N tasks) exactly as Table 2 writes them; tornado and shift move the
  * index or the coordinates; nearest neighbour draws one of the 2n
- * neighbours of a k-ary n-cube per packet. A task whose image is itself, or
- * (N not a power of two) a number >= N, has no destination: it is silent.
+ * neighbours of a k-ary n-cube per packet. The bit permutations need N to
+ * be a power of two (on other counts some images would not exist): create
+ * refuses them there. A task whose image is itself has no destination: it
+ * is silent.
  *
  * Images are computed once at create into a table, so a destination costs
  * one read (nearest neighbour: one draw and one move on the grid). tornado

@@ -6,8 +6,9 @@
  *
  * The destinations are ../common/perm.c (shared with `bursts`): Table 2's
  * bit permutations, tornado, shift, and a random nearest neighbour per
- * packet. A task with no destination (its own image, or one >= N) sends
- * nothing: its start() is INSEE_NEVER.
+ * packet. A task with no destination (its own image) sends nothing: its
+ * start() is INSEE_NEVER. The bit permutations need a power-of-two number
+ * of tasks; create() refuses any other.
  */
 #include "perm.h"
 #include "source.h"
