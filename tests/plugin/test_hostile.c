@@ -80,6 +80,13 @@ Test(hostile, plugins_list_survives_every_broken_file_and_names_each)
         g_free(reason);
     }
     command_free(&c);
+    /* The good plugin beside them is loaded and described. */
+    c = command_run(&s, (const char *[]){INSEE_BIN, "--plugin-dir", s.plugins, "plugins", "info",
+                                         "fixture-good", NULL},
+                    NULL);
+    cr_assert_eq(c.status, 0, "status %d, stderr: %s", c.status, c.err);
+    cr_assert(contains(c.out, "  weight (int, default 1, range [0, 10]"), "%s", c.out);
+    command_free(&c);
     scratch_free(&s);
 }
 
