@@ -108,29 +108,51 @@ static void tighten(bound *b, uint64_t limit, uint64_t used, const char *what)
         *b = (bound){left, what};
 }
 
-/* cgroup v2: every memory.max from our cgroup up to the root. */
+/* The limit and usage files of our cgroup and of every one above it, up to
+   the root of the mounted hierarchy (in a container, /proc/self/cgroup may
+   name a path the container's mount does not have). */
+static void cgroup_walk(bound *b, const char *mount, const char *path, const char *max_file,
+                        const char *used_file, const char *what)
+{
+    char *dir = g_strdup(path);
+    for (char *slash = dir + strlen(dir); slash; slash = strrchr(dir, '/')) {
+        *slash = '\0';
+        char *max = g_strdup_printf("%s%s/%s", mount, dir, max_file);
+        char *cur = g_strdup_printf("%s%s/%s", mount, dir, used_file);
+        uint64_t limit, used;
+        if (file_number(max, &limit) && file_number(cur, &used))
+            tighten(b, limit, used, what);
+        g_free(max);
+        g_free(cur);
+        if (!*dir)
+            break;
+    }
+    g_free(dir);
+}
+
+/* Our cgroup's memory limits: memory.max (cgroup v2, the line "0::PATH" of
+   /proc/self/cgroup) or memory.limit_in_bytes (v1, "N:memory:PATH"). */
 static void cgroup_bound(bound *b)
 {
     char *text = NULL;
     if (!g_file_get_contents("/proc/self/cgroup", &text, NULL, NULL))
         return;
-    const char *line = strstr(text, "0::/");
-    if (line == text || (line && line[-1] == '\n')) {
-        char *dir = g_strndup(line + 3, strcspn(line + 3, "\n"));
-        for (char *slash = dir + strlen(dir); slash; slash = strrchr(dir, '/')) {
-            *slash = '\0';
-            char *max = g_strdup_printf("/sys/fs/cgroup%s/memory.max", dir);
-            char *cur = g_strdup_printf("/sys/fs/cgroup%s/memory.current", dir);
-            uint64_t limit, used;
-            if (file_number(max, &limit) && file_number(cur, &used))
-                tighten(b, limit, used, "the cgroup's memory.max");
-            g_free(max);
-            g_free(cur);
-            if (!*dir)
-                break;
+    char **lines = g_strsplit(text, "\n", -1);
+    for (char **line = lines; *line; line++) {
+        char **f = g_strsplit(*line, ":", 3);
+        if (g_strv_length(f) == 3 && f[2][0] == '/') {
+            char **controllers = g_strsplit(f[1], ",", -1);
+            if (strcmp(f[0], "0") == 0 && !f[1][0])
+                cgroup_walk(b, "/sys/fs/cgroup", f[2], "memory.max", "memory.current",
+                            "the cgroup's memory.max");
+            else if (g_strv_contains((const char *const *)controllers, "memory"))
+                cgroup_walk(b, "/sys/fs/cgroup/memory", f[2], "memory.limit_in_bytes",
+                            "memory.usage_in_bytes", "the cgroup's memory.limit_in_bytes");
+            g_strfreev(controllers);
         }
-        g_free(dir);
+        g_strfreev(f);
     }
+    g_strfreev(lines);
     g_free(text);
 }
 

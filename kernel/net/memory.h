@@ -21,8 +21,9 @@
  *
  * insee_memory_available() is the tightest of the address-space limit
  * (RLIMIT_AS) less the address space in use, the data limit (RLIMIT_DATA)
- * less the data in use, the cgroup's memory.max less its memory.current
- * (cgroup v2), and the system's MemAvailable (free physical memory when
+ * less the data in use, the cgroup's limit less its usage (memory.max and
+ * memory.current in v2, memory.limit_in_bytes and memory.usage_in_bytes in
+ * v1, ours and every cgroup above it), and the system's MemAvailable (free physical memory when
  * /proc/meminfo cannot be read). `*limit` says which, for messages.
  */
 #ifndef INSEE_KERNEL_NET_MEMORY_H
