@@ -518,7 +518,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
                                       app->traffic.plugin->name);
         ar->tasks = app->tasks;
         ar->nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
-        ar->causal = tv->finished != NULL;
+        ar->causal = tv->finished && (!tv->causal || tv->causal(app->traffic.self));
         ar->offered_load = tv->offered_load ? tv->offered_load(app->traffic.self) : -1.0;
         eng->apps[a] = (insee_app){
             .traffic = tv, .self = app->traffic.self, .first_task = first, .tasks = app->tasks,

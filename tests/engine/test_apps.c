@@ -223,3 +223,27 @@ Test(apps, quadrant_placement_beats_random_on_a_stencil)
     insee_report_clear(&r);
     g_free(toml);
 }
+
+/* A plugin that is finite or open-ended by its parameters (INRFlow's
+   bisection) tells the kernel per instance: at a load it runs the window and
+   drains like any open-ended source, finite it runs to completion. */
+Test(apps, an_instance_says_whether_it_runs_to_completion)
+{
+    static const char base[] = "[simulation]\nwarmup = 1000\ncycles = 4000\n"
+                               "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                               "[traffic]\nplugin = \"bisection\"\n";
+    char *open = g_strconcat(base, "mode = \"load\"\nload = 0.2\n", NULL);
+    char *finite = g_strconcat(base, "mode = \"finite\"\n", NULL);
+    insee_report o = run_toml(open), f = run_toml(finite);
+    cr_assert(!o.causal, "at a load the instance is open-ended");
+    cr_assert_eq(o.measure_cycles, 4000u);
+    cr_assert_gt(o.delivered, 0u);
+    assert_all_delivered(&o);
+    cr_assert(f.causal && f.completed, "finite flows run to completion");
+    cr_assert_eq(f.measure_cycles, f.completion);
+    assert_all_delivered(&f);
+    insee_report_clear(&o);
+    insee_report_clear(&f);
+    g_free(open);
+    g_free(finite);
+}

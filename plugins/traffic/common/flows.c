@@ -219,6 +219,12 @@ bool traffic_flows_finished(void *self)
     return f->finite && f->unfinished == 0;
 }
 
+bool traffic_flows_causal(void *self)
+{
+    const traffic_flows *f = self;
+    return f->finite;
+}
+
 double traffic_flows_offered_load(void *self)
 {
     const traffic_flows *f = self;

@@ -98,10 +98,11 @@ void traffic_flows_delivered(void *self, uint32_t src_task, const insee_message 
 bool traffic_flows_finished(void *self);
 double traffic_flows_offered_load(void *self);
 bool traffic_flows_describe_wait(void *self, char *buf, size_t len);
+/* Whether the instance is finite (runs to completion) or sends at a load. */
+bool traffic_flows_causal(void *self);
 
-/* A vtable with those entries around the plugin's create(): with a finite
-   mode (finished() makes the kernel run it to completion), or open-ended
-   only. */
+/* A vtable with those entries around the plugin's create(): finite or at a
+   load by its mode (causal() tells the kernel which), or open-ended only. */
 #define TRAFFIC_FLOWS_VTABLE(create_fn)                                        \
     {                                                                          \
         .size = sizeof(insee_traffic_vtable), .create = (create_fn),           \
@@ -110,6 +111,7 @@ bool traffic_flows_describe_wait(void *self, char *buf, size_t len);
         .finished = traffic_flows_finished,                                    \
         .offered_load = traffic_flows_offered_load,                            \
         .describe_wait = traffic_flows_describe_wait,                          \
+        .causal = traffic_flows_causal,                                        \
     }
 #define TRAFFIC_FLOWS_OPEN_VTABLE(create_fn)                                   \
     {                                                                          \

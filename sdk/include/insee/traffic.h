@@ -65,6 +65,11 @@ typedef struct insee_traffic_vtable {
        puts it in the error that ends the run. NULL or false: the kernel
        names no task. */
     bool (*describe_wait)(void *self, char *buf, size_t len);
+    /* Whether this instance runs to completion (true) or is open-ended
+       (false), for a plugin that can be either by its parameters (finite
+       flows or a load). NULL: an instance is causal exactly when the plugin
+       has finished(). Asked once, after create(). */
+    bool (*causal)(void *self);
 } insee_traffic_vtable;
 
 #ifdef __cplusplus
