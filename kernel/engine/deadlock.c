@@ -125,8 +125,8 @@ void insee_deadlock_check(insee_engine *eng)
     /* last_move may lie ahead while a long packet's phits still flow; with
        global congestion control holding injection back and nothing in
        transit, the sources wait for the next sample, not for each other. */
-    if (!eng->deadlock_cycles || !eng->in_flight || eng->now <= eng->last_move ||
-        eng->now - eng->last_move < eng->deadlock_cycles ||
+    uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
+    if (!eng->in_flight || eng->now <= eng->last_move || eng->now - eng->last_move < limit ||
         (eng->gcc_stop && eng->net.transit_used == 0))
         return;
     const insee_net *net = &eng->net;
@@ -136,9 +136,12 @@ void insee_deadlock_check(insee_engine *eng)
     GString *msg = g_string_new(NULL);
     g_string_append_printf(msg,
                            "deadlock: no packet has moved for %" G_GUINT64_FORMAT " cycles "
-                           "([simulation] deadlock_cycles) and %" G_GUINT64_FORMAT
-                           " packets are in the network.",
-                           eng->now - eng->last_move, eng->in_flight);
+                           "(%s) and %" G_GUINT64_FORMAT " packets are in the network.",
+                           eng->now - eng->last_move,
+                           eng->deadlock_cycles ? "[simulation] deadlock_cycles"
+                                                : "the longest any run waits, even with "
+                                                  "deadlock_cycles = 0",
+                           eng->in_flight);
     if (len) {
         g_string_append_printf(msg, " These %u queues wait for room in each other in a cycle:",
                                len);

@@ -956,6 +956,7 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     }
     rep->cycles = eng->now;
     rep->drained = eng->in_flight == 0;
+    rep->stalled_cycles = !rep->drained && eng->now > eng->last_move ? eng->now - eng->last_move : 0;
     rep->causal = eng->causal;
     rep->completed = eng->causal_done;
     rep->drain_cycles = eng->now > eng->window_end ? eng->now - eng->window_end : 0;

@@ -193,8 +193,14 @@ static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t 
     return t >= eng->window_start && t < eng->window_end;
 }
 
+/* No run waits longer than this for a packet to move, so no phase spins
+   for its whole budget: with deadlock_cycles = 0 the diagnosis comes late,
+   not never. */
+#define INSEE_STALL_LIMIT 1000000u
+
 /* kernel/engine/deadlock.c: end the run with a diagnosis when nothing has
-   moved for deadlock_cycles while packets are inside. */
+   moved for deadlock_cycles (INSEE_STALL_LIMIT when 0) while packets are
+   inside. */
 void insee_deadlock_check(insee_engine *eng);
 
 /* kernel/workload/workload.c */

@@ -49,7 +49,7 @@ static const insee_param_def simulation_params[] = {
     {"phit_bytes", INSEE_PARAM_INT, "4", 1, 1048576, NULL, "bytes", "phit size"},
     {"deadlock_cycles", INSEE_PARAM_INT, "10000", 0, 1e15, NULL, "cycles",
      "end the run with a diagnosis when packets are in the network and none has moved "
-     "for this long (0: never)"},
+     "for this long (0: only after 1000000 cycles, the longest any run waits)"},
     {"max_cycles", INSEE_PARAM_INT, "100000000", 1, 1e15, NULL, "cycles",
      "a causal workload (trace, application kernel) runs until it has finished, from cycle "
      "0, ignoring warmup and cycles; one not finished by this cycle ends with an error"},

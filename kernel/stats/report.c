@@ -87,6 +87,18 @@ static void print_latency(FILE *out, const char *what, const insee_stat *s)
             insee_stat_std(s), s->max);
 }
 
+/* Whether the network drained, and when not, the advice that can help:
+   more drain time only if packets were still moving at the end. */
+static const char *drain_words(const insee_report *r)
+{
+    if (r->drained)
+        return "drained";
+    if (r->stalled_cycles >= 1000)
+        return "NOT drained: nothing moved in the last cycles, packets are stuck; set "
+               "[simulation] deadlock_cycles to find the cycle of queues";
+    return "NOT drained: raise [simulation] drain";
+}
+
 /* Each application's own figures, when there is more than one or the
    workload is causal (a completion time to report). */
 static void print_applications(const insee_report *r, FILE *out)
@@ -144,7 +156,7 @@ void insee_report_print(const insee_report *r, FILE *out)
     fprintf(out, "%-28s generated %" G_GUINT64_FORMAT ", delivered %" G_GUINT64_FORMAT
             ", dropped %" G_GUINT64_FORMAT ", in flight %" G_GUINT64_FORMAT " (%s)\n",
             "packets (whole run)", r->total_generated, r->total_delivered, r->total_dropped,
-            r->total_in_flight, r->drained ? "drained" : "NOT drained: raise [simulation] drain");
+            r->total_in_flight, drain_words(r));
     if (r->total_dropped_network)
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " packets\n", "dropped by routers",
                 r->total_dropped_network);

@@ -59,6 +59,7 @@ typedef struct insee_report {
     uint64_t drain_cycles;  /* cycles the drain took */
     uint64_t cycles;        /* simulated cycles in all */
     gboolean drained;       /* the network emptied before the drain limit */
+    uint64_t stalled_cycles;/* not drained: cycles since a packet last moved */
     gboolean causal;        /* the traffic says when it has finished (traces, kernels) */
     gboolean completed;     /* causal: it finished; `cycles` is its completion time */
     uint64_t completion;    /* causal: the cycles until every causal application was done */

@@ -275,6 +275,32 @@ Test(cli, deadlock_ends_the_run_with_the_cycle_of_queues)
     result_free(&r);
 }
 
+/* With detection off no phase spins for its whole budget: a deadlocked
+   drain of 10^9 cycles still ends, after the stall limit; and a drain too
+   short to reach it does not advise more drain, which could not help. */
+Test(cli, no_phase_spins_without_progress)
+{
+    static const char *const deadlocking[] = {
+        "--set", "router.plugin=dally", "--set", "router.vcs=1", "--set",
+        "router.allow_deadlock=true", "--set", "traffic.load=0.9", "--set",
+        "simulation.deadlock_cycles=0"};
+    const char *args[16] = {"run"};
+    memcpy(args + 1, deadlocking, sizeof deadlocking);
+    args[11] = "--set";
+    args[12] = "simulation.drain=1000000000";
+    result r = run_insee(args);
+    cr_assert_eq(r.status, 1, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "deadlock") && strstr(r.err, "even with deadlock_cycles = 0"),
+              "got: %s", r.err);
+    result_free(&r);
+    args[12] = "simulation.drain=20000";
+    r = run_insee(args);
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "NOT drained: nothing moved"), "got: %s", r.out);
+    cr_assert_null(strstr(r.out, "raise [simulation] drain"));
+    result_free(&r);
+}
+
 /* A corrupt SpiNNaker table: exit 2, the file and line, what is wrong. */
 Test(cli, spinnaker_table_errors_name_the_line)
 {
