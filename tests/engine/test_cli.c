@@ -219,6 +219,27 @@ Test(cli, same_seed_same_report)
     result_free(&b);
 }
 
+/* Several applications and a causal one among them: same seed, the same
+   report byte for byte (each application's figures included). */
+Test(cli, same_seed_same_report_with_several_applications)
+{
+    static const char *const files[] = {"examples/two-applications.toml",
+                                        "examples/stencil.toml"};
+    for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+        const char *args[] = {"run", files[i], "--set", "simulation.cycles=3000", NULL};
+        result a = run_insee_in(INSEE_TEST_SOURCE_DIR, args);
+        result b = run_insee_in(INSEE_TEST_SOURCE_DIR, args);
+        cr_assert_eq(a.status, 0, "%s: %s", files[i], a.err);
+        char *ra = report_without_speed(a.out), *rb = report_without_speed(b.out);
+        cr_assert_str_eq(ra, rb);
+        cr_assert(strstr(ra, "# application '"), "%s: per-application figures", files[i]);
+        g_free(ra);
+        g_free(rb);
+        result_free(&a);
+        result_free(&b);
+    }
+}
+
 Test(cli, topology_summary_matches_closed_forms)
 {
     /* 5x4 torus: diameter 2 + 2; average distance over all ordered pairs
