@@ -1,24 +1,46 @@
 /* file.c — placement read from a file (INSEE §3.4, "File": "INSEE can read
- * the mapping information from a file"). INSEE's lines are <node, task,
- * application>; here place() runs once per application, so a file maps one
- * application and its lines are "task node" pairs (README.md gives the
- * format). create() reads and parses the file, so a missing or garbled file
- * fails before the run; place() checks the pairs against the tasks and the
+ * the mapping information from a file"). Two layouts share one parser: "task
+ * node" pairs mapping one application (format "task-node"), and INSEE's own
+ * "node task application" lines mapping every application of the run
+ * (format "insee"), of which an instance uses those of its `application`:
+ * the kernel calls place() once per application, so the same file is given
+ * to each. create() reads and parses the file, so a missing or garbled file
+ * fails before the run; place() checks the lines against the tasks and the
  * available nodes it is given. Every message names path:line and what to do.
  */
 #include <insee/insee.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_PATH };
+enum { P_PATH, P_FORMAT, P_APPLICATION };
 
 static const insee_param_def file_params[] = {
     [P_PATH] = {"path", INSEE_PARAM_STRING, NULL, 1, 0, NULL, NULL,
-                "mapping file, one 'task node' pair per line ('#' starts a comment); a relative "
-                "path is read from the current directory"},
+                "mapping file, one line per task ('#' starts a comment); a relative path is read "
+                "from the current directory"},
+    [P_FORMAT] = {"format", INSEE_PARAM_ENUM, "\"task-node\"", 1, 0, "task-node|insee", NULL,
+                  "'task-node': 'task node' lines of this application; 'insee': INSEE's 'node "
+                  "task application' lines of every application"},
+    [P_APPLICATION] = {"application", INSEE_PARAM_INT, "0", 0, 4294967294.0, NULL, NULL,
+                       "format 'insee': the application column whose lines place these tasks"},
     {0},
+};
+
+/* Where each number of a line goes, per format. */
+enum { COL_TASK, COL_NODE, COL_APP };
+
+typedef struct file_layout {
+    const char *text; /* the line as the messages spell it */
+    uint32_t columns;
+    uint8_t role[3]; /* COL_* of column i */
+} file_layout;
+
+static const file_layout file_layouts[] = {
+    {"task node", 2, {COL_TASK, COL_NODE, 0}},
+    {"node task application", 3, {COL_NODE, COL_TASK, COL_APP}},
 };
 
 /* The file is read whole: a larger one (or a device that never ends) is
@@ -30,14 +52,17 @@ static const insee_param_def file_params[] = {
 #define FILE_MAX_ID (UINT32_MAX - 1u)
 
 typedef struct file_pair {
-    uint32_t task, node, line;
+    uint32_t task, node, app, line; /* app is 0 in format "task-node" */
 } file_pair;
 
 typedef struct file_map {
     char *path;
-    file_pair *pairs;
+    const file_layout *layout;
+    uint32_t app;    /* the application whose lines place() uses */
+    file_pair *pairs; /* every line of the file, of every application */
     uint32_t n, cap;
-    uint32_t lines; /* lines in the file, for "the file ends" messages */
+    uint32_t mine;   /* pairs of application `app` */
+    uint32_t lines;  /* lines in the file, for "the file ends" messages */
 } file_map;
 
 static void file_destroy(void *self_)
@@ -91,19 +116,21 @@ static char *file_slurp(const char *path, size_t *len, insee_error *err)
     return buf;
 }
 
-static bool file_push(file_map *m, uint32_t task, uint32_t node, uint32_t line, insee_error *err)
+static bool file_push(file_map *m, file_pair pair, insee_error *err)
 {
     if (m->n == m->cap) {
         uint32_t cap = m->cap ? m->cap * 2 : 64;
         file_pair *bigger = cap > m->cap ? realloc(m->pairs, sizeof *bigger * cap) : NULL;
         if (!bigger) {
-            insee_error_set(err, INSEE_ERR_NOMEM, "file: out of memory at %s:%u", m->path, line);
+            insee_error_set(err, INSEE_ERR_NOMEM, "file: out of memory at %s:%u", m->path,
+                            pair.line);
             return false;
         }
         m->pairs = bigger;
         m->cap = cap;
     }
-    m->pairs[m->n++] = (file_pair){task, node, line};
+    m->pairs[m->n++] = pair;
+    m->mine += pair.app == m->app;
     return true;
 }
 
@@ -116,7 +143,8 @@ static bool is_blank(char c)
 static bool file_parse_line(file_map *m, const char *text, size_t len, uint32_t line,
                             insee_error *err)
 {
-    uint32_t value[2];
+    const file_layout *lay = m->layout;
+    uint32_t value[3] = {0, 0, 0}; /* by COL_*; the application stays 0 in two columns */
     uint32_t fields = 0;
     size_t i = 0;
     for (;;) {
@@ -127,9 +155,10 @@ static bool file_parse_line(file_map *m, const char *text, size_t len, uint32_t 
         unsigned char c = (unsigned char)text[i];
         if (c < '0' || c > '9') {
             insee_error_set(err, INSEE_ERR_IO,
-                            "%s:%u: unexpected character 0x%02x ('%c'); each line is 'task node', "
-                            "two non-negative integers, or a '#' comment",
-                            m->path, line, c, c >= 0x20 && c < 0x7f ? c : '?');
+                            "%s:%u: unexpected character 0x%02x ('%c'); each line is '%s', %u "
+                            "non-negative integers, or a '#' comment",
+                            m->path, line, c, c >= 0x20 && c < 0x7f ? c : '?', lay->text,
+                            lay->columns);
             return false;
         }
         uint64_t v = 0;
@@ -145,25 +174,26 @@ static bool file_parse_line(file_map *m, const char *text, size_t len, uint32_t 
         }
         if (i < len && !is_blank(text[i]) && text[i] != '#') {
             insee_error_set(err, INSEE_ERR_IO,
-                            "%s:%u: a number runs into '%c'; separate 'task node' with blanks",
-                            m->path, line, text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?');
+                            "%s:%u: a number runs into '%c'; separate '%s' with blanks",
+                            m->path, line, text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?',
+                            lay->text);
             return false;
         }
-        if (fields == 2) {
+        if (fields == lay->columns) {
             insee_error_set(err, INSEE_ERR_IO,
-                            "%s:%u: more than two numbers; write one 'task node' pair per line",
-                            m->path, line);
+                            "%s:%u: more than %u numbers; write one '%s' per line", m->path, line,
+                            lay->columns, lay->text);
             return false;
         }
-        value[fields++] = (uint32_t)v;
+        value[lay->role[fields++]] = (uint32_t)v;
     }
-    if (fields == 1) {
-        insee_error_set(err, INSEE_ERR_IO,
-                        "%s:%u: only one number; write 'task node' (the task, then its node)",
-                        m->path, line);
+    if (fields != 0 && fields < lay->columns) {
+        insee_error_set(err, INSEE_ERR_IO, "%s:%u: only %u of the %u numbers of '%s'", m->path,
+                        line, fields, lay->columns, lay->text);
         return false;
     }
-    return fields == 0 || file_push(m, value[0], value[1], line, err);
+    return fields == 0 ||
+           file_push(m, (file_pair){value[COL_TASK], value[COL_NODE], value[COL_APP], line}, err);
 }
 
 static bool file_parse(file_map *m, const char *text, size_t len, insee_error *err)
@@ -182,10 +212,17 @@ static bool file_parse(file_map *m, const char *text, size_t len, insee_error *e
         start = end + 1;
     }
     m->lines = line;
-    if (m->n == 0) {
-        insee_error_set(err, INSEE_ERR_IO,
-                        "%s:%u: the file ends without a 'task node' line; give one line per task",
-                        m->path, line ? line : 1); /* an empty file still has a line 1 */
+    if (m->mine == 0) {
+        if (m->layout->columns == 2)
+            insee_error_set(err, INSEE_ERR_IO,
+                            "%s:%u: the file ends without a 'task node' line; give one line per "
+                            "task",
+                            m->path, line ? line : 1); /* an empty file still has a line 1 */
+        else
+            insee_error_set(err, INSEE_ERR_IO,
+                            "%s:%u: the file ends without a line of application %u; give one "
+                            "'node task %u' line per task, or check placement.application",
+                            m->path, line ? line : 1, m->app, m->app);
         return false;
     }
     return true;
@@ -205,6 +242,8 @@ static void *file_create(const insee_host *host, const insee_value *params, inse
         return NULL;
     }
     memcpy(m->path, path, path_len + 1);
+    m->layout = &file_layouts[params[P_FORMAT].i];
+    m->app = (uint32_t)params[P_APPLICATION].i;
     size_t len = 0;
     char *text = file_slurp(path, &len, err);
     bool ok = text && file_parse(m, text, len, err);
@@ -216,10 +255,36 @@ static void *file_create(const insee_host *host, const insee_value *params, inse
     return m;
 }
 
-/* Check pair p against the application and the machine; record it. */
+/* Lines p and other give one node to two applications: the file is no
+   machine mapping. */
+static void file_shared_node(const file_map *m, const file_pair *p, const file_pair *other,
+                             insee_error *err)
+{
+    insee_error_set(err, INSEE_ERR_PARAM,
+                    "%s:%u: node %u of application %u is also given to application %u (line %u); "
+                    "give each node to one application",
+                    m->path, p->line, p->node, p->app, other->app, other->line);
+}
+
+/* Check line p against the application and the machine; record it. A line
+   of another application is that application's instance's to check, except
+   that its node may not serve two applications; node_pair[n] is the first
+   line holding node n. */
 static bool file_take(const file_map *m, const file_pair *p, uint32_t tasks, const bool *available,
                       uint32_t nodes, uint32_t *task_line, uint32_t *node_pair, insee_error *err)
 {
+    const file_pair *other = p->node < nodes && node_pair[p->node] != UINT32_MAX
+                                 ? &m->pairs[node_pair[p->node]]
+                                 : NULL;
+    if (p->app != m->app) {
+        if (other && other->app != p->app) {
+            file_shared_node(m, p, other, err);
+            return false;
+        }
+        if (p->node < nodes && !other)
+            node_pair[p->node] = (uint32_t)(p - m->pairs);
+        return true;
+    }
     if (p->task >= tasks) {
         insee_error_set(err, INSEE_ERR_PARAM,
                         "%s:%u: task %u, but the application has %u tasks, numbered from 0; "
@@ -234,8 +299,9 @@ static bool file_take(const file_map *m, const file_pair *p, uint32_t tasks, con
         insee_error_set(err, INSEE_ERR_PARAM,
                         "%s:%u: task %u already has a node (line %u); give each task one line",
                         m->path, p->line, p->task, task_line[p->task]);
-    } else if (node_pair[p->node] != UINT32_MAX) {
-        const file_pair *other = &m->pairs[node_pair[p->node]];
+    } else if (other && other->app != p->app) {
+        file_shared_node(m, p, other, err);
+    } else if (other) {
         insee_error_set(err, INSEE_ERR_PARAM,
                         "%s:%u: node %u already runs task %u (line %u); give each node to one "
                         "task",
@@ -267,16 +333,22 @@ static bool file_place(void *self, uint32_t tasks, const bool *available, uint32
     for (uint32_t n = 0; ok && n < nodes; n++)
         node_pair[n] = UINT32_MAX;
     for (uint32_t i = 0; ok && i < m->n; i++) {
-        ok = file_take(m, &m->pairs[i], tasks, available, nodes, task_line, node_pair, err);
-        if (ok)
-            task_node[m->pairs[i].task] = m->pairs[i].node;
+        const file_pair *p = &m->pairs[i];
+        ok = file_take(m, p, tasks, available, nodes, task_line, node_pair, err);
+        if (ok && p->app == m->app)
+            task_node[p->task] = p->node;
     }
     for (uint32_t t = 0; ok && t < tasks; t++) {
         if (!task_line[t]) {
+            char wanted[48]; /* the line to add */
+            if (m->layout->columns == 2)
+                snprintf(wanted, sizeof wanted, "%u <node>", t);
+            else
+                snprintf(wanted, sizeof wanted, "<node> %u %u", t, m->app);
             insee_error_set(err, INSEE_ERR_PARAM,
                             "%s:%u: the file ends without a node for task %u (it maps %u of the "
-                            "%u tasks); add a line '%u <node>'",
-                            m->path, m->lines, t, m->n, tasks, t);
+                            "%u tasks); add a line '%s'",
+                            m->path, m->lines, t, m->mine, tasks, wanted);
             ok = false;
         }
     }
@@ -298,8 +370,9 @@ static const insee_plugin_desc file_desc = {
     .size = sizeof(insee_plugin_desc),
     .kind = INSEE_KIND_PLACEMENT,
     .name = "file",
-    .version = "1.0.0",
-    .summary = "the task-to-node mapping read from a file of 'task node' lines",
+    .version = "1.1.0",
+    .summary = "the task-to-node mapping read from a file of 'task node' lines, or of INSEE's "
+               "'node task application' lines",
     .reference = "INSEE §3.4",
     .params = file_params,
     .vtable = &file_vtable,
