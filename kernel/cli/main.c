@@ -35,7 +35,7 @@ static const GOptionEntry entries[] = {
     {"dot", 0, 0, G_OPTION_ARG_FILENAME, &opt_dot,
      "topology: also write the wiring as Graphviz DOT to FILE", "FILE"},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and ABI", NULL},
-    {NULL},
+    {0},
 };
 
 static const char summary[] =

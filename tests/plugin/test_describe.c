@@ -247,7 +247,7 @@ Test(describe, list_sorts_usable_by_kind_then_shows_refused)
     /* Columns line up even after a multi-byte character: every row's path
        starts in the same column as the PATH title. */
     const char *title = strstr(s, "PATH");
-    size_t column = g_utf8_strlen(s, title - s);
+    glong column = g_utf8_strlen(s, title - s);
     for (const char *line = strchr(s, '\n') + 1; *line != '\n'; line = strchr(line, '\n') + 1) {
         const char *path = strchr(line, '/');
         cr_assert_eq(g_utf8_strlen(line, path - line), column, "misaligned: %.60s", line);

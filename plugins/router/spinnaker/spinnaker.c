@@ -175,15 +175,12 @@ static bool parse_line(spinnaker *self, char *text, const char *path, unsigned l
     return true;
 }
 
-static bool read_table(spinnaker *self, const char *path, const insee_shape *shape,
-                       insee_error *err)
+/* The entries of the open table `f` (named `path` in messages) into self,
+   sorted; false with err filled. Apart from read_table so that the fuzz
+   target (tests/fuzz/fuzz_spinnaker.c) can feed it a stream from memory. */
+static bool read_entries(spinnaker *self, FILE *f, const char *path, const insee_shape *shape,
+                         insee_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        insee_error_set(err, INSEE_ERR_IO, "spinnaker: cannot open the table file '%s': %s",
-                        path, strerror(errno));
-        return false;
-    }
     char text[LINE_MAX_LEN];
     size_t cap_e = 0, cap_p = 0, bytes = 0;
     bool ok = true;
@@ -201,10 +198,10 @@ static bool read_table(spinnaker *self, const char *path, const insee_shape *sha
                         path, strerror(errno));
         ok = false;
     }
-    fclose(f);
     if (!ok)
         return false;
-    qsort(self->entries, self->nentries, sizeof *self->entries, by_key);
+    if (self->nentries) /* a table of comments only has no array to sort */
+        qsort(self->entries, self->nentries, sizeof *self->entries, by_key);
     for (size_t i = 1; i < self->nentries; i++)
         if (self->entries[i].key == self->entries[i - 1].key) {
             insee_error_set(err, INSEE_ERR_IO,
@@ -215,6 +212,20 @@ static bool read_table(spinnaker *self, const char *path, const insee_shape *sha
             return false;
         }
     return true;
+}
+
+static bool read_table(spinnaker *self, const char *path, const insee_shape *shape,
+                       insee_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        insee_error_set(err, INSEE_ERR_IO, "spinnaker: cannot open the table file '%s': %s",
+                        path, strerror(errno));
+        return false;
+    }
+    bool ok = read_entries(self, f, path, shape, err);
+    fclose(f);
+    return ok;
 }
 
 static void *spinnaker_create(const insee_host *host, const insee_value *params,

@@ -160,10 +160,10 @@ bool weights_end(weights *wt, uint32_t lines, insee_error *err)
         insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory", wt->name);
         return false;
     }
-    double scale = ldexp(1.0, 52) / total;
     wt->cum[0] = 0;
     for (uint32_t t = 0; t < wt->tasks; t++) {
-        uint64_t units = (uint64_t)llround(wt->w[t] * scale);
+        /* The share first: 2^52 / total overflows when the total is tiny. */
+        uint64_t units = (uint64_t)llround(ldexp(wt->w[t] / total, 52));
         if (units == 0 && wt->w[t] > 0) {
             insee_error_set(err, INSEE_ERR_IO,
                             "%s:%u: the weight of task %u is too small next to the total, %g: "

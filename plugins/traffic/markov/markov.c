@@ -100,7 +100,8 @@ static bool read_number(const char **p, double *out)
         scale += sign * x;
         s = e;
     }
-    *out = v * pow(10, scale);
+    /* 0 times an exponent too large for a double ("0e999") is 0, not NaN. */
+    *out = v == 0 ? 0 : v * pow(10, scale);
     *p = s;
     return true;
 }
