@@ -348,6 +348,37 @@ static gboolean convert_enum(const insee_cfg_node *n, const insee_param_def *def
     return FALSE;
 }
 
+/* Digits (a sign, underscores) that no 64-bit integer holds: what TOML
+   refuses to read as a number. A quoted "5" is not one: it is a string. */
+static gboolean overflowing_literal(const char *s)
+{
+    const char *digits = s + (*s == '+' || *s == '-');
+    if (!g_ascii_isdigit(*digits) || digits[strspn(digits, "0123456789_")])
+        return FALSE;
+    GString *plain = g_string_new(NULL);
+    for (const char *c = s; *c; c++)
+        if (*c != '_')
+            g_string_append_c(plain, *c);
+    GError *e = NULL;
+    gint64 v;
+    gboolean fits = g_ascii_string_to_signed(plain->str, 10, G_MININT64, G_MAXINT64, &v, &e);
+    gboolean overflow = !fits && g_error_matches(e, G_NUMBER_PARSER_ERROR,
+                                                 G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS);
+    g_clear_error(&e);
+    g_string_free(plain, TRUE);
+    return overflow;
+}
+
+/* The message for such digits: too large or small, and the range. */
+static char *too_long(const insee_param_def *def, const char *label, const char *digits)
+{
+    char *text = g_strdup_printf("%s, too %s for a 64-bit integer", digits,
+                                 digits[0] == '-' ? "small" : "large");
+    char *why = out_of_range(def, label, 0, text);
+    g_free(text);
+    return why;
+}
+
 static gboolean convert_list(const insee_cfg_node *n, const insee_param_def *def, GPtrArray *owned,
                              insee_value *out, char **why, const insee_cfg_node **where)
 {
@@ -359,7 +390,9 @@ static gboolean convert_list(const insee_cfg_node *n, const insee_param_def *def
         g_snprintf(label, sizeof label, "item %u ", k + 1);
         *where = item;
         if (item->kind != INSEE_CFG_INT) {
-            *why = wrong_type(def, label, "an integer", item);
+            *why = item->kind == INSEE_CFG_STRING && overflowing_literal(item->s)
+                       ? too_long(def, label, item->s)
+                       : wrong_type(def, label, "an integer", item);
             return FALSE;
         }
         if (!in_range(def, (double)item->i)) {
@@ -373,12 +406,6 @@ static gboolean convert_list(const insee_cfg_node *n, const insee_param_def *def
     return TRUE;
 }
 
-/* Whether `s` is written as a decimal integer (sign, digits, underscores). */
-static gboolean integer_literal(const char *s)
-{
-    s += *s == '+' || *s == '-';
-    return g_ascii_isdigit(*s) && !s[strspn(s, "0123456789_")];
-}
 
 /* Whether `n` satisfies `def`; fills `out` (strings and lists go to `owned`).
    On failure *why says what is wrong and what to do, and *where is the node
@@ -431,12 +458,10 @@ static gboolean convert_value(const insee_cfg_node *n, const insee_param_def *de
         return FALSE;
     }
     if (n->kind == INSEE_CFG_STRING && (def->type == INSEE_PARAM_INT || def->type == INSEE_PARAM_DOUBLE) &&
-        integer_literal(n->s)) {
-        /* Digits TOML could not read: an override too long for any integer. */
-        char *text = g_strdup_printf("%s, too %s for a 64-bit integer", n->s,
-                                     n->s[0] == '-' ? "small" : "large");
-        *why = out_of_range(def, "", 0, text);
-        g_free(text);
+        overflowing_literal(n->s)) {
+        /* Digits TOML could not read (an override, or a file's literal that
+           load_text() quoted): too long for any integer. */
+        *why = too_long(def, "", n->s);
         return FALSE;
     }
     *why = wrong_type(def, "", type_words(def->type), n);
@@ -546,6 +571,35 @@ static const char *add_origin(insee_config *cfg, char *origin)
     return origin;
 }
 
+/* `text` with the integer literal that ends just before line:col quoted,
+   or NULL when there is none there. toml++ refuses a document holding an
+   integer beyond 64 bits; as a string the literal reaches the parameter
+   check, which names the key, says it is too large and gives its range. */
+static char *quote_literal_before(const char *text, size_t len, unsigned line, unsigned col,
+                                  size_t *out_len)
+{
+    size_t at = 0;
+    for (unsigned l = 1; l < line && at < len; at++)
+        l += text[at] == '\n';
+    at += col ? col - 1 : 0;
+    if (at > len)
+        return NULL;
+    size_t start = at;
+    while (start > 0 && strchr("0123456789_", text[start - 1]))
+        start--;
+    if (start > 0 && strchr("+-", text[start - 1]))
+        start--;
+    if (start == at)
+        return NULL;
+    GString *out = g_string_new_len(text, (gssize)start);
+    g_string_append_c(out, '"');
+    g_string_append_len(out, text + start, (gssize)(at - start));
+    g_string_append_c(out, '"');
+    g_string_append_len(out, text + at, (gssize)(len - at));
+    *out_len = out->len;
+    return g_string_free(out, FALSE);
+}
+
 static insee_config *load_text(const char *text, size_t len, const char *origin, GError **err)
 {
     insee_config *cfg = g_new0(insee_config, 1);
@@ -556,6 +610,22 @@ static insee_config *load_text(const char *text, size_t len, const char *origin,
     const char *name = add_origin(cfg, g_strdup(origin));
     insee_cfg_parse_error perr = {0};
     cfg->root = insee_cfg_parse_toml(text, len, name, TRUE, &perr);
+    char *quoted = NULL;
+    /* Each integer too long for 64 bits is quoted in turn (the positions of
+       everything else are unchanged, but for the quotes on that line). */
+    for (int tries = 0; !cfg->root && tries < 64 && strstr(perr.description, "not representable"); tries++) {
+        size_t qlen;
+        char *again = quote_literal_before(quoted ? quoted : text, quoted ? strlen(quoted) : len, perr.line,
+                                           perr.col, &qlen);
+        if (!again)
+            break;
+        g_free(quoted);
+        quoted = again;
+        g_free(perr.description);
+        perr = (insee_cfg_parse_error){0};
+        cfg->root = insee_cfg_parse_toml(quoted, qlen, name, TRUE, &perr);
+    }
+    g_free(quoted);
     if (!cfg->root) {
         fail_at(err, INSEE_CONFIG_ERROR_PARSE, (insee_cfg_pos){name, perr.line, perr.col},
                 "invalid TOML: %s; fix the syntax at that position", perr.description);

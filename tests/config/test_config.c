@@ -371,6 +371,23 @@ Test(set, integer_too_large_is_called_so_with_the_range)
     insee_config_free(cfg);
 }
 
+/* The same digits written in the file (toml++ refuses the document
+   outright): the key, its position, too large and the range, as for an
+   override; in a list too. A quoted "5" stays a string of the wrong type. */
+Test(bind, integer_too_large_in_the_file_is_called_so_with_the_range)
+{
+    EXPECT_BIND_ERROR("[router]\nqueue_packets = 4\nvcs = 99999999999999999999999\n", "router",
+                      router_params, "router plugin 'dally'", "exp.toml:3:7: router.vcs",
+                      "is 99999999999999999999999, too large for a 64-bit integer",
+                      "outside [1, 16]; use a value from 1 to 16");
+    EXPECT_BIND_ERROR("[router]\nvcs = -9223372036854775809\nqueue_packets = 4\n", "router",
+                      router_params, "router plugin 'dally'", "too small for a 64-bit integer");
+    EXPECT_BIND_ERROR("[topology]\ndims = [8, 99999999999999999999]\n", "topology", torus_params,
+                      "topology plugin 'torus'", "item 2 is 99999999999999999999, too large");
+    EXPECT_BIND_ERROR("[router]\nvcs = \"5\"\n", "router", router_params, "router plugin 'dally'",
+                      "must be an integer, not the string \"5\"");
+}
+
 Test(set, unknown_key_from_override_is_reported_with_the_override)
 {
     insee_config *cfg = load("");
