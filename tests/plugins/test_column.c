@@ -8,16 +8,7 @@
 
 static void open_on_grid(placer *p, const char *topo, const int64_t *dims, size_t n)
 {
-    placer_init(p);
-    mock_topology(&p->k, topo, dims, n, true);
-    insee_error err;
-    cr_assert(placer_create(p, "column", NULL, &err), "%s", err.message);
-}
-
-static void close_on_grid(placer *p)
-{
-    placer_close(p);
-    mock_topology_free(&p->k);
+    placer_open_grid(p, "column", NULL, topo, dims, n);
 }
 
 Test(column, grid_numbers_x_fastest)
@@ -30,24 +21,17 @@ Test(column, grid_numbers_x_fastest)
     cr_assert(c[0] == 1 && c[1] == 0);
     p.host.coords(p.host.kernel, 4, c, 2);
     cr_assert(c[0] == 0 && c[1] == 1);
-    close_on_grid(&p);
+    placer_close_grid(&p);
 }
 
 Test(column, four_applications_take_one_column_each_on_4x4)
 {
     placer p;
     open_on_grid(&p, "torus", (const int64_t[]){4, 4}, 2);
-    bool avail[16];
-    uint32_t map[4];
-    all_available(avail, 16);
-    insee_error err;
-    for (uint32_t app = 0; app < 4; app++) {
-        cr_assert(placer_run(&p, 4, avail, 16, map, 1, &err), "%s", err.message);
-        assert_mapping(map, (const uint32_t[]){app, app + 4, app + 8, app + 12}, 4);
-        for (uint32_t t = 0; t < 4; t++)
-            avail[map[t]] = false;
-    }
-    close_on_grid(&p);
+    assert_applications_in_turn(&p, 4, 4, 16,
+                                (const uint32_t[]){0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14,
+                                                   3, 7, 11, 15});
+    placer_close_grid(&p);
 }
 
 Test(column, whole_4x4_mesh_column_major)
@@ -61,7 +45,7 @@ Test(column, whole_4x4_mesh_column_major)
     cr_assert(placer_run(&p, 16, avail, 16, map, 1, &err), "%s", err.message);
     assert_mapping(map, (const uint32_t[]){0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15},
                    16);
-    close_on_grid(&p);
+    placer_close_grid(&p);
 }
 
 Test(column, eight_tasks_on_4x2x2_fill_two_columns_of_the_first_plane)
@@ -75,7 +59,7 @@ Test(column, eight_tasks_on_4x2x2_fill_two_columns_of_the_first_plane)
     insee_error err;
     cr_assert(placer_run(&p, 8, avail, 16, map, 1, &err), "%s", err.message);
     assert_mapping(map, (const uint32_t[]){0, 4, 1, 5, 2, 6, 3, 7}, 8);
-    close_on_grid(&p);
+    placer_close_grid(&p);
 }
 
 Test(column, refuses_a_topology_without_coordinates)
@@ -108,6 +92,6 @@ Test(column, bijection_on_several_sizes)
         placer p;
         open_on_grid(&p, g % 2 ? "mesh" : "torus", grids[g], n);
         assert_bijection_sizes(&p, p.k.shape.nodes);
-        close_on_grid(&p);
+        placer_close_grid(&p);
     }
 }

@@ -33,6 +33,39 @@ void placer_close(placer *p)
     p->vt->destroy(p->self);
 }
 
+void placer_open_grid(placer *p, const char *name, const insee_value *params, const char *topo,
+                      const int64_t *dims, size_t n)
+{
+    placer_init(p);
+    mock_topology(&p->k, topo, dims, n, true);
+    insee_error err;
+    cr_assert(placer_create(p, name, params, &err), "%s", err.message);
+}
+
+void placer_close_grid(placer *p)
+{
+    placer_close(p);
+    mock_topology_free(&p->k);
+}
+
+void assert_applications_in_turn(placer *p, uint32_t apps, uint32_t tasks, uint32_t nodes,
+                                 const uint32_t *expected)
+{
+    bool *avail = calloc(nodes, sizeof *avail);
+    uint32_t *map = calloc(tasks, sizeof *map);
+    cr_assert(avail && map);
+    all_available(avail, nodes);
+    insee_error err;
+    for (uint32_t a = 0; a < apps; a++) {
+        cr_assert(placer_run(p, tasks, avail, nodes, map, 1, &err), "%s", err.message);
+        assert_mapping(map, expected + (size_t)a * tasks, tasks);
+        for (uint32_t t = 0; t < tasks; t++)
+            avail[map[t]] = false;
+    }
+    free(avail);
+    free(map);
+}
+
 bool placer_run(placer *p, uint32_t tasks, const bool *available, uint32_t nodes,
                 uint32_t *task_node, uint64_t seed, insee_error *err)
 {

@@ -20,6 +20,11 @@ bool placer_create(placer *p, const char *name, const insee_value *params, insee
 /* placer_init + placer_create, asserting that it works. */
 void placer_open(placer *p, const char *name, const insee_value *params);
 void placer_close(placer *p);
+/* An instance on a mock torus or mesh of `dims` (for the plugins that read
+   coordinates); asserts that create() works. Close with placer_close_grid(). */
+void placer_open_grid(placer *p, const char *name, const insee_value *params, const char *topo,
+                      const int64_t *dims, size_t n);
+void placer_close_grid(placer *p);
 
 /* place() with a stream seeded by `seed`; err is cleared first. */
 bool placer_run(placer *p, uint32_t tasks, const bool *available, uint32_t nodes,
@@ -34,6 +39,12 @@ void assert_bijection(const uint32_t *task_node, uint32_t tasks, const bool *ava
 
 /* Assert that task_node[0..n) equals expected[0..n). */
 void assert_mapping(const uint32_t *task_node, const uint32_t *expected, uint32_t n);
+
+/* `apps` applications of `tasks` each placed in turn on `nodes` free nodes,
+   each taking the nodes the previous ones left: application a gets
+   expected[a * tasks ...] exactly. */
+void assert_applications_in_turn(placer *p, uint32_t apps, uint32_t tasks, uint32_t nodes,
+                                 const uint32_t *expected);
 
 /* Place 1, 2, ... up to every available task on `nodes` nodes, all free and
    with every third node taken, asserting a bijection each time, and that

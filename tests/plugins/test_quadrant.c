@@ -9,36 +9,18 @@
 
 static void open_on_grid(placer *p, const int64_t *dims, size_t n, int64_t side)
 {
-    placer_init(p);
-    mock_topology(&p->k, "torus", dims, n, true);
     insee_value params[1] = {value_int(side)};
-    insee_error err;
-    cr_assert(placer_create(p, "quadrant", params, &err), "%s", err.message);
-}
-
-static void close_on_grid(placer *p)
-{
-    placer_close(p);
-    mock_topology_free(&p->k);
+    placer_open_grid(p, "quadrant", params, "torus", dims, n);
 }
 
 Test(quadrant, four_applications_take_one_quadrant_each_on_4x4)
 {
     placer p;
     open_on_grid(&p, (const int64_t[]){4, 4}, 2, 0);
-    static const uint32_t expected[4][4] = {
-        {0, 1, 4, 5}, {2, 3, 6, 7}, {8, 9, 12, 13}, {10, 11, 14, 15}};
-    bool avail[16];
-    uint32_t map[4];
-    all_available(avail, 16);
-    insee_error err;
-    for (uint32_t app = 0; app < 4; app++) {
-        cr_assert(placer_run(&p, 4, avail, 16, map, 1, &err), "%s", err.message);
-        assert_mapping(map, expected[app], 4);
-        for (uint32_t t = 0; t < 4; t++)
-            avail[map[t]] = false;
-    }
-    close_on_grid(&p);
+    assert_applications_in_turn(&p, 4, 4, 16,
+                                (const uint32_t[]){0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13,
+                                                   10, 11, 14, 15});
+    placer_close_grid(&p);
 }
 
 Test(quadrant, side_2_on_4x4_at_once)
@@ -52,7 +34,7 @@ Test(quadrant, side_2_on_4x4_at_once)
     cr_assert(placer_run(&p, 16, avail, 16, map, 1, &err), "%s", err.message);
     assert_mapping(map, (const uint32_t[]){0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15},
                    16);
-    close_on_grid(&p);
+    placer_close_grid(&p);
 }
 
 Test(quadrant, whole_grid_application_is_consecutive)
@@ -66,7 +48,7 @@ Test(quadrant, whole_grid_application_is_consecutive)
     cr_assert(placer_run(&p, 16, avail, 16, map, 1, &err), "%s", err.message);
     for (uint32_t t = 0; t < 16; t++)
         cr_assert_eq(map[t], t);
-    close_on_grid(&p);
+    placer_close_grid(&p);
 }
 
 Test(quadrant, side_3_clips_at_the_edge_of_4x4)
@@ -81,7 +63,7 @@ Test(quadrant, side_3_clips_at_the_edge_of_4x4)
     /* squares: 3x3 at (0,0), 1x3 at (3,0), 3x1 at (0,3), 1x1 at (3,3) */
     assert_mapping(map, (const uint32_t[]){0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11, 12, 13, 14, 15},
                    16);
-    close_on_grid(&p);
+    placer_close_grid(&p);
 }
 
 Test(quadrant, eight_tasks_take_a_2x2x2_cube_of_4x4x4)
@@ -98,7 +80,7 @@ Test(quadrant, eight_tasks_take_a_2x2x2_cube_of_4x4x4)
         avail[map[t]] = false;
     cr_assert(placer_run(&p, 8, avail, 64, map, 1, &err), "%s", err.message);
     assert_mapping(map, (const uint32_t[]){2, 3, 6, 7, 18, 19, 22, 23}, 8);
-    close_on_grid(&p);
+    placer_close_grid(&p);
 }
 
 Test(quadrant, refuses_a_topology_without_coordinates)
@@ -121,7 +103,7 @@ Test(quadrant, bijection_on_several_sizes)
             placer p;
             open_on_grid(&p, grids[g], grids[g][2] ? 3 : 2, side);
             assert_bijection_sizes(&p, p.k.shape.nodes);
-            close_on_grid(&p);
+            placer_close_grid(&p);
         }
     }
 }
