@@ -12,11 +12,6 @@
 #define SIDE 4u
 #define NODES (SIDE * SIDE)
 
-static bool link_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
-{
-    return k->topo->link(k->topo_self, router, port, out);
-}
-
 typedef struct rig {
     insee_kernel k;
     insee_host host;
@@ -36,7 +31,6 @@ static void rig_init(rig *g, uint32_t vcs, insee_error *err)
     for (uint32_t v = 0; v < 4; v++)
         g->k.room[v] = 4;
     g->host = mock_host(&g->k);
-    g->host.peer = link_peer;
     const insee_plugin_desc *d = load_plugin("router", "ecmp");
     cr_assert_eq(d->kind, INSEE_KIND_ROUTER);
     g->vt = d->vtable;

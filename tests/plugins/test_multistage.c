@@ -28,11 +28,6 @@ static uint32_t room_phits(insee_kernel *k, uint32_t router, uint32_t port, uint
     return room_packets(k, router, port, vc) * k->shape.packet_phits;
 }
 
-static bool link_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
-{
-    return k->topo->link(k->topo_self, router, port, out);
-}
-
 typedef struct rig {
     insee_kernel k;
     insee_host host;
@@ -58,7 +53,6 @@ static void rig_topology(rig *g, const char *name, const insee_value *params, ui
     g->k.shape = (insee_shape){.routers = info.routers, .nodes = info.nodes,
                                .max_ports = info.max_ports, .vcs = vcs, .queue_packets = 4,
                                .packet_phits = 16};
-    g->host.peer = link_peer;
     g->host.output_room = room_packets;
     g->host.output_free_phits = room_phits;
     for (uint32_t r = 0; r < MAX_ROUTERS; r++)
@@ -246,7 +240,6 @@ Test(multistage, refuses_a_torus)
     mock_topology(&g.k, "torus", (const int64_t[]){4, 4}, 2, true);
     g.k.shape.vcs = 2;
     g.host = mock_host(&g.k);
-    g.host.peer = link_peer;
     insee_error err = {0};
     for (int mode = STATIC; mode <= ADAPTIVE; mode++) {
         cr_assert_null(rig_router(&g, mode, &err));

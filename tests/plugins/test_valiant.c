@@ -31,11 +31,6 @@ static uint32_t port_room(insee_kernel *k, uint32_t router, uint32_t port, uint3
     return room_at[port][vc];
 }
 
-static bool link_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
-{
-    return k->topo->link(k->topo_self, router, port, out);
-}
-
 static void set_room(uint32_t port, uint32_t vc0, uint32_t vc1, uint32_t vc2)
 {
     room_at[port][0] = vc0;
@@ -59,7 +54,6 @@ static void rig_host(rig *g, uint32_t vcs)
     g->k.shape.packet_phits = 16;
     g->k.seed = 1;
     g->host = mock_host(&g->k);
-    g->host.peer = link_peer;
     g->host.output_room = port_room;
     for (uint32_t p = 0; p < ROOM_PORTS; p++)
         set_room(p, 4, 4, 4);
