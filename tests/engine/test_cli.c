@@ -240,6 +240,44 @@ Test(cli, same_seed_same_report_with_several_applications)
     }
 }
 
+/* Workloads that cannot fit the experiment stop at load time with exit 2
+   and what to change: a trace for 8 tasks on 4 nodes, a bit permutation on
+   9 tasks, more tasks than nodes. */
+Test(cli, workloads_that_do_not_fit_exit_2)
+{
+    static const struct { const char *set[6], *says; } cases[] = {
+        {{"topology.dims=[2,2]", "traffic.plugin=trace",
+          "traffic.file=\"examples/traces/ring.fsin\""}, "needs 8 tasks"},
+        {{"topology.dims=[3,3]", "traffic.plugin=permutation", "traffic.pattern=bit-reversal",
+          "traffic.load=0.1"}, "use 8 or 16 tasks"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        /* A file of its own: the embedded default sets a load, which trace refuses. */
+        char *path = g_build_filename(g_get_tmp_dir(), "insee-cli-fit.toml", NULL);
+        cr_assert(g_file_set_contents(path, "[simulation]\nseed = 1\n", -1, NULL));
+        const char *args[16] = {"run", path};
+        int n = 2;
+        for (int k = 0; k < 6 && cases[i].set[k]; k++) {
+            args[n++] = "--set";
+            args[n++] = cases[i].set[k];
+        }
+        result r = run_insee_in(INSEE_TEST_SOURCE_DIR, args);
+        cr_assert_eq(r.status, 2, "case %zu: status %d, stderr: %s", i, r.status, r.err);
+        cr_assert(strstr(r.err, cases[i].says), "case %zu: %s", i, r.err);
+        result_free(&r);
+        g_unlink(path);
+        g_free(path);
+    }
+    char *app = g_build_filename(g_get_tmp_dir(), "insee-cli-apps.toml", NULL);
+    cr_assert(g_file_set_contents(app, "[[application]]\ntasks = 65\n", -1, NULL));
+    result r = run_insee((const char *[]){"run", app, NULL});
+    cr_assert_eq(r.status, 2, "stderr: %s", r.err);
+    cr_assert(strstr(r.err, "needs 65 nodes"), "%s", r.err);
+    result_free(&r);
+    g_unlink(app);
+    g_free(app);
+}
+
 Test(cli, topology_summary_matches_closed_forms)
 {
     /* 5x4 torus: diameter 2 + 2; average distance over all ordered pairs
