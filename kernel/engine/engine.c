@@ -863,30 +863,24 @@ static gboolean finished(insee_engine *eng)
            eng->now + 1 >= eng->window_end;
 }
 
-/* The first causal application not done, in the words of an error. */
-static char *waiting_app(insee_engine *eng)
+/* What causal application `a` waits for, in the words of an error. */
+static char *app_waits(const insee_app *a)
 {
-    for (uint32_t i = 0; i < eng->n_apps; i++) {
-        const insee_app *a = &eng->apps[i];
-        if (!a->causal || a->done)
-            continue;
-        char why[512] = "";
-        if (!(a->traffic->describe_wait && a->traffic->describe_wait(a->self, why, sizeof why)))
-            g_strlcpy(why, "its plugin does not say what it waits for", sizeof why);
-        why[sizeof why - 1] = '\0';
-        return g_strdup_printf("application '%s' (%s) has not finished: %s", a->rep->name,
-                               a->rep->plugins, why);
-    }
-    return g_strdup("no application is waiting");
+    char why[512] = "";
+    if (!(a->traffic->describe_wait && a->traffic->describe_wait(a->self, why, sizeof why)))
+        g_strlcpy(why, "its plugin does not say what it waits for", sizeof why);
+    why[sizeof why - 1] = '\0';
+    return g_strdup_printf("application '%s' (%s) has not finished: %s", a->rep->name,
+                           a->rep->plugins, why);
 }
 
-/* A causal run that will not finish: stuck (nothing is left to happen) or
-   out of time (max_cycles reached, or the only things left are due after
-   it). */
-static void fail_unfinished(insee_engine *eng)
+/* Causal application `a` will not finish: stuck (nothing of it is left to
+   happen) or out of time (max_cycles reached, or all it has left is due
+   after it). */
+static void fail_unfinished(insee_engine *eng, const insee_app *a)
 {
-    char *why = waiting_app(eng);
-    if (eng->due_after_window || eng->now + 1 >= eng->max_cycles)
+    char *why = app_waits(a);
+    if (a->late || eng->now + 1 >= eng->max_cycles)
         insee_engine_fail(eng, "%s by [simulation] max_cycles = %" G_GUINT64_FORMAT
                           "; raise it if the workload is this long", why, eng->max_cycles);
     else
@@ -894,13 +888,25 @@ static void fail_unfinished(insee_engine *eng)
     g_free(why);
 }
 
-/* A causal application that can no longer progress: nothing is due, no
-   packet or local message is on its way, and it has not finished. */
+/* The first causal application not done, when the run ends without it. */
+static void fail_first_unfinished(insee_engine *eng)
+{
+    for (uint32_t i = 0; i < eng->n_apps; i++)
+        if (eng->apps[i].causal && !eng->apps[i].done) {
+            fail_unfinished(eng, &eng->apps[i]);
+            return;
+        }
+}
+
+/* Checked every turn of the loop: a stuck application ends the run at once,
+   even while open-ended traffic keeps the network busy. */
 static void check_stuck(insee_engine *eng)
 {
-    if (eng->causal && !eng->causal_done && !eng->active.len && !eng->wheel.pending &&
-        insee_workload_idle(eng))
-        fail_unfinished(eng);
+    if (!eng->causal || eng->causal_done)
+        return;
+    const insee_app *a = insee_workload_stuck_app(eng);
+    if (a)
+        fail_unfinished(eng, a);
 }
 
 /* Progress on stderr when it is a terminal, at most twice a second; the
@@ -944,7 +950,7 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         progress_tick(eng, &pg);
     }
     if (eng->causal && !eng->causal_done && !eng->error)
-        fail_unfinished(eng);
+        fail_first_unfinished(eng);
     if (pg.on && pg.next_us > start + 500000)
         fputs("\r\033[K", stderr); /* erase the progress line */
     if (eng->now > eng->drain_limit)

@@ -39,7 +39,9 @@ typedef struct insee_app {
     gboolean drop_on_full;   /* [traffic] on_full = "drop" */
     gboolean causal;         /* the traffic has finished(): run until it is done */
     gboolean done;           /* causal, finished and nothing of it left in flight */
-    uint64_t in_flight;      /* its packets in the network and local messages pending */
+    uint64_t in_flight;      /* its messages not yet delivered (queuing, in the network, local) */
+    uint32_t due;            /* its tasks with a due cycle */
+    uint32_t late;           /* of those, due when generation has stopped */
     insee_app_report *rep;   /* its figures, in the engine's report */
 } insee_app;
 
@@ -133,7 +135,6 @@ typedef struct insee_engine {
     uint64_t drain_limit;              /* generation stops at window_end; drain until here */
     uint64_t drain;                    /* [simulation] drain: cycles allowed after generation */
     gboolean causal_done;              /* causal: every causal application is done */
-    gboolean due_after_window;         /* a task asked to run after generation stops */
     uint64_t last_move;                /* last cycle a packet was granted, dropped or consumed */
     uint64_t gcc_next;                 /* next occupancy sample */
     gboolean gcc_stop;                 /* injection stopped by global congestion control */
@@ -221,6 +222,10 @@ gboolean insee_workload_idle(insee_engine *eng);
 uint64_t insee_workload_next_due(insee_engine *eng);
 /* Hand over the local messages due now. */
 void insee_workload_local(insee_engine *eng);
+/* A causal application that can no longer progress: nothing of it due
+   before generation stops, no message of it on its way, not finished. NULL
+   when none; another application's traffic does not keep it alive. */
+insee_app *insee_workload_stuck_app(insee_engine *eng);
 /* Mark the causal applications that have finished; TRUE when all have. */
 gboolean insee_workload_apps_done(insee_engine *eng);
 /* Packet `id` of message m ends without delivery (dropped). */

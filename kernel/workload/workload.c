@@ -69,14 +69,31 @@ void insee_workload_clear(insee_engine *eng)
     g_free(eng->msg);
 }
 
-/* Put `task` on the heap for cycle `at` (if generation still runs then). */
+/* Count `task`'s due cycle `at` in its application's figures (+1) or take
+   it out (-1): a task is due, or due when generation has stopped (late). */
+static void count_due(insee_engine *eng, uint32_t task, uint64_t at, int sign)
+{
+    if (at == INSEE_NEVER)
+        return;
+    insee_app *a = &eng->apps[eng->task_app[task]];
+    a->due += (uint32_t)sign;
+    if (at >= eng->window_end)
+        a->late += (uint32_t)sign;
+}
+
+/* Set `task`'s due cycle; on the heap if generation still runs then. */
+static void set_due(insee_engine *eng, uint32_t task, uint64_t at)
+{
+    count_due(eng, task, eng->task_due[task], -1);
+    count_due(eng, task, at, +1);
+    eng->task_due[task] = at;
+}
+
 static void schedule_task(insee_engine *eng, uint32_t task, uint64_t at)
 {
-    eng->task_due[task] = at;
+    set_due(eng, task, at);
     if (at != INSEE_NEVER && at < eng->window_end)
         insee_heap_push(&eng->due, at, task);
-    else if (at != INSEE_NEVER)
-        eng->due_after_window = TRUE;
 }
 
 void insee_workload_start(insee_engine *eng)
@@ -369,7 +386,7 @@ void insee_workload_due(insee_engine *eng, uint32_t task)
     uint32_t local_task = task - a->first_task;
     insee_message msg = {0};
     uint64_t next = INSEE_NEVER;
-    eng->task_due[task] = INSEE_NEVER;
+    set_due(eng, task, INSEE_NEVER);
     gboolean sends = a->traffic->emit(a->self, local_task, eng->now, &eng->task_rng[task], &msg,
                                       &next);
     if (next <= eng->now) {
@@ -419,6 +436,17 @@ void insee_workload_room(insee_engine *eng, uint32_t node)
 gboolean insee_workload_idle(insee_engine *eng)
 {
     return insee_workload_next_due(eng) == INSEE_NEVER && eng->in_flight == 0;
+}
+
+insee_app *insee_workload_stuck_app(insee_engine *eng)
+{
+    for (uint32_t i = 0; i < eng->n_apps; i++) {
+        insee_app *a = &eng->apps[i];
+        if (a->causal && !a->done && a->in_flight == 0 && a->due == a->late &&
+            !a->traffic->finished(a->self))
+            return a;
+    }
+    return NULL;
 }
 
 gboolean insee_workload_apps_done(insee_engine *eng)

@@ -55,6 +55,23 @@ Test(apps, stuck_workload_ends_with_its_own_words)
     g_free(toml);
 }
 
+/* Background traffic keeps the network busy, yet the stuck application is
+   found at once, not after max_cycles of background. */
+Test(apps, stuck_application_is_found_under_background_traffic)
+{
+    char *toml = pingpong_run("max_cycles = 1000000000",
+                              "[[application]]\ntasks = 2\n[application.traffic]\n"
+                              "plugin = \"test-pingpong\"\nmode = \"stuck\"\n"
+                              "[background]\nplugin = \"uniform\"\nload = 0.3\n");
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, "stuck") && strstr(msg, "task 0 waits for an answer from task 1"),
+              "%s", msg);
+    uint64_t cycle = g_ascii_strtoull(msg + strlen("cycle "), NULL, 10);
+    cr_assert_lt(cycle, 100u, "found at cycle %" G_GUINT64_FORMAT, cycle);
+    g_free(msg);
+    g_free(toml);
+}
+
 Test(apps, endless_workload_stops_at_max_cycles)
 {
     char *toml = pingpong_run("max_cycles = 20000",
