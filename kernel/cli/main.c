@@ -94,7 +94,7 @@ static void add_path_list(insee_registry *reg, char *const *dirs)
             insee_registry_add_dir(reg, *dirs);
 }
 
-/* Discovery order of DESIGN §4 rule 9. `cfg` may be NULL (plugins commands). */
+/* Discovery order of docs/architecture.md §6. `cfg` may be NULL (plugins commands). */
 static insee_registry *open_registry(insee_config *cfg, GError **err)
 {
     char **config_dirs = NULL;

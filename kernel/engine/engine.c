@@ -1,4 +1,4 @@
-/* kernel/engine/engine.c — the time loop (DESIGN §5).
+/* kernel/engine/engine.c — the time loop (docs/architecture.md §8).
  *
  * Packets, not phits, move. A grant reserves an output VC and a whole
  * packet's room downstream; the link then carries its reserved VCs one whole

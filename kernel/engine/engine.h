@@ -1,4 +1,4 @@
-/* kernel/engine/engine.h — the cycle engine's state (DESIGN §5), shared by the
+/* kernel/engine/engine.h — the cycle engine's state (docs/architecture.md §8), shared by the
  * time loop (engine.c), the workload room (kernel/workload/) and the host
  * table (host.c). Internal to the kernel: plugins see none of this.
  *

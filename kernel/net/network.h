@@ -1,7 +1,7 @@
 /* kernel/net/network.h — the network state built from a topology: routers,
  * ports, links, virtual-channel queues and the packet pool.
  *
- * Everything is a flat array indexed by integers (DESIGN §8):
+ * Everything is a flat array indexed by integers (docs/architecture.md §9):
  *  - global port gp = port_base[router] + port; output gp feeds the input
  *    queues peer_queue[gp] + vc of the next router (NONE when unplugged);
  *  - transit queue q = gp * vcs + vc (the input queue of port gp, VC vc);

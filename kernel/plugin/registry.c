@@ -1,5 +1,5 @@
-/* kernel/plugin/registry.c — the plugin loader (DESIGN §4); contract in
- * registry.h.
+/* kernel/plugin/registry.c — the plugin loader (docs/architecture.md §5, §6);
+ * contract in registry.h.
  *
  * A file is known by its facts (probe.h): from the cache, or found by the
  * scanner helper, which runs insee_plugin_inspect() in its own process.

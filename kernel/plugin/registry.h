@@ -2,20 +2,21 @@
  *
  * Contract
  * --------
- * The CLI creates one registry, adds directories in discovery order (DESIGN
- * §4 rule 9: every --plugin-dir, then INSEE_PLUGIN_PATH, then the config's
- * [plugins] dirs, then the default directory), and scans once. Scanning
- * visits every "*.so" of each directory in sorted order and learns what each
- * is (kind, name, version, summary, or why it cannot be used) without
- * loading it into this process: from the registry cache (cache.h) when the
- * file has not changed, else from the scanner helper, a separate process
- * with a time limit (probe.h). A truncated file, a plugin whose constructor
- * or entry function crashes, calls exit() or never returns, or a file built
- * for another machine is therefore a refused entry with its reason, never
- * the end of the program. A plugin that cannot be used never stops the
- * others. The first plugin found for a (kind, name) wins; later ones are
- * refused as shadowed and a notice names both files. INSEE_DEBUG_PLUGINS=1
- * traces every attempt, and whether its verdict came from the cache.
+ * The CLI creates one registry, adds directories in discovery order
+ * (docs/architecture.md §6: every --plugin-dir, then INSEE_PLUGIN_PATH, then
+ * the config's [plugins] dirs, then the default directory), and scans once.
+ * Scanning visits every "*.so" of each directory in sorted order and learns
+ * what each is (kind, name, version, summary, or why it cannot be used)
+ * without loading it into this process: from the registry cache (cache.h)
+ * when the file has not changed, else from the scanner helper, a separate
+ * process with a time limit (probe.h). A truncated file, a plugin whose
+ * constructor or entry function crashes, calls exit() or never returns, or a
+ * file built for another machine is therefore a refused entry with its
+ * reason, never the end of the program. A plugin that cannot be used never
+ * stops the others. The first plugin found for a (kind, name) wins; later
+ * ones are refused as shadowed and a notice names both files.
+ * INSEE_DEBUG_PLUGINS=1 traces every attempt, and whether its verdict came
+ * from the cache.
  *
  * Only the plugins asked for are loaded into the process (dlopen), by
  * insee_registry_find() and insee_registry_find_any(), on first use. That

@@ -1,8 +1,8 @@
 /* sdk/conformance/check_desc.c — checks of the descriptor and the export
- * list, for every kind (DESIGN §4 rules 1, 2 and 5). The loader has already
- * refused anything unusable; these checks hold the plugin to the rules the
- * loader tolerates but the ecosystem relies on (one export, readable names,
- * documented parameters). */
+ * list, for every kind (docs/architecture.md §5 rules 1 and 2, §7 rule 4).
+ * The loader has already refused anything unusable; these checks hold the
+ * plugin to the rules the loader tolerates but the ecosystem relies on (one
+ * export, readable names, documented parameters). */
 #include <string.h>
 
 #include "conform.h"

@@ -760,7 +760,8 @@ static const conform_check topology_checks[] = {
      "set info.dims to 0 when the topology has no coordinates", check_coords},
     {"topo.no-globals", CONFORM_ERROR,
      "instances at different settings do not interfere (no global state)",
-     "keep everything in the instance create() returns (DESIGN §4 rule 6)", check_no_globals},
+     "keep everything in the instance create() returns (docs/architecture.md §7 rule 1)",
+     check_no_globals},
 };
 
 const conform_suite conform_topology_suite =

@@ -1,5 +1,5 @@
 /* sdk/conformance/main.c — insee-conform: load one plugin and run the
- * conformance checks of its kind (DESIGN §9).
+ * conformance checks of its kind (docs/architecture.md §11).
  *
  *   insee-conform [--json] [--timeout S] [--set KEY=VALUE]... [--plugin-dir DIR]... PLUGIN.so
  *   insee-conform --list

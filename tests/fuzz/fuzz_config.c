@@ -1,6 +1,6 @@
-/* Fuzz target for the configuration parser (DESIGN §9: every parser has
- * one). The input is split at its first newline: the rest is a TOML document,
- * the first line a `--set` override. Whatever the bytes, loading, overriding,
+/* Fuzz target for the configuration parser (docs/architecture.md §10:
+ * every parser has one). The input is split at its first newline: the rest
+ * is a TOML document, the first line a `--set` override. Whatever the bytes, loading, overriding,
  * validating and echoing must return a value or a GError — never crash or
  * leak. Built as a libFuzzer target with -DINSEE_FUZZ=ON (clang); always
  * built as a replay driver that runs the seed corpus under ctest. */

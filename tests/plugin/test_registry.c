@@ -1,5 +1,5 @@
 /* tests/plugin/test_registry.c — the loader against the fixture plugins
- * (DESIGN §4 rule 10): what loads, what is refused and why, in which order. */
+ * (docs/architecture.md §5): what loads, what is refused and why, in which order. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* Fuzz target for the graph topology's file reader (DESIGN §9: every parser
- * has one). The input is written as a network file and handed to the
- * plugin's create() through the mock host, once per format; whatever the
+/* Fuzz target for the graph topology's file reader (docs/architecture.md
+ * §10: every parser has one). The input is written as a network file and
+ * handed to the plugin's create() through the mock host, once per format; whatever the
  * bytes, it must return an instance or an error message naming the file —
  * never crash or leak. A network it accepts is then queried (info, ports,
  * links, minimal hops and distances from a few routers) the way the kernel
