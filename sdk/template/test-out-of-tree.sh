@@ -1,8 +1,9 @@
 #!/bin/sh
 # test-out-of-tree.sh BUILD_DIR — prove that a third party can use the
 # installed SDK: install BUILD_DIR (a configured and built insee tree) into a
-# temporary prefix, build this template against it with CMake
-# (find_package(InseeSDK)) and once more with pkg-config (insee-sdk.pc), check
+# temporary prefix, check that the SDK's documents are there with links that
+# hold, build the installed copy of this template against it with CMake
+# (find_package(InseeSDK)) and this one with pkg-config (insee-sdk.pc), check
 # both plugins with the installed insee-conform, and have the installed insee
 # describe the plugin and run the example experiment with it. Exits non-zero
 # on the first failure; removes its temporary directory in any case.
@@ -25,8 +26,14 @@ step() { printf '== %s\n' "$*"; }
 step "install $build into a temporary prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log"
 
-step "build the template with find_package(InseeSDK)"
-cmake -S "$here" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS=-Werror \
+step "the SDK documents and the template are installed, their links hold"
+doc=$(find "$prefix" -path '*/conformance/README.md' -printf '%h\n')
+test -n "$doc"
+doc=$(dirname "$doc")
+bash "$here/../../tests/docs/check-docs.sh" docdir "$doc"
+
+step "build the installed template with find_package(InseeSDK)"
+cmake -S "$doc/template" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS=-Werror \
   >"$tmp/configure.log"
 cmake --build "$tmp/cmake" >"$tmp/build.log"
 test -f "$tmp/cmake/$so"
