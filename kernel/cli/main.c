@@ -1,7 +1,8 @@
 /* kernel/cli/main.c — the `insee` command line.
  *
  * Commands: run [CONFIG] (the embedded default experiment without one),
- * topology [CONFIG] [--dot FILE], plugins list, plugins info NAME [--json].
+ * topology [CONFIG] [--dot FILE], plugins list, plugins info NAME [--json],
+ * report RUN.json -o FILE, plot FILE... -o FILE (kernel/report/).
  * Global options may stand anywhere.
  * Exit codes are part of the interface (scripts and sweeps rely on them):
  * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error.
@@ -15,6 +16,7 @@
 #include "plugin/describe.h"
 #include "plugin/guard.h"
 #include "plugin/registry.h"
+#include "report/commands.h"
 #include "stats/output.h"
 #include "stats/topology_summary.h"
 
@@ -25,6 +27,7 @@ static char **opt_set;
 static gboolean opt_json;
 static gboolean opt_version;
 static char *opt_dot;
+static char *opt_output;
 
 static const GOptionEntry entries[] = {
     {"plugin-dir", 'P', 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_plugin_dirs,
@@ -34,6 +37,8 @@ static const GOptionEntry entries[] = {
     {"json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "plugins info: print JSON", NULL},
     {"dot", 0, 0, G_OPTION_ARG_FILENAME, &opt_dot,
      "topology: also write the wiring as Graphviz DOT to FILE", "FILE"},
+    {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
+     "report, plot: write the page or the figure to FILE", "FILE"},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and ABI", NULL},
     {0},
 };
@@ -45,7 +50,10 @@ static const char summary[] =
     "  topology [CONFIG.toml]   routers, nodes, links, ports, diameter and average\n"
     "                           distance of the configured topology (--dot FILE: wiring)\n"
     "  plugins list             every plugin found, and those refused with the reason\n"
-    "  plugins info NAME        a plugin's parameters (its manual); --json for tools\n";
+    "  plugins info NAME        a plugin's parameters (its manual); --json for tools\n"
+    "  report RUN.json -o F     one self-contained HTML page of a run's JSON results\n"
+    "  plot FILE... -o F.svg    latency and accepted load against offered load, a curve\n"
+    "                           per configuration, from CSV files and run JSON files\n";
 
 static const char description[] =
     "Examples:\n"
@@ -260,6 +268,9 @@ int main(int argc, char **argv)
         g_printerr("insee: error: %s applies to `insee %s` only; see insee --help\n",
                    opt_dot ? "--dot" : "--json", opt_dot ? "topology" : "plugins info");
         code = EXIT_USAGE;
+    } else if (opt_output && strcmp(cmd, "report") != 0 && strcmp(cmd, "plot") != 0) {
+        g_printerr("insee: error: -o applies to `insee report` and `insee plot` only; see insee --help\n");
+        code = EXIT_USAGE;
     } else if (opt_version) {
         printf("insee %s (plugin ABI %u.%u)\n", INSEE_VERSION, INSEE_ABI_MAJOR, INSEE_ABI_MINOR);
         code = EXIT_OK;
@@ -274,6 +285,10 @@ int main(int argc, char **argv)
         code = cmd_topology(argc - 2, argv + 2);
     } else if (strcmp(argv[1], "plugins") == 0) {
         code = cmd_plugins(argc - 2, argv + 2);
+    } else if (strcmp(argv[1], "report") == 0) {
+        code = insee_report_command(argc - 2, argv + 2, opt_output);
+    } else if (strcmp(argv[1], "plot") == 0) {
+        code = insee_plot_command(argc - 2, argv + 2, opt_output);
     } else {
         g_printerr("insee: error: unknown command '%s'; see insee --help\n", argv[1]);
         code = EXIT_USAGE;
@@ -288,5 +303,6 @@ int main(int argc, char **argv)
     g_strfreev(opt_plugin_dirs);
     g_strfreev(opt_set);
     g_free(opt_dot);
+    g_free(opt_output);
     return code;
 }

@@ -1,0 +1,26 @@
+/* kernel/report/gnuplot.h — drawing with gnuplot.
+ *
+ * insee does not draw: it writes a gnuplot script (data inline in
+ * `$name << EOD` blocks) and reads back the SVG gnuplot prints. gnuplot is
+ * looked up in PATH when a drawing is needed; without it the error says how
+ * to install it (INSEE_REPORT_ERROR_TOOL). A script gnuplot rejects is
+ * INSEE_REPORT_ERROR_RUNTIME with gnuplot's own message.
+ */
+#ifndef INSEE_REPORT_GNUPLOT_H
+#define INSEE_REPORT_GNUPLOT_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Whether gnuplot can be run, to refuse early rather than after the work. */
+gboolean insee_gnuplot_check(GError **err);
+
+/* Runs `script` (which sets an svg terminal) and returns the SVG text. */
+char *insee_gnuplot_svg(const char *script, GError **err);
+
+/* Appends `s` as a gnuplot string literal (double-quoted, escaped). */
+void insee_gnuplot_quote(GString *out, const char *s);
+
+G_END_DECLS
+#endif
