@@ -26,7 +26,7 @@ problem() {
 
 # The references that send a reader outside the repository, as regular
 # expressions written so that this file does not match them itself.
-forbidden='[.][.]/shared|/work[/]shared|DESIGN[.]md|DESIGN[ ]§'
+forbidden='[.][.]/shared|/work[/]shared|DESIG[N][.]md|DESIG[N][ ]§'
 
 # FILE:LINE:TARGET for every inline link ](target) and reference definition
 # [id]: target, outside fenced code blocks and code spans.

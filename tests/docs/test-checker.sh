@@ -17,7 +17,7 @@ fail() {
 
 # The references the checker refuses, assembled so that this file does not
 # contain them.
-d=DESIGN
+d=DESIG'N'
 up='..''/shared'
 abs='/work''/shared'
 
