@@ -60,5 +60,6 @@ int insee_plot_command(int argc, char **argv, const char *output)
     GError *e = NULL;
     if (!start("plot", argc, 1, 0, output, "insee plot FILE.csv|RUN.json... -o curves.svg", &e))
         return fail(e, 2);
-    return finish(insee_plot_curves((const char *const *)argv, (guint)argc, &e), output, e);
+    char *svg = insee_plot_curves((const char *const *)argv, (guint)argc, &e);
+    return finish(svg, output, e);
 }

@@ -37,7 +37,7 @@ static insee_figure *figure_new(GPtrArray *figs, const char *title)
 static void absent(insee_figure *f, const char *key)
 {
     f->absent = g_strdup_printf("Not drawn: the run did not record this (%s is null in the "
-                                "results file).",
+                                "results file; the run's [stats] table chooses what is recorded).",
                                 key);
 }
 
@@ -81,8 +81,10 @@ static char *embed(char *svg, guint k)
     return g_string_free(out, FALSE);
 }
 
-static gboolean draw(insee_figure *f, GString *script, guint k, GError **err)
+static gboolean draw(GPtrArray *figs, insee_figure *f, GString *script, GError **err)
 {
+    guint k = 0;
+    g_ptr_array_find(figs, f, &k);
     char *svg = insee_gnuplot_svg(script->str, err);
     g_string_free(script, TRUE);
     if (!svg)
@@ -155,7 +157,7 @@ static gboolean series_figures(insee_results *r, GPtrArray *figs, GError **err)
                        "set key bottom right\n"
                        "plot $lat using 1:2 with linespoints pt 7 ps 0.4 lw 2 lc rgb \"#1f77b4\" "
                        "title \"mean latency\"\n");
-    if (!insee_results_ok(r, err) || !draw(lat, s, figs->len - 1, err))
+    if (!insee_results_ok(r, err) || !draw(figs, lat, s, err))
         return FALSE;
 
     s = script_new(800, 380);
@@ -167,7 +169,7 @@ static gboolean series_figures(insee_results *r, GPtrArray *figs, GError **err)
                        "plot $load using 1:2 with lines lw 2 lc rgb \"#ff7f0e\" title \"generated\", "
                        "$load using 1:3 with linespoints pt 7 ps 0.4 lw 2 lc rgb \"#1f77b4\" "
                        "title \"accepted\"\n");
-    return insee_results_ok(r, err) && draw(load, s, figs->len, err);
+    return insee_results_ok(r, err) && draw(figs, load, s, err);
 }
 
 /* ---- histograms ---- */
@@ -194,7 +196,7 @@ static gboolean latency_histogram(insee_results *r, GPtrArray *figs, GError **er
                        "set ylabel \"packets\"\nset yrange [0:*]\nset style fill solid 0.8 border "
                        "rgb \"#1f4e79\"\nplot $bins using 1:3:2 with boxes lc rgb \"#1f77b4\" "
                        "notitle\n");
-    return insee_results_ok(r, err) && draw(f, s, figs->len - 1, err);
+    return insee_results_ok(r, err) && draw(figs, f, s, err);
 }
 
 /* An array of counts as "index count" lines; the index shifted by `dx`. */
@@ -242,7 +244,7 @@ static gboolean occupancy_figure(insee_results *r, GPtrArray *figs, const char *
                        "set yrange [0:*]\nset xtics 1\nset style fill solid 0.8\n"
                        "plot $occ using 1:2:(0.8) with boxes lc rgb \"#2ca02c\" notitle\n");
     g_free(path);
-    return insee_results_ok(r, err) && draw(f, s, figs->len - 1, err);
+    return insee_results_ok(r, err) && draw(figs, f, s, err);
 }
 
 static gboolean distance_figure(insee_results *r, GPtrArray *figs, GError **err)
@@ -264,7 +266,7 @@ static gboolean distance_figure(insee_results *r, GPtrArray *figs, GError **err)
                        "plot $inj using ($1-0.2):2:(0.4) with boxes lc rgb \"#1f77b4\" "
                        "title \"injection\", $con using ($1+0.2):2:(0.4) with boxes "
                        "lc rgb \"#ff7f0e\" title \"consumption\"\n");
-    return insee_results_ok(r, err) && draw(f, s, figs->len - 1, err);
+    return insee_results_ok(r, err) && draw(figs, f, s, err);
 }
 
 /* ---- port loads ---- */
@@ -293,7 +295,7 @@ static double port_util(insee_results *r, JsonArray *phits, guint p, double cycl
     return cycles > 0 ? sum / cycles : 0;
 }
 
-static gboolean layout_figure(insee_results *r, insee_figure *f, guint k, guint dims,
+static gboolean layout_figure(insee_results *r, GPtrArray *figs, insee_figure *f, guint dims,
                               JsonArray *ports, JsonArray *phits, double cycles, GError **err)
 {
     JsonArray *coords = insee_results_array(r, "network.router_coords");
@@ -307,7 +309,11 @@ static gboolean layout_figure(insee_results *r, insee_figure *f, guint k, guint 
             zmax = MAX(zmax, insee_results_elem_num(r, c, 2, "network.router_coords[]"));
     }
     double xspan = xmax + 2; /* one plane's width and a gap */
-    GString *s = script_new(MIN(1500, (int)(300 * (zmax + 1)) + 400), 640);
+    /* The panels side by side set the width; the height follows the aspect
+       of the drawing, plus room for the colour box. */
+    int width = MIN(1500, (int)(300 * (zmax + 1)) + 400);
+    double aspect = (ymax + 3) / (zmax * xspan + xmax + 2);
+    GString *s = script_new(width, (int)CLAMP((width - 200) * aspect + 80, 320, 700));
     g_string_append(s, "$links << EOD\n");
     double top = 0;
     for (guint p = 0; p < json_array_get_length(ports); p++) {
@@ -320,14 +326,16 @@ static gboolean layout_figure(insee_results *r, insee_figure *f, guint k, guint 
         double x0, y0, x1, y1;
         place(r, coords, from, dims, xspan, &x0, &y0);
         double dx, dy;
-        if (insee_results_member_bool(r, ports, p, "network.ports", "wrap")) {
-            /* A wrap link would cross the whole drawing: a stub shows its
-               direction and load instead. */
-            double dim = insee_results_member_num(r, ports, p, "network.ports", "dim");
+        gboolean wrap = insee_results_member_bool(r, ports, p, "network.ports", "wrap");
+        double dim = insee_results_member_num(r, ports, p, "network.ports", "dim");
+        if (wrap || (dims == 3 && dim == 2)) {
+            /* A wrap link would cross the whole drawing, a link between z
+               planes would join two panels: a stub shows its direction and
+               load instead. */
             double dir = insee_results_member_num(r, ports, p, "network.ports", "dir");
             dx = dim == 0 ? 0.3 * dir : 0;
             dy = dim == 1 ? 0.3 * dir : 0;
-            if (dim == 2) { /* between planes: a short diagonal stub */
+            if (dim == 2) { /* between planes: diagonal */
                 dx = 0.2 * dir;
                 dy = 0.2 * dir;
             }
@@ -362,10 +370,11 @@ static gboolean layout_figure(insee_results *r, insee_figure *f, guint k, guint 
     f->note = g_strdup_printf(
         "Each link drawn between its routers at their coordinates%s, coloured by its "
         "utilisation (phits sent / %.0f measured cycles); a link's two directions are its two "
-        "halves, each starting at its sending router; wrap-around links are short stubs "
+        "halves, each starting at its sending router; wrap-around links%s are short stubs "
         "pointing their way. Busiest link: %.3f.",
-        dims == 3 ? ", one panel per z plane" : "", cycles, top);
-    return insee_results_ok(r, err) && draw(f, s, k, err);
+        dims == 3 ? ", one panel per z plane" : "", cycles,
+        dims == 3 ? " and links between planes (diagonal)" : "", top);
+    return insee_results_ok(r, err) && draw(figs, f, s, err);
 }
 
 static int cmp_double_desc(const void *a, const void *b)
@@ -374,7 +383,7 @@ static int cmp_double_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-static gboolean sorted_figure(insee_results *r, insee_figure *f, guint k, JsonArray *ports,
+static gboolean sorted_figure(insee_results *r, GPtrArray *figs, insee_figure *f, JsonArray *ports,
                               JsonArray *phits, double cycles, const char *why, GError **err)
 {
     guint n = json_array_get_length(ports);
@@ -404,13 +413,12 @@ static gboolean sorted_figure(insee_results *r, insee_figure *f, guint k, JsonAr
                               why, u->len, cycles,
                               step > 1 ? "; one bar in every few shows the shape" : "");
     g_array_free(u, TRUE);
-    return insee_results_ok(r, err) && draw(f, s, k, err);
+    return insee_results_ok(r, err) && draw(figs, f, s, err);
 }
 
 static gboolean port_figure(insee_results *r, GPtrArray *figs, GError **err)
 {
     insee_figure *f = figure_new(figs, "Port load");
-    guint k = figs->len - 1;
     if (insee_results_is_null(r, "maps.port_load")) {
         absent(f, "maps.port_load");
         return insee_results_ok(r, err);
@@ -436,12 +444,12 @@ static gboolean port_figure(insee_results *r, GPtrArray *figs, GError **err)
         links += insee_results_member_num_or_null(r, ports, p, "network.ports", "to", &to);
     }
     if ((dims == 2 || dims == 3) && coords && links <= MAX_LAYOUT_LINKS)
-        return layout_figure(r, f, k, dims, ports, phits, cycles, err);
+        return layout_figure(r, figs, f, dims, ports, phits, cycles, err);
     char *why = (dims == 2 || dims == 3) && coords
                     ? g_strdup_printf("This network has too many links (%u) to draw", links)
                     : g_strdup_printf("This topology has no 2D or 3D layout (network.dims = %u)",
                                       dims);
-    gboolean ok = sorted_figure(r, f, k, ports, phits, cycles, why, err);
+    gboolean ok = sorted_figure(r, figs, f, ports, phits, cycles, why, err);
     g_free(why);
     return ok;
 }
@@ -473,7 +481,7 @@ static gboolean node_figure(insee_results *r, GPtrArray *figs, GError **err)
         g_string_append(s, ", $inj using 1:2 with points pt 7 ps 0.4 lc rgb \"#ff7f0e\" "
                            "title \"injected\"");
     g_string_append_c(s, '\n');
-    return insee_results_ok(r, err) && draw(f, s, figs->len - 1, err);
+    return insee_results_ok(r, err) && draw(figs, f, s, err);
 }
 
 GPtrArray *insee_report_figures(insee_results *r, GError **err)

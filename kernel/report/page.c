@@ -237,7 +237,8 @@ static void applications(insee_results *r, GString *out)
         g_string_append(out, "</td><td>");
         esc(out, insee_results_member_str(r, apps, i, "applications", "plugins"));
         gboolean causal = insee_results_member_bool(r, apps, i, "applications", "causal");
-        gboolean done = insee_results_member_bool(r, apps, i, "applications", "completed");
+        /* Only a causal application completes; the others have null. */
+        gboolean done = causal && insee_results_member_bool(r, apps, i, "applications", "completed");
         g_string_append_printf(out, "</td><td>%s</td>",
                                causal ? (done ? "yes, completed" : "yes, not completed") : "no");
         for (guint c = 0; c < G_N_ELEMENTS(cols); c++)
