@@ -8,6 +8,7 @@
  * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error.
  */
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,21 +21,52 @@
 #include "stats/output.h"
 #include "stats/topology_summary.h"
 
-enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
+enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3,
+       EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };
 
 static char **opt_plugin_dirs;
 static char **opt_set;
 static gboolean opt_json;
+static char *opt_json_file; /* run --json FILE */
 static gboolean opt_version;
 static char *opt_dot;
 static char *opt_output;
+
+static gboolean on_json(const char *name, const char *value, gpointer data, GError **err)
+{
+    (void)name, (void)data, (void)err;
+    opt_json = TRUE;
+    g_free(opt_json_file);
+    opt_json_file = g_strdup(value);
+    return TRUE;
+}
+
+/* GOption gives an optional argument only as --json=FILE; a file name
+   ending in .json after a bare --json is taken as its argument too, so
+   `insee run --json out.json` reads as it looks. Both leave argv. */
+static int take_json_argument(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--json") != 0 || argv[i + 1][0] == '-' ||
+            !g_str_has_suffix(argv[i + 1], ".json"))
+            continue;
+        on_json("--json", argv[i + 1], NULL, NULL);
+        memmove(&argv[i], &argv[i + 2], sizeof *argv * (size_t)(argc - i - 1));
+        argc -= 2;
+        i--;
+    }
+    return argc;
+}
 
 static const GOptionEntry entries[] = {
     {"plugin-dir", 'P', 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_plugin_dirs,
      "Search DIR for plugins first (repeatable)", "DIR"},
     {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt_set,
      "Override a config value, e.g. --set traffic.load=0.3 (repeatable)", "KEY=VALUE"},
-    {"json", 0, 0, G_OPTION_ARG_NONE, &opt_json, "plugins info: print JSON", NULL},
+    {"json", 0, G_OPTION_FLAG_OPTIONAL_ARG | G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK,
+     (gpointer)on_json,
+     "run: write every figure of the run to FILE (as [stats] json); plugins info: print JSON",
+     "FILE"},
     {"dot", 0, 0, G_OPTION_ARG_FILENAME, &opt_dot,
      "topology: also write the wiring as Graphviz DOT to FILE", "FILE"},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
@@ -149,9 +181,24 @@ static insee_config *load_config(const char *cmd, int argc, char **argv, int *co
             cfg = NULL;
         }
     }
+    if (cfg && opt_json_file &&
+        !insee_config_set_string(cfg, "stats", "json", opt_json_file, "--json", &err)) {
+        insee_config_free(cfg);
+        cfg = NULL;
+    }
     if (!cfg)
         *code = report_error(err);
     return cfg;
+}
+
+/* Ctrl-C ends the run at the next cycle with what it has gathered; a
+   second one kills at once (the default action, restored). */
+static volatile int interrupted;
+
+static void on_sigint(int sig)
+{
+    interrupted = 1;
+    signal(sig, SIG_DFL);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -163,14 +210,22 @@ static int cmd_run(int argc, char **argv)
     GError *err = NULL;
     insee_registry *reg = open_registry(cfg, &err);
     insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
+    if (exp) {
+        insee_experiment_set_stop(exp, &interrupted);
+        signal(SIGINT, on_sigint);
+    }
     if (!exp || !insee_experiment_run(exp, &err)) {
         code = report_error(err);
     } else {
         /* The report first: a CSV that cannot be written must not hide it. */
         insee_report_print(insee_experiment_report(exp), stdout);
+        fflush(stdout);
         if (!insee_experiment_write_outputs(exp, &err))
             code = report_error(err);
+        if (insee_experiment_report(exp)->interrupted)
+            code = EXIT_INTERRUPTED;
     }
+    signal(SIGINT, SIG_DFL);
     insee_experiment_free(exp);
     if (reg)
         insee_registry_free(reg);
@@ -255,6 +310,7 @@ int main(int argc, char **argv)
     g_option_context_set_description(ctx, description);
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *err = NULL;
+    argc = take_json_argument(argc, argv);
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
         g_printerr("insee: error: %s; see insee --help\n", err->message);
         g_error_free(err);
@@ -264,9 +320,14 @@ int main(int argc, char **argv)
     int code;
     const char *cmd = argc >= 2 ? argv[1] : "";
     gboolean info = strcmp(cmd, "plugins") == 0 && argc >= 3 && strcmp(argv[2], "info") == 0;
-    if ((opt_dot && strcmp(cmd, "topology") != 0) || (opt_json && !info)) {
+    gboolean run = strcmp(cmd, "run") == 0;
+    if ((opt_dot && strcmp(cmd, "topology") != 0) || (opt_json && !info && !run)) {
         g_printerr("insee: error: %s applies to `insee %s` only; see insee --help\n",
-                   opt_dot ? "--dot" : "--json", opt_dot ? "topology" : "plugins info");
+                   opt_dot ? "--dot" : "--json", opt_dot ? "topology" : "run` and `insee plugins info");
+        code = EXIT_USAGE;
+    } else if (opt_json && run != (opt_json_file != NULL)) {
+        g_printerr("insee: error: %s\n", run ? "run --json needs a file: --json FILE.json or --json=FILE"
+                                             : "plugins info --json takes no file");
         code = EXIT_USAGE;
     } else if (opt_output && strcmp(cmd, "report") != 0 && strcmp(cmd, "plot") != 0) {
         g_printerr("insee: error: -o applies to `insee report` and `insee plot` only; see insee --help\n");
@@ -304,5 +365,6 @@ int main(int argc, char **argv)
     g_strfreev(opt_set);
     g_free(opt_dot);
     g_free(opt_output);
+    g_free(opt_json_file);
     return code;
 }

@@ -39,7 +39,8 @@ G_DEFINE_QUARK(insee-config-error-quark, insee_config_error)
 
 typedef struct echo_section {
     char *section;
-    char *text; /* "[section]\nkey = value\n..." */
+    char *text;    /* "[section]\nkey = value\n..." */
+    char *differs; /* "section.key=value\n" per key whose value is not its default */
 } echo_section;
 
 struct insee_config {
@@ -562,6 +563,7 @@ static void echo_section_free(gpointer p)
     echo_section *e = p;
     g_free(e->section);
     g_free(e->text);
+    g_free(e->differs);
     g_free(e);
 }
 
@@ -801,6 +803,30 @@ static gboolean bare_key(const char *s)
     return s[0] && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")];
 }
 
+/* Set section.key to `value` (taken), replacing what was there. */
+static gboolean put_value(insee_config *cfg, const char *section, const char *key,
+                          insee_cfg_node *value, insee_cfg_pos at, GError **err)
+{
+    insee_cfg_node *table;
+    if (!section_table(cfg, section, &table, err)) {
+        insee_cfg_node_free(value);
+        return FALSE;
+    }
+    if (!table) {
+        table = insee_cfg_node_new(INSEE_CFG_TABLE, at);
+        insee_cfg_table_append(cfg->root, section, strlen(section), at, table);
+    }
+    insee_cfg_entry *e = table_find(table, key);
+    if (e) {
+        insee_cfg_node_free(e->value);
+        e->value = value;
+        e->pos = at;
+    } else {
+        insee_cfg_table_append(table, key, strlen(key), at, value);
+    }
+    return TRUE;
+}
+
 gboolean insee_config_set(insee_config *cfg, const char *assignment, GError **err)
 {
     const char *origin = add_origin(cfg, g_strdup_printf("--set %s", assignment));
@@ -819,12 +845,11 @@ gboolean insee_config_set(insee_config *cfg, const char *assignment, GError **er
     }
     const char *section = lhs, *key = dot + 1;
     char *text = g_strstrip(g_strdup(eq + 1));
-    insee_cfg_node *table;
     if (!text[0]) {
         fail_at(err, INSEE_CONFIG_ERROR_PARSE, at,
                 "no value after '='; write e.g. --set %s.%s=0.3 (an empty string is --set %s.%s='\"\"')",
                 section, key, section, key);
-    } else if (section_table(cfg, section, &table, err)) {
+    } else {
         char *why = NULL;
         insee_cfg_node *value = parse_value(text, origin, &why);
         g_free(why);
@@ -832,23 +857,20 @@ gboolean insee_config_set(insee_config *cfg, const char *assignment, GError **er
             value = insee_cfg_node_new(INSEE_CFG_STRING, at);
             value->s = g_strdup(text);
         }
-        if (!table) {
-            table = insee_cfg_node_new(INSEE_CFG_TABLE, at);
-            insee_cfg_table_append(cfg->root, section, strlen(section), at, table);
-        }
-        insee_cfg_entry *e = table_find(table, key);
-        if (e) {
-            insee_cfg_node_free(e->value);
-            e->value = value;
-            e->pos = at;
-        } else {
-            insee_cfg_table_append(table, key, strlen(key), at, value);
-        }
-        ok = TRUE;
+        ok = put_value(cfg, section, key, value, at, err);
     }
     g_free(text);
     g_free(lhs);
     return ok;
+}
+
+gboolean insee_config_set_string(insee_config *cfg, const char *section, const char *key,
+                                 const char *value, const char *origin, GError **err)
+{
+    const insee_cfg_pos at = {add_origin(cfg, g_strdup(origin)), 0, 0};
+    insee_cfg_node *node = insee_cfg_node_new(INSEE_CFG_STRING, at);
+    node->s = g_strdup(value);
+    return put_value(cfg, section, key, node, at, err);
 }
 
 /* ---- sections ----------------------------------------------------------- */
@@ -1020,9 +1042,29 @@ static void append_value(GString *out, const insee_value *v)
     }
 }
 
-/* The echo of one bound section; a key two tables share is written once. */
-static char *render_section(const char *section, const char *plugin, const insee_binding *bindings, size_t n)
+/* Whether a bound value is its parameter's default: compared as the echo
+   writes both, so 0.30 and 0.3 agree. */
+static gboolean is_default(insee_config *cfg, const insee_param_def *def, const char *owner,
+                           const insee_value *v)
 {
+    insee_value d;
+    if (!def->default_value || !convert_default(def, owner, cfg->owned, &d, NULL))
+        return FALSE;
+    GString *a = g_string_new(NULL), *b = g_string_new(NULL);
+    append_value(a, v);
+    append_value(b, &d);
+    gboolean same = g_string_equal(a, b);
+    g_string_free(a, TRUE);
+    g_string_free(b, TRUE);
+    return same;
+}
+
+/* The echo of one bound section; a key two tables share is written once.
+   `differs` gets a "section.key=value" line per key not at its default. */
+static char *render_section(insee_config *cfg, const char *section, const char *plugin,
+                            const insee_binding *bindings, size_t n, char **differs)
+{
+    GString *diff = g_string_new(NULL);
     GString *s = g_string_new(NULL);
     char *base;
     guint index;
@@ -1050,26 +1092,33 @@ static char *render_section(const char *section, const char *plugin, const insee
             g_string_append_printf(s, "%s = ", name);
             append_value(s, &bindings[b].values[k]);
             g_string_append_c(s, '\n');
+            if (!is_default(cfg, &bindings[b].defs[k], bindings[b].owner, &bindings[b].values[k])) {
+                g_string_append_printf(diff, "%s.%s=", section, name);
+                append_value(diff, &bindings[b].values[k]);
+                g_string_append_c(diff, '\n');
+            }
         }
     }
     g_hash_table_unref(written);
+    *differs = g_string_free(diff, FALSE);
     return g_string_free(s, FALSE);
 }
 
-static void record_echo(insee_config *cfg, const char *section, char *text)
+static void record_echo(insee_config *cfg, const char *section, char *text, char *differs)
 {
-    for (guint k = 0; k < cfg->echo->len; k++) {
-        echo_section *e = g_ptr_array_index(cfg->echo, k);
-        if (strcmp(e->section, section) == 0) {
-            g_free(e->text);
-            e->text = text;
-            return;
-        }
+    echo_section *e = NULL;
+    for (guint k = 0; k < cfg->echo->len && !e; k++)
+        if (strcmp(((echo_section *)g_ptr_array_index(cfg->echo, k))->section, section) == 0)
+            e = g_ptr_array_index(cfg->echo, k);
+    if (!e) {
+        e = g_new0(echo_section, 1);
+        e->section = g_strdup(section);
+        g_ptr_array_add(cfg->echo, e);
     }
-    echo_section *e = g_new(echo_section, 1);
-    e->section = g_strdup(section);
+    g_free(e->text);
+    g_free(e->differs);
     e->text = text;
-    g_ptr_array_add(cfg->echo, e);
+    e->differs = differs;
 }
 
 gboolean insee_config_bind(insee_config *cfg, const char *section, insee_binding *bindings, size_t n_bindings,
@@ -1091,7 +1140,9 @@ gboolean insee_config_bind(insee_config *cfg, const char *section, insee_binding
     }
     if (!plugin)
         plugin = g_hash_table_lookup(cfg->plugins, section);
-    record_echo(cfg, section, render_section(section, plugin, bindings, n_bindings));
+    char *differs;
+    char *text = render_section(cfg, section, plugin, bindings, n_bindings, &differs);
+    record_echo(cfg, section, text, differs);
     return TRUE;
 }
 
@@ -1105,4 +1156,35 @@ char *insee_config_echo(insee_config *cfg)
         g_string_append(s, e->text);
     }
     return g_string_free(s, FALSE);
+}
+
+static int compare_lines(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *insee_config_differs(insee_config *cfg, const char *const *skip)
+{
+    GPtrArray *lines = g_ptr_array_new_with_free_func(g_free);
+    for (guint k = 0; k < cfg->echo->len; k++) {
+        const echo_section *e = g_ptr_array_index(cfg->echo, k);
+        if (skip && g_strv_contains(skip, e->section))
+            continue;
+        char **l = g_strsplit(e->differs, "\n", -1);
+        for (char **x = l; *x; x++)
+            if (**x)
+                g_ptr_array_add(lines, g_strdup(*x));
+        g_strfreev(l);
+    }
+    g_ptr_array_sort(lines, compare_lines);
+    g_ptr_array_add(lines, NULL);
+    char *joined = g_strjoinv(";", (char **)lines->pdata);
+    g_ptr_array_unref(lines);
+    return joined;
+}
+
+gboolean insee_config_has_key(insee_config *cfg, const char *section, const char *key)
+{
+    insee_cfg_node *table;
+    return section_table(cfg, section, &table, NULL) && table && table_find(table, key);
 }

@@ -51,6 +51,10 @@ void insee_config_free(insee_config *cfg);
 
 /* Apply "section.key=value". */
 gboolean insee_config_set(insee_config *cfg, const char *assignment, GError **err);
+/* Set section.key to the string `value` as it is (a command-line option's
+   file name, say: no TOML quoting). `origin` names the option in messages. */
+gboolean insee_config_set_string(insee_config *cfg, const char *section, const char *key,
+                                 const char *value, const char *origin, GError **err);
 
 /* The string value of section.plugin, or `fallback` when absent. Fails when
    present but not a string. */
@@ -98,6 +102,16 @@ const char *insee_suggest(const char *word, const char *const *candidates, size_
    section ("[router]\nplugin = \"dally\"\nvcs = 2\n..."): the report echo.
    A new string: the caller releases it with g_free(). */
 char *insee_config_echo(insee_config *cfg);
+
+/* The bound keys whose value is not their default, as sorted
+   "section.key=value" items joined by ';' (values as the echo writes them,
+   e.g. router.mode="random";traffic.load=0.5): what tells two rows of one
+   CSV apart. Sections named in the NULL-terminated `skip` (may be NULL) are
+   left out. A new string, empty when everything is a default. */
+char *insee_config_differs(insee_config *cfg, const char *const *skip);
+
+/* Whether the document (or an override) sets `key` in `section`. */
+gboolean insee_config_has_key(insee_config *cfg, const char *section, const char *key);
 
 G_END_DECLS
 #endif

@@ -40,6 +40,23 @@ void insee_engine_fail(insee_engine *eng, const char *fmt, ...)
     g_free(msg);
 }
 
+uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
+{
+    const insee_net *net = &eng->net;
+    if (eng->topo->distance)
+        return eng->topo->distance(eng->topo_self, router, dst);
+    uint32_t d = 0;
+    insee_hop hop;
+    while (d <= net->routers &&
+           eng->topo->minimal_hops(eng->topo_self, router, dst, 0, &hop, 1) > 0) {
+        router = insee_net_next_router(net, net->port_base[router] + hop.port);
+        if (router == INSEE_NONE)
+            break;
+        d++;
+    }
+    return d;
+}
+
 void insee_engine_prepare(insee_engine *eng)
 {
     insee_net *net = &eng->net;
@@ -103,6 +120,7 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->link_checked);
     insee_wheel_clear(&eng->wheel);
     insee_heap_clear(&eng->due);
+    insee_stats_clear(&eng->stats);
     insee_workload_clear(eng);
     insee_net_clear(&eng->net);
     g_clear_error(&eng->error);
@@ -403,9 +421,23 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
     return FALSE;
 }
 
+/* A router drops the packet: unroutable when no minimal path leaves here
+   for its destination (the topology lists none), else the router's choice. */
+static insee_drop_reason drop_reason(insee_engine *eng, uint32_t q, const insee_packet *pk)
+{
+    const insee_net *net = &eng->net;
+    uint32_t r = net->q_router[q];
+    insee_hop hop;
+    if (net->node_router[pk->dst] != r &&
+        eng->topo->minimal_hops(eng->topo_self, r, pk->dst, pk->salt, &hop, 1) == 0)
+        return INSEE_DROP_UNROUTABLE;
+    return INSEE_DROP_ROUTER;
+}
+
 static void drop_head(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
+    insee_stats_on_dropped(&eng->stats, drop_reason(eng, q, &net->pkt[net->q_head[q]]), eng->now);
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
     if (net->q_in_done[q] > eng->now) /* its tail will not arrive: discarded as it comes */
         net->q_in_done[q] = eng->now;
@@ -474,8 +506,13 @@ static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
     if (q < eng->net.transit_queues)
         return;
     pk->injected = eng->now;
-    if (insee_engine_in_window(eng, eng->now))
-        eng->report.injected++;
+    if (!insee_engine_in_window(eng, eng->now))
+        return;
+    eng->report.injected++;
+    uint32_t distance = eng->stats.opt.distance_histograms
+                            ? insee_engine_distance(eng, eng->net.q_router[q], pk->dst)
+                            : 0;
+    insee_stats_on_injected(&eng->stats, pk, distance, eng->now);
 }
 
 /* The packet reserved on output VC ovc of link gp starts crossing now: its
@@ -503,6 +540,10 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     pk->hops++;
     pk->ready = eng->now + 1;
     eng->report.total_packet_hops++;
+    if (insee_engine_in_window(eng, eng->now)) {
+        eng->report.packet_hops++;
+        insee_stats_on_hop(&eng->stats, ovc, eng->now);
+    }
     uint32_t dq = net->peer_queue[gp] + vc;
     /* The head is routable next cycle. Links start after this cycle's
        requests: joining the active list now is the same as a HEAD_READY
@@ -835,14 +876,14 @@ static void step(insee_engine *eng)
     insee_deadlock_check(eng);
 }
 
-/* The next cycle with something to do. */
+/* The next cycle with something to do: a packet moving, a source due, a
+   phase boundary. */
 static uint64_t next_cycle(insee_engine *eng)
 {
     if (eng->active.len || eng->wheel.pending)
         return eng->now + 1;
     uint64_t next = insee_workload_next_due(eng);
-    if (next > eng->window_end)
-        next = eng->window_end;
+    next = MIN(next, MIN(eng->window_end, eng->phases.next));
     return next > eng->now + 1 ? next : eng->now + 1;
 }
 
@@ -858,6 +899,7 @@ static gboolean finished(insee_engine *eng)
         eng->report.completion = eng->now + 1; /* the cycle just simulated counts */
         eng->window_end = eng->now + 1;
         eng->drain_limit = eng->window_end + eng->drain;
+        insee_stats_set_window(&eng->stats, eng->window_start, eng->window_end);
     }
     return eng->in_flight == 0 && insee_heap_top(&eng->local) == INSEE_NEVER &&
            eng->now + 1 >= eng->window_end;
@@ -910,10 +952,11 @@ static void check_stuck(insee_engine *eng)
 }
 
 /* Progress on stderr when it is a terminal, at most twice a second; the
-   clock is read once every 4096 loop turns so the loop stays cheap. */
+   clock is read once every 4096 loop turns so the loop stays cheap. The
+   time left is estimated once the end of generation is known. */
 typedef struct progress {
     gboolean on;
-    gint64 next_us;
+    gint64 start_us, next_us;
     uint32_t turns;
 } progress;
 
@@ -925,21 +968,54 @@ static void progress_tick(const insee_engine *eng, progress *pg)
     if (t < pg->next_us)
         return;
     pg->next_us = t + 500000;
-    const char *phase = eng->now < eng->window_start ? "warm-up"
-                        : eng->now < eng->window_end ? "measuring"
-                                                     : "draining";
-    fprintf(stderr, "\rinsee: cycle %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " (%s)   ",
-            eng->now, eng->window_end, phase);
+    char left[64] = "";
+    if (eng->window_end != INSEE_NEVER && eng->now < eng->window_end && eng->now > 0 && !eng->causal)
+        g_snprintf(left, sizeof left, ", about %.0f s left",
+                   (double)(t - pg->start_us) / 1e6 * (double)(eng->window_end - eng->now) /
+                       (double)eng->now);
+    fprintf(stderr, "\rinsee: cycle %" G_GUINT64_FORMAT " (%s), %" G_GUINT64_FORMAT
+            " packets in flight%s   ", eng->now, insee_phase_name(insee_phases_current(eng)),
+            eng->in_flight, left);
+}
+
+/* The figures the collector holds, into the report. */
+static void report_collected(insee_engine *eng)
+{
+    insee_report *rep = &eng->report;
+    const insee_stats *st = &eng->stats;
+    if (!eng->causal) {
+        uint64_t from = MIN(eng->window_start, eng->now), to = MIN(eng->window_end, eng->now);
+        rep->warmup_cycles = eng->phases.mode == INSEE_RUN_CONVERGE ? eng->phases.warmup : from;
+        rep->measure_cycles = to - from;
+    }
+    rep->phases = eng->causal ? "causal"
+                  : eng->phases.mode == INSEE_RUN_CONVERGE ? "converge" : "fixed";
+    rep->dropped_source = st->dropped[INSEE_DROP_SOURCE_FULL];
+    rep->dropped_router = st->dropped[INSEE_DROP_ROUTER];
+    rep->dropped_unroutable = st->dropped[INSEE_DROP_UNROUTABLE];
+    rep->occupancy_max = st->occupancy_max;
+    static const double q[4] = {0.5, 0.9, 0.99, 0.999};
+    for (int k = 0; k < 4; k++) {
+        rep->latency_gen_q[k] = insee_lat_hist_quantile(&st->latency, q[k]);
+        rep->latency_inj_q[k] = insee_lat_hist_quantile(&st->latency_inj, q[k]);
+    }
 }
 
 gboolean insee_engine_run(insee_engine *eng, GError **err)
 {
     insee_report *rep = &eng->report;
     gint64 start = g_get_monotonic_time();
-    progress pg = {.on = isatty(STDERR_FILENO), .next_us = start + 500000};
+    progress pg = {.on = isatty(STDERR_FILENO), .start_us = start, .next_us = start + 500000};
     eng->now = 0;
+    insee_phases_start(eng);
     insee_workload_start(eng);
     while (!eng->error && eng->now < eng->drain_limit) {
+        if (eng->stop && *eng->stop) {
+            rep->interrupted = TRUE;
+            break;
+        }
+        insee_stats_advance(&eng->stats, eng->now, eng->in_flight, insee_phases_current(eng));
+        insee_phases_at(eng);
         step(eng);
         if (finished(eng)) {
             eng->now++; /* the cycle just simulated counts */
@@ -949,7 +1025,7 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         eng->now = next_cycle(eng);
         progress_tick(eng, &pg);
     }
-    if (eng->causal && !eng->causal_done && !eng->error)
+    if (eng->causal && !eng->causal_done && !eng->error && !rep->interrupted)
         fail_first_unfinished(eng);
     if (pg.on && pg.next_us > start + 500000)
         fputs("\r\033[K", stderr); /* erase the progress line */
@@ -976,6 +1052,10 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         rep->peak_rss_kib = (uint64_t)usage.ru_maxrss; /* Linux: KiB */
     if (eng->causal) /* measured from cycle 0 to completion */
         rep->measure_cycles = eng->causal_done ? rep->completion : eng->now;
+    insee_stats_finish(&eng->stats, &eng->net, eng->now, insee_phases_current(eng));
+    report_collected(eng);
+    if (rep->measure_cycles)
+        rep->occupancy = eng->stats.occupancy_area / (double)rep->measure_cycles;
     double phits = (double)eng->packet_phits;
     double denom = (double)eng->net.nodes * (double)rep->measure_cycles;
     if (denom > 0) {

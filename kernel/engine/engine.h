@@ -14,6 +14,7 @@
 
 #include "engine/events.h"
 #include "net/network.h"
+#include "stats/collect.h"
 #include "stats/report.h"
 
 G_BEGIN_DECLS
@@ -76,6 +77,30 @@ typedef enum insee_injection {
     INSEE_INJECT_SHORTEST_PROFITABLE, /* the roomiest among the minimal directions' */
     INSEE_INJECT_LONGEST_PATH,        /* the direction with most hops to go */
 } insee_injection;
+
+/* How the measurement window is chosen (INSEE §3.2.1). */
+typedef enum insee_run_mode {
+    INSEE_RUN_FIXED,    /* [warmup, warmup + cycles) */
+    INSEE_RUN_CONVERGE, /* warm-up, convergence check, then batches */
+} insee_run_mode;
+
+/* The run phases' parameters and where they stand (kernel/engine/phases.c). */
+typedef struct insee_phases {
+    insee_run_mode mode;
+    uint64_t warmup;
+    uint64_t window;        /* convergence: cycles per check */
+    double tolerance;       /* convergence: relative difference allowed */
+    uint32_t needed;        /* convergence: consecutive agreeing windows */
+    uint64_t max;           /* convergence: at most this many cycles after warm-up */
+    uint32_t batches;
+    uint64_t batch_cycles;
+
+    insee_phase phase;
+    uint64_t next;          /* cycle of the next boundary, or INSEE_NEVER */
+    uint32_t agree;         /* consecutive windows within tolerance so far */
+    double prev_load, prev_latency;
+    gboolean have_prev;
+} insee_phases;
 
 typedef struct insee_engine {
     insee_net net;
@@ -157,7 +182,10 @@ typedef struct insee_engine {
     insee_vec link_check;    /* links that may start a packet after arbitration */
     uint8_t *link_checked;   /* per link: already in link_check */
 
+    insee_phases phases;
+    insee_stats stats;
     insee_report report;
+    const volatile int *stop; /* when non-zero: stop now, report what was gathered */
     GError *error;           /* first simulation error; ends the run */
 } insee_engine;
 
@@ -198,6 +226,16 @@ static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t 
    for its whole budget: with deadlock_cycles = 0 the diagnosis comes late,
    not never. */
 #define INSEE_STALL_LIMIT 1000000u
+
+/* Hops from `router` to node `dst` along minimal paths. */
+uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst);
+
+/* kernel/engine/phases.c: the run phases. start() sets the windows before
+   cycle 0; at() runs the boundary due at the top of cycle eng->now. */
+void insee_phases_start(insee_engine *eng);
+void insee_phases_at(insee_engine *eng);
+/* The phase a cycle belongs to, for the series and the progress line. */
+insee_phase insee_phases_current(const insee_engine *eng);
 
 /* kernel/engine/deadlock.c: end the run with a diagnosis when nothing has
    moved for deadlock_cycles (INSEE_STALL_LIMIT when 0) while packets are

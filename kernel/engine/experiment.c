@@ -15,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "net/memory.h"
+#include "stats/json.h"
 #include "stats/output.h"
 
 G_DEFINE_QUARK(insee-experiment-error-quark, insee_experiment_error)
@@ -24,9 +25,7 @@ G_DEFINE_QUARK(insee-experiment-error-quark, insee_experiment_error)
 const char insee_default_experiment[] =
     "# The embedded default experiment: an 8x8 torus under uniform traffic.\n"
     "[simulation]\n"
-    "seed = 1\n"
-    "warmup = 5000\n"
-    "cycles = 20000\n"
+    "seed = 1  # INSEE's run phases: warm-up, convergence, 10 batches of 1000 cycles\n"
     "[topology]\n"
     "plugin = \"torus\"  # its default dims: [8, 8]\n"
     "[router]\n"
@@ -37,7 +36,8 @@ const char insee_default_experiment[] =
 
 /* Kernel-owned keys, validated like any plugin's. */
 enum { SIM_SEED, SIM_WARMUP, SIM_CYCLES, SIM_DRAIN, SIM_PACKET_PHITS, SIM_PHIT_BYTES,
-       SIM_DEADLOCK, SIM_MAX_CYCLES };
+       SIM_DEADLOCK, SIM_MAX_CYCLES, SIM_PHASES, SIM_CONV_WINDOW, SIM_CONV_TOLERANCE,
+       SIM_CONV_MAX, SIM_BATCHES, SIM_BATCH_CYCLES };
 static const insee_param_def simulation_params[] = {
     {"seed", INSEE_PARAM_INT, "1", 0, 9007199254740991.0, NULL, NULL,
      "seed of every random stream; same seed and config, same results"},
@@ -53,6 +53,19 @@ static const insee_param_def simulation_params[] = {
     {"max_cycles", INSEE_PARAM_INT, "100000000", 1, 1e15, NULL, "cycles",
      "a causal workload (trace, application kernel) runs until it has finished, from cycle "
      "0, ignoring warmup and cycles; one not finished by this cycle ends with an error"},
+    {"phases", INSEE_PARAM_ENUM, "\"converge\"", 1, 0, "converge|fixed", NULL,
+     "converge: after warmup, check convergence every convergence_window cycles, then "
+     "measure `batches` batches (INSEE's batch mode); fixed: measure `cycles` cycles after "
+     "warmup. Setting `cycles` without `phases` selects fixed"},
+    {"convergence_window", INSEE_PARAM_INT, "1000", 1, 1e15, NULL, "cycles",
+     "converge: accepted load and latency are compared every this many cycles"},
+    {"convergence_tolerance", INSEE_PARAM_DOUBLE, "0.05", 0, 1, NULL, NULL,
+     "converge: relative difference under which two windows agree; three in a row converge"},
+    {"convergence_max", INSEE_PARAM_INT, "25000", 1, 1e15, NULL, "cycles",
+     "converge: measure anyway (reported as not converged) after this many cycles"},
+    {"batches", INSEE_PARAM_INT, "10", 1, 1e6, NULL, NULL,
+     "converge: batches measured; the report gives their mean and 95% confidence interval"},
+    {"batch_cycles", INSEE_PARAM_INT, "1000", 1, 1e15, NULL, "cycles", "converge: batch length"},
     {0},
 };
 
@@ -90,10 +103,28 @@ static const insee_param_def traffic_params[] = {
     {0},
 };
 
-enum { S_CSV };
+enum { S_CSV, S_JSON, S_INTERVAL, S_LATENCY_HIST, S_DISTANCE_HIST, S_QUEUE_HIST, S_PORT_MAP,
+       S_NODE_MAP, S_PAIR_MAP };
 static const insee_param_def stats_params[] = {
     {"csv", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
      "append one row per run to this CSV file (empty: none)"},
+    {"json", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+     "write every figure of the run to this JSON file (docs/results.md; empty: none)"},
+    {"interval", INSEE_PARAM_INT, "1000", 0, 1e15, NULL, "cycles",
+     "time series: the summary figures of every interval of this many cycles (0: none)"},
+    {"latency_histogram", INSEE_PARAM_BOOL, "true", 0, 0, NULL, NULL,
+     "latency histograms and percentiles (p50, p90, p99, p99.9)"},
+    {"distance_histograms", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
+     "histograms of the minimal distance of injected packets and of the hops of consumed ones"},
+    {"queue_histograms", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
+     "time each transit and injection queue spends holding 0, 1, 2... packets"},
+    {"port_map", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
+     "phits that crossed each output port and VC (where the bottleneck is)"},
+    {"node_map", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
+     "phits each node injected and accepted"},
+    {"pair_map", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
+     "packets of every source-destination pair at injection and consumption (nodes^2 "
+     "memory: refused when it would not fit)"},
     {0},
 };
 
@@ -310,6 +341,13 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
     known[N_SECTIONS + 3] = "background";
     known[N_SECTIONS + 4] = NULL;
     if (!insee_config_check_sections(exp->cfg, known, err))
+        return FALSE;
+    /* `cycles` alone asks for a fixed window (every file written before the
+       run phases existed); resolved here so that the echo says so. */
+    if (insee_config_has_key(exp->cfg, "simulation", "cycles") &&
+        !insee_config_has_key(exp->cfg, "simulation", "phases") &&
+        !insee_config_set_string(exp->cfg, "simulation", "phases", "fixed",
+                                 "[simulation] cycles without phases", err))
         return FALSE;
 
     for (guint i = 0; i < N_SECTIONS; i++) {
@@ -568,6 +606,16 @@ static void set_engine_params(insee_experiment *exp)
     eng->phit_bytes = (uint32_t)sv[SIM_PHIT_BYTES].i;
     eng->window_start = (uint64_t)sv[SIM_WARMUP].i;
     eng->window_end = eng->window_start + (uint64_t)sv[SIM_CYCLES].i;
+    eng->phases = (insee_phases){
+        .mode = sv[SIM_PHASES].i == 1 ? INSEE_RUN_FIXED : INSEE_RUN_CONVERGE,
+        .warmup = (uint64_t)sv[SIM_WARMUP].i,
+        .window = (uint64_t)sv[SIM_CONV_WINDOW].i,
+        .tolerance = sv[SIM_CONV_TOLERANCE].d,
+        .needed = 3,
+        .max = (uint64_t)sv[SIM_CONV_MAX].i,
+        .batches = (uint32_t)sv[SIM_BATCHES].i,
+        .batch_cycles = (uint64_t)sv[SIM_BATCH_CYCLES].i,
+    };
     eng->drain = (uint64_t)sv[SIM_DRAIN].i;
     eng->drain_limit = eng->window_end + eng->drain;
     eng->max_cycles = (uint64_t)sv[SIM_MAX_CYCLES].i;
@@ -588,6 +636,30 @@ static void set_causal_window(insee_engine *eng)
     eng->window_start = 0;
     eng->window_end = eng->max_cycles;
     eng->drain_limit = eng->max_cycles;
+}
+
+/* The collector, with what [stats] asks for; the network tells it when a
+   queue's count changes only when queue histograms are on. */
+static gboolean start_stats(insee_experiment *exp, GError **err)
+{
+    insee_engine *eng = &exp->eng;
+    const insee_value *v = exp->net[section_index("stats")].kernel;
+    insee_stats_options opt = {
+        .interval = (uint64_t)v[S_INTERVAL].i,
+        .latency_histogram = v[S_LATENCY_HIST].b,
+        .distance_histograms = v[S_DISTANCE_HIST].b,
+        .queue_histograms = v[S_QUEUE_HIST].b,
+        .port_map = v[S_PORT_MAP].b,
+        .node_map = v[S_NODE_MAP].b,
+        .pair_map = v[S_PAIR_MAP].b,
+    };
+    if (!insee_stats_init(&eng->stats, &opt, &eng->net, eng->packet_phits, err))
+        return FALSE;
+    if (opt.queue_histograms) {
+        eng->net.count_changes = insee_stats_on_queue;
+        eng->net.count_ctx = &eng->stats;
+    }
+    return TRUE;
 }
 
 static void application_clear(gpointer p)
@@ -627,7 +699,7 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
         }
     }
     wire_network(exp);
-    if (!start_applications(exp, err))
+    if (!start_stats(exp, err) || !start_applications(exp, err))
         goto fail;
     set_causal_window(eng);
     insee_engine_prepare(eng);
@@ -642,6 +714,9 @@ static void fill_report_header(insee_experiment *exp)
 {
     insee_report *rep = &exp->eng.report;
     rep->echo = insee_config_echo(exp->cfg);
+    /* Where the figures go does not change them. */
+    static const char *const outputs[] = {"stats", "plugins", NULL};
+    rep->params = insee_config_differs(exp->cfg, outputs);
     rep->seed = exp->eng.seed;
     GString *apps = g_string_new(NULL);
     for (uint32_t a = 0; a < rep->n_apps; a++)
@@ -664,17 +739,53 @@ static void fill_report_header(insee_experiment *exp)
     rep->offered_load = offered < 0 ? -1.0 : offered / rep->nodes;
 }
 
-/* The output paths, checked before the run so a bad one costs no simulated
+/* An output path, checked before the run so a bad one costs no simulated
    time; a configuration error, like any other bad value. */
-static gboolean check_outputs(const insee_experiment *exp, GError **err)
+static gboolean check_output(const insee_experiment *exp, int key, const char *what, GError **err)
 {
-    const char *csv = kernel_value(exp, "stats", S_CSV)->s;
+    const char *path = kernel_value(exp, "stats", key)->s;
     GError *e = NULL;
-    if (!csv || !*csv || insee_output_check(csv, "[stats] csv", &e))
+    if (!path || !*path || insee_output_check(path, what, &e))
         return TRUE;
     g_set_error_literal(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID, e->message);
     g_error_free(e);
     return FALSE;
+}
+
+static gboolean check_outputs(const insee_experiment *exp, GError **err)
+{
+    return check_output(exp, S_CSV, "[stats] csv", err) &&
+           check_output(exp, S_JSON, "[stats] json", err);
+}
+
+/* Where the routers sit and where each port leads, for the JSON document:
+   coordinates only for direct topologies (router r hosts node r). */
+static insee_layout layout_of(const insee_experiment *exp)
+{
+    const insee_engine *eng = &exp->eng;
+    const insee_net *net = &eng->net;
+    insee_topology_info info = {0};
+    eng->topo->info(eng->topo_self, &info);
+    insee_layout lay = {.phit_bytes = eng->phit_bytes,
+                        .ports = g_new0(insee_layout_port, net->ports_total)};
+    if (info.dims && eng->topo->coords && !(info.flags & INSEE_TOPO_INDIRECT) &&
+        net->routers == net->nodes) {
+        lay.dims = info.dims;
+        lay.router_coords = g_new0(int32_t, (size_t)net->routers * info.dims);
+        for (uint32_t r = 0; r < net->routers; r++)
+            eng->topo->coords(eng->topo_self, r, lay.router_coords + (size_t)r * info.dims,
+                              info.dims);
+    }
+    for (uint32_t gp = 0; gp < net->ports_total; gp++) {
+        uint32_t r = net->port_router[gp];
+        insee_hop hop = {.dim = -1};
+        if (eng->topo->port_info)
+            eng->topo->port_info(eng->topo_self, r, gp - net->port_base[r], &hop);
+        lay.ports[gp] = (insee_layout_port){.to = insee_net_next_router(net, gp), .dim = hop.dim,
+                                            .dir = hop.dir,
+                                            .wrap = (hop.flags & INSEE_HOP_WRAP) != 0};
+    }
+    return lay;
 }
 
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
@@ -689,8 +800,29 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err)
 
 gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **err)
 {
+    const insee_report *rep = &exp->eng.report;
     const char *csv = kernel_value(exp, "stats", S_CSV)->s;
-    return !csv || !*csv || insee_report_append_csv(&exp->eng.report, csv, err);
+    const char *json = kernel_value(exp, "stats", S_JSON)->s;
+    if (rep->interrupted) {
+        g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SIMULATION,
+                    "the run was interrupted: its figures are partial, so no output file was "
+                    "written");
+        return FALSE;
+    }
+    if (csv && *csv && !insee_report_append_csv(rep, csv, err))
+        return FALSE;
+    if (!json || !*json)
+        return TRUE;
+    insee_layout lay = layout_of(exp);
+    gboolean ok = insee_json_write(json, rep, &exp->eng.stats, &exp->eng.net, &lay, err);
+    g_free(lay.router_coords);
+    g_free(lay.ports);
+    return ok;
+}
+
+void insee_experiment_set_stop(insee_experiment *exp, const volatile int *stop)
+{
+    exp->eng.stop = stop;
 }
 
 insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,

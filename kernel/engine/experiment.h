@@ -48,10 +48,14 @@ const insee_net *insee_experiment_network(const insee_experiment *exp);
 struct insee_engine *insee_experiment_engine(insee_experiment *exp);
 /* The diameter the topology plugin's info() gives (0: it does not say). */
 uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp);
-/* The files the configuration asks for ([stats] csv), from the report of a
-   successful run; each is replaced whole or left as it was. Separate from
-   the run so that a failed output never hides the report. */
+/* The files the configuration asks for ([stats] csv and json), from the
+   report of a successful run; each is replaced whole or left as it was.
+   Separate from the run so that a failed output never hides the report. An
+   interrupted run writes nothing and says so. */
 gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **err);
+/* While *stop is non-zero the run stops at the next cycle, its report
+   marked interrupted (the CLI's SIGINT handler sets it). NULL: never. */
+void insee_experiment_set_stop(insee_experiment *exp, const volatile int *stop);
 /* Valid after a successful run; owned by the experiment. */
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);

@@ -62,25 +62,10 @@ static void host_port_info(insee_kernel *k, uint32_t router, uint32_t port, inse
         eng->topo->port_info(eng->topo_self, router, port, out);
 }
 
-/* Default distance: follow the first minimal hop until the destination. */
 static uint32_t host_distance(insee_kernel *k, uint32_t router, uint32_t dst)
 {
     insee_engine *eng = E(k);
-    const insee_net *net = &eng->net;
-    if (!in_network(net, router, dst))
-        return 0;
-    if (eng->topo->distance)
-        return eng->topo->distance(eng->topo_self, router, dst);
-    uint32_t d = 0;
-    insee_hop hop;
-    while (d <= net->routers &&
-           eng->topo->minimal_hops(eng->topo_self, router, dst, 0, &hop, 1) > 0) {
-        router = insee_net_next_router(net, net->port_base[router] + hop.port);
-        if (router == INSEE_NONE)
-            break;
-        d++;
-    }
-    return d;
+    return in_network(&eng->net, router, dst) ? insee_engine_distance(eng, router, dst) : 0;
 }
 
 static uint32_t host_coords(insee_kernel *k, uint32_t node, int32_t *out, uint32_t max)

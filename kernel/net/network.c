@@ -301,6 +301,8 @@ void insee_net_packet_free(insee_net *net, uint32_t p)
 
 void insee_net_reserve_slot(insee_net *net, uint32_t q)
 {
+    if (net->count_changes)
+        net->count_changes(net->count_ctx, q, net->q_count[q]);
     net->q_count[q]++;
     if (q < net->transit_queues)
         net->transit_used++;
@@ -329,6 +331,8 @@ uint32_t insee_net_unlink_head(insee_net *net, uint32_t q)
 
 void insee_net_release_slot(insee_net *net, uint32_t q)
 {
+    if (net->count_changes)
+        net->count_changes(net->count_ctx, q, net->q_count[q]);
     net->q_count[q]--;
     if (q < net->transit_queues)
         net->transit_used--;

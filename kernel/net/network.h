@@ -94,6 +94,10 @@ typedef struct insee_net {
     uint64_t *q_in_done;
     uint64_t *q_out_done;
     uint64_t transit_used;    /* packets counted in transit queues (occupancy) */
+    /* When set, called just before a queue's count changes (the queue
+       histograms of stats/collect.h); NULL costs one branch. */
+    void (*count_changes)(void *ctx, uint32_t q, uint32_t count);
+    void *count_ctx;
 
     insee_packet *pkt;        /* pool; grows by doubling up to pkt_bound, never shrinks */
     uint32_t pkt_cap;

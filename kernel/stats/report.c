@@ -8,6 +8,7 @@
 
 #include <locale.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "stats/output.h"
@@ -28,8 +29,49 @@ double insee_stat_std(const insee_stat *s)
     return s->count > 1 ? sqrt(s->m2 / (double)(s->count - 1)) : 0.0;
 }
 
+/* Student's t for a two-sided 95 % interval: the table for small samples,
+   the Cornish-Fisher expansion around the normal quantile beyond (within
+   1e-4 of the exact value from 30 degrees of freedom on). */
+static double t95(uint32_t df)
+{
+    static const double table[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                   2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                   2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                   2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df >= 1 && df <= G_N_ELEMENTS(table))
+        return table[df - 1];
+    double z = 1.959964, n = (double)df;
+    return z + (z * z * z + z) / (4 * n) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+insee_estimate insee_batch_estimate(const insee_report *r, size_t field)
+{
+    insee_estimate e = {0};
+    double sum = 0, sq = 0;
+    for (uint32_t b = 0; b < r->n_batches; b++) {
+        double v = *(const double *)((const char *)&r->batches[b] + field);
+        if (isnan(v))
+            continue;
+        e.n++;
+        sum += v;
+    }
+    e.mean = e.n ? sum / e.n : NAN;
+    for (uint32_t b = 0; b < r->n_batches; b++) {
+        double v = *(const double *)((const char *)&r->batches[b] + field);
+        if (!isnan(v))
+            sq += (v - e.mean) * (v - e.mean);
+    }
+    e.std = e.n > 1 ? sqrt(sq / (e.n - 1)) : NAN;
+    double half = e.n > 1 ? t95(e.n - 1) * e.std / sqrt((double)e.n) : NAN;
+    e.ci_lo = e.mean - half;
+    e.ci_hi = e.mean + half;
+    return e;
+}
+
 void insee_report_clear(insee_report *r)
 {
+    g_free(r->batches);
+    g_free(r->params);
     for (uint32_t a = 0; a < r->n_apps; a++) {
         g_free(r->apps[a].name);
         g_free(r->apps[a].plugins);
@@ -45,6 +87,8 @@ insee_report insee_report_copy(const insee_report *r)
     insee_report c = *r;
     c.echo = g_strdup(r->echo);
     c.plugins = g_strdup(r->plugins);
+    c.params = g_strdup(r->params);
+    c.batches = g_memdup2(r->batches, sizeof *r->batches * r->n_batches);
     c.apps = g_memdup2(r->apps, sizeof *r->apps * r->n_apps);
     for (uint32_t a = 0; a < r->n_apps; a++) {
         c.apps[a].name = g_strdup(r->apps[a].name);
@@ -85,6 +129,36 @@ static void print_latency(FILE *out, const char *what, const insee_stat *s)
 {
     fprintf(out, "%-28s mean %.3f  std %.3f  max %" G_GUINT64_FORMAT " cycles\n", what, s->mean,
             insee_stat_std(s), s->max);
+}
+
+static void print_percentiles(FILE *out, const char *what, const uint64_t q[4])
+{
+    if (!q[0])
+        return;
+    fprintf(out, "%-28s p50 %" G_GUINT64_FORMAT "  p90 %" G_GUINT64_FORMAT "  p99 %" G_GUINT64_FORMAT
+            "  p99.9 %" G_GUINT64_FORMAT " cycles\n", what, q[0], q[1], q[2], q[3]);
+}
+
+/* How the window was chosen, and for batches their figures with a 95 %
+   confidence interval. */
+static void print_phases(const insee_report *r, FILE *out)
+{
+    if (!r->phases || strcmp(r->phases, "converge") != 0)
+        return;
+    fprintf(out, "%-28s %s after %" G_GUINT64_FORMAT " cycles; %u batches of %" G_GUINT64_FORMAT
+            " cycles\n", "steady state", r->converged ? "converged" : "NOT converged (cap reached)",
+            r->convergence_cycles, r->n_batches, r->batch_cycles);
+    static const struct {
+        const char *name;
+        size_t field;
+    } figures[] = {{"  accepted load", offsetof(insee_batch, accepted_load)},
+                   {"  latency from generation", offsetof(insee_batch, latency_mean)},
+                   {"  average hops", offsetof(insee_batch, avg_hops)}};
+    for (size_t f = 0; f < G_N_ELEMENTS(figures); f++) {
+        insee_estimate e = insee_batch_estimate(r, figures[f].field);
+        fprintf(out, "%-28s mean %.4f  std %.4f  95%% CI [%.4f, %.4f] over %u batches\n",
+                figures[f].name, e.mean, e.std, e.ci_lo, e.ci_hi, e.n);
+    }
 }
 
 /* Whether the network drained, and when not, the advice that can help:
@@ -133,16 +207,19 @@ void insee_report_print(const insee_report *r, FILE *out)
     c_numbers locale = c_numbers_begin();
     fprintf(out, "# insee report\n# parameters (this block is a config file that repeats the run)\n");
     fputs(r->echo ? r->echo : "", out);
-    fprintf(out, "\n# results\n");
+    fprintf(out, "\n# results%s\n",
+            r->interrupted ? " (INTERRUPTED: partial figures, nothing written)" : "");
     fprintf(out, "%-28s %u nodes, %u routers, packets of %u phits\n", "network", r->nodes,
             r->routers, r->packet_phits);
-    fprintf(out, "%-28s %" G_GUINT64_FORMAT " (warm-up %" G_GUINT64_FORMAT ", measured %"
-            G_GUINT64_FORMAT ", drain %" G_GUINT64_FORMAT ")\n", "simulated cycles", r->cycles,
-            r->warmup_cycles, r->measure_cycles, r->drain_cycles);
+    fprintf(out, "%-28s %" G_GUINT64_FORMAT " (warm-up %" G_GUINT64_FORMAT ", convergence %"
+            G_GUINT64_FORMAT ", measured %" G_GUINT64_FORMAT ", drain %" G_GUINT64_FORMAT ")\n",
+            "simulated cycles", r->cycles, r->warmup_cycles, r->convergence_cycles,
+            r->measure_cycles, r->drain_cycles);
     if (r->causal)
         fprintf(out, "%-28s %s%" G_GUINT64_FORMAT "\n", "workload",
                 r->completed ? "completed at cycle " : "NOT completed; stopped at cycle ",
                 r->cycles);
+    print_phases(r, out);
     if (r->offered_load >= 0)
         fprintf(out, "%-28s %.4f phits/node/cycle\n", "offered load", r->offered_load);
     fprintf(out, "%-28s %.4f phits/node/cycle\n", "generated load", r->generated_load);
@@ -150,9 +227,17 @@ void insee_report_print(const insee_report *r, FILE *out)
     fprintf(out, "%-28s generated %" G_GUINT64_FORMAT ", injected %" G_GUINT64_FORMAT
             ", delivered %" G_GUINT64_FORMAT ", dropped %" G_GUINT64_FORMAT "\n",
             "packets (measured)", r->generated, r->injected, r->delivered, r->dropped);
+    if (r->dropped)
+        fprintf(out, "%-28s source full %" G_GUINT64_FORMAT ", by routers %" G_GUINT64_FORMAT
+                ", unroutable %" G_GUINT64_FORMAT "\n", "dropped (measured)", r->dropped_source,
+                r->dropped_router, r->dropped_unroutable);
     fprintf(out, "%-28s %.4f\n", "average hops", per_packet(r->hops, r->delivered));
+    fprintf(out, "%-28s mean %.2f  max %" G_GUINT64_FORMAT " packets\n", "packets in the network",
+            r->occupancy, r->occupancy_max);
     print_latency(out, "latency from generation", &r->latency_gen);
+    print_percentiles(out, "", r->latency_gen_q);
     print_latency(out, "latency from injection", &r->latency_inj);
+    print_percentiles(out, "", r->latency_inj_q);
     fprintf(out, "%-28s generated %" G_GUINT64_FORMAT ", delivered %" G_GUINT64_FORMAT
             ", dropped %" G_GUINT64_FORMAT ", in flight %" G_GUINT64_FORMAT " (%s)\n",
             "packets (whole run)", r->total_generated, r->total_delivered, r->total_dropped,
@@ -175,9 +260,10 @@ void insee_report_print(const insee_report *r, FILE *out)
 }
 
 static const char csv_header[] =
-    "plugins,seed,nodes,packet_phits,warmup,measured,offered_load,generated_load,"
-    "accepted_load,generated,injected,delivered,dropped,avg_hops,lat_gen_mean,lat_gen_std,"
-    "lat_gen_max,lat_inj_mean,lat_inj_std,lat_inj_max,cycles,drained\n";
+    "plugins,params,seed,nodes,packet_phits,phases,converged,warmup,measured,offered_load,"
+    "generated_load,accepted_load,accepted_ci95,generated,injected,delivered,dropped,avg_hops,"
+    "lat_gen_mean,lat_gen_std,lat_gen_max,lat_gen_p99,lat_gen_ci95,lat_inj_mean,lat_inj_std,"
+    "lat_inj_max,cycles,drained\n";
 
 /* RFC 4180: a field holding a comma, a quote or a line break is quoted, its
    quotes doubled (plugin names come from third-party plugins). */
@@ -196,21 +282,38 @@ static void csv_field(GString *s, const char *v)
     g_string_append_c(s, '"');
 }
 
+/* Half the width of a batch figure's 95 % interval; empty without batches. */
+static void csv_ci(GString *s, const insee_report *r, size_t field)
+{
+    insee_estimate e = insee_batch_estimate(r, field);
+    if (e.n > 1)
+        g_string_append_printf(s, ",%.6f", (e.ci_hi - e.ci_lo) / 2);
+    else
+        g_string_append_c(s, ',');
+}
+
 static void csv_row(const insee_report *r, GString *s)
 {
     csv_field(s, r->plugins ? r->plugins : "");
+    g_string_append_c(s, ',');
+    csv_field(s, r->params ? r->params : "");
+    gboolean batches = r->phases && strcmp(r->phases, "converge") == 0;
+    g_string_append_printf(s, ",%" G_GUINT64_FORMAT ",%u,%u,%s,%s,%" G_GUINT64_FORMAT
+                           ",%" G_GUINT64_FORMAT ",%.6f,%.6f,%.6f",
+                           r->seed, r->nodes, r->packet_phits, r->phases ? r->phases : "",
+                           batches ? (r->converged ? "1" : "0") : "", r->warmup_cycles,
+                           r->measure_cycles, r->offered_load, r->generated_load, r->accepted_load);
+    csv_ci(s, r, offsetof(insee_batch, accepted_load));
     g_string_append_printf(
-        s,
-        ",%" G_GUINT64_FORMAT ",%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-        ",%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-        ",%" G_GUINT64_FORMAT ",%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%.6f,%.6f,%" G_GUINT64_FORMAT
-        ",%" G_GUINT64_FORMAT ",%d\n",
-        r->seed, r->nodes, r->packet_phits, r->warmup_cycles,
-        r->measure_cycles, r->offered_load, r->generated_load, r->accepted_load, r->generated,
-        r->injected, r->delivered, r->dropped, per_packet(r->hops, r->delivered),
+        s, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+        ",%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
+        r->generated, r->injected, r->delivered, r->dropped, per_packet(r->hops, r->delivered),
         r->latency_gen.mean, insee_stat_std(&r->latency_gen), r->latency_gen.max,
-        r->latency_inj.mean, insee_stat_std(&r->latency_inj), r->latency_inj.max, r->cycles,
-        r->drained ? 1 : 0);
+        r->latency_gen_q[2]);
+    csv_ci(s, r, offsetof(insee_batch, latency_mean));
+    g_string_append_printf(s, ",%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%d\n",
+                           r->latency_inj.mean, insee_stat_std(&r->latency_inj),
+                           r->latency_inj.max, r->cycles, r->drained ? 1 : 0);
 }
 
 gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err)

@@ -28,6 +28,21 @@ typedef struct insee_stat {
 void insee_stat_add(insee_stat *s, uint64_t x);
 double insee_stat_std(const insee_stat *s);
 
+/* One batch of a converged run (INSEE §3.2.1): its own figures. */
+typedef struct insee_batch {
+    double accepted_load, generated_load; /* phits/node/cycle */
+    double latency_mean;                  /* NAN when it delivered nothing */
+    double avg_hops;
+} insee_batch;
+
+/* mean, sample standard deviation and 95 % confidence interval (Student's
+   t, n - 1 degrees of freedom) of n values; NAN values are skipped. */
+typedef struct insee_estimate {
+    uint32_t n;
+    double mean, std, ci_lo, ci_hi;
+} insee_estimate;
+
+
 /* One application's figures (several applications share a run). */
 typedef struct insee_app_report {
     char *name;
@@ -64,6 +79,15 @@ typedef struct insee_report {
     gboolean completed;     /* causal: it finished; `cycles` is its completion time */
     uint64_t completion;    /* causal: the cycles until every causal application was done */
 
+    const char *phases;     /* "fixed", "converge" or "causal" (a static string) */
+    gboolean converged;     /* converge: three windows in a row agreed */
+    uint64_t convergence_cycles; /* converge: from warm-up's end to measurement */
+    uint64_t batch_cycles;
+    insee_batch *batches;   /* converge: one per batch measured */
+    uint32_t n_batches;
+    gboolean interrupted;   /* stopped by the user (SIGINT): figures are partial */
+    char *params;           /* parameters not at their defaults, "a.b=v;c.d=w" */
+
     double offered_load;    /* configured, from the traffic plugin; < 0 when none */
     double generated_load;  /* measured entering injection queues */
     double accepted_load;   /* measured consumed */
@@ -71,8 +95,14 @@ typedef struct insee_report {
     /* measurement window */
     uint64_t generated, injected, delivered, dropped;
     uint64_t hops;          /* summed over delivered packets */
+    uint64_t packet_hops;   /* links crossed by any packet */
+    uint64_t dropped_source, dropped_router, dropped_unroutable; /* dropped, by reason */
+    double occupancy;       /* mean packets in the network */
+    uint64_t occupancy_max;
     insee_stat latency_gen; /* tail consumed - entered its injection queue */
     insee_stat latency_inj; /* tail consumed - head left the injection queue */
+    /* percentiles p50, p90, p99, p99.9 (0 without the latency histogram) */
+    uint64_t latency_gen_q[4], latency_inj_q[4];
 
     /* whole run */
     uint64_t total_generated, total_delivered, total_dropped, total_in_flight;
@@ -93,6 +123,10 @@ typedef struct insee_report {
     insee_app_report *apps; /* one per application, configuration order */
     uint32_t n_apps;
 } insee_report;
+
+/* The estimate of one batch figure, named by its offset in insee_batch
+   (offsetof(insee_batch, accepted_load)). */
+insee_estimate insee_batch_estimate(const insee_report *r, size_t field);
 
 void insee_report_clear(insee_report *r);
 /* A deep copy, released with insee_report_clear(). */

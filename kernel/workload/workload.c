@@ -248,6 +248,7 @@ static void count_generated(insee_engine *eng, uint32_t m, uint64_t id)
 {
     eng->report.total_generated++;
     eng->report.sum_generated_ids += id;
+    insee_stats_on_generated(&eng->stats);
     if (insee_engine_in_window(eng, eng->now)) {
         eng->report.generated++;
         message_app(eng, m)->rep->generated++;
@@ -291,6 +292,7 @@ static void drop_rest(insee_engine *eng, uint32_t m)
     for (; eng->msg[m].to_queue > 0; eng->msg[m].to_queue--) {
         uint64_t id = ++eng->serial;
         count_generated(eng, m, id);
+        insee_stats_on_dropped(&eng->stats, INSEE_DROP_SOURCE_FULL, eng->now);
         insee_workload_packet_dropped(eng, m, id);
     }
 }
@@ -475,6 +477,7 @@ void insee_workload_delivered(insee_engine *eng, uint32_t p)
     rep->total_delivered++;
     rep->sum_delivered_ids += pk->id;
     uint32_t m = pk->msg;
+    insee_stats_on_delivered(&eng->stats, pk, eng->now);
     if (insee_engine_in_window(eng, eng->now)) {
         rep->delivered++;
         rep->hops += pk->hops;

@@ -511,6 +511,20 @@ Test(cli, parallel_runs_keep_every_csv_row)
     g_free(dir);
 }
 
+/* Fields of a CSV line, quoted fields (RFC 4180) counted once. */
+static unsigned csv_fields(const char *line)
+{
+    unsigned n = 1;
+    gboolean quoted = FALSE;
+    for (; *line; line++) {
+        if (*line == '"')
+            quoted = !quoted;
+        else if (*line == ',' && !quoted)
+            n++;
+    }
+    return n;
+}
+
 Test(cli, decimal_comma_locale_changes_no_number)
 {
     locale_t de = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
@@ -531,10 +545,7 @@ Test(cli, decimal_comma_locale_changes_no_number)
     cr_assert(g_file_get_contents(csv, &text, NULL, NULL));
     char **lines = g_strsplit(text, "\n", -1);
     cr_assert_eq(g_strv_length(lines), 3, "header, row, final newline");
-    char **head = g_strsplit(lines[0], ",", -1), **row = g_strsplit(lines[1], ",", -1);
-    cr_assert_eq(g_strv_length(row), g_strv_length(head), "row: %s", lines[1]);
-    g_strfreev(head);
-    g_strfreev(row);
+    cr_assert_eq(csv_fields(lines[1]), csv_fields(lines[0]), "row: %s", lines[1]);
     g_strfreev(lines);
     g_free(text);
     g_free(out);

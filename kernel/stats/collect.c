@@ -1,0 +1,300 @@
+/* kernel/stats/collect.c — the run's histograms, maps and series; contract
+ * in collect.h. */
+#include "stats/collect.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "engine/experiment.h"
+#include "net/memory.h"
+
+void insee_counts_add(insee_counts *c, uint32_t i, uint64_t n)
+{
+    if (i >= c->len) {
+        uint32_t len = MAX(i + 1, c->len ? c->len * 2 : 16u);
+        c->v = g_renew(uint64_t, c->v, len);
+        memset(c->v + c->len, 0, (len - c->len) * sizeof *c->v);
+        c->len = len;
+    }
+    c->v[i] += n;
+}
+
+uint64_t insee_counts_total(const insee_counts *c)
+{
+    uint64_t t = 0;
+    for (uint32_t i = 0; i < c->len; i++)
+        t += c->v[i];
+    return t;
+}
+
+/* ---- latency histogram ---------------------------------------------------- */
+
+#define SUB_BITS 7u /* 128 bins per power of two above the exact range */
+#define EXACT_BITS 10u
+
+static uint32_t lat_bin(uint64_t v)
+{
+    if (v < INSEE_LAT_EXACT)
+        return (uint32_t)v;
+    uint32_t e = 63u - (uint32_t)__builtin_clzll(v);
+    uint32_t sub = (uint32_t)(v >> (e - SUB_BITS)) & ((1u << SUB_BITS) - 1);
+    return INSEE_LAT_EXACT + ((e - EXACT_BITS) << SUB_BITS) + sub;
+}
+
+void insee_lat_hist_bin(uint32_t b, uint64_t *lo, uint64_t *hi)
+{
+    if (b < INSEE_LAT_EXACT) {
+        *lo = *hi = b;
+        return;
+    }
+    uint32_t k = b - INSEE_LAT_EXACT;
+    uint32_t e = EXACT_BITS + (k >> SUB_BITS);
+    uint64_t sub = k & ((1u << SUB_BITS) - 1);
+    *lo = ((1ull << SUB_BITS) + sub) << (e - SUB_BITS);
+    *hi = *lo + (1ull << (e - SUB_BITS)) - 1;
+}
+
+void insee_lat_hist_add(insee_lat_hist *h, uint64_t cycles)
+{
+    insee_counts_add(&h->bins, lat_bin(cycles), 1);
+}
+
+uint64_t insee_lat_hist_quantile(const insee_lat_hist *h, double q)
+{
+    uint64_t total = insee_counts_total(&h->bins);
+    if (!total)
+        return 0;
+    uint64_t target = (uint64_t)ceil(q * (double)total);
+    target = CLAMP(target, 1, total);
+    uint64_t seen = 0, lo, hi = 0;
+    for (uint32_t b = 0; b < h->bins.len; b++) {
+        seen += h->bins.v[b];
+        if (seen >= target) {
+            insee_lat_hist_bin(b, &lo, &hi);
+            break;
+        }
+    }
+    return hi;
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+
+const char *insee_phase_name(insee_phase phase)
+{
+    static const char *const names[] = {"warm-up", "convergence", "measurement", "drain"};
+    return names[phase];
+}
+
+/* nodes² counters twice: refused before allocating when over what the
+   process may take (half of it, leaving the network its room). */
+static gboolean pair_map_fits(uint32_t nodes, GError **err)
+{
+    const char *limit = NULL;
+    uint64_t available = insee_memory_available(&limit);
+    uint64_t need = 2ull * nodes * nodes * sizeof(uint64_t);
+    if (need <= available / 2)
+        return TRUE;
+    g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
+                "[stats] pair_map = true needs %.1f MiB for %u nodes (two %u x %u maps), more "
+                "than half of the %.1f MiB this process may use (%s); turn it off, or use "
+                "distance_histograms and node_map, which grow linearly",
+                (double)need / 1048576.0, nodes, nodes, nodes, (double)available / 1048576.0,
+                limit ? limit : "memory available");
+    return FALSE;
+}
+
+gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const insee_net *net,
+                          uint32_t packet_phits, GError **err)
+{
+    memset(st, 0, sizeof *st);
+    st->opt = *opt;
+    st->nodes = net->nodes;
+    st->queues = net->queues;
+    st->transit_queues = net->transit_queues;
+    st->packet_phits = packet_phits;
+    st->window_start = st->window_end = UINT64_MAX;
+    st->series_end = opt->interval ? opt->interval : UINT64_MAX;
+    st->series = g_array_new(FALSE, FALSE, sizeof(insee_series_point));
+    if (opt->pair_map && !pair_map_fits(net->nodes, err))
+        return FALSE;
+    if (opt->queue_histograms)
+        st->q_since = g_new0(uint64_t, net->queues);
+    if (opt->port_map)
+        st->port_phits = g_new0(uint64_t, net->ovcs);
+    if (opt->node_map) {
+        st->node_inj = g_new0(uint64_t, net->nodes);
+        st->node_acc = g_new0(uint64_t, net->nodes);
+    }
+    if (opt->pair_map) {
+        st->pair_inj = g_new0(uint64_t, (size_t)net->nodes * net->nodes);
+        st->pair_cons = g_new0(uint64_t, (size_t)net->nodes * net->nodes);
+    }
+    return TRUE;
+}
+
+void insee_stats_clear(insee_stats *st)
+{
+    g_free(st->latency.bins.v);
+    g_free(st->latency_inj.bins.v);
+    g_free(st->dist_inj.v);
+    g_free(st->dist_cons.v);
+    g_free(st->occ_transit.v);
+    g_free(st->occ_inject.v);
+    g_free(st->q_since);
+    g_free(st->port_phits);
+    g_free(st->node_inj);
+    g_free(st->node_acc);
+    g_free(st->pair_inj);
+    g_free(st->pair_cons);
+    if (st->series)
+        g_array_unref(st->series);
+    memset(st, 0, sizeof *st);
+}
+
+void insee_stats_set_window(insee_stats *st, uint64_t start, uint64_t end)
+{
+    st->window_start = start;
+    st->window_end = end;
+}
+
+/* ---- time ------------------------------------------------------------------ */
+
+/* The first boundary after `clock` that splits a stretch: an interval's
+   end, the window's start or end. */
+static uint64_t next_boundary(const insee_stats *st, uint64_t clock, uint64_t until)
+{
+    uint64_t end = until;
+    if (st->series_end < end)
+        end = st->series_end;
+    if (st->window_start > clock && st->window_start < end)
+        end = st->window_start;
+    if (st->window_end > clock && st->window_end < end)
+        end = st->window_end;
+    return end;
+}
+
+static void close_interval(insee_stats *st, insee_phase phase)
+{
+    insee_series_point pt = {.cycle = st->series_end, .phase = phase, .w = st->now_series};
+    g_array_append_val(st->series, pt);
+    memset(&st->now_series, 0, sizeof st->now_series);
+    st->series_end += st->opt.interval;
+}
+
+void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t in_network, insee_phase phase)
+{
+    while (st->clock < now) {
+        uint64_t end = next_boundary(st, st->clock, now);
+        double area = (double)in_network * (double)(end - st->clock);
+        st->now_series.occupancy_area += area;
+        st->phase_window.occupancy_area += area;
+        if (insee_stats_measuring(st, st->clock)) {
+            st->occupancy_area += area;
+            st->occupancy_max = MAX(st->occupancy_max, in_network);
+        }
+        st->clock = end;
+        if (end == st->series_end)
+            close_interval(st, phase);
+    }
+}
+
+/* The part of [from, to) inside the measurement window. */
+static uint64_t measured_span(const insee_stats *st, uint64_t from, uint64_t to)
+{
+    uint64_t a = MAX(from, st->window_start), b = MIN(to, st->window_end);
+    return b > a ? b - a : 0;
+}
+
+void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count)
+{
+    insee_stats *st = stats;
+    uint64_t span = measured_span(st, st->q_since[q], st->clock);
+    if (span)
+        insee_counts_add(q < st->transit_queues ? &st->occ_transit : &st->occ_inject, count, span);
+    st->q_since[q] = st->clock;
+}
+
+void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, insee_phase phase)
+{
+    insee_stats_advance(st, now, 0, phase);
+    if (st->opt.interval && (st->now_series.generated || st->now_series.delivered ||
+                             st->now_series.dropped || st->now_series.occupancy_area > 0 ||
+                             st->series->len == 0)) {
+        st->series_end = now; /* a last, partial interval */
+        close_interval(st, phase);
+    }
+    if (st->q_since)
+        for (uint32_t q = 0; q < st->queues; q++)
+            insee_stats_on_queue(st, q, net->q_count[q]);
+}
+
+/* ---- packets --------------------------------------------------------------- */
+
+void insee_stats_on_generated(insee_stats *st)
+{
+    st->now_series.generated++;
+    st->phase_window.generated++;
+}
+
+void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t distance,
+                             uint64_t now)
+{
+    if (!insee_stats_measuring(st, now))
+        return;
+    if (st->opt.distance_histograms)
+        insee_counts_add(&st->dist_inj, distance, 1);
+    if (st->node_inj)
+        st->node_inj[pk->src] += st->packet_phits;
+    if (st->pair_inj)
+        st->pair_inj[(size_t)pk->src * st->nodes + pk->dst]++;
+}
+
+void insee_stats_on_hop(insee_stats *st, uint32_t ovc, uint64_t now)
+{
+    if (st->port_phits && insee_stats_measuring(st, now))
+        st->port_phits[ovc] += st->packet_phits;
+}
+
+void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now)
+{
+    double latency = (double)(now - pk->born);
+    insee_window *w[] = {&st->now_series, &st->phase_window};
+    for (unsigned k = 0; k < G_N_ELEMENTS(w); k++) {
+        w[k]->delivered++;
+        w[k]->hops += pk->hops;
+        w[k]->latency_sum += latency;
+    }
+    if (!insee_stats_measuring(st, now))
+        return;
+    if (st->opt.latency_histogram) {
+        insee_lat_hist_add(&st->latency, now - pk->born);
+        insee_lat_hist_add(&st->latency_inj, now - pk->injected);
+    }
+    if (st->opt.distance_histograms)
+        insee_counts_add(&st->dist_cons, pk->hops, 1);
+    if (st->node_acc)
+        st->node_acc[pk->dst] += st->packet_phits;
+    if (st->pair_cons)
+        st->pair_cons[(size_t)pk->src * st->nodes + pk->dst]++;
+}
+
+void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, uint64_t now)
+{
+    st->now_series.dropped++;
+    st->phase_window.dropped++;
+    if (insee_stats_measuring(st, now))
+        st->dropped[why]++;
+}
+
+/* ---- figures --------------------------------------------------------------- */
+
+double insee_load(uint64_t packets, uint32_t L, uint32_t nodes, uint64_t cycles)
+{
+    double denom = (double)nodes * (double)cycles;
+    return denom > 0 ? (double)packets * L / denom : 0.0;
+}
+
+double insee_window_latency(const insee_window *w)
+{
+    return w->delivered ? w->latency_sum / (double)w->delivered : NAN;
+}

@@ -1,0 +1,165 @@
+/* kernel/stats/collect.h — the figures a run gathers beyond its summary
+ * (INSEE §2.4): histograms, maps, per-interval series and per-window sums
+ * for the run phases.
+ *
+ * Who calls what: the experiment sets the options and calls
+ * insee_stats_init() once the network exists; the engine calls the
+ * insee_stats_on_*() hooks at the points where it already counts a packet
+ * (each O(1), nothing allocated but an occasional growth of a histogram),
+ * insee_stats_advance() at the top of every simulated cycle, and
+ * insee_stats_finish() once at the end. The report writers read the struct.
+ *
+ * Memory is linear in the network (ports, nodes) and in the number of
+ * intervals; the pair-to-pair maps (nodes²) only when asked, and refused
+ * by insee_stats_init() when they would not fit.
+ *
+ * Every figure but the series counts the measurement window only.
+ */
+#ifndef INSEE_KERNEL_COLLECT_H
+#define INSEE_KERNEL_COLLECT_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "net/network.h"
+
+G_BEGIN_DECLS
+
+/* Why a packet ended without delivery. */
+typedef enum insee_drop_reason {
+    INSEE_DROP_SOURCE_FULL, /* on_full = "drop" and its injection queue was full */
+    INSEE_DROP_ROUTER,      /* a router discarded it (INSEE_PORT_DROP) */
+    INSEE_DROP_UNROUTABLE,  /* discarded where no minimal path leads to its destination */
+    INSEE_DROP_REASONS
+} insee_drop_reason;
+
+/* Counters indexed by a small integer, grown on demand. */
+typedef struct insee_counts {
+    uint64_t *v;
+    uint32_t len;
+} insee_counts;
+
+void insee_counts_add(insee_counts *c, uint32_t i, uint64_t n);
+uint64_t insee_counts_total(const insee_counts *c);
+
+/* Latency histogram: one bin per cycle below INSEE_LAT_EXACT, then 128 bins
+   per power of two (each within 0.8 % of its value), so memory is bounded by
+   the largest latency's logarithm, not by the run's length. */
+#define INSEE_LAT_EXACT 1024u
+typedef struct insee_lat_hist {
+    insee_counts bins;
+} insee_lat_hist;
+
+void insee_lat_hist_add(insee_lat_hist *h, uint64_t cycles);
+/* The range of cycles bin b holds, both ends inclusive. */
+void insee_lat_hist_bin(uint32_t b, uint64_t *lo, uint64_t *hi);
+/* The smallest latency at or below which a fraction q of the samples lie
+   (the upper end of its bin); 0 when empty. */
+uint64_t insee_lat_hist_quantile(const insee_lat_hist *h, double q);
+
+/* What one stretch of cycles saw; the series and the run phases each keep
+   one, cleared at their own boundaries. */
+typedef struct insee_window {
+    uint64_t generated, delivered, dropped; /* packets */
+    uint64_t hops;                          /* of the delivered ones */
+    double latency_sum;                     /* generation latency of the delivered ones */
+    double occupancy_area;                  /* packets in the network × cycles */
+} insee_window;
+
+/* One point of the time series: the interval ending at `cycle`. */
+typedef struct insee_series_point {
+    uint64_t cycle;
+    uint32_t phase;                         /* insee_phase of its last cycle */
+    insee_window w;
+} insee_series_point;
+
+typedef enum insee_phase {
+    INSEE_PHASE_WARMUP,
+    INSEE_PHASE_CONVERGE,
+    INSEE_PHASE_MEASURE,
+    INSEE_PHASE_DRAIN,
+} insee_phase;
+
+const char *insee_phase_name(insee_phase phase);
+
+typedef struct insee_stats_options {
+    uint64_t interval;           /* series period in cycles; 0: no series */
+    gboolean latency_histogram;  /* and the percentiles */
+    gboolean distance_histograms;
+    gboolean queue_histograms;
+    gboolean port_map;
+    gboolean node_map;
+    gboolean pair_map;
+} insee_stats_options;
+
+typedef struct insee_stats {
+    insee_stats_options opt;
+    uint32_t nodes, queues, transit_queues, packet_phits;
+
+    uint64_t dropped[INSEE_DROP_REASONS];
+    double occupancy_area;       /* packets in the network × measured cycles */
+    uint64_t occupancy_max;
+
+    insee_lat_hist latency, latency_inj;
+    insee_counts dist_inj, dist_cons;    /* minimal distance at injection; hops at consumption */
+    insee_counts occ_transit, occ_inject;/* queue-cycles spent holding k packets */
+    uint64_t *q_since;                   /* per queue: cycle its count last changed */
+    uint64_t *port_phits;                /* per output VC: phits that crossed */
+    uint64_t *node_inj, *node_acc;       /* per node: phits injected, consumed */
+    uint64_t *pair_inj, *pair_cons;      /* nodes × nodes packets, [src * nodes + dst] */
+
+    /* The series: the interval being filled and those done. */
+    insee_window now_series;
+    uint64_t series_end;                 /* first cycle after the current interval */
+    GArray *series;                      /* insee_series_point */
+
+    /* Time the last advance reached, and the window the run phases read. */
+    uint64_t clock;
+    insee_window phase_window;
+    uint64_t window_start, window_end;   /* measured cycles [start, end) */
+} insee_stats;
+
+/* Allocate what the options ask for. FALSE (INSEE_EXPERIMENT_ERROR_SETUP)
+   when the pair-to-pair maps would take more memory than the process may
+   use, with the figure and the key to turn off. */
+gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const insee_net *net,
+                          uint32_t packet_phits, GError **err);
+void insee_stats_clear(insee_stats *st);
+
+/* Measurement window [start, end); the end may be moved later (run phases
+   decide it as they go). Queue histograms restart their clocks at start. */
+void insee_stats_set_window(insee_stats *st, uint64_t start, uint64_t end);
+
+static inline gboolean insee_stats_measuring(const insee_stats *st, uint64_t t)
+{
+    return t >= st->window_start && t < st->window_end;
+}
+
+/* Time moves on to `now` with `in_network` packets inside since the last
+   call; closes the intervals that ended. `phase` labels them. */
+void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t in_network, insee_phase phase);
+/* Close the last, partial interval and the queue histograms at `now`. */
+void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, insee_phase phase);
+
+/* A packet entered its injection queue (counted in the series and phases). */
+void insee_stats_on_generated(insee_stats *st);
+/* Packet pk's head left its injection queue; `distance` is its minimal
+   router-to-router distance (read only with distance histograms on). */
+void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t distance,
+                             uint64_t now);
+/* A packet started crossing output VC ovc. */
+void insee_stats_on_hop(insee_stats *st, uint32_t ovc, uint64_t now);
+void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now);
+void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, uint64_t now);
+/* Queue q held `count` slots (insee_net's q_count) until the cycle of the
+   last advance: called by the network just before the count changes. */
+void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count);
+
+/* packets of L phits over `cycles` cycles of `nodes` nodes, in
+   phits/node/cycle (0 for an empty stretch). */
+double insee_load(uint64_t packets, uint32_t L, uint32_t nodes, uint64_t cycles);
+/* Mean generation latency of what the window delivered; NAN when nothing. */
+double insee_window_latency(const insee_window *w);
+
+G_END_DECLS
+#endif
