@@ -153,7 +153,7 @@ static gboolean series_figures(insee_results *r, GPtrArray *figs, GError **err)
     GString *s = script_new(800, 380);
     series_block(r, s, "lat", cycle, n, (const char *const[]){"series.latency_mean", NULL});
     phase_marks(r, s, cycle, n);
-    g_string_append(s, "set xlabel \"cycle\"\nset ylabel \"latency (cycles)\"\nset yrange [0:*]\n"
+    g_string_append(s, "set xlabel \"cycle\"\nset xrange [0:*]\nset ylabel \"latency (cycles)\"\nset yrange [0:*]\n"
                        "set key bottom right\n"
                        "plot $lat using 1:2 with linespoints pt 7 ps 0.4 lw 2 lc rgb \"#1f77b4\" "
                        "title \"mean latency\"\n");
@@ -164,7 +164,7 @@ static gboolean series_figures(insee_results *r, GPtrArray *figs, GError **err)
     series_block(r, s, "load", cycle, n,
                  (const char *const[]){"series.generated_load", "series.accepted_load", NULL});
     phase_marks(r, s, cycle, n);
-    g_string_append(s, "set xlabel \"cycle\"\nset ylabel \"load (phits/node/cycle)\"\n"
+    g_string_append(s, "set xlabel \"cycle\"\nset xrange [0:*]\nset ylabel \"load (phits/node/cycle)\"\n"
                        "set yrange [0:*]\nset key bottom right\n"
                        "plot $load using 1:2 with lines lw 2 lc rgb \"#ff7f0e\" title \"generated\", "
                        "$load using 1:3 with linespoints pt 7 ps 0.4 lw 2 lc rgb \"#1f77b4\" "
