@@ -474,7 +474,7 @@ static gboolean node_figure(insee_results *r, GPtrArray *figs, GError **err)
     counts_block(r, s, "inj", inj, "maps.node_injected", scale);
     g_string_append_printf(s, "set xrange [-1:%u]\n", json_array_get_length(acc));
     g_string_append(s, "set xlabel \"node\"\nset ylabel \"load (phits/cycle)\"\nset yrange [0:*]\n"
-                       "set key bottom right\nset style fill solid 0.7\n"
+                       "set key outside top center horizontal\nset style fill solid 0.7\n"
                        "plot $acc using 1:2:(0.8) with boxes lc rgb \"#1f77b4\" "
                        "title \"accepted\"");
     if (inj)

@@ -1,0 +1,88 @@
+/* How `insee plot` reads CSV files and groups runs into configurations
+ * (kernel/report/csv.h, curves.h), on exact examples. */
+#include <criterion/criterion.h>
+
+#include "report/csv.h"
+#include "report/curves.h"
+
+Test(configuration, loads_and_seed_are_not_part_of_it)
+{
+    char *c = insee_plot_configuration(
+        "application.0.traffic.load=0.2;router.mode=random;simulation.seed=7;"
+        "simulation.seeds=3;traffic.load=0.3;traffic.loads=x");
+    /* Only keys ending in ".load" and simulation.seed itself go. */
+    cr_assert_str_eq(c, "router.mode=random;simulation.seeds=3;traffic.loads=x");
+    g_free(c);
+    c = insee_plot_configuration("traffic.load=0.1");
+    cr_assert_str_eq(c, "");
+    g_free(c);
+}
+
+Test(legends, name_only_what_differs)
+{
+    const char *plugins[] = {"torus/bubble/rr/consecutive/uniform",
+                             "torus/dally/rr/consecutive/uniform",
+                             "torus/bubble/rr/consecutive/uniform"};
+    const char *configs[] = {"router.mode=random;topology.dims=[8,8]", "topology.dims=[8,8]",
+                             "topology.dims=[8,8]"};
+    char **l = insee_plot_legends(plugins, configs, 3);
+    cr_assert_str_eq(l[0], "bubble, router.mode=random");
+    cr_assert_str_eq(l[1], "dally, router.mode default");
+    cr_assert_str_eq(l[2], "bubble, router.mode default");
+    cr_assert_null(l[3]);
+    g_strfreev(l);
+}
+
+Test(legends, one_configuration_is_named_by_its_plugins)
+{
+    const char *plugins[] = {"mesh/dally/rr/consecutive/uniform"};
+    const char *configs[] = {"topology.dims=[4,4]"};
+    char **l = insee_plot_legends(plugins, configs, 1);
+    cr_assert_str_eq(l[0], "mesh/dally/rr/consecutive/uniform");
+    g_strfreev(l);
+}
+
+Test(legends, plugin_lists_of_other_lengths_are_compared_whole)
+{
+    /* Several applications make the plugin list longer. */
+    const char *plugins[] = {"torus/bubble/rr/consecutive/uniform", "torus/bubble/rr/a/b/c/d"};
+    const char *configs[] = {"", ""};
+    char **l = insee_plot_legends(plugins, configs, 2);
+    cr_assert_str_eq(l[0], plugins[0]);
+    cr_assert_str_eq(l[1], plugins[1]);
+    g_strfreev(l);
+}
+
+Test(csv, quoted_fields_and_record_lines)
+{
+    GArray *lines = NULL;
+    GError *err = NULL;
+    GPtrArray *rows = insee_csv_read("a,b\r\n\"x,1\",\"say \"\"hi\"\"\"\n\"two\nlines\",\nlast,1",
+                                     "t.csv", &lines, &err);
+    cr_assert_not_null(rows);
+    cr_assert_eq(rows->len, 4);
+    char **r1 = g_ptr_array_index(rows, 1), **r2 = g_ptr_array_index(rows, 2),
+         **r3 = g_ptr_array_index(rows, 3);
+    cr_assert_str_eq(r1[0], "x,1");
+    cr_assert_str_eq(r1[1], "say \"hi\"");
+    cr_assert_str_eq(r2[0], "two\nlines");
+    cr_assert_str_eq(r2[1], "");
+    cr_assert_null(r2[2]);
+    cr_assert_str_eq(r3[0], "last");
+    /* Each record's first line: a field across a line break moves the next. */
+    cr_assert_eq(g_array_index(lines, guint, 1), 2);
+    cr_assert_eq(g_array_index(lines, guint, 2), 3);
+    cr_assert_eq(g_array_index(lines, guint, 3), 5);
+    g_ptr_array_free(rows, TRUE);
+    g_array_free(lines, TRUE);
+}
+
+Test(csv, an_open_quote_names_its_line)
+{
+    GArray *lines = NULL;
+    GError *err = NULL;
+    cr_assert_null(insee_csv_read("a\nb\n\"c,\n", "t.csv", &lines, &err));
+    cr_assert_str_eq(err->message, "t.csv:3: a quoted field is never closed");
+    cr_assert_null(lines);
+    g_error_free(err);
+}

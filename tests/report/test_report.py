@@ -1,0 +1,304 @@
+#!/usr/bin/python3
+"""insee report and insee plot from the command line.
+
+usage: test_report.py page|bad-input|plot INSEE WORKDIR
+"""
+import html.parser
+import json
+import os
+import re
+import shutil
+import sys
+
+from common import FIGURES, check, insee, real_run
+
+
+class Page(html.parser.HTMLParser):
+    """The figures of a page: caption title, and what its <svg> holds."""
+
+    def __init__(self):
+        super().__init__()
+        self.figures, self.fig, self.stack, self.urls, self.absent = [], None, [], [], []
+        self.in_b = self.in_absent = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for k in ("src", "href", "xlink:href"):
+            if k in a:
+                self.urls.append(a[k])
+        if tag == "figure":
+            self.fig = {"title": "", "svgs": 0, "drawn": 0}
+        elif self.fig is not None and tag == "svg":
+            self.fig["svgs"] += 1
+        elif self.fig is not None and tag in ("path", "polyline", "polygon"):
+            self.fig["drawn"] += 1
+        elif tag == "b":
+            self.in_b = True
+        elif tag == "p" and a.get("class") == "absent":
+            self.in_absent = True
+            self.absent.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self.figures.append(self.fig)
+            self.fig = None
+        elif tag == "b":
+            self.in_b = False
+        elif tag == "p":
+            self.in_absent = False
+
+    def handle_data(self, data):
+        if self.fig is not None and self.in_b:
+            self.fig["title"] += data
+        if self.in_absent:
+            self.absent[-1] += data
+
+
+def parse(path):
+    p = Page()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    p.feed(text)
+    return p, text
+
+
+def test_page(binary, work):
+    run = real_run(binary, work)
+    out = os.path.join(work, "report.html")
+    r = insee(binary, "report", run, "-o", out)
+    check(r.returncode == 0, f"insee report exits 0 (got {r.returncode}: {r.stderr})")
+    page, text = parse(out)
+    with open(run) as f:
+        doc = json.load(f)
+    external = [u for u in page.urls if re.match(r"\s*(https?:)?//", u)]
+    check(not external, f"no external src/href: {external}")
+    check(not re.search(r"<(script|link|img|iframe)\b", text), "no script, link, img or iframe")
+    titles = [f["title"] for f in page.figures]
+    check(titles == FIGURES, f"figure titles in order: {titles}")
+    for f in page.figures:
+        check(f["svgs"] == 1 and f["drawn"] > 0, f"figure {f['title']!r} has one drawn <svg>: {f}")
+    check(not page.absent, f"nothing left out of a run recording everything: {page.absent}")
+    # The parameters: the config verbatim, and each differing parameter.
+    check(html_text(doc["config"]) in text, "the config TOML verbatim in the page")
+    for item in doc["params"].split(";"):
+        key, value = item.split("=", 1)
+        check(f"<td>{html_text(key)}</td><td>{html_text(value)}</td>" in text,
+              f"parameter {item} in the differs table")
+    s = doc["summary"]
+    check(f"delivered {s['delivered']}" in text, "delivered count in the summary")
+    check(f"{s['latency']['p999']:.2f}" in text, "latency p99.9 in the summary")
+    # Utilisation of the busiest link, computed here from the JSON.
+    loads = doc["maps"]["port_load"]
+    busiest = max(sum(v) for p, v in zip(doc["network"]["ports"], loads["phits"])
+                  if p["to"] is not None) / loads["cycles"]
+    check(f"Busiest link: {busiest:.3f}." in text, f"busiest link {busiest:.3f} in the caption")
+    check("one panel per z plane" not in text, "a 2D network has one panel")
+
+    # Data the run did not record: the figure is left out, saying why.
+    doc["maps"]["port_load"] = None
+    doc["series"] = None
+    partial = os.path.join(work, "partial.json")
+    with open(partial, "w") as f:
+        json.dump(doc, f)
+    r = insee(binary, "report", partial, "-o", out)
+    check(r.returncode == 0, f"report of a partial run exits 0: {r.stderr}")
+    page, text = parse(out)
+    titles = [f["title"] for f in page.figures]
+    check(titles == [t for t in FIGURES if t not in ("Port load", "Latency over time",
+                                                     "Load over time")], f"left out: {titles}")
+    check(len(page.absent) == 3 and all("null" in a for a in page.absent),
+          f"a line per figure left out, saying why: {page.absent}")
+    check("maps.port_load is null" in text, "the port load line names its key")
+
+    # A topology without coordinates: the sorted bar chart, said in the caption.
+    tree = real_run(binary, os.path.join(work, "ring"), dims="[16]")
+    r = insee(binary, "report", tree, "-o", out)
+    check(r.returncode == 0, f"report of a ring exits 0: {r.stderr}")
+    page, text = parse(out)
+    check("Port load" in [f["title"] for f in page.figures], "a port load figure for a ring")
+    check("has no 2D or 3D layout" in text and "sorted from the busiest" in text,
+          "the caption says the ring's port loads are sorted bars")
+    # 3D: one panel per z plane.
+    cube = real_run(binary, os.path.join(work, "cube"), dims="[4,4,4]")
+    r = insee(binary, "report", cube, "-o", out)
+    check(r.returncode == 0 and "one panel per z plane" in open(out).read(),
+          f"a 3D torus is drawn plane by plane: {r.stderr}")
+    for z in range(4):
+        check(f"z = {z}" in open(out).read(), f"panel z = {z} labelled")
+
+
+def html_text(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace(
+        '"', "&quot;").replace("'", "&#39;")
+
+
+def refused(r, out, *words):
+    check(r.returncode == 2, f"exit 2 (got {r.returncode}: {r.stderr})")
+    for w in words:
+        check(w in r.stderr, f"the message names {w!r}: {r.stderr}")
+    if out:
+        check(not os.path.exists(out) or open(out).read() == "old page",
+              "the output is left as it was")
+        d = os.path.dirname(out)
+        check(not [n for n in os.listdir(d) if "insee-tmp" in n], "no temporary file left")
+
+
+def test_bad_input(binary, work):
+    run = real_run(binary, work)
+    with open(run) as f:
+        doc = json.load(f)
+    out = os.path.join(work, "out.html")
+
+    def write(name, content):
+        p = os.path.join(work, name)
+        with open(p, "w") as f:
+            f.write(content if isinstance(content, str) else json.dumps(content))
+        return p
+
+    for name, content, words in [
+        ("text.json", "not json at all\n", ["text.json", "not a JSON results file"]),
+        ("array.json", [1, 2], ["array.json", "'format'"]),
+        ("format.json", dict(doc, format="something-else"), ["format.json", "'format'"]),
+        ("version.json", dict(doc, format_version=2), ["version.json", "'format_version'"]),
+    ]:
+        refused(insee(binary, "report", write(name, content), "-o", out), out, *words)
+
+    missing = json.loads(json.dumps(doc))
+    del missing["summary"]["latency"]["p99"]
+    refused(insee(binary, "report", write("missing.json", missing), "-o", out), out,
+            "missing.json", "'summary.latency.p99'", "missing")
+    typed = json.loads(json.dumps(doc))
+    typed["network"]["ports"][3]["to"] = "seven"
+    refused(insee(binary, "report", write("typed.json", typed), "-o", out), out,
+            "typed.json", "'network.ports[3].to'", "number")
+    short = json.loads(json.dumps(doc))
+    short["maps"]["port_load"]["phits"].pop()
+    refused(insee(binary, "report", write("short.json", short), "-o", out), out,
+            "short.json", "'maps.port_load.phits'")
+
+    # A failed report leaves an existing page as it was.
+    with open(out, "w") as f:
+        f.write("old page")
+    refused(insee(binary, "report", write("missing2.json", missing), "-o", out), out,
+            "'summary.latency.p99'")
+    os.remove(out)
+
+    # Usage: no -o, two inputs, -o on another command.
+    refused(insee(binary, "report", run), None, "-o FILE")
+    refused(insee(binary, "report", run, run, "-o", out), out, "one input file")
+    refused(insee(binary, "topology", "-o", out), out, "-o applies to")
+
+    # gnuplot missing from PATH: what to install, and no output.
+    env = dict(os.environ, PATH=os.path.join(work, "empty-path"))
+    refused(insee(binary, "report", run, "-o", out, env=env), out,
+            "install gnuplot (Debian: gnuplot-nox)")
+    refused(insee(binary, "plot", run, "-o", out, env=env), out, "gnuplot-nox")
+
+    # plot: a foreign CSV header names the file and the column it lacks.
+    foreign = write("foreign.csv", "name,value\nx,1\n")
+    refused(insee(binary, "plot", foreign, "-o", out), out, "foreign.csv", "'plugins'")
+    header = ("plugins,params,seed,offered_load,accepted_load,lat_gen_mean\n")
+    bad = write("badnum.csv", header + "torus/bubble,traffic.load=0.1,1,0.1,0.1,abc\n")
+    refused(insee(binary, "plot", bad, "-o", out), out, "badnum.csv:2", "'lat_gen_mean'",
+            "'abc'")
+    ragged = write("ragged.csv", header + "torus/bubble,traffic.load=0.1,1,0.1\n")
+    refused(insee(binary, "plot", ragged, "-o", out), out, "ragged.csv:2", "fields")
+    quote = write("quote.csv", header + '"torus/bubble,traffic.load=0.1,1,0.1,0.1,3\n')
+    refused(insee(binary, "plot", quote, "-o", out), out, "quote.csv:2", "never closed")
+    refused(insee(binary, "plot", os.path.join(work, "nothing.csv"), "-o", out), out,
+            "nothing.csv")
+
+
+class Svg(html.parser.HTMLParser):
+    """The plot groups of a gnuplot SVG: (title, [paths' point lists])."""
+
+    def __init__(self):
+        super().__init__()
+        self.groups, self.cur, self.in_title, self.texts = [], None, False, []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "g" and re.match(r"gnuplot_plot_\d+[a-z]$", a.get("id", "")):
+            self.cur = {"title": "", "paths": []}
+            self.groups.append(self.cur)
+        elif tag == "title" and self.cur is not None:
+            self.in_title = True
+        elif tag == "path" and self.cur is not None and "d" in a:
+            # One polyline per "M x,y L x,y ..." run.
+            for sub in a["d"].split("M")[1:]:
+                pts = re.findall(r"([-\d.]+),([-\d.]+)", sub)
+                self.cur["paths"].append([tuple(map(float, p)) for p in pts])
+
+    def handle_endtag(self, tag):
+        self.in_title = False
+
+    def handle_data(self, data):
+        if self.in_title:
+            self.cur["title"] += data
+        self.texts.append(data)
+
+
+def test_plot(binary, work):
+    os.makedirs(work, exist_ok=True)
+    header = ("plugins,params,seed,nodes,packet_phits,phases,converged,warmup,measured,"
+              "offered_load,generated_load,accepted_load,accepted_ci95,generated,injected,"
+              "delivered,dropped,avg_hops,lat_gen_mean,lat_gen_std,lat_gen_max,lat_gen_p99,"
+              "lat_gen_ci95,lat_inj_mean,lat_inj_std,lat_inj_max,cycles,drained\n")
+    rows = []
+    # Two configurations x 3 loads, rows out of load order, two seeds at 0.3.
+    for mode, load, seed, acc, lat in [
+        ("random", 0.5, 1, 0.48, 60), ("random", 0.1, 1, 0.1, 25),
+        ("", 0.3, 1, 0.3, 31), ("random", 0.3, 1, 0.3, 30), ("random", 0.3, 2, 0.29, 36),
+        ("", 0.5, 1, 0.45, 80), ("", 0.1, 1, 0.1, 24),
+    ]:
+        params = ";".join(([f"router.mode={mode}"] if mode else []) +
+                          ([f"simulation.seed={seed}"] if seed != 1 else []) +
+                          [f"traffic.load={load}"])
+        rows.append(f"torus/bubble/round-robin/consecutive/uniform,{params},{seed},64,16,"
+                    f"fixed,,1000,4000,{load:.6f},{load},{acc},,1,1,1,0,4,{lat},1,1,1,,1,1,1,"
+                    f"1,1\n")
+    csv = os.path.join(work, "runs.csv")
+    with open(csv, "w") as f:
+        f.write(header + "".join(rows))
+    out = os.path.join(work, "curves.svg")
+    r = insee(binary, "plot", csv, "-o", out)
+    check(r.returncode == 0, f"insee plot exits 0: {r.stderr}")
+    svg = Svg()
+    svg.feed(open(out).read())
+    check("Latency against offered load" in svg.texts and
+          "Accepted against offered load" in svg.texts, "two panels with their titles")
+    legends = [g["title"] for g in svg.groups if not g["title"].startswith("gnuplot_plot")]
+    check(sorted(legends) == sorted(["router.mode=random", "router.mode default"] * 2),
+          f"two legend entries in each panel, naming only what differs: {legends}")
+    for g in svg.groups:
+        if g["title"].startswith("gnuplot_plot"):
+            continue
+        # The line through the points: error bars and the key's sample have
+        # 2 points a piece, the frame 5.
+        lines = [p for p in g["paths"] if len(p) == 3]
+        xs = [p[0] for p in lines[0]] if len(lines) == 1 else lines
+        check(len(lines) == 1 and xs == sorted(xs) and len(set(xs)) == 3,
+              f"{g['title']}: one line through 3 points by offered load: {xs}")
+
+    # A run JSON beside the CSV: one more configuration, told by its parameters.
+    run = real_run(binary, os.path.join(work, "json"))
+    r = insee(binary, "plot", csv, run, "-o", out)
+    check(r.returncode == 0, f"insee plot CSV + JSON exits 0: {r.stderr}")
+    svg = Svg()
+    svg.feed(open(out).read())
+    legends = [g["title"] for g in svg.groups if not g["title"].startswith("gnuplot_plot")]
+    check(len(legends) == 6 and len(set(legends)) == 3, f"three configurations: {legends}")
+    check(not any("traffic.load" in l or "simulation.seed" in l for l in legends),
+          f"loads and seeds are not configurations: {legends}")
+
+
+def main():
+    what, binary, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    {"page": test_page, "bad-input": test_bad_input, "plot": test_plot}[what](binary, work)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
