@@ -279,6 +279,15 @@ def test_plot(binary, work):
         xs = [p[0] for p in lines[0]] if len(lines) == 1 else lines
         check(len(lines) == 1 and xs == sorted(xs) and len(set(xs)) == 3,
               f"{g['title']}: one line through 3 points by offered load: {xs}")
+        if g["title"] == "router.mode=random":
+            # Seeds 1 and 2 at load 0.3 (the middle point): the line passes
+            # through their mean, half-way along an error bar from one to the other.
+            x, y = lines[0][1]
+            bars = [p for p in g["paths"] if len(p) == 2 and abs(p[0][0] - x) < 0.01
+                    and abs(p[1][0] - x) < 0.01]
+            check(len(bars) == 1 and abs(bars[0][0][1] - bars[0][1][1]) > 2 and
+                  abs((bars[0][0][1] + bars[0][1][1]) / 2 - y) < 0.02,
+                  f"{g['title']}: mean of two seeds between their error bar's ends: {bars}, {y}")
 
     # A run JSON beside the CSV: one more configuration, told by its parameters.
     run = real_run(binary, os.path.join(work, "json"))
