@@ -6,6 +6,7 @@
 #include <insee/plugin.h>
 #include <glib/gstdio.h>
 #include <locale.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -634,5 +635,44 @@ Test(cli, stale_csv_temporaries_are_removed)
     g_free(stale);
     g_free(name);
     g_free(csv);
+    g_free(dir);
+}
+
+/* Ctrl-C during a long run: the figures gathered so far, marked
+   interrupted, exit 130, and neither the CSV nor the JSON written. */
+Test(cli, sigint_prints_partial_figures_and_writes_nothing)
+{
+    char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
+    char *csv = g_strdup_printf("stats.csv=\"%s/runs.csv\"", dir);
+    char *json = g_strdup_printf("--json=%s/run.json", dir);
+    const char *argv[] = {INSEE_TEST_BIN, "run", "--set", "simulation.cycles=1000000000000",
+                          "--set", csv, json, NULL};
+    GPid pid;
+    int out_fd;
+    GError *err = NULL;
+    cr_assert(g_spawn_async_with_pipes(NULL, (char **)argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                       NULL, &pid, NULL, &out_fd, NULL, &err),
+              "spawn: %s", err ? err->message : "?");
+    g_usleep(1000000); /* past the set-up: the handler is in place */
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    GString *out = g_string_new(NULL);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(out_fd, buf, sizeof buf)) > 0)
+        g_string_append_len(out, buf, n);
+    close(out_fd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d", status);
+    cr_assert(strstr(out->str, "INTERRUPTED"), "%s", out->str);
+    cr_assert(strstr(out->str, "accepted load"), "the figures so far: %s", out->str);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *left = g_dir_read_name(d);
+    cr_assert_null(left, "left behind: %s", left);
+    g_dir_close(d);
+    g_rmdir(dir);
+    g_string_free(out, TRUE);
+    g_free(csv);
+    g_free(json);
     g_free(dir);
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""The JSON results of `insee run --json`: valid against docs/results.schema.json,
+byte-identical for the same seed apart from the "performance" object, and
+consistent with the run's own summary. Run by ctest (tests/results/)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:
+    sys.exit("FAIL: python3-jsonschema is missing (Debian: apt install python3-jsonschema); "
+             "this test validates the results against their schema and cannot be skipped")
+
+INSEE, SCHEMA, SOURCE = sys.argv[1], sys.argv[2], sys.argv[3]
+EVERY_STATISTIC = ["--set", "stats.distance_histograms=true", "--set", "stats.queue_histograms=true",
+                   "--set", "stats.port_map=true", "--set", "stats.node_map=true",
+                   "--set", "stats.pair_map=true", "--set", "stats.interval=700"]
+# (name, config file or None for the embedded default, extra arguments)
+RUNS = [
+    ("default", None, []),
+    ("every-statistic", None, EVERY_STATISTIC),
+    ("fixed-window", os.path.join(SOURCE, "examples/torus-8x8-uniform.toml"), EVERY_STATISTIC),
+    ("causal-trace", os.path.join(SOURCE, "examples/trace-ring.toml"), EVERY_STATISTIC),
+    ("two-applications", os.path.join(SOURCE, "examples/two-applications.toml"), []),
+    ("indirect", os.path.join(SOURCE, "examples/fat-tree-4ary3-updown.toml"), EVERY_STATISTIC),
+]
+
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+
+def run(config, extra, out):
+    cmd = [INSEE, "run"] + ([config] if config else []) + extra + ["--json", out]
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=SOURCE)
+    if done.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {done.returncode}: {done.stderr}")
+    with open(out, encoding="utf-8") as f:
+        return f.read()
+
+
+def without_performance(text):
+    i = text.find('"performance"')
+    check(i > 0, "the document has a performance object")
+    return text[:i]
+
+
+def consistent(name, d):
+    s, h, m, run_ = d["summary"], d["histograms"], d["maps"], d["run"]
+    L = d["network"]["packet_phits"]
+    if h["latency"] is not None:
+        check(sum(b["count"] for b in h["latency"]) == s["delivered"],
+              f"{name}: latency histogram total = delivered")
+        check(all(b["lo"] <= b["hi"] for b in h["latency"]), f"{name}: bins ordered")
+    if h["distance_consumption"] is not None and s["delivered"]:
+        dc = h["distance_consumption"]
+        check(sum(dc) == s["delivered"], f"{name}: distance histogram total = delivered")
+        mean = sum(i * c for i, c in enumerate(dc)) / sum(dc)
+        check(abs(mean - s["avg_hops"]) < 1e-9, f"{name}: distance histogram mean = avg hops")
+        check(sum(h["distance_injection"]) == s["injected"],
+              f"{name}: injection distances total = injected")
+    if m["port_load"] is not None:
+        check(sum(sum(p) for p in m["port_load"]["phits"]) == s["packet_hops"] * L,
+              f"{name}: port map total = packet-hops x L")
+        check(len(m["port_load"]["phits"]) == len(d["network"]["ports"]), f"{name}: a row per port")
+    if m["node_accepted"] is not None:
+        check(sum(m["node_accepted"]) == s["delivered"] * L, f"{name}: node map total")
+    if m["pairs"] is not None:
+        check(sum(map(sum, m["pairs"]["consumption"])) == s["delivered"], f"{name}: pair map total")
+    if d["series"] is not None:
+        check(d["series"]["cycle"][-1] == run_["cycles"], f"{name}: the series reaches the end")
+        check(all(len(d["series"][k]) == len(d["series"]["cycle"]) for k in d["series"]
+                  if isinstance(d["series"][k], list)), f"{name}: series columns of one length")
+    if run_["phases"] == "converge":
+        b = d["batches"]
+        check(b is not None and b["count"] == len(b["figures"]["accepted_load"]["values"]),
+              f"{name}: one value per batch")
+        lo, hi = b["figures"]["accepted_load"]["ci95"]
+        check(lo <= b["figures"]["accepted_load"]["mean"] <= hi, f"{name}: mean inside its CI")
+    else:
+        check(d["batches"] is None, f"{name}: batches only with phases = converge")
+    coords = d["network"]["router_coords"]
+    if coords is not None:
+        check(len(coords) == d["network"]["routers"] and all(len(c) == d["network"]["dims"]
+                                                            for c in coords),
+              f"{name}: a coordinate per router and dimension")
+
+
+def main():
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, config, extra in RUNS:
+            # One path for both: the echoed configuration names it.
+            a = run(config, extra, os.path.join(tmp, f"{name}.json"))
+            b = run(config, extra, os.path.join(tmp, f"{name}.json"))
+            check(without_performance(a) == without_performance(b),
+                  f"{name}: same seed, same document (performance apart)")
+            doc = json.loads(a)
+            for e in validator.iter_errors(doc):
+                failures.append(f"{name}: schema: {'/'.join(map(str, e.path))}: {e.message}")
+            consistent(name, doc)
+        left = sorted(os.listdir(tmp))
+        check(all(f.endswith(".json") and not f.startswith(".") for f in left),
+              f"no temporary left behind: {left}")
+    if failures:
+        print("\n".join("FAIL: " + f for f in failures))
+        sys.exit(1)
+    print(f"{len(RUNS)} configurations: valid, reproducible and consistent")
+
+
+main()
