@@ -189,11 +189,6 @@ const char *insee_results_path(const insee_results *r)
     return r->path;
 }
 
-const GError *insee_results_error(const insee_results *r)
-{
-    return r->error;
-}
-
 gboolean insee_results_ok(insee_results *r, GError **err)
 {
     if (!r->error)
@@ -236,18 +231,6 @@ gboolean insee_results_bool(insee_results *r, const char *path)
 JsonArray *insee_results_array(insee_results *r, const char *path)
 {
     return read_array(r, at_path(r, path), (where){path, -1, NULL});
-}
-
-JsonObject *insee_results_object(insee_results *r, const char *path)
-{
-    JsonNode *n = at_path(r, path);
-    if (!n || JSON_NODE_HOLDS_NULL(n))
-        return NULL;
-    if (!JSON_NODE_HOLDS_OBJECT(n)) {
-        fail(r, (where){path, -1, NULL}, "should be an object or null");
-        return NULL;
-    }
-    return json_node_get_object(n);
 }
 
 double insee_results_elem_num(insee_results *r, JsonArray *a, guint i, const char *path)

@@ -3,7 +3,7 @@
  *
  * The reader keeps the first error it meets and answers every later query
  * with a neutral value (0, "", NULL), so callers read many keys in a row and
- * check insee_results_error() once. Keys are dotted paths from the root
+ * check insee_results_ok() once. Keys are dotted paths from the root
  * ("summary.latency.p99"); the error names the file and that path and is in
  * INSEE_REPORT_ERROR with code INSEE_REPORT_ERROR_INPUT. A key that is
  * present but null is not an error for the *_or_null and array queries (the
@@ -33,8 +33,6 @@ insee_results *insee_results_load(const char *path, GError **err);
 void insee_results_free(insee_results *r);
 const char *insee_results_path(const insee_results *r);
 
-/* The first error met so far, or NULL. */
-const GError *insee_results_error(const insee_results *r);
 /* Hands the first error over to the caller (FALSE) or returns TRUE. */
 gboolean insee_results_ok(insee_results *r, GError **err);
 
@@ -46,7 +44,6 @@ const char *insee_results_str(insee_results *r, const char *path);
 gboolean insee_results_bool(insee_results *r, const char *path);
 /* NULL when null (or on an error). */
 JsonArray *insee_results_array(insee_results *r, const char *path);
-JsonObject *insee_results_object(insee_results *r, const char *path);
 
 /* Element `i` of an array read at `path` (named in errors as path[i]). */
 double insee_results_elem_num(insee_results *r, JsonArray *a, guint i, const char *path);
