@@ -509,6 +509,8 @@ static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
     if (!insee_engine_in_window(eng, eng->now))
         return;
     eng->report.injected++;
+    if (!insee_stats_per_injection(&eng->stats))
+        return;
     uint32_t distance = eng->stats.opt.distance_histograms
                             ? insee_engine_distance(eng, eng->net.q_router[q], pk->dst)
                             : 0;
@@ -1015,7 +1017,8 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
             break;
         }
         insee_stats_advance(&eng->stats, eng->now, eng->in_flight, insee_phases_current(eng));
-        insee_phases_at(eng);
+        if (eng->now >= eng->phases.next)
+            insee_phases_at(eng);
         step(eng);
         if (finished(eng)) {
             eng->now++; /* the cycle just simulated counts */
@@ -1055,7 +1058,7 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     insee_stats_finish(&eng->stats, &eng->net, eng->now, insee_phases_current(eng));
     report_collected(eng);
     if (rep->measure_cycles)
-        rep->occupancy = eng->stats.occupancy_area / (double)rep->measure_cycles;
+        rep->occupancy = (double)eng->stats.occupancy_area / (double)rep->measure_cycles;
     double phits = (double)eng->packet_phits;
     double denom = (double)eng->net.nodes * (double)rep->measure_cycles;
     if (denom > 0) {

@@ -234,8 +234,16 @@ uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
    cycle 0; at() runs the boundary due at the top of cycle eng->now. */
 void insee_phases_start(insee_engine *eng);
 void insee_phases_at(insee_engine *eng);
-/* The phase a cycle belongs to, for the series and the progress line. */
-insee_phase insee_phases_current(const insee_engine *eng);
+/* The phase a cycle belongs to, for the series and the progress line
+   (inline: read every cycle, used only when an interval closes). */
+static inline insee_phase insee_phases_current(const insee_engine *eng)
+{
+    if (eng->phases.mode == INSEE_RUN_CONVERGE && !eng->causal)
+        return eng->phases.phase;
+    if (eng->now < eng->window_start)
+        return INSEE_PHASE_WARMUP;
+    return eng->now < eng->window_end ? INSEE_PHASE_MEASURE : INSEE_PHASE_DRAIN;
+}
 
 /* kernel/engine/deadlock.c: end the run with a diagnosis when nothing has
    moved for deadlock_cycles (INSEE_STALL_LIMIT when 0) while packets are

@@ -15,7 +15,6 @@
  * has no phases of its own.
  */
 #include <math.h>
-#include <string.h>
 
 #include "engine/engine.h"
 
@@ -41,15 +40,6 @@ void insee_phases_start(insee_engine *eng)
     eng->report.batch_cycles = ph->batch_cycles;
 }
 
-insee_phase insee_phases_current(const insee_engine *eng)
-{
-    if (eng->phases.mode == INSEE_RUN_CONVERGE && !eng->causal)
-        return eng->phases.phase;
-    if (eng->now < eng->window_start)
-        return INSEE_PHASE_WARMUP;
-    return eng->now < eng->window_end ? INSEE_PHASE_MEASURE : INSEE_PHASE_DRAIN;
-}
-
 /* Two successive windows agree: relative difference below the tolerance,
    measured against the newer one (as INSEE does); two empty windows agree. */
 static gboolean agree(double cur, double prev, double tolerance)
@@ -64,9 +54,9 @@ static gboolean agree(double cur, double prev, double tolerance)
 static void convergence_check(insee_engine *eng)
 {
     insee_phases *ph = &eng->phases;
-    const insee_window *w = &eng->stats.phase_window;
-    double load = insee_load(w->delivered, eng->packet_phits, eng->net.nodes, ph->window);
-    double latency = insee_window_latency(w);
+    insee_window w = insee_stats_phase_window(&eng->stats);
+    double load = insee_load(w.delivered, eng->packet_phits, eng->net.nodes, ph->window);
+    double latency = insee_window_latency(&w);
     gboolean same = ph->have_prev && agree(load, ph->prev_load, ph->tolerance) &&
                     agree(latency, ph->prev_latency, ph->tolerance);
     ph->agree = same ? ph->agree + 1 : 0;
@@ -87,14 +77,14 @@ static void convergence_check(insee_engine *eng)
 
 static void record_batch(insee_engine *eng)
 {
-    const insee_window *w = &eng->stats.phase_window;
+    insee_window w = insee_stats_phase_window(&eng->stats);
     uint64_t cycles = eng->phases.batch_cycles;
     insee_report *rep = &eng->report;
     insee_batch b = {
-        .accepted_load = insee_load(w->delivered, eng->packet_phits, eng->net.nodes, cycles),
-        .generated_load = insee_load(w->generated, eng->packet_phits, eng->net.nodes, cycles),
-        .latency_mean = insee_window_latency(w),
-        .avg_hops = w->delivered ? (double)w->hops / (double)w->delivered : NAN,
+        .accepted_load = insee_load(w.delivered, eng->packet_phits, eng->net.nodes, cycles),
+        .generated_load = insee_load(w.generated, eng->packet_phits, eng->net.nodes, cycles),
+        .latency_mean = insee_window_latency(&w),
+        .avg_hops = w.delivered ? (double)w.hops / (double)w.delivered : NAN,
     };
     rep->batches = g_renew(insee_batch, rep->batches, rep->n_batches + 1);
     rep->batches[rep->n_batches++] = b;
@@ -127,6 +117,6 @@ void insee_phases_at(insee_engine *eng)
             ph->next = INSEE_NEVER;
             break;
         }
-        memset(&eng->stats.phase_window, 0, sizeof eng->stats.phase_window);
+        insee_stats_restart_phase_window(&eng->stats);
     }
 }

@@ -8,15 +8,12 @@
 #include "engine/experiment.h"
 #include "net/memory.h"
 
-void insee_counts_add(insee_counts *c, uint32_t i, uint64_t n)
+void insee_counts_grow(insee_counts *c, uint32_t i)
 {
-    if (i >= c->len) {
-        uint32_t len = MAX(i + 1, c->len ? c->len * 2 : 16u);
-        c->v = g_renew(uint64_t, c->v, len);
-        memset(c->v + c->len, 0, (len - c->len) * sizeof *c->v);
-        c->len = len;
-    }
-    c->v[i] += n;
+    uint32_t len = MAX(i + 1, c->len ? c->len * 2 : 16u);
+    c->v = g_renew(uint64_t, c->v, len);
+    memset(c->v + c->len, 0, (len - c->len) * sizeof *c->v);
+    c->len = len;
 }
 
 uint64_t insee_counts_total(const insee_counts *c)
@@ -114,6 +111,7 @@ gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const
     st->packet_phits = packet_phits;
     st->window_start = st->window_end = UINT64_MAX;
     st->series_end = opt->interval ? opt->interval : UINT64_MAX;
+    st->next_split = 0;
     st->series = g_array_new(FALSE, FALSE, sizeof(insee_series_point));
     if (opt->pair_map && !pair_map_fits(net->nodes, err))
         return FALSE;
@@ -151,16 +149,19 @@ void insee_stats_clear(insee_stats *st)
     memset(st, 0, sizeof *st);
 }
 
+/* The first boundary after `clock` that splits a stretch: an interval's
+   end, the window's start or end. */
+static uint64_t next_boundary(const insee_stats *st, uint64_t clock, uint64_t until);
+
 void insee_stats_set_window(insee_stats *st, uint64_t start, uint64_t end)
 {
     st->window_start = start;
     st->window_end = end;
+    st->next_split = next_boundary(st, st->clock, UINT64_MAX);
 }
 
 /* ---- time ------------------------------------------------------------------ */
 
-/* The first boundary after `clock` that splits a stretch: an interval's
-   end, the window's start or end. */
 static uint64_t next_boundary(const insee_stats *st, uint64_t clock, uint64_t until)
 {
     uint64_t end = until;
@@ -173,21 +174,34 @@ static uint64_t next_boundary(const insee_stats *st, uint64_t clock, uint64_t un
     return end;
 }
 
+insee_window insee_window_between(const insee_window *from, const insee_window *to)
+{
+    return (insee_window){
+        .generated = to->generated - from->generated,
+        .delivered = to->delivered - from->delivered,
+        .dropped = to->dropped - from->dropped,
+        .hops = to->hops - from->hops,
+        .latency_sum = to->latency_sum - from->latency_sum,
+        .occupancy_area = to->occupancy_area - from->occupancy_area,
+    };
+}
+
 static void close_interval(insee_stats *st, insee_phase phase)
 {
-    insee_series_point pt = {.cycle = st->series_end, .phase = phase, .w = st->now_series};
+    insee_series_point pt = {.cycle = st->series_end, .phase = phase,
+                             .w = insee_window_between(&st->series_mark, &st->total)};
     g_array_append_val(st->series, pt);
-    memset(&st->now_series, 0, sizeof st->now_series);
+    st->series_mark = st->total;
     st->series_end += st->opt.interval;
 }
 
-void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t in_network, insee_phase phase)
+void insee_stats_advance_split(insee_stats *st, uint64_t now, uint64_t in_network,
+                               insee_phase phase)
 {
     while (st->clock < now) {
         uint64_t end = next_boundary(st, st->clock, now);
-        double area = (double)in_network * (double)(end - st->clock);
-        st->now_series.occupancy_area += area;
-        st->phase_window.occupancy_area += area;
+        uint64_t area = in_network * (end - st->clock);
+        st->total.occupancy_area += area;
         if (insee_stats_measuring(st, st->clock)) {
             st->occupancy_area += area;
             st->occupancy_max = MAX(st->occupancy_max, in_network);
@@ -196,6 +210,7 @@ void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t in_network, ins
         if (end == st->series_end)
             close_interval(st, phase);
     }
+    st->next_split = next_boundary(st, st->clock, UINT64_MAX);
 }
 
 /* The part of [from, to) inside the measurement window. */
@@ -217,9 +232,9 @@ void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count)
 void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, insee_phase phase)
 {
     insee_stats_advance(st, now, 0, phase);
-    if (st->opt.interval && (st->now_series.generated || st->now_series.delivered ||
-                             st->now_series.dropped || st->now_series.occupancy_area > 0 ||
-                             st->series->len == 0)) {
+    insee_window last = insee_window_between(&st->series_mark, &st->total);
+    if (st->opt.interval && (last.generated || last.delivered || last.dropped ||
+                             last.occupancy_area || st->series->len == 0)) {
         st->series_end = now; /* a last, partial interval */
         close_interval(st, phase);
     }
@@ -229,12 +244,6 @@ void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, ins
 }
 
 /* ---- packets --------------------------------------------------------------- */
-
-void insee_stats_on_generated(insee_stats *st)
-{
-    st->now_series.generated++;
-    st->phase_window.generated++;
-}
 
 void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t distance,
                              uint64_t now)
@@ -249,21 +258,11 @@ void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t d
         st->pair_inj[(size_t)pk->src * st->nodes + pk->dst]++;
 }
 
-void insee_stats_on_hop(insee_stats *st, uint32_t ovc, uint64_t now)
-{
-    if (st->port_phits && insee_stats_measuring(st, now))
-        st->port_phits[ovc] += st->packet_phits;
-}
-
 void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now)
 {
-    double latency = (double)(now - pk->born);
-    insee_window *w[] = {&st->now_series, &st->phase_window};
-    for (unsigned k = 0; k < G_N_ELEMENTS(w); k++) {
-        w[k]->delivered++;
-        w[k]->hops += pk->hops;
-        w[k]->latency_sum += latency;
-    }
+    st->total.delivered++;
+    st->total.hops += pk->hops;
+    st->total.latency_sum += now - pk->born;
     if (!insee_stats_measuring(st, now))
         return;
     if (st->opt.latency_histogram) {
@@ -280,8 +279,7 @@ void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t 
 
 void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, uint64_t now)
 {
-    st->now_series.dropped++;
-    st->phase_window.dropped++;
+    st->total.dropped++;
     if (insee_stats_measuring(st, now))
         st->dropped[why]++;
 }
@@ -296,5 +294,5 @@ double insee_load(uint64_t packets, uint32_t L, uint32_t nodes, uint64_t cycles)
 
 double insee_window_latency(const insee_window *w)
 {
-    return w->delivered ? w->latency_sum / (double)w->delivered : NAN;
+    return w->delivered ? (double)w->latency_sum / (double)w->delivered : NAN;
 }

@@ -39,7 +39,13 @@ typedef struct insee_counts {
     uint32_t len;
 } insee_counts;
 
-void insee_counts_add(insee_counts *c, uint32_t i, uint64_t n);
+void insee_counts_grow(insee_counts *c, uint32_t i);
+static inline void insee_counts_add(insee_counts *c, uint32_t i, uint64_t n)
+{
+    if (G_UNLIKELY(i >= c->len))
+        insee_counts_grow(c, i);
+    c->v[i] += n;
+}
 uint64_t insee_counts_total(const insee_counts *c);
 
 /* Latency histogram: one bin per cycle below INSEE_LAT_EXACT, then 128 bins
@@ -57,14 +63,18 @@ void insee_lat_hist_bin(uint32_t b, uint64_t *lo, uint64_t *hi);
    (the upper end of its bin); 0 when empty. */
 uint64_t insee_lat_hist_quantile(const insee_lat_hist *h, double q);
 
-/* What one stretch of cycles saw; the series and the run phases each keep
-   one, cleared at their own boundaries. */
+/* What a stretch of cycles saw. The collector keeps the totals since cycle
+   0; an interval of the series or a window of the run phases is the
+   difference between the totals at its end and at its start. */
 typedef struct insee_window {
     uint64_t generated, delivered, dropped; /* packets */
     uint64_t hops;                          /* of the delivered ones */
-    double latency_sum;                     /* generation latency of the delivered ones */
-    double occupancy_area;                  /* packets in the network × cycles */
+    uint64_t latency_sum;                   /* generation latency of the delivered ones */
+    uint64_t occupancy_area;                /* packets in the network × cycles */
 } insee_window;
+
+/* `to` minus `from`: what happened between two snapshots of the totals. */
+insee_window insee_window_between(const insee_window *from, const insee_window *to);
 
 /* One point of the time series: the interval ending at `cycle`. */
 typedef struct insee_series_point {
@@ -97,7 +107,7 @@ typedef struct insee_stats {
     uint32_t nodes, queues, transit_queues, packet_phits;
 
     uint64_t dropped[INSEE_DROP_REASONS];
-    double occupancy_area;       /* packets in the network × measured cycles */
+    uint64_t occupancy_area;     /* packets in the network × measured cycles */
     uint64_t occupancy_max;
 
     insee_lat_hist latency, latency_inj;
@@ -108,14 +118,17 @@ typedef struct insee_stats {
     uint64_t *node_inj, *node_acc;       /* per node: phits injected, consumed */
     uint64_t *pair_inj, *pair_cons;      /* nodes × nodes packets, [src * nodes + dst] */
 
-    /* The series: the interval being filled and those done. */
-    insee_window now_series;
+    insee_window total;                  /* since cycle 0 */
+    /* The series: the totals where the current interval began, its end,
+       and the intervals done. */
+    insee_window series_mark;
     uint64_t series_end;                 /* first cycle after the current interval */
     GArray *series;                      /* insee_series_point */
+    insee_window phase_mark;             /* the totals where the run phases' window began */
 
-    /* Time the last advance reached, and the window the run phases read. */
-    uint64_t clock;
-    insee_window phase_window;
+    /* Time the last advance reached, and the first cycle after it where an
+       interval or the measurement window begins or ends. */
+    uint64_t clock, next_split;
     uint64_t window_start, window_end;   /* measured cycles [start, end) */
 } insee_stats;
 
@@ -136,19 +149,60 @@ static inline gboolean insee_stats_measuring(const insee_stats *st, uint64_t t)
 }
 
 /* Time moves on to `now` with `in_network` packets inside since the last
-   call; closes the intervals that ended. `phase` labels them. */
-void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t in_network, insee_phase phase);
+   call; closes the intervals that ended. `phase` labels them. Called every
+   simulated cycle: the common case, no boundary crossed, is inline. */
+void insee_stats_advance_split(insee_stats *st, uint64_t now, uint64_t in_network,
+                               insee_phase phase);
+static inline void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t in_network,
+                                       insee_phase phase)
+{
+    if (G_UNLIKELY(now >= st->next_split)) {
+        insee_stats_advance_split(st, now, in_network, phase);
+        return;
+    }
+    uint64_t area = in_network * (now - st->clock);
+    st->total.occupancy_area += area;
+    if (st->clock >= st->window_start && st->clock < st->window_end) {
+        st->occupancy_area += area;
+        st->occupancy_max = MAX(st->occupancy_max, in_network);
+    }
+    st->clock = now;
+}
 /* Close the last, partial interval and the queue histograms at `now`. */
 void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, insee_phase phase);
 
+/* Whether insee_stats_on_injected() has anything to count. */
+static inline gboolean insee_stats_per_injection(const insee_stats *st)
+{
+    return st->opt.distance_histograms || st->node_inj || st->pair_inj;
+}
+
 /* A packet entered its injection queue (counted in the series and phases). */
-void insee_stats_on_generated(insee_stats *st);
+static inline void insee_stats_on_generated(insee_stats *st)
+{
+    st->total.generated++;
+}
+
+/* What the run phases' window has seen so far, and its restart. */
+static inline insee_window insee_stats_phase_window(const insee_stats *st)
+{
+    return insee_window_between(&st->phase_mark, &st->total);
+}
+
+static inline void insee_stats_restart_phase_window(insee_stats *st)
+{
+    st->phase_mark = st->total;
+}
 /* Packet pk's head left its injection queue; `distance` is its minimal
    router-to-router distance (read only with distance histograms on). */
 void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t distance,
                              uint64_t now);
 /* A packet started crossing output VC ovc. */
-void insee_stats_on_hop(insee_stats *st, uint32_t ovc, uint64_t now);
+static inline void insee_stats_on_hop(insee_stats *st, uint32_t ovc, uint64_t now)
+{
+    if (st->port_phits && insee_stats_measuring(st, now))
+        st->port_phits[ovc] += st->packet_phits;
+}
 void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now);
 void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, uint64_t now);
 /* Queue q held `count` slots (insee_net's q_count) until the cycle of the

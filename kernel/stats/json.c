@@ -252,7 +252,7 @@ static double point_value(const insee_series_point *pt, uint64_t cycles, column 
     case COL_ACCEPTED: return insee_load(w->delivered, st->packet_phits, st->nodes, cycles);
     case COL_LATENCY: return insee_window_latency(w);
     case COL_HOPS: return w->delivered ? (double)w->hops / (double)w->delivered : NAN;
-    case COL_OCCUPANCY: return cycles ? w->occupancy_area / (double)cycles : NAN;
+    case COL_OCCUPANCY: return cycles ? (double)w->occupancy_area / (double)cycles : NAN;
     case COL_DROPPED: return (double)w->dropped;
     }
     return NAN;
