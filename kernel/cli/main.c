@@ -2,7 +2,8 @@
  *
  * Commands: run [CONFIG] (the embedded default experiment without one),
  * topology [CONFIG] [--dot FILE], plugins list, plugins info NAME [--json],
- * report RUN.json -o FILE, plot FILE... -o FILE (kernel/report/).
+ * report RUN.json -o FILE, plot FILE... -o FILE (kernel/report/),
+ * trace phits TRACE.gz [--packet ID] (stats/trace.h).
  * Global options may stand anywhere.
  * Exit codes are part of the interface (scripts and sweeps rely on them):
  * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error.
@@ -20,6 +21,7 @@
 #include "report/commands.h"
 #include "stats/output.h"
 #include "stats/topology_summary.h"
+#include "stats/trace.h"
 
 enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3,
        EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };
@@ -31,6 +33,7 @@ static char *opt_json_file; /* run --json FILE */
 static gboolean opt_version;
 static char *opt_dot;
 static char *opt_output;
+static gint64 opt_packet = -1; /* trace phits --packet ID; -1: not given */
 
 static gboolean on_json(const char *name, const char *value, gpointer data, GError **err)
 {
@@ -71,6 +74,8 @@ static const GOptionEntry entries[] = {
      "topology: also write the wiring as Graphviz DOT to FILE", "FILE"},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
      "report, plot: write the page or the figure to FILE", "FILE"},
+    {"packet", 0, 0, G_OPTION_ARG_INT64, &opt_packet,
+     "trace phits: only the packet with this id", "ID"},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and ABI", NULL},
     {0},
 };
@@ -85,7 +90,9 @@ static const char summary[] =
     "  plugins info NAME        a plugin's parameters (its manual); --json for tools\n"
     "  report RUN.json -o F     one self-contained HTML page of a run's JSON results\n"
     "  plot FILE... -o F.svg    latency and accepted load against offered load, a curve\n"
-    "                           per configuration, from CSV files and run JSON files\n";
+    "                           per configuration, from CSV files and run JSON files\n"
+    "  trace phits TRACE.gz     the phits of a packet trace ([stats] trace), hop by hop;\n"
+    "                           --packet ID: one packet\n";
 
 static const char description[] =
     "Examples:\n"
@@ -297,6 +304,26 @@ static int cmd_plugins(int argc, char **argv)
     return code;
 }
 
+static int cmd_trace(int argc, char **argv)
+{
+    if (argc != 2 || strcmp(argv[0], "phits") != 0) {
+        g_printerr("insee: error: use `insee trace phits TRACE.gz [--packet ID]`\n");
+        return EXIT_USAGE;
+    }
+    if (opt_packet == 0 || opt_packet < -1) {
+        g_printerr("insee: error: --packet %" G_GINT64_FORMAT ": packet ids start at 1\n",
+                   opt_packet);
+        return EXIT_USAGE;
+    }
+    GError *err = NULL;
+    if (!insee_trace_phits(argv[1], opt_packet > 0 ? (uint64_t)opt_packet : 0, stdout, &err)) {
+        g_printerr("insee: error: %s\n", err->message);
+        g_error_free(err);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -329,6 +356,9 @@ int main(int argc, char **argv)
         g_printerr("insee: error: %s\n", run ? "run --json needs a file: --json FILE.json or --json=FILE"
                                              : "plugins info --json takes no file");
         code = EXIT_USAGE;
+    } else if (opt_packet != -1 && strcmp(cmd, "trace") != 0) {
+        g_printerr("insee: error: --packet applies to `insee trace phits` only; see insee --help\n");
+        code = EXIT_USAGE;
     } else if (opt_output && strcmp(cmd, "report") != 0 && strcmp(cmd, "plot") != 0) {
         g_printerr("insee: error: -o applies to `insee report` and `insee plot` only; see insee --help\n");
         code = EXIT_USAGE;
@@ -350,6 +380,8 @@ int main(int argc, char **argv)
         code = insee_report_command(argc - 2, argv + 2, opt_output);
     } else if (strcmp(argv[1], "plot") == 0) {
         code = insee_plot_command(argc - 2, argv + 2, opt_output);
+    } else if (strcmp(argv[1], "trace") == 0) {
+        code = cmd_trace(argc - 2, argv + 2);
     } else {
         g_printerr("insee: error: unknown command '%s'; see insee --help\n", argv[1]);
         code = EXIT_USAGE;

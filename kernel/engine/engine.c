@@ -437,7 +437,8 @@ static insee_drop_reason drop_reason(insee_engine *eng, uint32_t q, const insee_
 static void drop_head(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
-    insee_stats_on_dropped(&eng->stats, drop_reason(eng, q, &net->pkt[net->q_head[q]]), eng->now);
+    const insee_packet *pk = &net->pkt[net->q_head[q]];
+    insee_stats_on_dropped(&eng->stats, drop_reason(eng, q, pk), pk, q, eng->now);
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
     if (net->q_in_done[q] > eng->now) /* its tail will not arrive: discarded as it comes */
         net->q_in_done[q] = eng->now;
@@ -506,6 +507,7 @@ static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
     if (q < eng->net.transit_queues)
         return;
     pk->injected = eng->now;
+    insee_stats_on_leaving_source(&eng->stats, pk, eng->now);
     if (!insee_engine_in_window(eng, eng->now))
         return;
     eng->report.injected++;
@@ -542,10 +544,9 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     pk->hops++;
     pk->ready = eng->now + 1;
     eng->report.total_packet_hops++;
-    if (insee_engine_in_window(eng, eng->now)) {
+    if (insee_engine_in_window(eng, eng->now))
         eng->report.packet_hops++;
-        insee_stats_on_hop(&eng->stats, ovc, eng->now);
-    }
+    insee_stats_on_hop(&eng->stats, pk, ovc, eng->now);
     uint32_t dq = net->peer_queue[gp] + vc;
     /* The head is routable next cycle. Links start after this cycle's
        requests: joining the active list now is the same as a HEAD_READY

@@ -17,6 +17,7 @@
 #include "net/memory.h"
 #include "stats/json.h"
 #include "stats/output.h"
+#include "stats/trace.h"
 
 G_DEFINE_QUARK(insee-experiment-error-quark, insee_experiment_error)
 
@@ -104,7 +105,8 @@ static const insee_param_def traffic_params[] = {
 };
 
 enum { S_CSV, S_JSON, S_INTERVAL, S_LATENCY_HIST, S_DISTANCE_HIST, S_QUEUE_HIST, S_PORT_MAP,
-       S_NODE_MAP, S_PAIR_MAP };
+       S_NODE_MAP, S_PAIR_MAP, S_TRACE, S_TRACE_PACKETS, S_TRACE_FROM, S_TRACE_UNTIL,
+       S_TRACE_MAX_MB };
 static const insee_param_def stats_params[] = {
     {"csv", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
      "append one row per run to this CSV file (empty: none)"},
@@ -125,6 +127,16 @@ static const insee_param_def stats_params[] = {
     {"pair_map", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
      "packets of every source-destination pair at injection and consumption (nodes^2 "
      "memory: refused when it would not fit)"},
+    {"trace", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+     "write the packet evolution trace to this gzip file (docs/packet-trace.md; empty: none)"},
+    {"trace_packets", INSEE_PARAM_INT_LIST, "[]", 1, 9007199254740991.0, NULL, NULL,
+     "trace only these packet ids (empty: every packet of the window)"},
+    {"trace_from", INSEE_PARAM_INT, "0", 0, 1e15, NULL, "cycles",
+     "trace the packets generated from this cycle on"},
+    {"trace_until", INSEE_PARAM_INT, "0", 0, 1e15, NULL, "cycles",
+     "and before this one (0: no end); each traced packet's events are all written"},
+    {"trace_max_mb", INSEE_PARAM_DOUBLE, "64", 0.001, 1e6, NULL, "MiB",
+     "the trace stops, saying so, before its compressed file grows past this size"},
     {0},
 };
 
@@ -193,6 +205,7 @@ struct insee_experiment {
     insee_shape shape;
     insee_engine eng;
     gboolean ran;
+    insee_trace *trace;                         /* [stats] trace, during and after the run */
 };
 
 static int section_index(const char *name)
@@ -653,6 +666,12 @@ static gboolean start_stats(insee_experiment *exp, GError **err)
         .node_map = v[S_NODE_MAP].b,
         .pair_map = v[S_PAIR_MAP].b,
     };
+    if (v[S_TRACE_UNTIL].i && v[S_TRACE_UNTIL].i <= v[S_TRACE_FROM].i) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[stats] trace_until = %" G_GINT64_FORMAT " must be after trace_from = %"
+                    G_GINT64_FORMAT " (or 0: no end)", v[S_TRACE_UNTIL].i, v[S_TRACE_FROM].i);
+        return FALSE;
+    }
     if (!insee_stats_init(&eng->stats, &opt, &eng->net, eng->packet_phits, err))
         return FALSE;
     if (opt.queue_histograms) {
@@ -755,7 +774,8 @@ static gboolean check_output(const insee_experiment *exp, int key, const char *w
 static gboolean check_outputs(const insee_experiment *exp, GError **err)
 {
     return check_output(exp, S_CSV, "[stats] csv", err) &&
-           check_output(exp, S_JSON, "[stats] json", err);
+           check_output(exp, S_JSON, "[stats] json", err) &&
+           check_output(exp, S_TRACE, "[stats] trace", err);
 }
 
 /* Where the routers sit and where each port leads, for the JSON document:
@@ -788,14 +808,41 @@ static insee_layout layout_of(const insee_experiment *exp)
     return lay;
 }
 
+/* The trace's temporary is created when the run starts, so an experiment
+   built but not run leaves nothing behind. */
+static gboolean start_trace(insee_experiment *exp, GError **err)
+{
+    const insee_value *v = exp->net[section_index("stats")].kernel;
+    if (!*v[S_TRACE].s)
+        return TRUE;
+    insee_trace_options opt = {
+        .path = v[S_TRACE].s,
+        .ids = v[S_TRACE_PACKETS].list,
+        .n_ids = v[S_TRACE_PACKETS].list_len,
+        .from = (uint64_t)v[S_TRACE_FROM].i,
+        .until = (uint64_t)v[S_TRACE_UNTIL].i,
+        .max_bytes = (uint64_t)(v[S_TRACE_MAX_MB].d * 1048576.0),
+    };
+    exp->trace = insee_trace_open(&opt, &exp->eng.net, exp->eng.packet_phits, err);
+    exp->eng.stats.trace = exp->trace;
+    return exp->trace != NULL;
+}
+
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
 {
     g_return_val_if_fail(!exp->ran && exp->eng.router, FALSE);
-    if (!check_outputs(exp, err))
+    if (!check_outputs(exp, err) || !start_trace(exp, err))
         return FALSE;
     exp->ran = TRUE;
     fill_report_header(exp);
-    return insee_engine_run(&exp->eng, err);
+    gboolean ok = insee_engine_run(&exp->eng, err);
+    if (exp->trace) {
+        insee_report *rep = &exp->eng.report;
+        rep->traced = TRUE;
+        rep->trace_events = insee_trace_events(exp->trace);
+        rep->trace_truncated = insee_trace_truncated(exp->trace, &rep->trace_truncated_at);
+    }
+    return ok;
 }
 
 gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **err)
@@ -809,6 +856,9 @@ gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **er
                     "written");
         return FALSE;
     }
+    /* The trace first: it took the whole run to write. */
+    if (exp->trace && !insee_trace_commit(exp->trace, err))
+        return FALSE;
     if (csv && *csv && !insee_report_append_csv(rep, csv, err))
         return FALSE;
     if (!json || !*json)
@@ -872,6 +922,7 @@ void insee_experiment_free(insee_experiment *exp)
     for (guint i = N_SECTIONS; i-- > 0;)
         destroy_instance(&exp->net[i]);
     g_array_unref(exp->apps);
+    insee_trace_free(exp->trace); /* removed unless the outputs were written */
     g_free(exp->eng.apps);
     insee_engine_clear(&exp->eng);
     insee_report_clear(&exp->eng.report);

@@ -48,7 +48,7 @@ const insee_net *insee_experiment_network(const insee_experiment *exp);
 struct insee_engine *insee_experiment_engine(insee_experiment *exp);
 /* The diameter the topology plugin's info() gives (0: it does not say). */
 uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp);
-/* The files the configuration asks for ([stats] csv and json), from the
+/* The files the configuration asks for ([stats] trace, csv and json), from the
    report of a successful run; each is replaced whole or left as it was.
    Separate from the run so that a failed output never hides the report. An
    interrupted run writes nothing and says so. */

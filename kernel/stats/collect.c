@@ -260,6 +260,8 @@ void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t d
 
 void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now)
 {
+    if (G_UNLIKELY(st->trace))
+        insee_trace_consumed(st->trace, pk, now);
     st->total.delivered++;
     st->total.hops += pk->hops;
     st->total.latency_sum += now - pk->born;
@@ -277,8 +279,11 @@ void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t 
         st->pair_cons[(size_t)pk->src * st->nodes + pk->dst]++;
 }
 
-void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, uint64_t now)
+void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, const insee_packet *pk,
+                            uint32_t q, uint64_t now)
 {
+    if (G_UNLIKELY(st->trace))
+        insee_trace_dropped(st->trace, pk, why, q, now);
     st->total.dropped++;
     if (insee_stats_measuring(st, now))
         st->dropped[why]++;

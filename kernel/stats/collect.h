@@ -33,6 +33,17 @@ typedef enum insee_drop_reason {
     INSEE_DROP_REASONS
 } insee_drop_reason;
 
+/* The packet trace (stats/trace.h): the collector hands it every packet
+   event when [stats] trace is set. */
+typedef struct insee_trace insee_trace;
+void insee_trace_generated(insee_trace *t, const insee_packet *pk, uint64_t now);
+void insee_trace_injected(insee_trace *t, const insee_packet *pk, uint64_t now);
+void insee_trace_hop(insee_trace *t, const insee_packet *pk, uint32_t ovc, uint64_t now);
+void insee_trace_consumed(insee_trace *t, const insee_packet *pk, uint64_t now);
+/* `q`: the queue a router dropped the packet from; INSEE_NONE at the source. */
+void insee_trace_dropped(insee_trace *t, const insee_packet *pk, insee_drop_reason why,
+                         uint32_t q, uint64_t now);
+
 /* Counters indexed by a small integer, grown on demand. */
 typedef struct insee_counts {
     uint64_t *v;
@@ -130,6 +141,8 @@ typedef struct insee_stats {
        interval or the measurement window begins or ends. */
     uint64_t clock, next_split;
     uint64_t window_start, window_end;   /* measured cycles [start, end) */
+
+    insee_trace *trace;                  /* NULL: no packet trace */
 } insee_stats;
 
 /* Allocate what the options ask for. FALSE (INSEE_EXPERIMENT_ERROR_SETUP)
@@ -178,9 +191,12 @@ static inline gboolean insee_stats_per_injection(const insee_stats *st)
 }
 
 /* A packet entered its injection queue (counted in the series and phases). */
-static inline void insee_stats_on_generated(insee_stats *st)
+static inline void insee_stats_on_generated(insee_stats *st, const insee_packet *pk,
+                                            uint64_t now)
 {
     st->total.generated++;
+    if (G_UNLIKELY(st->trace))
+        insee_trace_generated(st->trace, pk, now);
 }
 
 /* What the run phases' window has seen so far, and its restart. */
@@ -193,18 +209,33 @@ static inline void insee_stats_restart_phase_window(insee_stats *st)
 {
     st->phase_mark = st->total;
 }
-/* Packet pk's head left its injection queue; `distance` is its minimal
-   router-to-router distance (read only with distance histograms on). */
+/* Packet pk's head left its injection queue, at any time: for the trace.
+   Measured injections then go to insee_stats_on_injected(). */
+static inline void insee_stats_on_leaving_source(insee_stats *st, const insee_packet *pk,
+                                                 uint64_t now)
+{
+    if (G_UNLIKELY(st->trace))
+        insee_trace_injected(st->trace, pk, now);
+}
+/* Packet pk's head left its injection queue in the measurement window;
+   `distance` is its minimal router-to-router distance (read only with
+   distance histograms on). */
 void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t distance,
                              uint64_t now);
-/* A packet started crossing output VC ovc. */
-static inline void insee_stats_on_hop(insee_stats *st, uint32_t ovc, uint64_t now)
+/* Packet pk started crossing output VC ovc (at any time). */
+static inline void insee_stats_on_hop(insee_stats *st, const insee_packet *pk, uint32_t ovc,
+                                      uint64_t now)
 {
+    if (G_UNLIKELY(st->trace))
+        insee_trace_hop(st->trace, pk, ovc, now);
     if (st->port_phits && insee_stats_measuring(st, now))
         st->port_phits[ovc] += st->packet_phits;
 }
 void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now);
-void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, uint64_t now);
+/* Packet pk ends undelivered: from queue q of a router, or at its source
+   (q = INSEE_NONE; pk then lives only for the call). */
+void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, const insee_packet *pk,
+                            uint32_t q, uint64_t now);
 /* Queue q held `count` slots (insee_net's q_count) until the cycle of the
    last advance: called by the network just before the count changes. */
 void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count);

@@ -190,6 +190,23 @@ static gboolean begins_with(int fd, off_t size, const char *header)
     return same;
 }
 
+int insee_output_temp(const char *path, const char *what, char **tmp, GError **err)
+{
+    char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+    char *prefix = g_strconcat(".", base, TMP_INFIX, NULL);
+    char *name = g_strdup_printf("%s%d", prefix, (int)getpid());
+    *tmp = g_build_filename(dir, name, NULL);
+    remove_stale(dir, prefix);
+    int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        fail_errno(err, errno, what, path, "cannot create a new file beside it");
+    g_free(name);
+    g_free(prefix);
+    g_free(base);
+    g_free(dir);
+    return fd;
+}
+
 /* The new contents: the old ones when appending (`header` set), then
    `text`; written beside the file and renamed over it under the lock. */
 static gboolean update(const char *path, const char *what, const char *header, const char *text,
@@ -200,11 +217,7 @@ static gboolean update(const char *path, const char *what, const char *header, c
     int fd = open_locked(path, what, &held, &created, err);
     if (fd < 0)
         return FALSE;
-    char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
-    char *prefix = g_strconcat(".", base, TMP_INFIX, NULL);
-    char *tmp_name = g_strdup_printf("%s%d", prefix, (int)getpid());
-    char *tmp = g_build_filename(dir, tmp_name, NULL);
-    remove_stale(dir, prefix);
+    char *tmp = NULL;
     gboolean ok = FALSE;
     int out = -1;
     off_t keep = header ? held.st_size : 0;
@@ -214,11 +227,9 @@ static gboolean update(const char *path, const char *what, const char *header, c
                     "choose another file", what, path);
         goto done;
     }
-    out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (out < 0) {
-        fail_errno(err, errno, what, path, "cannot create a new file beside it");
+    out = insee_output_temp(path, what, &tmp, err);
+    if (out < 0)
         goto done;
-    }
     /* The replacement keeps the old file's permissions; only its owner may
        set them, and another writer's file gets the default ones. */
     if (!created && fchmod(out, held.st_mode & 07777) != 0 && errno != EPERM) {
@@ -246,16 +257,13 @@ done:
     if (out >= 0)
         close(out);
     if (!ok) {
-        g_unlink(tmp);
+        if (tmp)
+            g_unlink(tmp);
         if (created)
             g_unlink(path);
     }
     close(fd); /* releases the lock, after the rename */
     g_free(tmp);
-    g_free(tmp_name);
-    g_free(prefix);
-    g_free(base);
-    g_free(dir);
     return ok;
 }
 

@@ -33,5 +33,11 @@ gboolean insee_output_replace(const char *path, const char *what, const char *te
 gboolean insee_output_append(const char *path, const char *what, const char *header,
                              const char *text, GError **err);
 
+/* A new, empty temporary beside `path`, named as above (the temporaries of
+   writers that died removed first), for a file written over time and
+   renamed over `path` when complete: its descriptor and *tmp (g_free), or -1
+   with the error. */
+int insee_output_temp(const char *path, const char *what, char **tmp, GError **err);
+
 G_END_DECLS
 #endif

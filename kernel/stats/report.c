@@ -249,6 +249,12 @@ void insee_report_print(const insee_report *r, FILE *out)
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " (delivered and dropped count them too)\n",
                 "multicast copies", r->total_copies);
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " cycles\n", "source stalls", r->source_stalls);
+    if (r->traced && r->trace_truncated)
+        fprintf(out, "%-28s %" G_GUINT64_FORMAT " events, TRUNCATED at cycle %" G_GUINT64_FORMAT
+                " ([stats] trace_max_mb reached)\n", "packet trace", r->trace_events,
+                r->trace_truncated_at);
+    else if (r->traced)
+        fprintf(out, "%-28s %" G_GUINT64_FORMAT " events\n", "packet trace", r->trace_events);
     print_applications(r, out);
     fprintf(out, "# speed (varies from run to run)\n");
     fprintf(out, "%-28s %.3f s\n", "set-up time", r->setup_seconds);

@@ -113,6 +113,12 @@ typedef struct insee_report {
     /* Sums of packet ids generated, and delivered or dropped: equal sums with
        equal counts show every packet ended exactly once. */
     uint64_t sum_generated_ids, sum_delivered_ids;
+    /* [stats] trace: whether one was written, its lines of events, and the
+       cycle trace_max_mb stopped it. */
+    gboolean traced;
+    uint64_t trace_events;
+    gboolean trace_truncated;
+    uint64_t trace_truncated_at;
 
     double setup_seconds;   /* plugins created, network built, tasks placed */
     double wall_seconds;    /* the time loop */

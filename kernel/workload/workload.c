@@ -244,11 +244,11 @@ uint32_t insee_workload_injector(insee_engine *eng, uint32_t node, uint32_t p)
     return 0;
 }
 
-static void count_generated(insee_engine *eng, uint32_t m, uint64_t id)
+static void count_generated(insee_engine *eng, uint32_t m, const insee_packet *pk)
 {
     eng->report.total_generated++;
-    eng->report.sum_generated_ids += id;
-    insee_stats_on_generated(&eng->stats);
+    eng->report.sum_generated_ids += pk->id;
+    insee_stats_on_generated(&eng->stats, pk, eng->now);
     if (insee_engine_in_window(eng, eng->now)) {
         eng->report.generated++;
         message_app(eng, m)->rep->generated++;
@@ -286,14 +286,15 @@ void insee_workload_packet_dropped(insee_engine *eng, uint32_t m, uint64_t id)
         message_free(eng, m);
 }
 
-/* on_full = "drop": the packets of m that do not fit are dropped at once. */
-static void drop_rest(insee_engine *eng, uint32_t m)
+/* on_full = "drop": the packets of m that do not fit are dropped at once;
+   `pk` is the first of them, not in the pool. */
+static void drop_rest(insee_engine *eng, uint32_t m, insee_packet *pk)
 {
     for (; eng->msg[m].to_queue > 0; eng->msg[m].to_queue--) {
-        uint64_t id = ++eng->serial;
-        count_generated(eng, m, id);
-        insee_stats_on_dropped(&eng->stats, INSEE_DROP_SOURCE_FULL, eng->now);
-        insee_workload_packet_dropped(eng, m, id);
+        pk->id = ++eng->serial;
+        count_generated(eng, m, pk);
+        insee_stats_on_dropped(&eng->stats, INSEE_DROP_SOURCE_FULL, pk, INSEE_NONE, eng->now);
+        insee_workload_packet_dropped(eng, m, pk->id);
     }
 }
 
@@ -321,16 +322,17 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
         uint32_t p = packet_new(eng, m, node);
         uint32_t q = insee_net_inject_queue(net, node, insee_workload_injector(eng, node, p));
         if (insee_net_room(net, q) == 0) {
+            insee_packet first = net->pkt[p];
             insee_net_packet_free(net, p);
             if (!message_app(eng, m)->drop_on_full) {
                 block(eng, task, node);
                 return FALSE;
             }
-            drop_rest(eng, m);
+            drop_rest(eng, m, &first);
             break;
         }
         net->pkt[p].id = ++eng->serial;
-        count_generated(eng, m, net->pkt[p].id);
+        count_generated(eng, m, &net->pkt[p]);
         if (eng->in_flight++ == 0)
             eng->last_move = eng->now; /* a deadlock needs packets inside */
         eng->msg[m].to_queue--;
