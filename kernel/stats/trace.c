@@ -13,11 +13,12 @@
 
 #define WHAT "[stats] trace"
 
-/* The size is read every CHECK_BYTES of text; tracing stops while the file
-   still has room for what zlib holds in its buffers and the text of one
-   more check. */
+/* Every CHECK_BYTES of text (a quarter of the cap, when smaller) zlib is
+   made to write out what it holds, and the file's size is read; tracing
+   stops while the file still has room for one more stretch, compressed or
+   not, and the closing line and the gzip trailer (CLOSING_BYTES). */
 #define CHECK_BYTES (16u << 10)
-#define MARGIN_BYTES (64u << 10)
+#define CLOSING_BYTES 128u
 
 typedef enum { EV_GEN, EV_INJ, EV_HOP, EV_ARR, EV_CON, EV_DROP, EV_COUNT } event;
 
@@ -37,6 +38,7 @@ struct insee_trace {
     uint64_t from, until;    /* until: INSEE_NEVER for no end */
     uint64_t max_bytes, margin;
     uint64_t events;
+    size_t check;            /* text bytes between two reads of the size */
     size_t since_check;      /* text bytes written since the size was read */
     gboolean stopped;        /* truncated, or a write failed: nothing more is written */
     gboolean truncated;
@@ -122,7 +124,8 @@ insee_trace *insee_trace_open(const insee_trace_options *opt, const insee_net *n
     t->from = opt->from;
     t->until = opt->until ? opt->until : INSEE_NEVER;
     t->max_bytes = opt->max_bytes;
-    t->margin = MIN(MARGIN_BYTES, opt->max_bytes / 2);
+    t->check = (size_t)MAX(MIN(CHECK_BYTES, opt->max_bytes / 4), 1);
+    t->margin = t->check + CLOSING_BYTES;
     write_header(t, packet_phits);
     return t;
 }
@@ -154,14 +157,14 @@ static char *put_word(char *p, const char *w)
     return p + len;
 }
 
-/* Read the compressed size now and then; past the cap, end the trace. */
-static void check_size(insee_trace *t, size_t written, uint64_t now)
+/* After an event's lines: now and then, the compressed size; past the cap,
+   the end of the trace. */
+static void check_size(insee_trace *t, uint64_t now)
 {
-    t->since_check += written;
-    if (t->since_check < CHECK_BYTES)
+    if (t->since_check < t->check)
         return;
     t->since_check = 0;
-    z_off_t size = gzoffset(t->gz);
+    z_off_t size = gzflush(t->gz, Z_SYNC_FLUSH) == Z_OK ? gzoffset(t->gz) : -1;
     if (size < 0) {
         fail(t, "cannot tell the trace's size");
         return;
@@ -204,19 +207,26 @@ static void emit(insee_trace *t, uint64_t cycle, event ev, const insee_packet *p
     *p++ = '\n';
     put(t, line, (size_t)(p - line));
     t->events++;
-    check_size(t, (size_t)(p - line), cycle);
+    t->since_check += (size_t)(p - line);
+}
+
+/* An event of one line and no place. */
+static void plain_event(insee_trace *t, event ev, const insee_packet *pk, uint64_t now)
+{
+    if (!selected(t, pk))
+        return;
+    emit(t, now, ev, pk, NULL, 0, NULL);
+    check_size(t, now);
 }
 
 void insee_trace_generated(insee_trace *t, const insee_packet *pk, uint64_t now)
 {
-    if (selected(t, pk))
-        emit(t, now, EV_GEN, pk, NULL, 0, NULL);
+    plain_event(t, EV_GEN, pk, now);
 }
 
 void insee_trace_injected(insee_trace *t, const insee_packet *pk, uint64_t now)
 {
-    if (selected(t, pk))
-        emit(t, now, EV_INJ, pk, NULL, 0, NULL);
+    plain_event(t, EV_INJ, pk, now);
 }
 
 /* The head leaves by output VC ovc now; it is in the next router's input
@@ -232,12 +242,12 @@ void insee_trace_hop(insee_trace *t, const insee_packet *pk, uint32_t ovc, uint6
     uint32_t q = net->peer_queue[gp] + out[2];
     uint32_t in[] = {net->q_router[q], net->q_port[q], net->q_vc[q]};
     emit(t, now + 1, EV_ARR, pk, in, 3, NULL);
+    check_size(t, now);
 }
 
 void insee_trace_consumed(insee_trace *t, const insee_packet *pk, uint64_t now)
 {
-    if (selected(t, pk))
-        emit(t, now, EV_CON, pk, NULL, 0, NULL);
+    plain_event(t, EV_CON, pk, now);
 }
 
 void insee_trace_dropped(insee_trace *t, const insee_packet *pk, insee_drop_reason why,
@@ -245,13 +255,15 @@ void insee_trace_dropped(insee_trace *t, const insee_packet *pk, insee_drop_reas
 {
     if (!selected(t, pk))
         return;
-    if (q == INSEE_NONE) {
-        emit(t, now, EV_DROP, pk, NULL, 0, drop_names[why]);
-        return;
-    }
     const insee_net *net = t->net;
-    uint32_t at[] = {net->q_router[q], net->q_port[q], net->q_vc[q]};
-    emit(t, now, EV_DROP, pk, at, 3, drop_names[why]);
+    uint32_t at[] = {0, 0, 0};
+    if (q != INSEE_NONE) {
+        at[0] = net->q_router[q];
+        at[1] = net->q_port[q];
+        at[2] = net->q_vc[q];
+    }
+    emit(t, now, EV_DROP, pk, at, q == INSEE_NONE ? 0 : 3, drop_names[why]);
+    check_size(t, now);
 }
 
 uint64_t insee_trace_events(const insee_trace *t)
@@ -458,10 +470,12 @@ static gboolean parse_header(reader *rd, const char *text)
     return TRUE;
 }
 
-static gboolean apply(reader *rd, GHashTable *live, const record *r, uint64_t only, FILE *out)
+static gboolean apply(reader *rd, GHashTable *live, const record *r, uint64_t only,
+                      gboolean *found, FILE *out)
 {
     if (only && r->id != only)
         return TRUE;
+    *found = TRUE;
     story *s = g_hash_table_lookup(live, &r->id);
     if (!s) {
         s = g_new0(story, 1);
@@ -518,6 +532,7 @@ gboolean insee_trace_phits(const char *path, uint64_t only, FILE *out, GError **
     gboolean ok = TRUE;
     int zerr = Z_OK;
     gboolean broken = FALSE; /* the stream broke within a line */
+    gboolean found = FALSE;  /* some line of the packet asked for */
     while (ok && gzgets(gz, buf, sizeof buf)) {
         rd.line++;
         size_t len = strlen(buf);
@@ -539,7 +554,7 @@ gboolean insee_trace_phits(const char *path, uint64_t only, FILE *out, GError **
         if (buf[0] == '#')
             continue;
         record r;
-        ok = parse_record(&rd, buf, &r) && apply(&rd, live, &r, only, out);
+        ok = parse_record(&rd, buf, &r) && apply(&rd, live, &r, only, &found, out);
     }
     const char *msg = gzerror(gz, &zerr);
     if (ok && zerr != Z_OK) {
@@ -548,6 +563,10 @@ gboolean insee_trace_phits(const char *path, uint64_t only, FILE *out, GError **
                  zerr == Z_ERRNO ? g_strerror(errno) : msg);
     } else if (ok && rd.line == 0) {
         ok = bad(&rd, "empty: not an insee packet trace");
+    } else if (ok && only && !found) {
+        g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                    "%s: packet %" G_GUINT64_FORMAT " is not in this trace", path, only);
+        ok = FALSE;
     }
     if (ok)
         print_unfinished(live, rd.L, out);

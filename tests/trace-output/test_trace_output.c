@@ -572,6 +572,10 @@ Test(trace_output, phits_of_a_known_trace)
     cr_assert_null(strstr(r.out, " 7 "), "--packet 8 shows packet 8 only: %s", r.out);
     cr_assert(strstr(r.out, "13 phit 8 1 3 0 0\n"), "%s", r.out);
     result_free(&r);
+    r = insee((const char *[]){"trace", "phits", gz, "--packet", "9", NULL});
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "packet 9 is not in this trace"), "%s", r.err);
+    result_free(&r);
     g_free(plain);
     g_free(gz);
     remove_dir(dir);
@@ -674,17 +678,26 @@ Test(trace_output, bad_keys_are_named)
     result_free(&r);
 }
 
-/* The report says when the cap stopped the trace. */
+/* The report says when the cap stopped the trace; a cap of a few KiB
+   holds too. */
 Test(trace_output, the_report_names_the_truncation)
 {
     char *dir = tmp_dir();
-    char *set = g_strdup_printf("stats.trace=%s/t.gz", dir);
-    result r = insee((const char *[]){"run", "--set", set, "--set", "stats.trace_max_mb=0.01",
+    char *path = g_build_filename(dir, "t.gz", NULL);
+    char *set = g_strdup_printf("stats.trace=%s", path);
+    result r = insee((const char *[]){"run", "--set", set, "--set", "stats.trace_max_mb=0.002",
                                       "--set", "traffic.load=0.5", NULL});
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.out, "TRUNCATED at cycle"), "%s", r.out);
     cr_assert(strstr(r.out, "trace_max_mb reached"));
+    struct stat st;
+    cr_assert_eq(g_stat(path, &st), 0);
+    cr_assert_leq(st.st_size, (off_t)(0.002 * 1048576));
+    trace t = read_trace(path);
+    cr_assert(g_str_has_prefix(t.last, "# truncated at cycle "), "%s", t.last);
+    trace_free(&t);
     result_free(&r);
     g_free(set);
+    g_free(path);
     remove_dir(dir);
 }
