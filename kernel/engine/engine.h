@@ -116,6 +116,7 @@ typedef struct insee_engine {
     gboolean causal;         /* some application is causal: generation runs until all are
                                 done (window [0, max_cycles)), then the rest drains */
     uint64_t max_cycles;     /* a causal run not done by then ends with an error */
+    struct insee_bridge_app *bridge; /* [bridge]: the application it drives (workload/bridge.h) */
 
     uint64_t seed;
     uint32_t packet_phits;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "workload/bridge.h"
 #include "net/memory.h"
 #include "stats/json.h"
 #include "stats/output.h"
@@ -152,6 +153,14 @@ static const insee_param_def application_params[] = {
     {0},
 };
 
+enum { B_NODES };
+static const insee_param_def bridge_params[] = {
+    {"nodes", INSEE_PARAM_INT, "0", 0, 4294967295.0, NULL, NULL,
+     "the bridge serves nodes 0 .. nodes-1 (0: every node); [background] traffic runs on the "
+     "others"},
+    {0},
+};
+
 static const insee_param_def plugins_params[] = {
     {"dirs", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
      "extra plugin directories, ':'-separated, searched after --plugin-dir"},
@@ -193,6 +202,7 @@ typedef struct application {
     char *name;
     char *traffic_section, *placement_section; /* NULL placement: the nodes left, in order */
     uint32_t tasks, tasks_per_node;
+    gboolean bridge;                            /* `traffic` is the [bridge] plugin */
     instance traffic, placement;
     insee_shape shape;                          /* the network's, with its own task count */
 } application;
@@ -302,10 +312,38 @@ static gboolean add_application(insee_experiment *exp, char *name, char *traffic
                          &a->placement, err));
 }
 
+/* [bridge]: the application it drives on its nodes, then [background]. */
+static gboolean bind_bridge(insee_experiment *exp, GError **err)
+{
+    guint n = 0;
+    if (!insee_config_array_len(exp->cfg, "application", &n, err))
+        return FALSE;
+    if (n || insee_config_has_section(exp->cfg, "traffic") ||
+        insee_config_has_section(exp->cfg, "placement")) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[bridge] drives the run's application on its nodes: remove [traffic], "
+                    "[placement] and [[application]] (traffic for the other nodes goes in "
+                    "[background])");
+        return FALSE;
+    }
+    application app = {.name = g_strdup("bridge"), .traffic_section = g_strdup("bridge"),
+                       .tasks_per_node = 1, .bridge = TRUE};
+    g_array_append_val(exp->apps, app);
+    application *a = app_at(exp, 0);
+    if (!bind_section(exp, "bridge", INSEE_KIND_BRIDGE, "sync-server", bridge_params,
+                      &a->traffic, err))
+        return FALSE;
+    a->tasks = (uint32_t)a->traffic.kernel[B_NODES].i;
+    return !insee_config_has_section(exp->cfg, "background") ||
+           add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
+}
+
 /* The applications of the file, bound: [[application]] tables, or the
    [traffic] and [placement] of a single-application file; then [background]. */
 static gboolean bind_applications(insee_experiment *exp, GError **err)
 {
+    if (insee_config_has_section(exp->cfg, "bridge"))
+        return bind_bridge(exp, err);
     guint n;
     if (!insee_config_array_len(exp->cfg, "application", &n, err))
         return FALSE;
@@ -345,14 +383,15 @@ static gboolean bind_applications(insee_experiment *exp, GError **err)
 
 static gboolean bind_sections(insee_experiment *exp, GError **err)
 {
-    const char *known[N_SECTIONS + 5];
+    const char *known[N_SECTIONS + 6];
     for (guint i = 0; i < N_SECTIONS; i++)
         known[i] = sections[i].name;
     known[N_SECTIONS] = "traffic";
     known[N_SECTIONS + 1] = "placement";
     known[N_SECTIONS + 2] = "application";
     known[N_SECTIONS + 3] = "background";
-    known[N_SECTIONS + 4] = NULL;
+    known[N_SECTIONS + 4] = "bridge";
+    known[N_SECTIONS + 5] = NULL;
     if (!insee_config_check_sections(exp->cfg, known, err))
         return FALSE;
     /* `cycles` alone asks for a fixed window (every file written before the
@@ -557,11 +596,19 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
               create_instance(exp, app->placement_section, INSEE_KIND_PLACEMENT, a, &app->shape,
                               &app->placement, err)) &&
              place_application(exp, a, available, task_node + first, err) &&
-             create_instance(exp, app->traffic_section, INSEE_KIND_TRAFFIC, a, &app->shape,
+             create_instance(exp, app->traffic_section,
+                             app->bridge ? INSEE_KIND_BRIDGE : INSEE_KIND_TRAFFIC, a, &app->shape,
                              &app->traffic, err);
         if (!ok)
             break;
         const insee_traffic_vtable *tv = app->traffic.plugin->vtable;
+        void *self = app->traffic.self;
+        if (app->bridge) {
+            eng->bridge = insee_bridge_app_new(eng, a, app->tasks, app->traffic.plugin->vtable,
+                                               self, app->traffic.plugin->name);
+            tv = &insee_bridge_traffic;
+            self = eng->bridge;
+        }
         insee_app_report *ar = &eng->report.apps[a];
         ar->name = g_strdup(app->name);
         ar->plugins = g_strdup_printf("%s/%s", app->placement_section
@@ -569,11 +616,12 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
                                       app->traffic.plugin->name);
         ar->tasks = app->tasks;
         ar->nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
-        ar->causal = tv->finished && (!tv->causal || tv->causal(app->traffic.self));
-        ar->offered_load = tv->offered_load ? tv->offered_load(app->traffic.self) : -1.0;
+        ar->causal = tv->finished && (!tv->causal || tv->causal(self));
+        ar->offered_load = tv->offered_load ? tv->offered_load(self) : -1.0;
         eng->apps[a] = (insee_app){
-            .traffic = tv, .self = app->traffic.self, .first_task = first, .tasks = app->tasks,
-            .drop_on_full = app->traffic.kernel[T_ON_FULL].i == 1, .causal = ar->causal,
+            .traffic = tv, .self = self, .first_task = first, .tasks = app->tasks,
+            .drop_on_full = !app->bridge && app->traffic.kernel[T_ON_FULL].i == 1,
+            .causal = ar->causal,
             .rep = ar,
         };
         eng->causal |= ar->causal;
@@ -919,6 +967,7 @@ void insee_experiment_free(insee_experiment *exp)
         destroy_instance(&app_at(exp, a)->traffic);
         destroy_instance(&app_at(exp, a)->placement);
     }
+    insee_bridge_app_free(exp->eng.bridge);
     for (guint i = N_SECTIONS; i-- > 0;)
         destroy_instance(&exp->net[i]);
     g_array_unref(exp->apps);

@@ -4,6 +4,7 @@
 #include "engine/engine.h"
 
 #include "plugin/registry.h"
+#include "workload/bridge.h"
 
 static insee_engine *E(insee_kernel *k) { return k->eng; }
 
@@ -164,6 +165,18 @@ static uint32_t host_message_packets(insee_kernel *k, uint64_t bytes)
     return packets > UINT32_MAX ? UINT32_MAX : (uint32_t)packets;
 }
 
+static bool host_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                               uint64_t handle, uint64_t at, insee_error *err)
+{
+    if (k->kind != INSEE_KIND_BRIDGE) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "bridge_inject() is only for a bridge plugin, inside its sync()");
+        return false;
+    }
+    return insee_bridge_inject(E(k), src, dst, bytes, host_message_packets(k, bytes), handle, at,
+                               err);
+}
+
 void insee_host_init(insee_host *host, struct insee_kernel *k)
 {
     k->debug = g_getenv("INSEE_DEBUG") != NULL; /* read once, not per message */
@@ -189,5 +202,6 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .input_free_phits = host_input_free_phits,
         .output_free_phits = host_output_free_phits,
         .message_packets = host_message_packets,
+        .bridge_inject = host_bridge_inject,
     };
 }

@@ -5,7 +5,9 @@
 # hold, build the installed copy of this template against it with CMake
 # (find_package(InseeSDK)) and this one with pkg-config (insee-sdk.pc), check
 # both plugins with the installed insee-conform, and have the installed insee
-# describe the plugin and run the example experiment with it. Exits non-zero
+# describe the plugin and run the example experiment with it; build the
+# example bridge client against the installed libinsee-client with
+# pkg-config (insee-client.pc) and CMake (COMPONENTS client). Exits non-zero
 # on the first failure; removes its temporary directory in any case.
 set -eu
 
@@ -59,5 +61,30 @@ step "insee run exp.toml with the template's plugin"
 (cd "$here" && "$prefix/bin/insee" --plugin-dir "$tmp/cmake" \
   run exp.toml --set simulation.warmup=500 --set simulation.cycles=2000) >"$tmp/run.log"
 grep -q 'oldest-first' "$tmp/run.log"
+
+step "build the example bridge client against libinsee-client (pkg-config, then CMake)"
+client_src=$here/../../examples/bridge_client.c
+test -n "$(find "$prefix" -name insee-client.pc)"
+# shellcheck disable=SC2046 # the flags are meant to split into words
+cc -std=c17 -Wall -Wextra -Werror $(pkg-config --cflags insee-client) "$client_src" \
+  -o "$tmp/pc/bridge_client" $(pkg-config --libs insee-client)
+mkdir "$tmp/client"
+cat >"$tmp/client/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.25)
+project(bridge_client C)
+find_package(InseeSDK REQUIRED COMPONENTS client)
+add_executable(bridge_client "$client_src")
+target_link_libraries(bridge_client PRIVATE Insee::client)
+EOF
+cmake -S "$tmp/client" -B "$tmp/client/build" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_FLAGS=-Werror >"$tmp/client-configure.log"
+cmake --build "$tmp/client/build" >"$tmp/client-build.log"
+# Both run (usage: exit 2), so the installed library loads.
+libdir=$(dirname "$(find "$prefix" -name 'libinsee-client.so*' | head -n 1)")
+for exe in "$tmp/pc/bridge_client" "$tmp/client/build/bridge_client"; do
+  status=0
+  LD_LIBRARY_PATH="$libdir" "$exe" >/dev/null 2>&1 || status=$?
+  test "$status" -eq 2
+done
 
 step "out-of-tree build OK"

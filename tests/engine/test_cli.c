@@ -161,7 +161,8 @@ Test(cli, example_configs_run)
     cr_assert(d);
     int seen = 0;
     for (const char *name; (name = g_dir_read_name(d));) {
-        if (!g_str_has_suffix(name, ".toml"))
+        /* bridge-*.toml wait for their clients: tests/bridge runs them. */
+        if (!g_str_has_suffix(name, ".toml") || g_str_has_prefix(name, "bridge-"))
             continue;
         char *path = g_build_filename(dir, name, NULL);
         /* From the source tree, as the README runs them: examples name

@@ -170,6 +170,19 @@ typedef struct insee_host {
        [simulation] phit_bytes. Traffic that speaks bytes (traces, kernels,
        message-length distributions) converts through it. */
     uint32_t (*message_packets)(insee_kernel *k, uint64_t bytes);
+
+    /* minor 3 */
+    /* Bridges only, and only inside their sync(): queue a message of `bytes`
+       bytes from node src_node to node dst_node (both among the nodes the
+       bridge serves) at cycle at_cycle, no earlier than the boundary sync()
+       was called for. It is cut into message_packets(bytes) packets that
+       enter src_node's injection queues at that cycle (after the node's
+       earlier messages, one message per node and cycle, throttled as any
+       source); when its last packet is consumed the bridge's deliver()
+       receives it with `handle`, the bridge's own key. false with err
+       filled (naming the argument) when refused. */
+    bool (*bridge_inject)(insee_kernel *k, uint32_t src_node, uint32_t dst_node, uint64_t bytes,
+                          uint64_t handle, uint64_t at_cycle, insee_error *err);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a

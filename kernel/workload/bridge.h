@@ -1,0 +1,37 @@
+/* kernel/workload/bridge.h — a [bridge] run: the bridge plugin drives one
+ * application whose tasks are the nodes it serves (docs/architecture.md §8).
+ *
+ * The application's traffic table is the kernel's own (insee_bridge_traffic):
+ * messages the bridge queues with host->bridge_inject() wait in a per-node
+ * heap and are emitted by their node's task at their cycle; deliveries go back
+ * to the bridge's deliver(). Slice boundaries are due events of task 0 one
+ * cycle ahead (sync(b) runs in cycle b - 1, after that cycle's deliveries),
+ * so messages injected for cycle b are queued in cycle b and the time loop
+ * stops at every boundary; an application that still has a boundary ahead
+ * is never taken for stuck.
+ */
+#ifndef INSEE_KERNEL_WORKLOAD_BRIDGE_H
+#define INSEE_KERNEL_WORKLOAD_BRIDGE_H
+
+#include "engine/engine.h"
+
+G_BEGIN_DECLS
+
+typedef struct insee_bridge_app insee_bridge_app;
+
+extern const insee_traffic_vtable insee_bridge_traffic;
+
+/* The application `app` (eng->apps[app], `nodes` tasks on nodes 0..nodes-1)
+   driven by bridge instance `self` of plugin `name`; the engine keeps it in
+   eng->bridge. */
+insee_bridge_app *insee_bridge_app_new(insee_engine *eng, uint32_t app, uint32_t nodes,
+                                       const insee_bridge_vtable *vt, void *self,
+                                       const char *name);
+void insee_bridge_app_free(insee_bridge_app *b);
+
+/* host->bridge_inject(), the message already cut into `packets`. */
+bool insee_bridge_inject(insee_engine *eng, uint32_t src, uint32_t dst, uint64_t bytes,
+                         uint32_t packets, uint64_t handle, uint64_t at, insee_error *err);
+
+G_END_DECLS
+#endif

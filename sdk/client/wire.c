@@ -1,0 +1,422 @@
+/* sdk/client/wire.c — frames of the bridge wire protocol (contract in wire.h). */
+#define _GNU_SOURCE /* MSG_NOSIGNAL */
+#include "wire.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static bool fail(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool fail(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+void wire_buf_reset(wire_buf *b)
+{
+    b->len = 0;
+    b->failed = false;
+}
+
+void wire_buf_free(wire_buf *b)
+{
+    free(b->data);
+    *b = (wire_buf){0};
+}
+
+void wire_put_bytes(wire_buf *b, const void *p, size_t n)
+{
+    if (b->failed || n == 0)
+        return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        uint8_t *data = realloc(b->data, cap);
+        if (!data) {
+            b->failed = true;
+            return;
+        }
+        b->data = data;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static void put_le(wire_buf *b, uint64_t v, int bytes)
+{
+    uint8_t x[8];
+    for (int i = 0; i < bytes; i++)
+        x[i] = (uint8_t)(v >> (8 * i));
+    wire_put_bytes(b, x, (size_t)bytes);
+}
+
+void wire_put_u16(wire_buf *b, uint16_t v) { put_le(b, v, 2); }
+void wire_put_u32(wire_buf *b, uint32_t v) { put_le(b, v, 4); }
+void wire_put_u64(wire_buf *b, uint64_t v) { put_le(b, v, 8); }
+
+void wire_begin(wire_buf *b, wire_type type, uint16_t version)
+{
+    wire_put_u32(b, WIRE_MAGIC);
+    wire_put_u16(b, version);
+    wire_put_u16(b, (uint16_t)type);
+    wire_put_u32(b, 0);
+}
+
+void wire_end(wire_buf *b, size_t frame_start)
+{
+    if (b->failed)
+        return;
+    uint32_t n = (uint32_t)(b->len - frame_start - WIRE_HEADER_BYTES);
+    for (int i = 0; i < 4; i++)
+        b->data[frame_start + 8 + (size_t)i] = (uint8_t)(n >> (8 * i));
+}
+
+static uint64_t get_le(wire_reader *r, int bytes)
+{
+    if (r->bad || r->len - r->off < (size_t)bytes) {
+        r->bad = true;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)r->p[r->off + (size_t)i] << (8 * i);
+    r->off += (size_t)bytes;
+    return v;
+}
+
+static uint16_t wire_u16(wire_reader *r) { return (uint16_t)get_le(r, 2); }
+uint32_t wire_u32(wire_reader *r) { return (uint32_t)get_le(r, 4); }
+uint64_t wire_u64(wire_reader *r) { return get_le(r, 8); }
+
+/* n bytes of r, or NULL (r->bad) when fewer are left. */
+static const uint8_t *get_bytes(wire_reader *r, size_t n)
+{
+    if (r->bad || r->len - r->off < n) {
+        r->bad = true;
+        return NULL;
+    }
+    const uint8_t *p = r->p + r->off;
+    r->off += n;
+    return p;
+}
+
+const char *wire_type_name(uint16_t type)
+{
+    static const char *const names[] = {NULL, "HELLO", "WELCOME", "REFUSE", "SLICE_GO",
+                                        "SLICE_DONE", "DELIVER", "BYE"};
+    return type >= 1 && type <= WIRE_BYE ? names[type] : "unknown";
+}
+
+void wire_put_hello(wire_buf *b, uint16_t version, const char *name, const uint32_t *nodes,
+                    uint32_t n)
+{
+    size_t start = b->len;
+    size_t name_len = strlen(name);
+    if (name_len > WIRE_MAX_NAME)
+        name_len = WIRE_MAX_NAME;
+    wire_begin(b, WIRE_HELLO, version);
+    wire_put_u16(b, (uint16_t)name_len);
+    wire_put_bytes(b, name, name_len);
+    wire_put_u32(b, n);
+    for (uint32_t i = 0; i < n; i++)
+        wire_put_u32(b, nodes[i]);
+    wire_end(b, start);
+}
+
+void wire_put_welcome(wire_buf *b, const wire_welcome *w)
+{
+    size_t start = b->len;
+    wire_begin(b, WIRE_WELCOME, WIRE_VERSION);
+    wire_put_u32(b, w->client_units);
+    wire_put_u32(b, w->network_cycles);
+    wire_put_u32(b, w->model);
+    wire_put_u32(b, w->nodes);
+    wire_end(b, start);
+}
+
+void wire_put_text(wire_buf *b, wire_type type, const char *text)
+{
+    size_t start = b->len;
+    wire_begin(b, type, WIRE_VERSION);
+    wire_put_bytes(b, text, strlen(text));
+    wire_end(b, start);
+}
+
+void wire_put_slice_go(wire_buf *b, const wire_slice *s)
+{
+    size_t start = b->len;
+    wire_begin(b, WIRE_SLICE_GO, WIRE_VERSION);
+    wire_put_u64(b, s->index);
+    wire_put_u64(b, s->start_cycle);
+    wire_put_u64(b, s->end_cycle);
+    wire_put_u64(b, s->start_unit);
+    wire_put_u64(b, s->end_unit);
+    wire_put_u32(b, s->deliveries);
+    wire_end(b, start);
+}
+
+size_t wire_begin_slice_done(wire_buf *b, uint64_t index)
+{
+    size_t start = b->len;
+    wire_begin(b, WIRE_SLICE_DONE, WIRE_VERSION);
+    wire_put_u64(b, index);
+    wire_put_u32(b, 0);
+    return start;
+}
+
+void wire_put_injection(wire_buf *b, const wire_injection *in)
+{
+    wire_put_u32(b, in->src);
+    wire_put_u32(b, in->dst);
+    wire_put_u64(b, in->bytes);
+    wire_put_u64(b, in->timestamp);
+    wire_put_u64(b, in->handle);
+    wire_put_u32(b, in->payload_len);
+    wire_put_bytes(b, in->payload, in->payload_len);
+}
+
+void wire_end_slice_done(wire_buf *b, size_t frame_start, uint32_t count)
+{
+    if (b->failed)
+        return;
+    for (int i = 0; i < 4; i++)
+        b->data[frame_start + WIRE_HEADER_BYTES + 8 + (size_t)i] = (uint8_t)(count >> (8 * i));
+    wire_end(b, frame_start);
+}
+
+void wire_put_delivery(wire_buf *b, const wire_delivery *d)
+{
+    size_t start = b->len;
+    wire_begin(b, WIRE_DELIVER, WIRE_VERSION);
+    wire_put_u32(b, d->src);
+    wire_put_u32(b, d->dst);
+    wire_put_u64(b, d->bytes);
+    wire_put_u64(b, d->handle);
+    wire_put_u64(b, d->timestamp);
+    wire_put_u64(b, d->injected_cycle);
+    wire_put_u64(b, d->arrival_cycle);
+    wire_put_u32(b, d->payload_len);
+    wire_put_bytes(b, d->payload, d->payload_len);
+    wire_end(b, start);
+}
+
+bool wire_parse_header(const uint8_t *h, wire_header *out, char *why, size_t len)
+{
+    wire_reader r = {.p = h, .len = WIRE_HEADER_BYTES};
+    out->magic = wire_u32(&r);
+    out->version = wire_u16(&r);
+    out->type = wire_u16(&r);
+    out->length = wire_u32(&r);
+    if (out->magic != WIRE_MAGIC)
+        return fail(why, len, "not an insee bridge frame (magic 0x%08x, expected 0x%08x)",
+                    out->magic, WIRE_MAGIC);
+    if (out->length > WIRE_MAX_PAYLOAD)
+        return fail(why, len, "a %s frame of %u bytes, more than the %u a frame may carry",
+                    wire_type_name(out->type), out->length, WIRE_MAX_PAYLOAD);
+    if (out->type < WIRE_HELLO || out->type > WIRE_BYE)
+        return fail(why, len, "unknown frame type %u", out->type);
+    return true;
+}
+
+/* The reader consumed exactly the payload. */
+static bool whole(const wire_reader *r, const char *what, char *why, size_t len)
+{
+    if (r->bad)
+        return fail(why, len, "%s frame shorter than its fields", what);
+    if (r->off != r->len)
+        return fail(why, len, "%s frame has %zu bytes after its fields", what, r->len - r->off);
+    return true;
+}
+
+bool wire_parse_hello(const uint8_t *p, size_t n, wire_hello *out, char *why, size_t len)
+{
+    wire_reader r = {.p = p, .len = n};
+    uint16_t name_len = wire_u16(&r);
+    const uint8_t *name = get_bytes(&r, name_len);
+    if (name_len > WIRE_MAX_NAME || !name)
+        return fail(why, len, "HELLO frame with a bad name length (%u)", name_len);
+    memcpy(out->name, name, name_len);
+    out->name[name_len] = '\0';
+    if (memchr(out->name, '\0', name_len))
+        return fail(why, len, "HELLO frame with a NUL byte in its name");
+    out->n_nodes = wire_u32(&r);
+    const uint8_t *ids = get_bytes(&r, (size_t)out->n_nodes * 4);
+    if (!ids || out->n_nodes == 0)
+        return fail(why, len, "HELLO frame announcing %u nodes, not followed by as many ids",
+                    out->n_nodes);
+    out->nodes = (wire_reader){.p = ids, .len = (size_t)out->n_nodes * 4};
+    return whole(&r, "HELLO", why, len);
+}
+
+bool wire_parse_welcome(const uint8_t *p, size_t n, wire_welcome *out, char *why, size_t len)
+{
+    wire_reader r = {.p = p, .len = n};
+    out->client_units = wire_u32(&r);
+    out->network_cycles = wire_u32(&r);
+    out->model = wire_u32(&r);
+    out->nodes = wire_u32(&r);
+    return whole(&r, "WELCOME", why, len);
+}
+
+bool wire_parse_slice_go(const uint8_t *p, size_t n, wire_slice *out, char *why, size_t len)
+{
+    wire_reader r = {.p = p, .len = n};
+    out->index = wire_u64(&r);
+    out->start_cycle = wire_u64(&r);
+    out->end_cycle = wire_u64(&r);
+    out->start_unit = wire_u64(&r);
+    out->end_unit = wire_u64(&r);
+    out->deliveries = wire_u32(&r);
+    return whole(&r, "SLICE_GO", why, len);
+}
+
+bool wire_parse_delivery(const uint8_t *p, size_t n, wire_delivery *out, char *why, size_t len)
+{
+    wire_reader r = {.p = p, .len = n};
+    out->src = wire_u32(&r);
+    out->dst = wire_u32(&r);
+    out->bytes = wire_u64(&r);
+    out->handle = wire_u64(&r);
+    out->timestamp = wire_u64(&r);
+    out->injected_cycle = wire_u64(&r);
+    out->arrival_cycle = wire_u64(&r);
+    out->payload_len = wire_u32(&r);
+    out->payload = get_bytes(&r, out->payload_len);
+    return whole(&r, "DELIVER", why, len);
+}
+
+bool wire_parse_slice_done(const uint8_t *p, size_t n, uint64_t *index, uint32_t *count,
+                           wire_reader *r, char *why, size_t len)
+{
+    *r = (wire_reader){.p = p, .len = n};
+    *index = wire_u64(r);
+    *count = wire_u32(r);
+    if (r->bad)
+        return fail(why, len, "SLICE_DONE frame shorter than its fields");
+    /* Each injection takes at least 36 bytes: a count beyond that is a lie. */
+    if (*count > (r->len - r->off) / 36)
+        return fail(why, len, "SLICE_DONE frame announcing %u injections in %zu bytes", *count,
+                    r->len - r->off);
+    return true;
+}
+
+bool wire_next_injection(wire_reader *r, wire_injection *out, char *why, size_t len)
+{
+    out->src = wire_u32(r);
+    out->dst = wire_u32(r);
+    out->bytes = wire_u64(r);
+    out->timestamp = wire_u64(r);
+    out->handle = wire_u64(r);
+    out->payload_len = wire_u32(r);
+    out->payload = get_bytes(r, out->payload_len);
+    if (r->bad)
+        return fail(why, len, "SLICE_DONE frame shorter than its injections");
+    return true;
+}
+
+/* Wait until fd is ready for `events`: 1 ready, 0 timed out, -1 error. */
+static int wait_fd(int fd, short events, int timeout_ms)
+{
+    struct pollfd pfd = {.fd = fd, .events = events};
+    for (;;) {
+        int n = poll(&pfd, 1, timeout_ms);
+        if (n >= 0)
+            return n;
+        if (errno != EINTR)
+            return -1;
+    }
+}
+
+int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, size_t len)
+{
+    const uint8_t *c = p;
+    while (n > 0) {
+        int ready = wait_fd(fd, POLLOUT, timeout_ms);
+        if (ready <= 0) {
+            if (ready == 0)
+                fail(why, len, "it read nothing for %d ms", timeout_ms);
+            else
+                fail(why, len, "poll failed: %s", strerror(errno));
+            return -1;
+        }
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+            continue;
+        if (w < 0) {
+            fail(why, len, "the connection broke (%s)", strerror(errno));
+            return -1;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Read n bytes: 0 done, 1 closed before the first byte, 2 timeout, -1 error. */
+static int read_all(int fd, uint8_t *p, size_t n, int timeout_ms, char *why, size_t len)
+{
+    size_t got = 0;
+    while (got < n) {
+        int ready = wait_fd(fd, POLLIN, timeout_ms);
+        if (ready == 0) {
+            fail(why, len, "it sent nothing for %d ms", timeout_ms);
+            return 2;
+        }
+        if (ready < 0) {
+            fail(why, len, "poll failed: %s", strerror(errno));
+            return -1;
+        }
+        ssize_t r = recv(fd, p + got, n - got, MSG_DONTWAIT);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+            continue;
+        if (r <= 0) {
+            if (r == 0)
+                fail(why, len, "the connection closed");
+            else
+                fail(why, len, "the connection broke (%s)", strerror(errno));
+            return r == 0 && got == 0 ? 1 : -1;
+        }
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+int wire_read_frame(int fd, int timeout_ms, wire_header *h, uint8_t **payload, char *why,
+                    size_t len)
+{
+    uint8_t head[WIRE_HEADER_BYTES];
+    *payload = NULL;
+    int rc = read_all(fd, head, sizeof head, timeout_ms, why, len);
+    if (rc != 0)
+        return rc;
+    if (!wire_parse_header(head, h, why, len))
+        return -1;
+    if (h->length == 0)
+        return 0;
+    *payload = malloc(h->length);
+    if (!*payload) {
+        fail(why, len, "out of memory for a %u-byte frame", h->length);
+        return -1;
+    }
+    rc = read_all(fd, *payload, h->length, timeout_ms, why, len);
+    if (rc != 0) {
+        free(*payload);
+        *payload = NULL;
+        if (rc == 1)
+            fail(why, len, "the connection closed in the middle of a frame");
+        return rc == 2 ? 2 : -1;
+    }
+    return 0;
+}

@@ -1,0 +1,722 @@
+/* The bridge end to end (plugins/bridge/sync-server, kernel/workload/bridge.c,
+ * libinsee-client): client processes forked from the test exchange messages
+ * through a 4 x 4 torus run by the kernel.
+ *
+ * Timing closed forms. Node x + 4 y sends to its tornado partner
+ * (x + 1, y + 1): two hops, over links no other message uses, so a
+ * one-packet message queued at cycle c has its tail consumed at c + h + L - 1
+ * (h = 2, L = 16 phits) and a two-packet one (72 bytes: 2 packets of 64)
+ * L cycles later. The lock-step model queues a message at its exact cycle
+ * (timestamp x F / S) and hands it over at the first boundary after its
+ * arrival; the parallel model queues it at the start of the next slice. */
+#include <criterion/criterion.h>
+#include <insee/client.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run_helpers.h"
+
+#define L 16u
+#define HOPS 2u
+#define NODES 16u
+
+static uint32_t tornado(uint32_t n)
+{
+    return (n % 4 + 1) % 4 + 4 * ((n / 4 + 1) % 4);
+}
+
+/* What the clients send: message i from src to dst, `bytes` long, at client
+   time `timestamp`; handle i, payload "m<i>". Set before the fork. */
+typedef struct plan_msg {
+    uint32_t src, dst;
+    uint64_t bytes, timestamp;
+} plan_msg;
+static plan_msg plan[64];
+static uint32_t n_plan;
+
+/* What a client recorded of one delivery. */
+typedef struct got {
+    uint32_t src, dst;
+    uint64_t handle, bytes, injected, arrival, handed;
+    char payload[16];
+} got;
+
+static char *temp_path(const char *what)
+{
+    char *p = g_strdup_printf("%s/insee-bridge-%d-%s", g_get_tmp_dir(), (int)getpid(), what);
+    unlink(p);
+    return p;
+}
+
+/* A client of nodes [lo, hi): runs slices until it has received every
+   message of the plan addressed to it and sent all of its own, writing each
+   delivery (or its error) as a line of `out`. */
+static void peer_plan(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    uint32_t nodes[NODES], n = 0, expected = 0, received = 0, sent = 0, to_send = 0;
+    for (uint32_t v = lo; v < hi; v++)
+        nodes[n++] = v;
+    for (uint32_t i = 0; i < n_plan; i++) {
+        expected += plan[i].dst >= lo && plan[i].dst < hi;
+        to_send += plan[i].src >= lo && plan[i].src < hi;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "peer%u", lo);
+    insee_client_error err = {0};
+    insee_client *c = insee_client_connect(address, name, nodes, n, &err);
+    if (!c) {
+        fprintf(out, "E %s\n", err.message);
+        return;
+    }
+    while (received < expected || sent < to_send) {
+        insee_client_slice sl;
+        const insee_client_delivery *d;
+        size_t nd;
+        if (!insee_client_end_slice(c, &sl, &d, &nd, &err)) {
+            fprintf(out, "E %s\n", err.message);
+            break;
+        }
+        for (size_t k = 0; k < nd; k++, received++)
+            fprintf(out, "D %u %u %llu %llu %llu %llu %llu %.*s\n", d[k].src, d[k].dst,
+                    (unsigned long long)d[k].handle, (unsigned long long)d[k].bytes,
+                    (unsigned long long)d[k].injected_cycle,
+                    (unsigned long long)d[k].arrival_cycle, (unsigned long long)sl.start_cycle,
+                    (int)d[k].payload_len, d[k].payload ? (const char *)d[k].payload : "");
+        for (uint32_t i = 0; i < n_plan; i++) {
+            const plan_msg *m = &plan[i];
+            if (m->src < lo || m->src >= hi || m->timestamp < sl.start_unit ||
+                m->timestamp >= sl.end_unit)
+                continue;
+            char payload[16];
+            int len = snprintf(payload, sizeof payload, "m%u", i);
+            if (!insee_client_inject(c, m->src, m->dst, m->bytes, m->timestamp, i, payload,
+                                     (uint32_t)len, &err))
+                fprintf(out, "E %s\n", err.message);
+            sent++;
+        }
+    }
+    insee_client_close(c);
+}
+
+typedef struct peer {
+    pid_t pid;
+    char *out;
+} peer;
+
+typedef void (*peer_fn)(const char *address, uint32_t lo, uint32_t hi, FILE *out);
+
+static peer spawn(peer_fn fn, const char *address, uint32_t lo, uint32_t hi)
+{
+    char what[32];
+    snprintf(what, sizeof what, "peer%u", lo);
+    peer p = {.out = temp_path(what)};
+    fflush(NULL);
+    p.pid = fork();
+    cr_assert(p.pid >= 0);
+    if (p.pid == 0) {
+        FILE *f = fopen(p.out, "w");
+        if (f) {
+            fn(address, lo, hi, f);
+            fclose(f);
+        }
+        _exit(0);
+    }
+    return p;
+}
+
+static char *reap(peer *p)
+{
+    int status;
+    waitpid(p->pid, &status, 0);
+    char *text = NULL;
+    g_file_get_contents(p->out, &text, NULL, NULL);
+    unlink(p->out);
+    g_free(p->out);
+    return text ? text : g_strdup("");
+}
+
+/* The run's stderr (where plugins log), captured around the call. */
+typedef struct capture {
+    int saved;
+    char *path;
+} capture;
+
+static capture capture_start(void)
+{
+    capture c = {.path = temp_path("stderr")};
+    fflush(stderr);
+    c.saved = dup(STDERR_FILENO);
+    FILE *f = fopen(c.path, "w");
+    cr_assert(f);
+    dup2(fileno(f), STDERR_FILENO);
+    fclose(f);
+    return c;
+}
+
+static char *capture_end(capture *c)
+{
+    fflush(stderr);
+    dup2(c->saved, STDERR_FILENO);
+    close(c->saved);
+    char *text = NULL;
+    g_file_get_contents(c->path, &text, NULL, NULL);
+    unlink(c->path);
+    g_free(c->path);
+    return text ? text : g_strdup("");
+}
+
+static char *config(const char *bridge)
+{
+    return g_strdup_printf("[simulation]\nseed = 1\npacket_phits = %u\nphit_bytes = 4\n"
+                           "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                           "[router]\nplugin = \"bubble\"\n"
+                           "[bridge]\nplugin = \"sync-server\"\n%s\n", L, bridge);
+}
+
+/* Build, start `clients` peers of NODES / clients nodes each, run. Returns
+   the run's result; the peers' outputs and the log go to *outs and *log. */
+static gboolean run_with_peers(const char *toml, peer_fn fn, const char *address,
+                               uint32_t clients, char **outs, char **log, GError **err)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    peer peers[4];
+    for (uint32_t i = 0; i < clients; i++)
+        peers[i] = spawn(fn, address, i * NODES / clients, (i + 1) * NODES / clients);
+    capture cap = capture_start();
+    gboolean ok = insee_experiment_run(exp, err);
+    insee_experiment_free(exp);
+    *log = capture_end(&cap);
+    for (uint32_t i = 0; i < clients; i++)
+        outs[i] = reap(&peers[i]);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    return ok;
+}
+
+/* Every planned message delivered once, to the right node, with its
+   handle, bytes and payload; returns the deliveries by handle. */
+static void check_once(char **outs, uint32_t clients, got *by_handle)
+{
+    bool seen[64] = {0};
+    for (uint32_t i = 0; i < clients; i++) {
+        char **lines = g_strsplit(outs[i], "\n", -1);
+        for (char **l = lines; *l && **l; l++) {
+            cr_assert(**l == 'D', "peer %u: %s", i, *l);
+            got g = {0};
+            unsigned long long h, b, inj, arr, hand;
+            cr_assert_eq(sscanf(*l, "D %u %u %llu %llu %llu %llu %llu %15s", &g.src, &g.dst, &h,
+                                &b, &inj, &arr, &hand, g.payload), 8, "%s", *l);
+            cr_assert(h < n_plan && !seen[h], "handle %llu delivered twice or unknown", h);
+            seen[h] = true;
+            g.handle = h, g.bytes = b, g.injected = inj, g.arrival = arr, g.handed = hand;
+            const plan_msg *m = &plan[h];
+            cr_assert(g.src == m->src && g.dst == m->dst && g.bytes == m->bytes,
+                      "message %llu: %u -> %u, %llu bytes", h, g.src, g.dst, b);
+            cr_assert(g.dst >= i * NODES / clients && g.dst < (i + 1) * NODES / clients,
+                      "message %llu reached the client of another node", h);
+            char want[16];
+            snprintf(want, sizeof want, "m%llu", h);
+            cr_assert_str_eq(g.payload, want);
+            by_handle[h] = g;
+        }
+        g_strfreev(lines);
+    }
+    for (uint32_t h = 0; h < n_plan; h++)
+        cr_assert(seen[h], "message %u (%u -> %u) never delivered", h, plan[h].src, plan[h].dst);
+}
+
+/* Each node sends a 64-byte message (one packet) to its tornado partner at
+   cycle n of slice 0, then a 72-byte one (two packets) at cycle n of slice 1. */
+static void plan_tornado(uint64_t S, uint64_t F)
+{
+    n_plan = 0;
+    for (uint32_t n = 0; n < NODES; n++) {
+        plan[n_plan++] = (plan_msg){n, tornado(n), 64, n * S / F};
+        plan[n_plan++] = (plan_msg){n, tornado(n), 72, S + n * S / F};
+    }
+}
+
+/* Zero load: the last packet of a message queued at `queued` is consumed. */
+static uint64_t arrival_of(uint64_t queued, uint64_t bytes)
+{
+    uint64_t packets = bytes <= 64 ? 1 : 2;
+    return queued + HOPS + L - 1 + (packets - 1) * L;
+}
+
+static uint64_t next_boundary(uint64_t arrival, uint64_t F)
+{
+    return (arrival / F + 1) * F;
+}
+
+static double log_figure(const char *log, const char *after)
+{
+    const char *p = strstr(log, after);
+    cr_assert(p, "no '%s' in the log:\n%s", after, log);
+    return g_ascii_strtod(p + strlen(after), NULL);
+}
+
+/* A run on a fresh Unix socket with `peers` peers running fn and these
+   [bridge] keys besides socket: its result, the peers' outputs and the
+   log. */
+static gboolean session(const char *keys, peer_fn fn, uint32_t peers, char **outs, char **log,
+                        GError **err)
+{
+    char *sock = temp_path("sock");
+    char *address = g_strdup_printf("unix:%s", sock);
+    char *bridge = g_strdup_printf("socket = \"%s\"\n%s", sock, keys);
+    char *toml = config(bridge);
+    gboolean ok = run_with_peers(toml, fn, address, peers, outs, log, err);
+    g_free(toml);
+    g_free(bridge);
+    g_free(address);
+    g_free(sock);
+    return ok;
+}
+
+/* The plan through a run that must succeed: the deliveries by handle and
+   the log. */
+static char *run_plan(const char *keys, uint32_t clients, got *g)
+{
+    char *outs[4], *log, *more = g_strdup_printf("clients = %u\n%s", clients, keys);
+    GError *err = NULL;
+    cr_assert(session(more, peer_plan, clients, outs, &log, &err), "run: %s",
+              err ? err->message : "");
+    check_once(outs, clients, g);
+    for (uint32_t i = 0; i < clients; i++)
+        g_free(outs[i]);
+    g_free(more);
+    return log;
+}
+
+static char *ratio_keys(uint64_t S, uint64_t F, const char *model)
+{
+    return g_strdup_printf("client_units = %llu\nnetwork_cycles = %llu\nmodel = \"%s\"\n",
+                           (unsigned long long)S, (unsigned long long)F, model);
+}
+
+Test(bridge, lockstep_four_clients_exact_timing)
+{
+    const uint64_t S = 1000, F = 100;
+    plan_tornado(S, F);
+    char *keys = ratio_keys(S, F, "lockstep");
+    got g[64];
+    char *log = run_plan(keys, 4, g);
+    double wait_sum = 0, wait_max = 0;
+    for (uint32_t h = 0; h < n_plan; h++) {
+        uint64_t exact = plan[h].timestamp * F / S;
+        cr_assert_eq(g[h].injected, exact, "message %u queued at %llu, sent at %llu", h,
+                     (unsigned long long)g[h].injected, (unsigned long long)exact);
+        uint64_t arrival = arrival_of(exact, plan[h].bytes);
+        cr_assert_eq(g[h].arrival, arrival, "message %u (%llu bytes) arrived at %llu, "
+                     "closed form %llu", h, (unsigned long long)plan[h].bytes,
+                     (unsigned long long)g[h].arrival, (unsigned long long)arrival);
+        cr_assert_eq(g[h].handed, next_boundary(arrival, F));
+        double wait = (double)(next_boundary(arrival, F) - arrival - 1);
+        wait_sum += wait;
+        wait_max = wait > wait_max ? wait : wait_max;
+    }
+    cr_assert_float_eq(log_figure(log, "boundary: mean "), wait_sum / n_plan, 1e-3, "%s", log);
+    cr_assert_float_eq(log_figure(log, " max "), wait_max, 1e-9, "%s", log);
+    g_free(log);
+    g_free(keys);
+}
+
+/* Parallel model: a message sent during slice j enters the network at the
+   start of slice j + 1, whatever its timestamp. */
+Test(bridge, parallel_injects_at_the_next_slice_start)
+{
+    const uint64_t S = 1000, F = 100;
+    plan_tornado(S, F);
+    char *keys = ratio_keys(S, F, "parallel");
+    got g[64];
+    char *log = run_plan(keys, 2, g);
+    uint64_t late_max = 0, late_sum = 0;
+    for (uint32_t h = 0; h < n_plan; h++) {
+        uint64_t slice = plan[h].timestamp / S;
+        cr_assert_eq(g[h].injected, (slice + 1) * F);
+        uint64_t arrival = arrival_of((slice + 1) * F, plan[h].bytes);
+        cr_assert_eq(g[h].arrival, arrival, "message %u arrived at %llu, closed form %llu", h,
+                     (unsigned long long)g[h].arrival, (unsigned long long)arrival);
+        cr_assert_eq(g[h].handed, next_boundary(arrival, F));
+        uint64_t late = (slice + 1) * F - plan[h].timestamp * F / S;
+        late_max = late > late_max ? late : late_max;
+        late_sum += late;
+    }
+    const char *inj = strstr(log, "next slice start: mean ");
+    cr_assert(inj, "%s", log);
+    cr_assert_float_eq(log_figure(inj, "mean "), (double)late_sum / n_plan, 1e-3, "%s", log);
+    cr_assert_float_eq(log_figure(inj, " max "), (double)late_max, 1e-9, "%s", log);
+    g_free(log);
+    g_free(keys);
+}
+
+/* 001 §6 and §7.4: the slice ratio sets the link's bandwidth, and a
+   delivery consumed in the first cycle of a slice waits F - 1 cycles for
+   its boundary, S - S/F client units. */
+Test(bridge, slice_ratio_bandwidth_and_worst_case_delay)
+{
+    cr_assert_float_eq(insee_client_link_mbps(10000, 200, 5.0, 32), 128.0, 1e-9);
+    cr_assert_float_eq(insee_client_link_mbps(1000, 20, 5.0, 32), 128.0, 1e-9);
+    cr_assert_float_eq(insee_client_link_mbps(10000, 2000, 5.0, 32), 1280.0, 1e-9);
+    static const uint64_t ratio[2][2] = {{10000, 200}, {1000, 20}};
+    for (int r = 0; r < 2; r++) {
+        uint64_t S = ratio[r][0], F = ratio[r][1];
+        /* Queued at F - (h + L - 1): consumed at cycle F exactly. */
+        n_plan = 1;
+        plan[0] = (plan_msg){0, tornado(0), 64, (F - (HOPS + L - 1)) * S / F};
+        char *keys = ratio_keys(S, F, "lockstep");
+        got g[1];
+        char *log = run_plan(keys, 1, g);
+        cr_assert_eq(g[0].arrival, F);
+        cr_assert_eq(g[0].handed, 2 * F);
+        cr_assert_float_eq(log_figure(log, "boundary: mean "), (double)(F - 1), 1e-9, "%s", log);
+        cr_assert_float_eq(log_figure(log, "cycles (mean "), (double)(S - S / F), 1e-6, "%s",
+                           log);
+        g_free(log);
+        g_free(keys);
+    }
+}
+
+/* A run expected to fail, with `clients` peers running fn; returns the
+   error and the peers' outputs. */
+static char *run_failing(const char *keys, peer_fn fn, uint32_t clients, char **outs)
+{
+    char *log, *more = g_strdup_printf("timeout_ms = 300\n%s", keys);
+    GError *err = NULL;
+    cr_assert_not(session(more, fn, clients, outs, &log, &err),
+                  "the run should have failed; log:\n%s", log);
+    char *msg = g_strdup(err->message);
+    g_error_free(err);
+    g_free(log);
+    g_free(more);
+    return msg;
+}
+
+static void peer_wrong_version(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    (void)hi;
+    insee_client_error err = {0};
+    insee_client *c = insee_client_connect_version(address, "future", &lo, 1, 2, &err);
+    fprintf(out, "%d %s\n", err.code, c ? "welcomed" : err.message);
+    insee_client_close(c);
+}
+
+Test(bridge, wrong_version_refused_naming_both)
+{
+    char *outs[1];
+    char *msg = run_failing("", peer_wrong_version, 1, outs);
+    cr_assert(strstr(outs[0], "version 2") && strstr(outs[0], "version 1"), "%s", outs[0]);
+    cr_assert_eq(atoi(outs[0]), INSEE_CLIENT_ERR_REFUSED, "%s", outs[0]);
+    cr_assert(strstr(msg, "only 0 of the 1 clients"), "%s", msg);
+    g_free(outs[0]);
+    g_free(msg);
+}
+
+/* One process: a client of nodes 0-3 is welcomed; one announcing node 3
+   again and one announcing node 99 are refused. */
+static void peer_claims(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    (void)lo;
+    (void)hi;
+    insee_client_error err = {0};
+    uint32_t first[] = {0, 1, 2, 3}, again[] = {4, 3}, unknown[] = {99};
+    insee_client *a = insee_client_connect(address, "a", first, 4, &err);
+    fprintf(out, "a %s\n", a ? "welcomed" : err.message);
+    insee_client *b = insee_client_connect(address, "b", again, 2, &err);
+    fprintf(out, "b %s\n", b ? "welcomed" : err.message);
+    insee_client *c = insee_client_connect(address, "c", unknown, 1, &err);
+    fprintf(out, "c %s\n", c ? "welcomed" : err.message);
+    insee_client_close(c);
+    insee_client_close(b);
+    insee_client_close(a);
+}
+
+Test(bridge, duplicate_and_unknown_nodes_refused)
+{
+    char *outs[1];
+    char *msg = run_failing("clients = 2\n", peer_claims, 1, outs);
+    cr_assert(strstr(outs[0], "a welcomed"), "%s", outs[0]);
+    cr_assert(strstr(outs[0], "node 3, already announced by client 'a'"), "%s", outs[0]);
+    cr_assert(strstr(outs[0], "node 99, but the bridge serves nodes 0..15"), "%s", outs[0]);
+    cr_assert(strstr(msg, "only 1 of the 2 clients"), "%s", msg);
+    g_free(outs[0]);
+    g_free(msg);
+}
+
+/* Receives slice 0, then the process ends without BYE. */
+static void peer_vanishes(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    uint32_t nodes[NODES], n = 0;
+    for (uint32_t v = lo; v < hi; v++)
+        nodes[n++] = v;
+    insee_client_error err = {0};
+    insee_client *c = insee_client_connect(address, lo ? "stays" : "vanishes", nodes, n, &err);
+    insee_client_slice sl;
+    const insee_client_delivery *d;
+    size_t nd;
+    if (!c || !insee_client_end_slice(c, &sl, &d, &nd, &err)) {
+        fprintf(out, "E %s\n", err.message);
+        return;
+    }
+    if (lo == 0) {
+        fclose(out);
+        _exit(0); /* the socket closes with the process: no BYE */
+    }
+    /* The other client: a message to the vanished node 0, one to itself. */
+    insee_client_inject(c, lo, 0, 64, sl.start_unit, 0, NULL, 0, &err);
+    insee_client_inject(c, lo, lo + 1, 64, sl.start_unit, 1, NULL, 0, &err);
+    bool ok;
+    while ((ok = insee_client_end_slice(c, &sl, &d, &nd, &err)) && nd == 0)
+        ;
+    if (ok)
+        fprintf(out, "%zu %llu\n", nd, (unsigned long long)d[0].handle);
+    else
+        fprintf(out, "E %s\n", err.message);
+    insee_client_close(c);
+}
+
+Test(bridge, disconnect_mid_slice_ends_the_run_naming_the_client)
+{
+    char *outs[2];
+    char *msg = run_failing("clients = 2\n", peer_vanishes, 2, outs);
+    cr_assert(strstr(msg, "client 'vanishes' (nodes 0, 1, 2, 3, 4, 5, 6, 7) left during slice 0 "
+                          "without BYE"), "%s", msg);
+    cr_assert(strstr(outs[1], "E the server ended the run: client 'vanishes'"), "%s", outs[1]);
+    g_free(outs[0]);
+    g_free(outs[1]);
+    g_free(msg);
+}
+
+Test(bridge, disconnect_with_continue_goes_on_without_it)
+{
+    char *outs[2], *log;
+    GError *err = NULL;
+    cr_assert(session("clients = 2\non_disconnect = \"continue\"\n", peer_vanishes, 2, outs, &log, &err),
+              "run: %s", err ? err->message : "");
+    cr_assert_str_eq(outs[1], "1 1\n", "the message to itself, once: %s", outs[1]);
+    cr_assert(strstr(log, "client 'vanishes' (nodes 0, 1, 2, 3, 4, 5, 6, 7) left during slice 0"),
+              "%s", log);
+    cr_assert(strstr(log, "1 deliveries dropped (client gone)"), "%s", log);
+    g_free(outs[0]);
+    g_free(outs[1]);
+    g_free(log);
+}
+
+/* Welcomed, receives slice 0 and never ends it. */
+static void peer_mute(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    (void)hi;
+    insee_client_error err = {0};
+    insee_client *c = insee_client_connect(address, "mute", &lo, 1, &err);
+    insee_client_slice sl;
+    const insee_client_delivery *d;
+    size_t nd;
+    if (!c || !insee_client_end_slice(c, &sl, &d, &nd, &err)) {
+        fprintf(out, "E %s\n", err.message);
+        return;
+    }
+    pause(); /* killed by the test once the run has ended */
+}
+
+Test(bridge, silent_client_times_out_naming_it)
+{
+    char *sock = temp_path("sock");
+    char *address = g_strdup_printf("unix:%s", sock);
+    char *bridge = g_strdup_printf("socket = \"%s\"\ntimeout_ms = 300\n", sock);
+    char *toml = config(bridge);
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    peer p = spawn(peer_mute, address, 0, 1);
+    GError *err = NULL;
+    capture cap = capture_start();
+    gboolean ok = insee_experiment_run(exp, &err);
+    g_free(capture_end(&cap));
+    kill(p.pid, SIGKILL);
+    g_free(reap(&p));
+    cr_assert_not(ok);
+    cr_assert(strstr(err->message, "client 'mute' (node 0) sent nothing for 300 ms during slice 0"),
+              "%s", err->message);
+    g_error_free(err);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    g_free(toml);
+    g_free(bridge);
+    g_free(address);
+    g_free(sock);
+}
+
+/* A TCP port free right now on loopback. */
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof sa;
+    cr_assert(bind(fd, (struct sockaddr *)&sa, len) == 0 &&
+              getsockname(fd, (struct sockaddr *)&sa, &len) == 0);
+    close(fd);
+    return ntohs(sa.sin_port);
+}
+
+/* The local addresses listening on TCP `port` (IPv4 and IPv6), as
+   /proc/net/tcp{,6} spell them. */
+static char *listeners(int port)
+{
+    GString *found = g_string_new(NULL);
+    const char *files[] = {"/proc/net/tcp", "/proc/net/tcp6"};
+    for (int f = 0; f < 2; f++) {
+        char *text = NULL;
+        if (!g_file_get_contents(files[f], &text, NULL, NULL))
+            continue;
+        char **lines = g_strsplit(text, "\n", -1);
+        for (char **l = lines + 1; *l && **l; l++) {
+            char local[64], remote[64], state[8];
+            if (sscanf(*l, " %*s %63s %63s %7s", local, remote, state) != 3)
+                continue;
+            char *colon = strrchr(local, ':');
+            if (colon && strtol(colon + 1, NULL, 16) == port && strcmp(state, "0A") == 0)
+                g_string_append_printf(found, "%.*s ", (int)(colon - local), local);
+        }
+        g_strfreev(lines);
+        g_free(text);
+    }
+    return g_string_free(found, FALSE);
+}
+
+Test(bridge, listens_on_loopback_only)
+{
+    int port = free_port();
+    char *bridge = g_strdup_printf("port = %d\n", port);
+    char *toml = config(bridge);
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    char *who = listeners(port);
+    cr_assert_str_eq(who, "0100007F ", "listening on port %d: %s", port, who);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    g_free(who);
+    g_free(toml);
+    g_free(bridge);
+
+    bridge = g_strdup_printf("port = %d\naddress = \"0.0.0.0\"\n", port);
+    toml = config(bridge);
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, "not a loopback address") && strstr(msg, "listen_any = true"), "%s",
+              msg);
+    who = listeners(port);
+    cr_assert_str_eq(who, "", "%s", who);
+    g_free(who);
+    g_free(msg);
+    g_free(toml);
+    g_free(bridge);
+}
+
+/* examples/bridge-*.toml with two examples/bridge_client processes playing
+   ping-pong between nodes 0 and 5 (2 hops): a ping sent at the start of a
+   slice arrives h + L - 1 = 17 cycles later, inside a slice of F = 20.
+   Lock-step: handed over at the next boundary, answered there: a round
+   trip is 2 slices. Parallel: each message also waits a slice to enter the
+   network: 4 slices. */
+static void run_example(const char *file, const char *from, const char *address,
+                        uint64_t round_units)
+{
+    char *path = g_build_filename(INSEE_TEST_SOURCE_DIR, "examples", file, NULL);
+    char *text = NULL;
+    cr_assert(g_file_get_contents(path, &text, NULL, NULL));
+    /* Listen where this test chose, not where the example says. */
+    char *sock = temp_path("sock");
+    char *to = strncmp(address, "unix:", 5) == 0 ? g_strdup_printf("socket = \"%s\"", sock)
+                                                   : g_strdup_printf("port = %s",
+                                                                     strrchr(address, ':') + 1);
+    char **parts = g_strsplit(text, from, 2);
+    cr_assert(parts[0] && parts[1], "%s has no '%s'", file, from);
+    char *toml = g_strconcat(parts[0], to, parts[1], NULL);
+    char *where = strncmp(address, "unix:", 5) == 0 ? g_strdup_printf("unix:%s", sock)
+                                                    : g_strdup(address);
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    GPid pid[2];
+    int out[2];
+    const char *roles[2][2] = {{"0", "5"}, {"5", "0"}};
+    for (int i = 0; i < 2; i++) {
+        char *argv[] = {INSEE_TEST_EXAMPLE_CLIENT, where, (char *)roles[i][0],
+                        (char *)roles[i][1], "10", NULL};
+        cr_assert(g_spawn_async_with_pipes(NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                           &pid[i], NULL, &out[i], NULL, NULL));
+    }
+    GError *err = NULL;
+    capture cap = capture_start();
+    gboolean ok = insee_experiment_run(exp, &err);
+    g_free(capture_end(&cap));
+    cr_assert(ok, "%s: %s", file, err ? err->message : "");
+    for (int i = 0; i < 2; i++) {
+        int status;
+        waitpid(pid[i], &status, 0);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: client %d failed", file, i);
+    }
+    FILE *f = fdopen(out[0], "r");
+    char line[128];
+    int rounds = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long n;
+        unsigned long long units;
+        cr_assert_eq(sscanf(line, "round %lu: %llu client units", &n, &units), 2, "%s", line);
+        cr_assert_eq(units, round_units, "%s round %lu: %llu client units", file, n, units);
+        rounds++;
+    }
+    fclose(f);
+    close(out[1]);
+    cr_assert_eq(rounds, 10, "%s: %d rounds", file, rounds);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    g_strfreev(parts);
+    g_free(where);
+    g_free(toml);
+    g_free(to);
+    g_free(sock);
+    g_free(text);
+    g_free(path);
+}
+
+Test(bridge, examples_ping_pong)
+{
+    run_example("bridge-lockstep.toml", "socket = \"/tmp/insee-bridge.sock\"", "unix:", 2000);
+    char *address = g_strdup_printf("127.0.0.1:%d", free_port());
+    run_example("bridge-parallel.toml", "port = 7411", address, 4000);
+    g_free(address);
+}
+
+/* A bridge built for ABI 1.0 loads and runs: sync() is called at exactly
+   the boundaries it returned (the fixture fails the run otherwise), and a
+   run whose last boundary is 200 is complete at 200: sync(200) runs in
+   cycle 199, which counts. */
+Test(bridge, abi_1_0_bridge_synced_at_its_boundaries)
+{
+    insee_report r = run_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                              "[bridge]\nplugin = \"test-v10\"\nevery = 50\nuntil = 200\n");
+    cr_assert(r.completed);
+    cr_assert_eq(r.completion, 200);
+    insee_report_clear(&r);
+}
+
+Test(bridge, bridge_with_traffic_refused)
+{
+    char *msg = run_toml_error("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                               "[traffic]\nplugin = \"uniform\"\n"
+                               "[bridge]\nplugin = \"test-v10\"\n");
+    cr_assert(strstr(msg, "[bridge] drives the run's application") &&
+              strstr(msg, "[background]"), "%s", msg);
+    g_free(msg);
+}
