@@ -21,6 +21,10 @@
 
 #include "run_helpers.h"
 
+#ifndef INSEE_TEST_BIN
+#error "INSEE_TEST_BIN: the insee program"
+#endif
+
 #define L 16u
 #define HOPS 2u
 #define NODES 16u
@@ -38,6 +42,8 @@ typedef struct plan_msg {
 } plan_msg;
 static plan_msg plan[64];
 static uint32_t n_plan;
+/* The nodes the bridge serves ([bridge] nodes), shared by the clients. */
+static uint32_t served = NODES;
 
 /* What a client recorded of one delivery. */
 typedef struct got {
@@ -178,7 +184,7 @@ static char *config(const char *bridge)
                            "[bridge]\nplugin = \"sync-server\"\n%s\n", L, bridge);
 }
 
-/* Build, start `clients` peers of NODES / clients nodes each, run. Returns
+/* Build, start `clients` peers of served / clients nodes each, run. Returns
    the run's result; the peers' outputs and the log go to *outs and *log. */
 static gboolean run_with_peers(const char *toml, peer_fn fn, const char *address,
                                uint32_t clients, char **outs, char **log, GError **err)
@@ -188,7 +194,7 @@ static gboolean run_with_peers(const char *toml, peer_fn fn, const char *address
     insee_experiment *exp = build_toml(toml, &cfg, &reg);
     peer peers[4];
     for (uint32_t i = 0; i < clients; i++)
-        peers[i] = spawn(fn, address, i * NODES / clients, (i + 1) * NODES / clients);
+        peers[i] = spawn(fn, address, i * served / clients, (i + 1) * served / clients);
     capture cap = capture_start();
     gboolean ok = insee_experiment_run(exp, err);
     insee_experiment_free(exp);
@@ -219,7 +225,7 @@ static void check_once(char **outs, uint32_t clients, got *by_handle)
             const plan_msg *m = &plan[h];
             cr_assert(g.src == m->src && g.dst == m->dst && g.bytes == m->bytes,
                       "message %llu: %u -> %u, %llu bytes", h, g.src, g.dst, b);
-            cr_assert(g.dst >= i * NODES / clients && g.dst < (i + 1) * NODES / clients,
+            cr_assert(g.dst >= i * served / clients && g.dst < (i + 1) * served / clients,
                       "message %llu reached the client of another node", h);
             char want[16];
             snprintf(want, sizeof want, "m%llu", h);
@@ -719,4 +725,44 @@ Test(bridge, bridge_with_traffic_refused)
     cr_assert(strstr(msg, "[bridge] drives the run's application") &&
               strstr(msg, "[background]"), "%s", msg);
     g_free(msg);
+}
+
+/* [bridge] nodes = 8: the bridge serves nodes 0..7 and background traffic
+   runs on the other 8; every message still arrives once, at its node. */
+Test(bridge, serves_its_nodes_beside_background_traffic)
+{
+    served = 8;
+    n_plan = 0;
+    for (uint32_t n = 0; n < served; n++)
+        plan[n_plan++] = (plan_msg){n, (n + 3) % served, 64 + 8 * n, 100 * n};
+    got g[8];
+    char *log = run_plan("nodes = 8\n[background]\nplugin = \"uniform\"\nload = 0.3\n", 2, g);
+    for (uint32_t h = 0; h < n_plan; h++)
+        cr_assert_geq(g[h].arrival, g[h].injected + HOPS);
+    g_free(log);
+}
+
+/* From the command line: a bridge failure is a simulation error, exit 1,
+   with the message naming what failed. */
+Test(bridge, cli_exits_1_when_no_client_comes)
+{
+    char *sock = temp_path("sock");
+    char *bridge = g_strdup_printf("socket = \"%s\"\ntimeout_ms = 200\n", sock);
+    char *toml = config(bridge);
+    char *file = temp_path("exp.toml");
+    cr_assert(g_file_set_contents(file, toml, -1, NULL));
+    char *argv[] = {INSEE_TEST_BIN, "--plugin-dir", INSEE_TEST_PLUGIN_DIR, "run", file, NULL};
+    char *err = NULL;
+    int status = 0;
+    cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &err, &status,
+                           NULL));
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s", status, err);
+    cr_assert(strstr(err, "bridge 'sync-server' failed at cycle 0: only 0 of the 1 clients"),
+              "%s", err);
+    unlink(file);
+    g_free(err);
+    g_free(file);
+    g_free(toml);
+    g_free(bridge);
+    g_free(sock);
 }

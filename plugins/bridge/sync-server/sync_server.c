@@ -703,7 +703,9 @@ static const insee_plugin_desc desc = {
     .name = "sync-server",
     .version = "1.0.0",
     .summary = "synchronisation server and traffic manager for outside simulators of the "
-               "nodes, in lock-step or parallel slices (Ridruejo et al. §4)",
+               "nodes, in lock-step or parallel slices",
+    .reference = "Ridruejo et al., full-system simulation of interconnection networks, §3-§5, "
+                 "§7.4",
     .params = params,
     .vtable = &vtable,
 };
