@@ -155,7 +155,7 @@ static const insee_param_def application_params[] = {
 
 enum { B_NODES };
 static const insee_param_def bridge_params[] = {
-    {"nodes", INSEE_PARAM_INT, "0", 0, 4294967295.0, NULL, NULL,
+    {"nodes", INSEE_PARAM_INT, "0", 0, 2147483647.0, NULL, NULL,
      "the bridge serves nodes 0 .. nodes-1 (0: every node); [background] traffic runs on the "
      "others"},
     {0},
@@ -327,13 +327,13 @@ static gboolean bind_bridge(insee_experiment *exp, GError **err)
         return FALSE;
     }
     application app = {.name = g_strdup("bridge"), .traffic_section = g_strdup("bridge"),
-                       .tasks_per_node = 1, .bridge = TRUE};
+                       .tasks_per_node = INSEE_BRIDGE_TASKS_PER_NODE, .bridge = TRUE};
     g_array_append_val(exp->apps, app);
     application *a = app_at(exp, 0);
     if (!bind_section(exp, "bridge", INSEE_KIND_BRIDGE, "sync-server", bridge_params,
                       &a->traffic, err))
         return FALSE;
-    a->tasks = (uint32_t)a->traffic.kernel[B_NODES].i;
+    a->tasks = (uint32_t)a->traffic.kernel[B_NODES].i * INSEE_BRIDGE_TASKS_PER_NODE;
     return !insee_config_has_section(exp->cfg, "background") ||
            add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
 }
@@ -510,7 +510,8 @@ static gboolean size_applications(insee_experiment *exp, GError **err)
         }
         free_nodes -= slots;
         app->shape = exp->shape;
-        app->shape.tasks = app->tasks;
+        /* A bridge sees the nodes it serves, not the kernel's tasks for them. */
+        app->shape.tasks = app->bridge ? app->tasks / INSEE_BRIDGE_TASKS_PER_NODE : app->tasks;
     }
     return TRUE;
 }
@@ -604,8 +605,9 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         const insee_traffic_vtable *tv = app->traffic.plugin->vtable;
         void *self = app->traffic.self;
         if (app->bridge) {
-            eng->bridge = insee_bridge_app_new(eng, a, app->tasks, app->traffic.plugin->vtable,
-                                               self, app->traffic.plugin->name);
+            eng->bridge = insee_bridge_app_new(eng, a, app->tasks / INSEE_BRIDGE_TASKS_PER_NODE,
+                                               app->traffic.plugin->vtable, self,
+                                               app->traffic.plugin->name);
             tv = &insee_bridge_traffic;
             self = eng->bridge;
         }
@@ -614,7 +616,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         ar->plugins = g_strdup_printf("%s/%s", app->placement_section
                                                    ? app->placement.plugin->name : "consecutive",
                                       app->traffic.plugin->name);
-        ar->tasks = app->tasks;
+        ar->tasks = app->bridge ? app->tasks / INSEE_BRIDGE_TASKS_PER_NODE : app->tasks;
         ar->nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
         ar->causal = tv->finished && (!tv->causal || tv->causal(self));
         ar->offered_load = tv->offered_load ? tv->offered_load(self) : -1.0;

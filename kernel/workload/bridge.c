@@ -93,14 +93,17 @@ static void run_sync(insee_bridge_app *b, uint64_t at)
     b->next_sync = next;
 }
 
-/* The next cycle `task` is due: its first waiting message, and for task 0
-   the cycle before the next boundary. */
+#define CLOCK_TASK 1u
+
+/* The next cycle `task` is due: a sender's first waiting message; the
+   clock's cycle before the next boundary. */
 static uint64_t task_due(const insee_bridge_app *b, uint32_t task)
 {
-    uint64_t due = insee_heap_top(&b->pending[task]);
-    if (task == 0 && b->next_sync != INSEE_NEVER)
-        due = MIN(due, b->next_sync - 1);
-    return due;
+    if (task == CLOCK_TASK)
+        return b->next_sync == INSEE_NEVER ? INSEE_NEVER : b->next_sync - 1;
+    return task % INSEE_BRIDGE_TASKS_PER_NODE
+               ? INSEE_NEVER
+               : insee_heap_top(&b->pending[task / INSEE_BRIDGE_TASKS_PER_NODE]);
 }
 
 static uint64_t bridge_start(void *self, uint32_t task, insee_rng *rng)
@@ -121,15 +124,18 @@ static bool bridge_emit(void *self, uint32_t task, uint64_t now, insee_rng *rng,
 {
     (void)rng;
     insee_bridge_app *b = self;
-    if (task == 0 && b->next_sync != INSEE_NEVER && now + 1 == b->next_sync)
-        run_sync(b, b->next_sync);
-    insee_heap *h = &b->pending[task];
-    bool sends = insee_heap_top(h) <= now;
-    if (sends) {
-        uint32_t r = insee_heap_pop(h).task;
-        b->waiting--;
-        *msg = (insee_message){.dst = b->rec[r].msg.dst_node, .packets = b->rec[r].packets,
-                               .tag = r};
+    bool sends = false;
+    if (task == CLOCK_TASK) {
+        run_sync(b, b->next_sync); /* due only in the cycle before it */
+    } else {
+        insee_heap *h = &b->pending[task / INSEE_BRIDGE_TASKS_PER_NODE];
+        sends = insee_heap_top(h) <= now;
+        if (sends) {
+            uint32_t r = insee_heap_pop(h).task;
+            b->waiting--;
+            *msg = (insee_message){.dst = b->rec[r].msg.dst_node * INSEE_BRIDGE_TASKS_PER_NODE,
+                                   .packets = b->rec[r].packets, .tag = r};
+        }
     }
     uint64_t due = task_due(b, task);
     *next = due > now ? due : now + 1;
@@ -206,6 +212,6 @@ bool insee_bridge_inject(insee_engine *eng, uint32_t src, uint32_t dst, uint64_t
     insee_heap_push(&b->pending[src], at, r);
     b->waiting++;
     if (!b->in_start)
-        insee_workload_wake(eng, b->app, src, at);
+        insee_workload_wake(eng, b->app, src * INSEE_BRIDGE_TASKS_PER_NODE, at);
     return true;
 }

@@ -4,11 +4,14 @@
  * The application's traffic table is the kernel's own (insee_bridge_traffic):
  * messages the bridge queues with host->bridge_inject() wait in a per-node
  * heap and are emitted by their node's task at their cycle; deliveries go back
- * to the bridge's deliver(). Slice boundaries are due events of task 0 one
- * cycle ahead (sync(b) runs in cycle b - 1, after that cycle's deliveries),
- * so messages injected for cycle b are queued in cycle b and the time loop
- * stops at every boundary; an application that still has a boundary ahead
- * is never taken for stuck.
+ * to the bridge's deliver(). Each node has INSEE_BRIDGE_TASKS_PER_NODE tasks:
+ * task 2n sends node n's messages, task 1 (on node 0) is the slice clock and
+ * the other odd tasks idle. The clock never sends, so a full injection queue
+ * (which makes the kernel stop asking its task) never delays a boundary.
+ * Boundaries are its due events one cycle ahead (sync(b) runs in cycle
+ * b - 1, after that cycle's deliveries), so messages injected for cycle b
+ * are queued in cycle b and the time loop stops at every boundary; an
+ * application that still has a boundary ahead is never taken for stuck.
  */
 #ifndef INSEE_KERNEL_WORKLOAD_BRIDGE_H
 #define INSEE_KERNEL_WORKLOAD_BRIDGE_H
@@ -19,9 +22,11 @@ G_BEGIN_DECLS
 
 typedef struct insee_bridge_app insee_bridge_app;
 
+#define INSEE_BRIDGE_TASKS_PER_NODE 2u
+
 extern const insee_traffic_vtable insee_bridge_traffic;
 
-/* The application `app` (eng->apps[app], `nodes` tasks on nodes 0..nodes-1)
+/* The application `app` (eng->apps[app], 2 x `nodes` tasks on nodes 0..nodes-1)
    driven by bridge instance `self` of plugin `name`; the engine keeps it in
    eng->bridge. */
 insee_bridge_app *insee_bridge_app_new(insee_engine *eng, uint32_t app, uint32_t nodes,

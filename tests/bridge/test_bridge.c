@@ -766,3 +766,30 @@ Test(bridge, cli_exits_1_when_no_client_comes)
     g_free(bridge);
     g_free(sock);
 }
+
+/* Node 0 queues 12 messages of 4 packets 5 cycles before a boundary: its
+   injection queue (4 packets) stays full for hundreds of cycles, and the
+   boundaries still come on time: every delivery is handed over at the
+   first boundary after its arrival, which a late sync() would break. */
+Test(bridge, full_injection_queue_delays_no_boundary)
+{
+    const uint64_t S = 1000, F = 100;
+    served = NODES;
+    n_plan = 0;
+    for (uint32_t i = 0; i < 12; i++)
+        plan[n_plan++] = (plan_msg){0, 1 + i % 15, 256, (F - 5) * S / F};
+    got g[12];
+    char *keys = ratio_keys(S, F, "lockstep");
+    char *log = run_plan(keys, 2, g);
+    uint64_t last = 0;
+    for (uint32_t h = 0; h < n_plan; h++) {
+        cr_assert_eq(g[h].injected, F - 5);
+        cr_assert_eq(g[h].handed, next_boundary(g[h].arrival, F), "message %u arrived at %llu, "
+                     "handed at %llu", h, (unsigned long long)g[h].arrival,
+                     (unsigned long long)g[h].handed);
+        last = g[h].arrival > last ? g[h].arrival : last;
+    }
+    cr_assert_gt(last, 4 * F, "the queue should have held node 0 back for slices");
+    g_free(log);
+    g_free(keys);
+}

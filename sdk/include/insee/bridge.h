@@ -2,7 +2,8 @@
  * compute nodes (full-system or execution-driven; Ridruejo et al. §4).
  *
  * A configuration with a [bridge] section makes the run an application
- * driven by the bridge: it serves nodes 0 .. nodes-1 ([bridge] nodes).
+ * driven by the bridge: it serves nodes 0 .. nodes-1 ([bridge] nodes; the
+ * host's shape() reports that count as `tasks`).
  *  - sync(now) is called before cycle 0 with now = 0, then at every
  *    boundary it returned: the network has simulated every cycle before
  *    `now` and deliver() has been called for every message consumed before
