@@ -18,7 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* More than one frame header's worth, less than a socket buffer holds. */
-#define FUZZ_MAX_INPUT 65536u
+#define FUZZ_MAX_INPUT 16384u
 
 static void parse(const wire_header *h, const uint8_t *p)
 {
