@@ -98,6 +98,7 @@ extern const conform_suite conform_router_suite;
 extern const conform_suite conform_arbiter_suite;
 extern const conform_suite conform_traffic_suite;
 extern const conform_suite conform_placement_suite;
+extern const conform_suite conform_bridge_suite;
 
 /* ---- parameter settings (settings.c) -------------------------------------
  * A setting is the plugin's defaults with at most one parameter changed,
@@ -194,6 +195,15 @@ struct conform_mock {
     uint64_t wake_at[CONFORM_MOCK_NODES]; /* wake_task() requests; INSEE_NEVER: none */
     uint32_t noise; /* 0: every queue empty, every link free; else a busy network
                        whose room, links and occupancy vary with this value */
+    /* bridge_inject(): accepted inside sync() (bridge_in_sync), between nodes
+       below shape.tasks, at cycles from bridge_boundary on, into bridge_msgs
+       (insee_bridge_msg); the first refusal is written to bridge_refused.
+       The bridge suite creates both (no other host accepts an injection);
+       conform_mock_clear() frees them. */
+    gboolean bridge_in_sync;
+    uint64_t bridge_boundary;
+    GArray *bridge_msgs;
+    GString *bridge_refused;
 };
 
 /* A host over `topo` (NULL: no network). The shape has the topology's
@@ -201,6 +211,8 @@ struct conform_mock {
    packets, one injector, packets of CONFORM_MOCK_PACKET_PHITS); a caller may
    change them before creating a plugin on the host. */
 void conform_mock_init(conform_mock *m, const conform_topo *topo);
+/* Free what bridge_inject() allocated. */
+void conform_mock_clear(conform_mock *m);
 
 /* ---- the instances a kind suite checks (instances.c) ---------------------
  * The topology, arbiter, traffic and placement suites share their setup:

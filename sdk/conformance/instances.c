@@ -77,6 +77,7 @@ void conform_instances_cleanup(conform_ctx *ctx)
     g_ptr_array_free(set->created, TRUE);
     g_ptr_array_free(set->settings, TRUE);
     conform_topo_free(set->topo);
+    conform_mock_clear(&set->mock);
     g_free(set);
     ctx->state = NULL;
 }

@@ -186,6 +186,43 @@ static uint32_t mock_message_packets(insee_kernel *k, uint64_t bytes)
     return packets == 0 ? 1 : packets > UINT32_MAX ? UINT32_MAX : (uint32_t)packets;
 }
 
+/* The kernel's rules for a bridge's injection (kernel/workload/bridge.c). */
+static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                               uint64_t handle, uint64_t at, insee_error *err)
+{
+    conform_mock *m = mock_of(k);
+    if (!m->bridge_msgs) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED, "bridge_inject(): not a bridge's host");
+        return false;
+    }
+    const char *why = !m->bridge_in_sync                               ? "outside sync()"
+                      : src >= m->shape.tasks || dst >= m->shape.tasks ? "a node out of range"
+                      : at < m->bridge_boundary                        ? "a cycle before the boundary"
+                                                                       : NULL;
+    if (why) {
+        if (!m->bridge_refused->len)
+            g_string_printf(m->bridge_refused, "node %u to node %u at cycle %" G_GUINT64_FORMAT
+                            " (boundary %" G_GUINT64_FORMAT ", %u nodes): %s", src, dst, at,
+                            m->bridge_boundary, m->shape.tasks, why);
+        insee_error_set(err, INSEE_ERR_PARAM, "bridge_inject(): %s", why);
+        return false;
+    }
+    insee_bridge_msg msg = {.src_node = src, .dst_node = dst, .bytes = bytes, .handle = handle,
+                            .at_cycle = at};
+    g_array_append_val(m->bridge_msgs, msg);
+    return true;
+}
+
+void conform_mock_clear(conform_mock *m)
+{
+    if (m->bridge_msgs)
+        g_array_free(m->bridge_msgs, TRUE);
+    if (m->bridge_refused)
+        g_string_free(m->bridge_refused, TRUE);
+    m->bridge_msgs = NULL;
+    m->bridge_refused = NULL;
+}
+
 void conform_mock_init(conform_mock *m, const conform_topo *topo)
 {
     *m = (conform_mock){.topo = topo};
@@ -226,6 +263,7 @@ void conform_mock_init(conform_mock *m, const conform_topo *topo)
     m->host.input_free_phits = mock_input_free_phits;
     m->host.output_free_phits = mock_output_free_phits;
     m->host.message_packets = mock_message_packets;
+    m->host.bridge_inject = mock_bridge_inject;
 }
 
 conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,
