@@ -99,6 +99,20 @@ static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
         k->wake_at[task] = at;
 }
 
+static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                               uint64_t handle, uint64_t at, insee_error *err)
+{
+    if (!k->injected || k->n_injected == k->max_injected || src >= k->shape.tasks ||
+        dst >= k->shape.tasks) {
+        insee_error_set(err, INSEE_ERR_PARAM, "mock bridge_inject(): refused");
+        return false;
+    }
+    k->injected[k->n_injected++] = (insee_bridge_msg){.src_node = src, .dst_node = dst,
+                                                      .bytes = bytes, .handle = handle,
+                                                      .at_cycle = at};
+    return true;
+}
+
 insee_host mock_host(insee_kernel *k)
 {
     return (insee_host){
@@ -118,6 +132,7 @@ insee_host mock_host(insee_kernel *k)
         .peer = mock_peer,
         .message_packets = mock_message_packets,
         .wake_task = mock_wake_task,
+        .bridge_inject = mock_bridge_inject,
     };
 }
 
@@ -207,4 +222,9 @@ insee_value value_enum(int64_t index, const char *s)
 insee_value value_int_list(const int64_t *list, size_t n)
 {
     return (insee_value){.type = INSEE_PARAM_INT_LIST, .list = list, .list_len = n};
+}
+
+insee_value value_string(const char *s)
+{
+    return (insee_value){.type = INSEE_PARAM_STRING, .s = s};
 }

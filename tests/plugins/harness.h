@@ -17,6 +17,10 @@ struct insee_kernel {
     uint32_t room[4]; /* output_room() by VC, whatever the router and port */
     uint32_t phit_bytes; /* message_packets(); 0 counts as the default 4 */
     uint64_t *wake_at;   /* wake_task(t, at) keeps the earliest at in wake_at[t]; NULL: ignored */
+    /* bridge_inject() appends to injected (room for max_injected), refusing
+       nodes from shape.tasks on; NULL: every call refused. */
+    insee_bridge_msg *injected;
+    uint32_t n_injected, max_injected;
 };
 
 /* dlopen <kind>-<name>.so from the build tree and check its descriptor. */
@@ -53,5 +57,6 @@ insee_value value_double(double d);
 insee_value value_int(int64_t i);
 insee_value value_enum(int64_t index, const char *s);
 insee_value value_int_list(const int64_t *list, size_t n);
+insee_value value_string(const char *s);
 
 #endif

@@ -103,6 +103,7 @@ static void log_info(const server *s, const char *text)
     s->host->log(s->host->kernel, INSEE_LOG_INFO, text);
 }
 
+/* A TCP listener on `address` (an IPv4 or IPv6 address) and port. */
 static int listen_tcp(const char *address, int port, insee_error *err)
 {
     struct sockaddr_storage ss = {0};
@@ -113,14 +114,11 @@ static int listen_tcp(const char *address, int port, insee_error *err)
         v4->sin_family = AF_INET;
         v4->sin_port = htons((uint16_t)port);
         len = sizeof *v4;
-    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+    } else { /* IPv6: create() checked that it is one or the other */
+        inet_pton(AF_INET6, address, &v6->sin6_addr);
         v6->sin6_family = AF_INET6;
         v6->sin6_port = htons((uint16_t)port);
         len = sizeof *v6;
-    } else {
-        insee_error_set(err, INSEE_ERR_PARAM, "[bridge] address = \"%s\" is not an IPv4 or IPv6 "
-                        "address", address);
-        return -1;
     }
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int one = 1;
@@ -155,14 +153,17 @@ static int listen_unix(const char *path, insee_error *err)
     return fd;
 }
 
-/* 127.0.0.0/8 or ::1 (an address inet_pton accepts). */
-static bool is_loopback(const char *address)
+/* 1: loopback (127.0.0.0/8 or ::1), 0: another address, -1: not an IPv4 or
+   IPv6 address. */
+static int loopback(const char *address)
 {
     struct in_addr a4;
     struct in6_addr a6;
     if (inet_pton(AF_INET, address, &a4) == 1)
         return (ntohl(a4.s_addr) >> 24) == 127;
-    return inet_pton(AF_INET6, address, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+    if (inet_pton(AF_INET6, address, &a6) == 1)
+        return IN6_IS_ADDR_LOOPBACK(&a6);
+    return -1;
 }
 
 static void close_listeners(server *s)
@@ -210,7 +211,12 @@ static void *ss_create(const insee_host *host, const insee_value *v, insee_error
         insee_error_set(err, INSEE_ERR_PARAM, "[bridge] needs a port or a socket to listen on");
         return NULL;
     }
-    if (v[P_PORT].i && !is_loopback(address) && !v[P_LISTEN_ANY].b) {
+    if (v[P_PORT].i && loopback(address) < 0) {
+        insee_error_set(err, INSEE_ERR_PARAM, "[bridge] address = \"%s\" is not an IPv4 or IPv6 "
+                        "address (names are not resolved: write 127.0.0.1 or ::1)", address);
+        return NULL;
+    }
+    if (v[P_PORT].i && loopback(address) == 0 && !v[P_LISTEN_ANY].b) {
         insee_error_set(err, INSEE_ERR_PARAM,
                         "[bridge] address = \"%s\" is not a loopback address: anyone who "
                         "reaches it could drive the run; set listen_any = true to allow it",
