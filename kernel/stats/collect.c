@@ -51,7 +51,7 @@ void insee_lat_hist_bin(uint32_t b, uint64_t *lo, uint64_t *hi)
     *hi = *lo + (1ull << (e - SUB_BITS)) - 1;
 }
 
-void insee_lat_hist_add(insee_lat_hist *h, uint64_t cycles)
+void insee_lat_hist_add_wide(insee_lat_hist *h, uint64_t cycles)
 {
     insee_counts_add(&h->bins, lat_bin(cycles), 1);
 }

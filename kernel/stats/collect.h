@@ -67,7 +67,15 @@ typedef struct insee_lat_hist {
     insee_counts bins;
 } insee_lat_hist;
 
-void insee_lat_hist_add(insee_lat_hist *h, uint64_t cycles);
+void insee_lat_hist_add_wide(insee_lat_hist *h, uint64_t cycles);
+/* Count one latency: inline for the exact range, where nearly all fall. */
+static inline void insee_lat_hist_add(insee_lat_hist *h, uint64_t cycles)
+{
+    if (G_LIKELY(cycles < h->bins.len && cycles < INSEE_LAT_EXACT))
+        h->bins.v[cycles]++;
+    else
+        insee_lat_hist_add_wide(h, cycles);
+}
 /* The range of cycles bin b holds, both ends inclusive. */
 void insee_lat_hist_bin(uint32_t b, uint64_t *lo, uint64_t *hi);
 /* The smallest latency at or below which a fraction q of the samples lie
