@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static bool fail(char *why, size_t len, const char *fmt, ...)
@@ -339,14 +340,33 @@ static int wait_fd(int fd, short events, int timeout_ms)
     }
 }
 
+/* The monotonic clock's deadline `timeout_ms` from now (-1: none), and the
+   milliseconds left before it, for poll(). A whole transfer shares one
+   deadline, so a peer that trickles a byte at a time cannot hold it open. */
+static int64_t deadline_in(int timeout_ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return timeout_ms < 0 ? -1 : (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + timeout_ms;
+}
+
+static int left_ms(int64_t deadline)
+{
+    if (deadline < 0)
+        return -1;
+    int64_t left = deadline - deadline_in(0);
+    return left > 0 ? (int)left : 0;
+}
+
 int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, size_t len)
 {
     const uint8_t *c = p;
+    int64_t deadline = deadline_in(timeout_ms);
     while (n > 0) {
-        int ready = wait_fd(fd, POLLOUT, timeout_ms);
+        int ready = wait_fd(fd, POLLOUT, left_ms(deadline));
         if (ready <= 0) {
             if (ready == 0)
-                fail(why, len, "it read nothing for %d ms", timeout_ms);
+                fail(why, len, "it did not read what was sent within %d ms", timeout_ms);
             else
                 fail(why, len, "poll failed: %s", strerror(errno));
             return -1;
@@ -365,13 +385,14 @@ int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, s
 }
 
 /* Read n bytes: 0 done, 1 closed before the first byte, 2 timeout, -1 error. */
-static int read_all(int fd, uint8_t *p, size_t n, int timeout_ms, char *why, size_t len)
+static int read_all(int fd, uint8_t *p, size_t n, int64_t deadline, int timeout_ms, char *why,
+                    size_t len)
 {
     size_t got = 0;
     while (got < n) {
-        int ready = wait_fd(fd, POLLIN, timeout_ms);
+        int ready = wait_fd(fd, POLLIN, left_ms(deadline));
         if (ready == 0) {
-            fail(why, len, "it sent nothing for %d ms", timeout_ms);
+            fail(why, len, "it sent no whole frame within %d ms", timeout_ms);
             return 2;
         }
         if (ready < 0) {
@@ -398,7 +419,8 @@ int wire_read_frame(int fd, int timeout_ms, wire_header *h, uint8_t **payload, c
 {
     uint8_t head[WIRE_HEADER_BYTES];
     *payload = NULL;
-    int rc = read_all(fd, head, sizeof head, timeout_ms, why, len);
+    int64_t deadline = deadline_in(timeout_ms);
+    int rc = read_all(fd, head, sizeof head, deadline, timeout_ms, why, len);
     if (rc != 0)
         return rc;
     if (!wire_parse_header(head, h, why, len))
@@ -410,7 +432,7 @@ int wire_read_frame(int fd, int timeout_ms, wire_header *h, uint8_t **payload, c
         fail(why, len, "out of memory for a %u-byte frame", h->length);
         return -1;
     }
-    rc = read_all(fd, *payload, h->length, timeout_ms, why, len);
+    rc = read_all(fd, *payload, h->length, deadline, timeout_ms, why, len);
     if (rc != 0) {
         free(*payload);
         *payload = NULL;

@@ -122,7 +122,8 @@ bool wire_parse_slice_done(const uint8_t *p, size_t n, uint64_t *index, uint32_t
                            wire_reader *r, char *why, size_t len);
 bool wire_next_injection(wire_reader *r, wire_injection *out, char *why, size_t len);
 
-/* Blocking I/O on a socket with a time limit per wait (timeout_ms < 0: none).
+/* Blocking I/O on a socket within timeout_ms for the whole transfer (< 0: no
+   limit).
    wire_read_frame() fills the header and a malloc'ed payload (*payload,
    free() it; NULL when empty). Both return 0 on success, or -1 with why
    filled; wire_read_frame() returns 1 when the peer closed before a frame

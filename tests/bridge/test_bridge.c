@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -794,4 +795,40 @@ Test(bridge, full_injection_queue_delays_no_boundary)
     cr_assert_gt(last, 4 * F, "the queue should have held node 0 back for slices");
     g_free(log);
     g_free(keys);
+}
+
+/* Connects without the library and sends a HELLO of 1000 bytes, a byte
+   every 50 ms, until the server hangs up. */
+static void peer_trickles(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    (void)lo;
+    (void)hi;
+    (void)out;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    g_strlcpy(sa.sun_path, address + strlen("unix:"), sizeof sa.sun_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+        return;
+    static const uint8_t header[] = {0x49, 0x53, 0x45, 0x42, 1, 0, 1, 0, 0xe8, 0x03, 0, 0};
+    for (size_t i = 0;; i++) {
+        uint8_t byte = i < sizeof header ? header[i] : 0;
+        if (send(fd, &byte, 1, MSG_NOSIGNAL) != 1)
+            return;
+        g_usleep(50000);
+    }
+}
+
+/* A peer that never completes a frame is given up on after timeout_ms for
+   the whole frame, however often a byte comes: the run ends. */
+Test(bridge, trickling_peer_does_not_hold_the_server)
+{
+    char *outs[1], *log;
+    GError *err = NULL;
+    cr_assert_not(session("timeout_ms = 1000\n", peer_trickles, 1, outs, &log, &err));
+    cr_assert(strstr(err->message, "only 0 of the 1 clients"), "%s", err->message);
+    cr_assert(strstr(log, "a connection sent no HELLO: it sent no whole frame within 1000 ms"),
+              "%s", log);
+    g_error_free(err);
+    g_free(outs[0]);
+    g_free(log);
 }
