@@ -7,7 +7,9 @@
 # both plugins with the installed insee-conform, and have the installed insee
 # describe the plugin and run the example experiment with it; build the
 # example bridge client against the installed libinsee-client with
-# pkg-config (insee-client.pc) and CMake (COMPONENTS client). Exits non-zero
+# pkg-config (insee-client.pc) and CMake (COMPONENTS client), and the MPI
+# ring example against libinsee-mpi (insee-mpi.pc, COMPONENTS mpi), run by
+# the installed insee-mpirun. Exits non-zero
 # on the first failure; removes its temporary directory in any case.
 set -eu
 
@@ -62,29 +64,45 @@ step "insee run exp.toml with the template's plugin"
   run exp.toml --set simulation.warmup=500 --set simulation.cycles=2000) >"$tmp/run.log"
 grep -q 'oldest-first' "$tmp/run.log"
 
-step "build the example bridge client against libinsee-client (pkg-config, then CMake)"
-client_src=$here/../../examples/bridge_client.c
-test -n "$(find "$prefix" -name insee-client.pc)"
-# shellcheck disable=SC2046 # the flags are meant to split into words
-cc -std=c17 -Wall -Wextra -Werror $(pkg-config --cflags insee-client) "$client_src" \
-  -o "$tmp/pc/bridge_client" $(pkg-config --libs insee-client)
-mkdir "$tmp/client"
-cat >"$tmp/client/CMakeLists.txt" <<EOF
+# build_program NAME SOURCE PC_MODULE "COMPONENTS" TARGET: SOURCE built as
+# $tmp/pc/NAME with pkg-config and as $tmp/NAME/build/NAME with
+# find_package(InseeSDK COMPONENTS ...) and Insee::TARGET.
+build_program() {
+  test -n "$(find "$prefix" -name "$3.pc")"
+  # shellcheck disable=SC2046 # the flags are meant to split into words
+  cc -std=c17 -Wall -Wextra -Werror $(pkg-config --cflags "$3") "$2" \
+    -o "$tmp/pc/$1" $(pkg-config --libs "$3")
+  mkdir "$tmp/$1"
+  cat >"$tmp/$1/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.25)
-project(bridge_client C)
-find_package(InseeSDK REQUIRED COMPONENTS client)
-add_executable(bridge_client "$client_src")
-target_link_libraries(bridge_client PRIVATE Insee::client)
+project($1 C)
+find_package(InseeSDK REQUIRED COMPONENTS $4)
+add_executable($1 "$2")
+target_link_libraries($1 PRIVATE Insee::$5)
 EOF
-cmake -S "$tmp/client" -B "$tmp/client/build" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_C_FLAGS=-Werror >"$tmp/client-configure.log"
-cmake --build "$tmp/client/build" >"$tmp/client-build.log"
+  cmake -S "$tmp/$1" -B "$tmp/$1/build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_FLAGS=-Werror >"$tmp/$1-configure.log"
+  cmake --build "$tmp/$1/build" >"$tmp/$1-build.log"
+}
+
+step "build the example bridge client against libinsee-client (pkg-config, then CMake)"
+build_program bridge_client "$here/../../examples/bridge_client.c" insee-client client client
 # Both run (usage: exit 2), so the installed library loads.
 libdir=$(dirname "$(find "$prefix" -name 'libinsee-client.so*' | head -n 1)")
-for exe in "$tmp/pc/bridge_client" "$tmp/client/build/bridge_client"; do
+for exe in "$tmp/pc/bridge_client" "$tmp/bridge_client/build/bridge_client"; do
   status=0
   LD_LIBRARY_PATH="$libdir" "$exe" >/dev/null 2>&1 || status=$?
   test "$status" -eq 2
+done
+
+step "build the MPI ring against libinsee-mpi (pkg-config, then CMake), run it with insee-mpirun"
+build_program ring "$here/../../examples/mpi/ring.c" insee-mpi "client mpi" mpi
+# 4 ranks on a ring of 8 nodes at 1000:10: every step is handed over at the
+# next boundary (docs/mpi.md), 2000 client units, 8000 in all.
+for exe in "$tmp/pc/ring" "$tmp/ring/build/ring"; do
+  LD_LIBRARY_PATH="$libdir" "$prefix/bin/insee-mpirun" --insee "$prefix/bin/insee" -n 4 \
+    "$here/../../examples/mpi/ring.toml" -- "$exe" >"$tmp/mpi-run.log" 2>&1
+  grep -q 'simulated completion time: 8000 client units' "$tmp/mpi-run.log"
 done
 
 step "out-of-tree build OK"

@@ -1,0 +1,265 @@
+/* sdk/mpi/mpirun.c — insee-mpirun: run N processes of an insee-mpi program
+ * through a simulated network (docs/mpi.md).
+ *
+ *   insee-mpirun [--insee PATH] -n N [--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS]
+ *
+ * It starts `insee run CONFIG` with the [bridge] sync-server listening on a
+ * Unix socket in a private temporary directory for N clients on nodes
+ * 0..N-1, then rank r of the program with INSEE_MPI_ADDRESS, INSEE_MPI_RANK,
+ * INSEE_MPI_SIZE and INSEE_MPI_REPORT_FD (a pipe where the library writes
+ * the rank's finalize time). It waits for all of them and prints the
+ * simulated completion time, the largest finalize time. A rank that ends
+ * without finalizing, or fails, and a simulation that fails end the run at
+ * once: the launcher names the culprit, stops the other processes it
+ * started and exits 1. Exit status 2: bad usage. */
+#define _GNU_SOURCE /* pipe2, mkdtemp */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct launch {
+    const char *insee, *config;
+    long n;
+    char **sets;
+    int n_sets;
+    char **program;
+} launch;
+
+static int usage(const char *why)
+{
+    fprintf(stderr, "insee-mpirun: %s\nusage: insee-mpirun [--insee PATH] -n N "
+            "[--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS...]\n", why);
+    return 2;
+}
+
+static int parse(int argc, char **argv, launch *l)
+{
+    *l = (launch){.insee = getenv("INSEE") ? getenv("INSEE") : "insee"};
+    l->sets = calloc((size_t)argc, sizeof *l->sets);
+    if (!l->sets)
+        return usage("out of memory");
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        bool has_value = i + 1 < argc;
+        if (strcmp(argv[i], "-n") == 0 && has_value) {
+            char *end;
+            l->n = strtol(argv[++i], &end, 10);
+            if (*end || l->n < 1 || l->n > 65536)
+                return usage("-n takes a number of ranks in 1..65536");
+        } else if (strcmp(argv[i], "--set") == 0 && has_value) {
+            l->sets[l->n_sets++] = argv[++i];
+        } else if (strcmp(argv[i], "--insee") == 0 && has_value) {
+            l->insee = argv[++i];
+        } else if (argv[i][0] != '-' && !l->config) {
+            l->config = argv[i];
+        } else {
+            fprintf(stderr, "insee-mpirun: unexpected argument '%s'\n", argv[i]);
+            return usage("see the usage below");
+        }
+    }
+    if (l->n == 0 || !l->config || i + 1 >= argc)
+        return usage("-n N, a configuration and '-- PROGRAM' are required");
+    l->program = argv + i + 1;
+    return 0;
+}
+
+/* Each live child: the simulation (index 0) and the ranks (1..n). */
+static pid_t *pids;
+static long n_pids;
+
+static void stop_all(void)
+{
+    for (long i = 0; i < n_pids; i++)
+        if (pids[i] > 0)
+            kill(pids[i], SIGTERM);
+    for (long i = 0; i < n_pids; i++)
+        if (pids[i] > 0)
+            waitpid(pids[i], NULL, 0);
+}
+
+static void describe(int status, char *buf, size_t size)
+{
+    if (WIFSIGNALED(status))
+        snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+}
+
+/* Finalize lines ("finalize RANK TIME") read so far from the pipe. */
+static void read_reports(int fd, bool *finalized, unsigned long long *at, long n)
+{
+    static char pending[4096];
+    static size_t len;
+    ssize_t got;
+    while ((got = read(fd, pending + len, sizeof pending - 1 - len)) > 0) {
+        len += (size_t)got;
+        pending[len] = '\0';
+        char *line = pending, *nl;
+        while ((nl = strchr(line, '\n'))) {
+            long r;
+            unsigned long long t;
+            if (sscanf(line, "finalize %ld %llu", &r, &t) == 2 && r >= 0 && r < n) {
+                finalized[r] = true;
+                at[r] = t;
+            }
+            line = nl + 1;
+        }
+        len = strlen(line);
+        memmove(pending, line, len + 1);
+    }
+}
+
+static pid_t spawn(char **argv, const char *const *env, int keep_fd)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    for (; env && env[0]; env += 2)
+        setenv(env[0], env[1], 1);
+    if (keep_fd >= 0)
+        fcntl(keep_fd, F_SETFD, 0);
+    execvp(argv[0], argv);
+    fprintf(stderr, "insee-mpirun: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static int run(const launch *l, const char *dir)
+{
+    char sock[4200], nodes[64], clients[64];
+    snprintf(sock, sizeof sock, "bridge.socket=\"%s/bridge.sock\"", dir);
+    snprintf(clients, sizeof clients, "bridge.clients=%ld", l->n);
+    snprintf(nodes, sizeof nodes, "bridge.nodes=%ld", l->n);
+    char **argv = calloc((size_t)(2 * l->n_sets + 12), sizeof *argv);
+    int report[2];
+    pids = calloc((size_t)l->n + 1, sizeof *pids);
+    bool *finalized = calloc((size_t)l->n, sizeof *finalized);
+    unsigned long long *at = calloc((size_t)l->n, sizeof *at);
+    if (!argv || !pids || !finalized || !at || pipe2(report, O_CLOEXEC) != 0) {
+        fprintf(stderr, "insee-mpirun: out of resources: %s\n", strerror(errno));
+        return 1;
+    }
+    fcntl(report[0], F_SETFL, O_NONBLOCK);
+    int a = 0;
+    argv[a++] = (char *)l->insee;
+    argv[a++] = "run";
+    argv[a++] = (char *)l->config;
+    /* The user's settings first: the launcher's own three win. */
+    for (int i = 0; i < l->n_sets; i++) {
+        argv[a++] = "--set";
+        argv[a++] = l->sets[i];
+    }
+    char *ours[] = {sock, clients, nodes};
+    for (int i = 0; i < 3; i++) {
+        argv[a++] = "--set";
+        argv[a++] = ours[i];
+    }
+    n_pids = 1;
+    pids[0] = spawn(argv, NULL, -1);
+    /* Ranks start once the server listens (it does before the run starts),
+       or not at all when the simulation ends first. */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/bridge.sock", dir);
+    struct stat st;
+    int status, rc = 0;
+    while (stat(path, &st) != 0) {
+        if (waitpid(pids[0], &status, WNOHANG) == pids[0]) {
+            pids[0] = 0;
+            char how[128];
+            describe(status, how, sizeof how);
+            fprintf(stderr, "insee-mpirun: the simulation %s before it listened for ranks\n", how);
+            rc = 1;
+            break;
+        }
+        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
+    char address[4210], rank[32], size[32], fd[32];
+    snprintf(address, sizeof address, "unix:%s", path);
+    snprintf(size, sizeof size, "%ld", l->n);
+    snprintf(fd, sizeof fd, "%d", report[1]);
+    for (long r = 0; rc == 0 && r < l->n; r++) {
+        snprintf(rank, sizeof rank, "%ld", r);
+        const char *env[] = {"INSEE_MPI_ADDRESS", address, "INSEE_MPI_RANK", rank,
+                             "INSEE_MPI_SIZE", size, "INSEE_MPI_REPORT_FD", fd, NULL};
+        pids[n_pids++] = spawn(l->program, env, report[1]);
+    }
+    close(report[1]);
+    for (long live = rc == 0 ? n_pids : 0; live > 0 && rc == 0; live--) {
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0)
+            break;
+        read_reports(report[0], finalized, at, l->n);
+        long who = 0;
+        while (who < n_pids && pids[who] != pid)
+            who++;
+        if (who == n_pids) {
+            live++;
+            continue;
+        }
+        pids[who] = 0;
+        bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        char how[128];
+        describe(status, how, sizeof how);
+        if (who == 0 && !ok) {
+            fprintf(stderr, "insee-mpirun: the simulation %s (its message above says why)\n",
+                    how);
+            rc = 1;
+        } else if (who > 0 && (!ok || !finalized[who - 1])) {
+            fprintf(stderr, "insee-mpirun: rank %ld %s%s\n", who - 1, how,
+                    finalized[who - 1] ? "" : " without calling insee_mpi_finalize()");
+            rc = 1;
+        }
+    }
+    stop_all();
+    if (rc == 0) {
+        long last = 0;
+        for (long r = 1; r < l->n; r++)
+            if (at[r] > at[last])
+                last = r;
+        printf("simulated completion time: %llu client units (rank %ld finalized last, "
+               "%ld ranks)\n", at[last], last, l->n);
+    }
+    close(report[0]);
+    free(at);
+    free(finalized);
+    free(pids);
+    free(argv);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    launch l;
+    int rc = parse(argc, argv, &l);
+    if (rc != 0) {
+        free(l.sets);
+        return rc;
+    }
+    /* stdout goes to the same place as the simulation's report: flush before
+       forking so nothing is printed twice. */
+    fflush(stdout);
+    char dir[4096];
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(dir, sizeof dir, "%s/insee-mpirun-XXXXXX", tmp);
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "insee-mpirun: cannot create a directory in %s: %s\n", tmp,
+                strerror(errno));
+        free(l.sets);
+        return 1;
+    }
+    rc = run(&l, dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/bridge.sock", dir);
+    unlink(path);
+    rmdir(dir);
+    free(l.sets);
+    return rc;
+}

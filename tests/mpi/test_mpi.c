@@ -1,0 +1,227 @@
+/* libinsee-mpi through insee-mpirun, end to end: the examples and fixture
+ * programs run as ranks through real simulations.
+ *
+ * Timing closed forms (docs/mpi.md, "Time"). A message sent at client time
+ * t is queued at network cycle q = floor(t F / S); at zero contention its
+ * last packet is consumed at a = q + h + L - 1 + (p - 1) L (h hops, p
+ * packets of L = 16 phits: 64 bytes each); it is handed over at the first
+ * boundary after a, cycle (floor(a / F) + 1) F, which is client time
+ * (floor(a / F) + 1) S; a receiver waiting for it has its clock moved
+ * there. The parallel model queues it at the next slice start instead,
+ * q = (floor(t / S) + 1) F. */
+#include <criterion/criterion.h>
+#include <glib.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define L 16u
+
+typedef struct result {
+    int status; /* exit status, or 128 + signal */
+    char *out, *err;
+} result;
+
+/* insee-mpirun -n N [--set S ...] examples/mpi/CONFIG -- PROGRAM ARGS... */
+static result mpirun(int n, const char *config, const char *const *sets, const char *program,
+                     const char *const *args)
+{
+    GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(argv, g_strdup(INSEE_TEST_MPIRUN));
+    g_ptr_array_add(argv, g_strdup("--insee"));
+    g_ptr_array_add(argv, g_strdup(INSEE_TEST_BIN));
+    g_ptr_array_add(argv, g_strdup("-n"));
+    g_ptr_array_add(argv, g_strdup_printf("%d", n));
+    for (; sets && *sets; sets++) {
+        g_ptr_array_add(argv, g_strdup("--set"));
+        g_ptr_array_add(argv, g_strdup(*sets));
+    }
+    g_ptr_array_add(argv, g_build_filename(INSEE_TEST_SOURCE_DIR, "examples", "mpi", config, NULL));
+    g_ptr_array_add(argv, g_strdup("--"));
+    g_ptr_array_add(argv, g_strdup(program));
+    for (; args && *args; args++)
+        g_ptr_array_add(argv, g_strdup(*args));
+    g_ptr_array_add(argv, NULL);
+    result r = {0};
+    GError *e = NULL;
+    int wait;
+    cr_assert(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+                           &r.err, &wait, &e), "%s", e ? e->message : "");
+    r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : 128 + WTERMSIG(wait);
+    g_ptr_array_free(argv, TRUE);
+    return r;
+}
+
+static void result_free(result *r)
+{
+    g_free(r->out);
+    g_free(r->err);
+}
+
+static uint64_t completion(const result *r)
+{
+    cr_assert_eq(r->status, 0, "insee-mpirun failed (%d):\n%s\n%s", r->status, r->err, r->out);
+    const char *p = strstr(r->out, "simulated completion time: ");
+    cr_assert(p, "no completion time in:\n%s", r->out);
+    return g_ascii_strtoull(p + strlen("simulated completion time: "), NULL, 10);
+}
+
+/* When the receiver of a message sent at client time t gets it. */
+static uint64_t handed_over_in(bool parallel, uint64_t t, uint64_t hops, uint64_t packets,
+                               uint64_t S, uint64_t F)
+{
+    uint64_t queued = parallel ? (t / S + 1) * F : t * F / S;
+    uint64_t arrival = queued + hops + L - 1 + (packets - 1) * L;
+    return (arrival / F + 1) * S;
+}
+
+static uint64_t handed_over(uint64_t t, uint64_t hops, uint64_t packets, uint64_t S, uint64_t F)
+{
+    return handed_over_in(false, t, hops, packets, S, F);
+}
+
+/* examples/mpi/ring.toml: a ring of 8 nodes, 1000 client units = 10 cycles. */
+static void ring(int n, uint64_t compute)
+{
+    const uint64_t S = 1000, F = 10, NODES = 8;
+    uint64_t t = 0;
+    for (int r = 0; r < n; r++) {
+        uint64_t d = (uint64_t)abs((r + 1) % n - r), hops = d < NODES - d ? d : NODES - d;
+        t = handed_over(t + compute, hops, 1, S, F);
+    }
+    char *c = g_strdup_printf("%llu", (unsigned long long)compute);
+    result res = mpirun(n, "ring.toml", NULL, INSEE_TEST_RING, (const char *const[]){c, NULL});
+    cr_assert_eq(completion(&res), t, "ring of %d, compute %s: %llu, closed form %llu\n%s", n, c,
+                 (unsigned long long)completion(&res), (unsigned long long)t, res.out);
+    char *back = g_strdup_printf("token back at %llu client units after %d ranks",
+                                 (unsigned long long)t, n);
+    cr_assert(strstr(res.out, back), "no '%s' in:\n%s", back, res.out);
+    g_free(back);
+    g_free(c);
+    result_free(&res);
+}
+
+Test(mpi, ring_completion_has_its_closed_form)
+{
+    ring(8, 300); /* every step 1 hop: 300 -> cycle 3, consumed at 19, handed at 20: 2000 */
+    ring(8, 950); /* cycle 9, consumed at 25, handed at 30: 3000 per step */
+    ring(5, 0);   /* the way back from rank 4 to rank 0 is 4 hops */
+    ring(2, 0);
+}
+
+static void ping_pong(const char *model, const char *rounds, const char *bytes, uint64_t packets)
+{
+    const uint64_t S = 1000, F = 20;
+    bool parallel = strcmp(model, "parallel") == 0;
+    /* Nodes 0 and 1: 1 hop. */
+    uint64_t trip = 2 * handed_over_in(parallel, 0, 1, packets, S, F);
+    char *set = g_strdup_printf("bridge.model=%s", model);
+    result res = mpirun(2, "ping-pong.toml", (const char *const[]){set, NULL}, INSEE_TEST_PING_PONG,
+                        (const char *const[]){rounds, bytes, NULL});
+    uint64_t n = g_ascii_strtoull(rounds, NULL, 10);
+    cr_assert_eq(completion(&res), n * trip, "%s bytes: %llu, closed form %llu x %llu\n%s", bytes,
+                 (unsigned long long)completion(&res), (unsigned long long)n,
+                 (unsigned long long)trip, res.out);
+    for (uint64_t i = 1; i <= n; i++) {
+        char *line = g_strdup_printf("round %llu: %llu client units\n", (unsigned long long)i,
+                                     (unsigned long long)trip);
+        cr_assert(strstr(res.out, line), "no '%s' in:\n%s", line, res.out);
+        g_free(line);
+    }
+    g_free(set);
+    result_free(&res);
+}
+
+Test(mpi, ping_pong_round_trip_has_its_closed_form)
+{
+    /* Consumed 16 cycles after its slice start: 1 slice each way. */
+    ping_pong("lockstep", "5", "64", 1);
+    /* 4 packets: consumed at 64, handed at 80: 4 slices each way. */
+    ping_pong("lockstep", "3", "200", 4);
+    ping_pong("lockstep", "2", "0", 1); /* an empty message is one packet */
+    /* Each message first waits for the next slice: 2 slices each way. */
+    ping_pong("parallel", "3", "64", 1);
+}
+
+/* Items per worker (index 1..4) of a master-worker run with 5 ranks. */
+static void master_worker(const char *load, long *items)
+{
+    char *set = g_strdup_printf("background.load=%s", load);
+    result res = mpirun(5, "master-worker.toml", (const char *const[]){set, NULL},
+                        INSEE_TEST_MASTER_WORKER, NULL);
+    completion(&res);
+    long total = 0;
+    for (int w = 1; w <= 4; w++) {
+        char *tag = g_strdup_printf("worker %d: ", w);
+        const char *p = strstr(res.out, tag);
+        cr_assert(p, "no '%s' in:\n%s", tag, res.out);
+        items[w] = strtol(p + strlen(tag), NULL, 10);
+        total += items[w];
+        g_free(tag);
+    }
+    cr_assert_eq(total, 200, "load %s: %ld items done:\n%s", load, total, res.out);
+    g_free(set);
+    result_free(&res);
+}
+
+/* Idle network: every round trip takes the same slices, so the master
+   serves the workers in turn and each does a quarter. Background traffic
+   into node 5 (the neighbour of workers 1 and 4) delays some of their
+   messages by whole slices: the shares change. */
+Test(mpi, master_worker_shares_follow_congestion)
+{
+    long idle[5], busy[5];
+    master_worker("0", idle);
+    master_worker("0.5", busy);
+    bool differ = false;
+    for (int w = 1; w <= 4; w++) {
+        cr_assert_eq(idle[w], 50, "idle network: worker %d did %ld items", w, idle[w]);
+        differ |= busy[w] != idle[w];
+    }
+    cr_assert(differ, "congested network: the same shares %ld %ld %ld %ld", busy[1], busy[2],
+              busy[3], busy[4]);
+}
+
+Test(mpi, api_semantics_inside_runs)
+{
+    for (int n = 1; n <= 8; n += n < 3 ? 1 : 3) {
+        result res = mpirun(n, "ping-pong.toml", NULL, INSEE_TEST_CHECKS, NULL);
+        completion(&res);
+        for (int r = 0; r < n; r++) {
+            char *ok = g_strdup_printf("rank %d ok\n", r);
+            cr_assert(strstr(res.out, ok), "%d ranks: no '%s' in:\n%s\n%s", n, ok, res.out,
+                      res.err);
+            g_free(ok);
+        }
+        result_free(&res);
+    }
+}
+
+/* A rank that leaves without insee_mpi_finalize(), or crashes, while the
+   others wait for it: the run ends, exit status 1, the rank named. */
+Test(mpi, rank_leaving_early_is_named)
+{
+    const char *how[] = {"exit", "abort"};
+    for (int i = 0; i < 2; i++) {
+        result res = mpirun(4, "ping-pong.toml", NULL, INSEE_TEST_QUITTER,
+                            (const char *const[]){"2", how[i], NULL});
+        cr_assert_eq(res.status, 1, "%s: status %d\n%s", how[i], res.status, res.err);
+        cr_assert(strstr(res.err, "rank 2"), "%s: rank 2 not named:\n%s", how[i], res.err);
+        cr_assert(!strstr(res.out, "simulated completion time"), "%s", res.out);
+        result_free(&res);
+    }
+}
+
+Test(mpi, launcher_usage)
+{
+    char *argv[] = {INSEE_TEST_MPIRUN, "-n", "2", "x.toml", NULL};
+    int wait;
+    char *err = NULL;
+    cr_assert(g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                           &wait, NULL));
+    cr_assert(WIFEXITED(wait) && WEXITSTATUS(wait) == 2);
+    cr_assert(strstr(err, "'-- PROGRAM' are required"), "%s", err);
+    g_free(err);
+}
