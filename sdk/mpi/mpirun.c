@@ -75,11 +75,12 @@ static int parse(int argc, char **argv, launch *l)
 static pid_t *pids;
 static long n_pids;
 
+/* SIGKILL: a rank that ignores SIGTERM must not hold the launcher. */
 static void stop_all(void)
 {
     for (long i = 0; i < n_pids; i++)
         if (pids[i] > 0)
-            kill(pids[i], SIGTERM);
+            kill(pids[i], SIGKILL);
     for (long i = 0; i < n_pids; i++)
         if (pids[i] > 0)
             waitpid(pids[i], NULL, 0);
@@ -135,6 +136,7 @@ static pid_t spawn(char **argv, const char *const *env, int keep_fd)
 static int run(const launch *l, const char *dir)
 {
     char sock[4200], nodes[64], clients[64];
+    int rc = 0;
     snprintf(sock, sizeof sock, "bridge.socket=\"%s/bridge.sock\"", dir);
     snprintf(clients, sizeof clients, "bridge.clients=%ld", l->n);
     snprintf(nodes, sizeof nodes, "bridge.nodes=%ld", l->n);
@@ -164,13 +166,17 @@ static int run(const launch *l, const char *dir)
     }
     n_pids = 1;
     pids[0] = spawn(argv, NULL, -1);
+    if (pids[0] < 0) {
+        fprintf(stderr, "insee-mpirun: cannot start %s: %s\n", l->insee, strerror(errno));
+        rc = 1;
+    }
     /* Ranks start once the server listens (it does before the run starts),
        or not at all when the simulation ends first. */
     char path[4200];
     snprintf(path, sizeof path, "%s/bridge.sock", dir);
     struct stat st;
-    int status, rc = 0;
-    while (stat(path, &st) != 0) {
+    int status;
+    while (rc == 0 && stat(path, &st) != 0) {
         if (waitpid(pids[0], &status, WNOHANG) == pids[0]) {
             pids[0] = 0;
             char how[128];
@@ -189,7 +195,11 @@ static int run(const launch *l, const char *dir)
         snprintf(rank, sizeof rank, "%ld", r);
         const char *env[] = {"INSEE_MPI_ADDRESS", address, "INSEE_MPI_RANK", rank,
                              "INSEE_MPI_SIZE", size, "INSEE_MPI_REPORT_FD", fd, NULL};
-        pids[n_pids++] = spawn(l->program, env, report[1]);
+        pids[n_pids] = spawn(l->program, env, report[1]);
+        if (pids[n_pids++] < 0) {
+            fprintf(stderr, "insee-mpirun: cannot start rank %ld: %s\n", r, strerror(errno));
+            rc = 1;
+        }
     }
     close(report[1]);
     for (long live = rc == 0 ? n_pids : 0; live > 0 && rc == 0; live--) {

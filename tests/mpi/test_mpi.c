@@ -199,12 +199,13 @@ Test(mpi, api_semantics_inside_runs)
     }
 }
 
-/* A rank that leaves without insee_mpi_finalize(), or crashes, while the
-   others wait for it: the run ends, exit status 1, the rank named. */
+/* A rank that leaves without insee_mpi_finalize(), crashes, or leaves
+   before connecting, while the others wait for it: the run ends, exit
+   status 1, the rank named. */
 Test(mpi, rank_leaving_early_is_named)
 {
-    const char *how[] = {"exit", "abort"};
-    for (int i = 0; i < 2; i++) {
+    const char *how[] = {"exit", "abort", "early"};
+    for (int i = 0; i < 3; i++) {
         result res = mpirun(4, "ping-pong.toml", NULL, INSEE_TEST_QUITTER,
                             (const char *const[]){"2", how[i], NULL});
         cr_assert_eq(res.status, 1, "%s: status %d\n%s", how[i], res.status, res.err);
