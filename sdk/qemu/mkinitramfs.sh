@@ -3,11 +3,15 @@
 # busybox-static for the userland, e1000.ko from the installed kernel's
 # modules. The init configures eth0 from the kernel command line and pings a
 # peer, printing ping's output to the console:
-#   insee.ip=10.0.0.1 insee.peer=10.0.0.2 insee.count=5 [insee.linger=2]
+#   insee.ip=10.0.0.1 insee.peer=10.0.0.2 insee.count=5
+#   [insee.interval=1] [insee.linger=2] [insee.spin=1]
 # It first waits for the link and for a first answer from the peer (which
 # may still be booting: up to 60 one-second tries), then runs
 # `ping -c COUNT`, waits insee.linger seconds (so that the peer's pings still
-# get answers) and powers off.
+# get answers) and powers off. insee.spin=1 (lock-step) keeps a nice-19
+# busy loop running meanwhile: QEMU's -icount sleep=off skips the time a
+# halted CPU idles, so only a CPU that never idles has a clock that is its
+# instruction count, the slices' unit.
 # Usage: mkinitramfs.sh OUTPUT.cpio.gz [KERNEL_RELEASE]
 # Exit 77 when busybox-static or the kernel's modules are missing.
 set -eu
@@ -33,13 +37,15 @@ cat > "$root/init" <<'INIT'
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
-ip=; peer=; count=5; linger=2
+ip=; peer=; count=5; interval=1; linger=2; spin=0
 for a in $(cat /proc/cmdline); do
   case $a in
     insee.ip=*) ip=${a#insee.ip=} ;;
     insee.peer=*) peer=${a#insee.peer=} ;;
     insee.count=*) count=${a#insee.count=} ;;
     insee.linger=*) linger=${a#insee.linger=} ;;
+    insee.interval=*) interval=${a#insee.interval=} ;;
+    insee.spin=*) spin=${a#insee.spin=} ;;
   esac
 done
 insmod /lib/e1000.ko*
@@ -50,13 +56,20 @@ while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ $n -lt 100 
   sleep 0.1; n=$((n + 1))
 done
 echo "insee-guest: $ip up, pinging $peer"
+spinner=
+if [ "$spin" = 1 ]; then
+  (while :; do :; done) &
+  spinner=$!
+  renice -n 19 -p "$spinner" >/dev/null
+fi
 if [ -n "$peer" ]; then
   n=0
   until ping -c 1 -W 1 "$peer" >/dev/null || [ $n -ge 60 ]; do n=$((n + 1)); done
-  ping -c "$count" -W 5 "$peer"
+  ping -c "$count" -i "$interval" -W 5 "$peer"
 fi
 echo "insee-guest: done"
 sleep "$linger"
+[ -z "$spinner" ] || kill "$spinner"
 poweroff -f
 INIT
 chmod +x "$root/init"

@@ -1,14 +1,14 @@
 #!/bin/sh
 # Runs 2 QEMU guests that ping each other through insee's simulated network.
-# Usage: run-guests.sh BUILD_DIR CONFIG.toml OUT_DIR free|lockstep COUNT [--set K=V ...]
+# Usage: run-guests.sh BUILD_DIR CONFIG.toml OUT_DIR free|lockstep COUNT INTERVAL [--set K=V ...]
 # BUILD_DIR holds insee, insee-qemu-tm and insee-icount.so; OUT_DIR receives
 # guest-0.log, guest-1.log (the consoles), tm.log and insee.log. In
 # lock-step the guest's slice is [bridge] client_units instructions (pass it
 # with --set bridge.client_units=N to change it). Exit 77 when qemu, the
 # kernel or busybox are missing.
 set -eu
-build=$1 config=$2 out=$3 mode=$4 count=$5
-shift 5
+build=$1 config=$2 out=$3 mode=$4 count=$5 interval=$6
+shift 6
 here=$(cd "$(dirname "$0")" && pwd)
 qemu=$(command -v qemu-system-x86_64 || true)
 kernel=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
@@ -40,9 +40,10 @@ while [ ! -S "$dir/guest-1.sock" ]; do kill -0 "$tm" || { cat "$out/tm.log"; exi
 guests=""
 for i in 0 1; do
   peer=$((2 - i))
-  set -- -m 128M -display none -nodefaults -no-reboot -serial "file:$out/guest-$i.log" \
+  append="console=ttyS0 quiet ipv6.disable=1 insee.ip=10.0.0.$((i + 1)) insee.peer=10.0.0.$peer insee.count=$count insee.interval=$interval insee.linger=0.5"
+  [ "$mode" = lockstep ] && append="$append insee.spin=1"
+  set -- -append "$append" -m 128M -display none -nodefaults -no-reboot -serial "file:$out/guest-$i.log" \
     -kernel "$kernel" -initrd "$out/initramfs.gz" \
-    -append "console=ttyS0 quiet ipv6.disable=1 insee.ip=10.0.0.$((i + 1)) insee.peer=10.0.0.$peer insee.count=$count insee.linger=3" \
     -netdev "stream,id=n0,server=off,addr.type=unix,addr.path=$dir/guest-$i.sock" \
     -device "e1000,netdev=n0,mac=52:54:00:12:34:$((i + 10)),romfile="
   if [ "$mode" = lockstep ]; then
