@@ -900,9 +900,7 @@ static gboolean finished(insee_engine *eng)
             return FALSE;
         eng->causal_done = TRUE;
         eng->report.completion = eng->now + 1; /* the cycle just simulated counts */
-        eng->window_end = eng->now + 1;
-        eng->drain_limit = eng->window_end + eng->drain;
-        insee_stats_set_window(&eng->stats, eng->window_start, eng->window_end);
+        insee_phases_window(eng, eng->window_start, eng->now + 1);
     }
     return eng->in_flight == 0 && insee_heap_top(&eng->local) == INSEE_NEVER &&
            eng->now + 1 >= eng->window_end;
@@ -986,11 +984,12 @@ static void report_collected(insee_engine *eng)
 {
     insee_report *rep = &eng->report;
     const insee_stats *st = &eng->stats;
-    if (!eng->causal) {
-        uint64_t from = MIN(eng->window_start, eng->now), to = MIN(eng->window_end, eng->now);
-        rep->warmup_cycles = eng->phases.mode == INSEE_RUN_CONVERGE ? eng->phases.warmup : from;
+    uint64_t from = MIN(eng->window_start, eng->now), to = MIN(eng->window_end, eng->now);
+    rep->warmup_cycles = eng->phases.mode == INSEE_RUN_CONVERGE && !eng->causal
+                             ? eng->phases.warmup
+                             : from;
+    if (!eng->causal)
         rep->measure_cycles = to - from;
-    }
     rep->phases = eng->causal ? "causal"
                   : eng->phases.mode == INSEE_RUN_CONVERGE ? "converge" : "fixed";
     rep->dropped_source = st->dropped[INSEE_DROP_SOURCE_FULL];

@@ -88,6 +88,7 @@ typedef enum insee_run_mode {
 typedef struct insee_phases {
     insee_run_mode mode;
     uint64_t warmup;
+    uint64_t cycles;        /* fixed: the measured cycles */
     uint64_t window;        /* convergence: cycles per check */
     double tolerance;       /* convergence: relative difference allowed */
     uint32_t needed;        /* convergence: consecutive agreeing windows */
@@ -231,9 +232,12 @@ static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t 
 /* Hops from `router` to node `dst` along minimal paths. */
 uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst);
 
-/* kernel/engine/phases.c: the run phases. start() sets the windows before
-   cycle 0; at() runs the boundary due at the top of cycle eng->now. */
+/* kernel/engine/phases.c: the run phases, owner of the measurement window.
+   start() sets it before cycle 0; at() runs the boundary due at the top of
+   cycle eng->now; window() moves it (a causal run ends it where the work is
+   done), with the drain limit and the collector's copy. */
 void insee_phases_start(insee_engine *eng);
+void insee_phases_window(insee_engine *eng, uint64_t start, uint64_t end);
 void insee_phases_at(insee_engine *eng);
 /* The phase a cycle belongs to, for the series and the progress line
    (inline: read every cycle, used only when an interval closes). */

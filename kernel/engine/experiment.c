@@ -667,11 +667,10 @@ static void set_engine_params(insee_experiment *exp)
     eng->seed = (uint64_t)sv[SIM_SEED].i;
     eng->packet_phits = (uint32_t)sv[SIM_PACKET_PHITS].i;
     eng->phit_bytes = (uint32_t)sv[SIM_PHIT_BYTES].i;
-    eng->window_start = (uint64_t)sv[SIM_WARMUP].i;
-    eng->window_end = eng->window_start + (uint64_t)sv[SIM_CYCLES].i;
     eng->phases = (insee_phases){
         .mode = sv[SIM_PHASES].i == 1 ? INSEE_RUN_FIXED : INSEE_RUN_CONVERGE,
         .warmup = (uint64_t)sv[SIM_WARMUP].i,
+        .cycles = (uint64_t)sv[SIM_CYCLES].i,
         .window = (uint64_t)sv[SIM_CONV_WINDOW].i,
         .tolerance = sv[SIM_CONV_TOLERANCE].d,
         .needed = 3,
@@ -680,7 +679,6 @@ static void set_engine_params(insee_experiment *exp)
         .batch_cycles = (uint64_t)sv[SIM_BATCH_CYCLES].i,
     };
     eng->drain = (uint64_t)sv[SIM_DRAIN].i;
-    eng->drain_limit = eng->window_end + eng->drain;
     eng->max_cycles = (uint64_t)sv[SIM_MAX_CYCLES].i;
     eng->single_consumption = kernel_value(exp, "router", R_CONSUMPTION)->i == 1;
     eng->injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i;
@@ -688,17 +686,6 @@ static void set_engine_params(insee_experiment *exp)
     eng->ipr = kernel_value(exp, "router", R_IPR)->d;
     eng->gcc = kernel_value(exp, "router", R_GCC)->d;
     eng->gcc_period = (uint64_t)kernel_value(exp, "router", R_GCC_PERIOD)->i;
-}
-
-/* A causal run generates from cycle 0 until every causal application is
-   done, or max_cycles. */
-static void set_causal_window(insee_engine *eng)
-{
-    if (!eng->causal)
-        return;
-    eng->window_start = 0;
-    eng->window_end = eng->max_cycles;
-    eng->drain_limit = eng->max_cycles;
 }
 
 /* The collector, with what [stats] asks for; the network tells it when a
@@ -770,7 +757,6 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     wire_network(exp);
     if (!start_stats(exp, err) || !start_applications(exp, err))
         goto fail;
-    set_causal_window(eng);
     insee_engine_prepare(eng);
     eng->report.setup_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     return exp;
@@ -797,8 +783,6 @@ static void fill_report_header(insee_experiment *exp)
     rep->nodes = exp->eng.net.nodes;
     rep->routers = exp->eng.net.routers;
     rep->packet_phits = exp->eng.packet_phits;
-    rep->warmup_cycles = exp->eng.window_start;
-    rep->measure_cycles = exp->eng.window_end - exp->eng.window_start;
     /* The network's offered load: every application's, per node. */
     double offered = 0;
     for (uint32_t a = 0; a < rep->n_apps && offered >= 0; a++)

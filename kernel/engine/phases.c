@@ -18,7 +18,7 @@
 
 #include "engine/engine.h"
 
-static void set_window(insee_engine *eng, uint64_t start, uint64_t end)
+void insee_phases_window(insee_engine *eng, uint64_t start, uint64_t end)
 {
     eng->window_start = start;
     eng->window_end = end;
@@ -29,12 +29,17 @@ static void set_window(insee_engine *eng, uint64_t start, uint64_t end)
 void insee_phases_start(insee_engine *eng)
 {
     insee_phases *ph = &eng->phases;
-    if (eng->causal || ph->mode == INSEE_RUN_FIXED) {
-        insee_stats_set_window(&eng->stats, eng->window_start, eng->window_end);
-        ph->next = INSEE_NEVER;
+    ph->next = INSEE_NEVER;
+    if (eng->causal) { /* from cycle 0 until every causal application is done */
+        insee_phases_window(eng, 0, eng->max_cycles);
+        eng->drain_limit = eng->max_cycles;
         return;
     }
-    set_window(eng, INSEE_NEVER, INSEE_NEVER);
+    if (ph->mode == INSEE_RUN_FIXED) {
+        insee_phases_window(eng, ph->warmup, ph->warmup + ph->cycles);
+        return;
+    }
+    insee_phases_window(eng, INSEE_NEVER, INSEE_NEVER);
     ph->phase = INSEE_PHASE_WARMUP;
     ph->next = ph->warmup;
     eng->report.batch_cycles = ph->batch_cycles;
@@ -71,7 +76,7 @@ static void convergence_check(insee_engine *eng)
     eng->report.converged = ph->agree >= ph->needed;
     uint64_t start = (eng->now + ph->batch_cycles - 1) / ph->batch_cycles * ph->batch_cycles;
     eng->report.convergence_cycles = start - ph->warmup;
-    set_window(eng, start, start + (uint64_t)ph->batches * ph->batch_cycles);
+    insee_phases_window(eng, start, start + (uint64_t)ph->batches * ph->batch_cycles);
     ph->next = start;
 }
 
