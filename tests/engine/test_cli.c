@@ -677,3 +677,27 @@ Test(cli, sigint_prints_partial_figures_and_writes_nothing)
     g_free(json);
     g_free(dir);
 }
+
+/* On a terminal a long run shows its cycle, phase, packets in flight and
+   the time left, and erases the line at the end. `script` (util-linux)
+   gives the run a pseudo-terminal. */
+Test(cli, progress_line_on_a_terminal)
+{
+    char *cmd = g_strdup_printf("%s run --set simulation.phases=fixed --set simulation.warmup=0 "
+                                "--set simulation.cycles=2500000",
+                                INSEE_TEST_BIN);
+    const char *argv[] = {"script", "-qec", cmd, "/dev/null", NULL};
+    char *out = NULL;
+    int wait = 0;
+    GError *err = NULL;
+    cr_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, NULL,
+                           &wait, &err),
+              "script (util-linux): %s", err ? err->message : "?");
+    cr_assert(WIFEXITED(wait) && WEXITSTATUS(wait) == 0, "status %d: %s", wait, out);
+    cr_assert(strstr(out, "\rinsee: cycle "), "no progress line: %s", out);
+    cr_assert(strstr(out, " (measurement), "), "the phase: %s", out);
+    cr_assert(strstr(out, " packets in flight, about "), "packets and time left: %s", out);
+    cr_assert(strstr(out, "\r\033[K"), "the line is erased at the end");
+    g_free(out);
+    g_free(cmd);
+}
