@@ -798,7 +798,8 @@ static gboolean check_output(const insee_experiment *exp, int key, const char *w
 {
     const char *path = kernel_value(exp, "stats", key)->s;
     GError *e = NULL;
-    if (!path || !*path || insee_output_check(path, what, &e))
+    if (!path || !*path ||
+        (key == S_CSV ? insee_report_check_csv(path, &e) : insee_output_check(path, what, &e)))
         return TRUE;
     g_set_error_literal(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID, e->message);
     g_error_free(e);

@@ -190,6 +190,30 @@ static gboolean begins_with(int fd, off_t size, const char *header)
     return same;
 }
 
+static gboolean foreign_header(const char *what, const char *path, GError **err)
+{
+    g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                "%s: %s: the file exists but does not begin with this insee's header line "
+                "(another program's, or an older insee's columns); choose another file",
+                what, path);
+    return FALSE;
+}
+
+gboolean insee_output_check_append(const char *path, const char *what, const char *header,
+                                   GError **err)
+{
+    if (!insee_output_check(path, what, err))
+        return FALSE;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return TRUE; /* absent: created with the header; other failures show when writing */
+    struct stat st;
+    gboolean ok = fstat(fd, &st) != 0 || st.st_size == 0 || begins_with(fd, st.st_size, header) ||
+                  foreign_header(what, path, err);
+    close(fd);
+    return ok;
+}
+
 int insee_output_temp(const char *path, const char *what, char **tmp, GError **err)
 {
     char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
@@ -222,9 +246,7 @@ static gboolean update(const char *path, const char *what, const char *header, c
     int out = -1;
     off_t keep = header ? held.st_size : 0;
     if (keep > 0 && !begins_with(fd, keep, header)) {
-        g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                    "%s: %s: the file exists but does not begin with insee's header line; "
-                    "choose another file", what, path);
+        foreign_header(what, path, err);
         goto done;
     }
     out = insee_output_temp(path, what, &tmp, err);

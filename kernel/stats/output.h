@@ -22,6 +22,10 @@ G_BEGIN_DECLS
 /* Whether `path` could be written (see above), without touching it: to
    refuse a bad path before a long run rather than after it. */
 gboolean insee_output_check(const char *path, const char *what, GError **err);
+/* The same for a file insee_output_append() will extend: also refused when
+   it exists, is not empty and does not begin with `header`. */
+gboolean insee_output_check_append(const char *path, const char *what, const char *header,
+                                   GError **err);
 
 /* Replace the file's contents by `text`. */
 gboolean insee_output_replace(const char *path, const char *what, const char *text,

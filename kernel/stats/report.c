@@ -322,6 +322,11 @@ static void csv_row(const insee_report *r, GString *s)
                            r->latency_inj.max, r->cycles, r->drained ? 1 : 0);
 }
 
+gboolean insee_report_check_csv(const char *path, GError **err)
+{
+    return insee_output_check_append(path, "[stats] csv", csv_header, err);
+}
+
 gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err)
 {
     GString *row = g_string_new(NULL);

@@ -139,6 +139,9 @@ void insee_report_clear(insee_report *r);
 insee_report insee_report_copy(const insee_report *r);
 void insee_report_print(const insee_report *r, FILE *out);
 gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err);
+/* Before a run: whether `path` can take a row (stats/output.h), its header
+   this version's when the file is not empty. */
+gboolean insee_report_check_csv(const char *path, GError **err);
 
 G_END_DECLS
 #endif

@@ -701,3 +701,24 @@ Test(cli, progress_line_on_a_terminal)
     g_free(out);
     g_free(cmd);
 }
+
+/* A CSV with other columns (an older insee's) is refused before the run,
+   not after it, and is left as it was. */
+Test(cli, csv_with_other_columns_refused_before_the_run)
+{
+    const char old[] = "plugins,seed,nodes\ntorus/bubble,1,64\n";
+    char *path = write_temp(old);
+    char *set = g_strdup_printf("stats.csv=\"%s\"", path);
+    result r = run_insee((const char *[]){"run", "--set", set, NULL});
+    cr_assert_eq(r.status, 2, "a configuration error: %s", r.err);
+    cr_assert(strstr(r.err, path) && strstr(r.err, "header line"), "got: %s", r.err);
+    cr_assert_str_empty(r.out, "refused before the run");
+    char *text = NULL;
+    cr_assert(g_file_get_contents(path, &text, NULL, NULL));
+    cr_assert_str_eq(text, old);
+    g_free(text);
+    result_free(&r);
+    g_remove(path);
+    g_free(path);
+    g_free(set);
+}
