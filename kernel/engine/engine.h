@@ -197,6 +197,7 @@ struct insee_kernel {
     insee_engine *eng;
     insee_kind kind;
     uint32_t app;            /* traffic and placement: the application they serve */
+    const char *section;     /* the configuration section it was bound from */
     const insee_shape *shape;
     gboolean debug;          /* INSEE_DEBUG set: plugins' debug messages shown */
 };

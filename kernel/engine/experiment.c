@@ -430,7 +430,7 @@ static gboolean create_instance(insee_experiment *exp, const char *section, inse
 {
     const insee_plugin *p = inst->plugin;
     inst->kctx = (struct insee_kernel){.eng = &exp->eng, .kind = kind, .app = app,
-                                       .shape = shape};
+                                       .section = section, .shape = shape};
     insee_host_init(&inst->host, &inst->kctx);
     insee_error perr = {0};
     /* Every vtable starts with size then create: read create generically. */

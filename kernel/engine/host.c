@@ -3,6 +3,9 @@
  * engine's state, cheap enough to call from route(). */
 #include "engine/engine.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "plugin/registry.h"
 #include "workload/bridge.h"
 
@@ -177,6 +180,32 @@ static bool host_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
                                err);
 }
 
+/* Names become CSV keys and JSON strings: keep them to identifiers. */
+static gboolean figure_name_valid(const char *name)
+{
+    if (!name || !g_ascii_islower(name[0]) || strlen(name) > 47)
+        return FALSE;
+    for (const char *c = name; *c; c++)
+        if (!g_ascii_islower(*c) && !g_ascii_isdigit(*c) && *c != '_')
+            return FALSE;
+    return TRUE;
+}
+
+static bool host_report_figure(insee_kernel *k, const char *name, double value, const char *unit)
+{
+    if (!figure_name_valid(name) || !isfinite(value)) {
+        char *why = g_strdup_printf("report_figure(\"%s\", %g) ignored: the name must be 1 to 47 "
+                                    "of [a-z0-9_] starting with a letter, the value finite",
+                                    name ? name : "(null)", value);
+        host_log(k, INSEE_LOG_WARNING, why);
+        g_free(why);
+        return false;
+    }
+    insee_report_set_figure(&E(k)->report, k->section ? k->section : insee_kind_name(k->kind),
+                            name, value, unit);
+    return true;
+}
+
 void insee_host_init(insee_host *host, struct insee_kernel *k)
 {
     k->debug = g_getenv("INSEE_DEBUG") != NULL; /* read once, not per message */
@@ -203,5 +232,6 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .output_free_phits = host_output_free_phits,
         .message_packets = host_message_packets,
         .bridge_inject = host_bridge_inject,
+        .report_figure = host_report_figure,
     };
 }

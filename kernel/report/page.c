@@ -248,6 +248,28 @@ static void applications(insee_results *r, GString *out)
     g_string_append(out, "</table></div>\n");
 }
 
+/* What plugins reported of their own (ABI 1.4 report_figure). */
+static void plugin_figures(insee_results *r, GString *out)
+{
+    JsonArray *figs = insee_results_array(r, "plugin_figures");
+    guint n = figs ? json_array_get_length(figs) : 0;
+    if (!n)
+        return;
+    g_string_append(out, "<h2>Plugins' figures</h2>\n<table>\n<tr><th>section</th><th>figure</th>"
+                         "<th>value</th><th>unit</th></tr>\n");
+    for (guint i = 0; i < n; i++) {
+        g_string_append(out, "<tr><td>");
+        esc(out, insee_results_member_str(r, figs, i, "plugin_figures", "section"));
+        g_string_append(out, "</td><td>");
+        esc(out, insee_results_member_str(r, figs, i, "plugin_figures", "name"));
+        g_string_append_printf(out, "</td><td class=\"n\">%.10g</td><td>",
+                               insee_results_member_num(r, figs, i, "plugin_figures", "value"));
+        esc(out, insee_results_member_str(r, figs, i, "plugin_figures", "unit"));
+        g_string_append(out, "</td></tr>\n");
+    }
+    g_string_append(out, "</table>\n");
+}
+
 static void figures(GPtrArray *figs, GString *out)
 {
     g_string_append(out, "<h2>Figures</h2>\n");
@@ -294,6 +316,7 @@ char *insee_report_page(insee_results *r, GError **err)
     summary(r, out);
     batches(r, out);
     applications(r, out);
+    plugin_figures(r, out);
     /* Bad input is found before gnuplot runs seven times for nothing. */
     GPtrArray *figs = insee_results_ok(r, err) ? insee_report_figures(r, err) : NULL;
     if (!figs) {

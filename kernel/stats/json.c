@@ -405,6 +405,21 @@ static void applications(JsonBuilder *b, const insee_report *r)
     json_builder_end_array(b);
 }
 
+static void plugin_figures(JsonBuilder *b, const insee_report *r)
+{
+    key(b, "plugin_figures");
+    json_builder_begin_array(b);
+    for (uint32_t i = 0; i < r->n_figures; i++) {
+        json_builder_begin_object(b);
+        text(b, "section", r->figures[i].section);
+        text(b, "name", r->figures[i].name);
+        num(b, "value", r->figures[i].value);
+        text(b, "unit", r->figures[i].unit);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 static void performance(JsonBuilder *b, const insee_report *r)
 {
     key(b, "performance");
@@ -443,6 +458,7 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
     histograms(b, st);
     maps(b, r, st, net);
     applications(b, r);
+    plugin_figures(b, r);
     performance(b, r);
     json_builder_end_object(b);
 

@@ -68,8 +68,38 @@ insee_estimate insee_batch_estimate(const insee_report *r, size_t field)
     return e;
 }
 
+void insee_report_set_figure(insee_report *r, const char *section, const char *name,
+                             double value, const char *unit)
+{
+    insee_plugin_figure *f = NULL;
+    for (uint32_t i = 0; i < r->n_figures && !f; i++)
+        if (strcmp(r->figures[i].section, section) == 0 && strcmp(r->figures[i].name, name) == 0)
+            f = &r->figures[i];
+    if (!f) {
+        r->figures = g_renew(insee_plugin_figure, r->figures, r->n_figures + 1);
+        f = &r->figures[r->n_figures++];
+        *f = (insee_plugin_figure){g_strdup(section), g_strdup(name), NULL, 0};
+    }
+    g_free(f->unit);
+    f->unit = g_strdup(unit ? unit : "");
+    f->value = value;
+}
+
+static void copy_figures(insee_plugin_figure *f, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        f[i] = (insee_plugin_figure){g_strdup(f[i].section), g_strdup(f[i].name), g_strdup(f[i].unit),
+                              f[i].value};
+}
+
 void insee_report_clear(insee_report *r)
 {
+    for (uint32_t i = 0; i < r->n_figures; i++) {
+        g_free(r->figures[i].section);
+        g_free(r->figures[i].name);
+        g_free(r->figures[i].unit);
+    }
+    g_free(r->figures);
     g_free(r->batches);
     g_free(r->params);
     for (uint32_t a = 0; a < r->n_apps; a++) {
@@ -94,6 +124,8 @@ insee_report insee_report_copy(const insee_report *r)
         c.apps[a].name = g_strdup(r->apps[a].name);
         c.apps[a].plugins = g_strdup(r->apps[a].plugins);
     }
+    c.figures = g_memdup2(r->figures, sizeof *r->figures * r->n_figures);
+    copy_figures(c.figures, c.n_figures);
     return c;
 }
 
@@ -202,6 +234,25 @@ static void print_applications(const insee_report *r, FILE *out)
     }
 }
 
+/* The plugins' own figures, each under its section. */
+static void print_figures(const insee_report *r, FILE *out)
+{
+    if (r->n_figures)
+        fprintf(out, "# plugins' figures\n");
+    char **labels = g_new0(char *, r->n_figures + 1);
+    int width = 28; /* the report's column, or wider to keep these aligned */
+    for (uint32_t i = 0; i < r->n_figures; i++) {
+        labels[i] = g_strdup_printf("  [%s] %s", r->figures[i].section, r->figures[i].name);
+        width = MAX(width, (int)strlen(labels[i]));
+    }
+    for (uint32_t i = 0; i < r->n_figures; i++) {
+        const insee_plugin_figure *f = &r->figures[i];
+        fprintf(out, "%-*s %.10g%s%s\n", width, labels[i], f->value, *f->unit ? " " : "",
+                f->unit);
+    }
+    g_strfreev(labels);
+}
+
 void insee_report_print(const insee_report *r, FILE *out)
 {
     c_numbers locale = c_numbers_begin();
@@ -256,6 +307,7 @@ void insee_report_print(const insee_report *r, FILE *out)
     else if (r->traced)
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " events\n", "packet trace", r->trace_events);
     print_applications(r, out);
+    print_figures(r, out);
     fprintf(out, "# speed (varies from run to run)\n");
     fprintf(out, "%-28s %.3f s\n", "set-up time", r->setup_seconds);
     fprintf(out, "%-28s %.3f s\n", "wall time", r->wall_seconds);
@@ -269,7 +321,7 @@ static const char csv_header[] =
     "plugins,params,seed,nodes,packet_phits,phases,converged,warmup,measured,offered_load,"
     "generated_load,accepted_load,accepted_ci95,generated,injected,delivered,dropped,avg_hops,"
     "lat_gen_mean,lat_gen_std,lat_gen_max,lat_gen_p99,lat_gen_ci95,lat_inj_mean,lat_inj_std,"
-    "lat_inj_max,cycles,drained\n";
+    "lat_inj_max,cycles,drained,plugin_figures\n";
 
 /* RFC 4180: a field holding a comma, a quote or a line break is quoted, its
    quotes doubled (plugin names come from third-party plugins). */
@@ -317,9 +369,16 @@ static void csv_row(const insee_report *r, GString *s)
         r->latency_gen.mean, insee_stat_std(&r->latency_gen), r->latency_gen.max,
         r->latency_gen_q[2]);
     csv_ci(s, r, offsetof(insee_batch, latency_mean));
-    g_string_append_printf(s, ",%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%d\n",
+    g_string_append_printf(s, ",%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%d,",
                            r->latency_inj.mean, insee_stat_std(&r->latency_inj),
                            r->latency_inj.max, r->cycles, r->drained ? 1 : 0);
+    GString *figures = g_string_new(NULL);
+    for (uint32_t i = 0; i < r->n_figures; i++)
+        g_string_append_printf(figures, "%s%s.%s=%.10g", i ? ";" : "", r->figures[i].section,
+                               r->figures[i].name, r->figures[i].value);
+    csv_field(s, figures->str);
+    g_string_free(figures, TRUE);
+    g_string_append_c(s, '\n');
 }
 
 gboolean insee_report_check_csv(const char *path, GError **err)

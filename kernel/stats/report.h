@@ -61,6 +61,14 @@ typedef struct insee_app_report {
     insee_stat latency_gen;
 } insee_app_report;
 
+/* A figure a plugin reported through host->report_figure(). */
+typedef struct insee_plugin_figure {
+    char *section;          /* the plugin's configuration section, e.g. "bridge" */
+    char *name;
+    char *unit;             /* "" when none */
+    double value;
+} insee_plugin_figure;
+
 typedef struct insee_report {
     char *echo;             /* the configuration actually used, as TOML */
     char *plugins;          /* "topology/router/arbiter/placement/traffic" plugin names */
@@ -128,11 +136,19 @@ typedef struct insee_report {
 
     insee_app_report *apps; /* one per application, configuration order */
     uint32_t n_apps;
+
+    insee_plugin_figure *figures;  /* plugins' own figures, in the order first reported */
+    uint32_t n_figures;
 } insee_report;
 
 /* The estimate of one batch figure, named by its offset in insee_batch
    (offsetof(insee_batch, accepted_load)). */
 insee_estimate insee_batch_estimate(const insee_report *r, size_t field);
+
+/* Set section.name to value (copying the strings): a new figure goes last,
+   one already there keeps its place and takes the new value and unit. */
+void insee_report_set_figure(insee_report *r, const char *section, const char *name,
+                             double value, const char *unit);
 
 void insee_report_clear(insee_report *r);
 /* A deep copy, released with insee_report_clear(). */

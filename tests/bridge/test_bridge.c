@@ -11,6 +11,7 @@
  * arrival; the parallel model queues it at the start of the next slice. */
 #include <criterion/criterion.h>
 #include <insee/client.h>
+#include <json-glib/json-glib.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -197,7 +198,8 @@ static gboolean run_with_peers(const char *toml, peer_fn fn, const char *address
     for (uint32_t i = 0; i < clients; i++)
         peers[i] = spawn(fn, address, i * served / clients, (i + 1) * served / clients);
     capture cap = capture_start();
-    gboolean ok = insee_experiment_run(exp, err);
+    gboolean ok = insee_experiment_run(exp, err) && insee_experiment_write_outputs(exp, err);
+    insee_report_print(insee_experiment_report(exp), stderr);
     insee_experiment_free(exp);
     *log = capture_end(&cap);
     for (uint32_t i = 0; i < clients; i++)
@@ -262,11 +264,16 @@ static uint64_t next_boundary(uint64_t arrival, uint64_t F)
     return (arrival / F + 1) * F;
 }
 
-static double log_figure(const char *log, const char *after)
+/* A figure the bridge reported, read from the printed report's
+   "[bridge] name  value" line. */
+static double bridge_figure(const char *log, const char *name)
 {
-    const char *p = strstr(log, after);
-    cr_assert(p, "no '%s' in the log:\n%s", after, log);
-    return g_ascii_strtod(p + strlen(after), NULL);
+    char *label = g_strdup_printf("[bridge] %s ", name);
+    const char *p = strstr(log, label);
+    cr_assert(p, "no '%s' in the report:\n%s", label, log);
+    double v = g_ascii_strtod(p + strlen(label), NULL);
+    g_free(label);
+    return v;
 }
 
 /* A run on a fresh Unix socket with `peers` peers running fn and these
@@ -329,8 +336,12 @@ Test(bridge, lockstep_four_clients_exact_timing)
         wait_sum += wait;
         wait_max = wait > wait_max ? wait : wait_max;
     }
-    cr_assert_float_eq(log_figure(log, "boundary: mean "), wait_sum / n_plan, 1e-3, "%s", log);
-    cr_assert_float_eq(log_figure(log, " max "), wait_max, 1e-9, "%s", log);
+    cr_assert_float_eq(bridge_figure(log, "deliveries"), n_plan, 1e-9, "%s", log);
+    cr_assert_float_eq(bridge_figure(log, "delivery_wait_mean"), wait_sum / n_plan, 1e-6, "%s",
+                       log);
+    cr_assert_float_eq(bridge_figure(log, "delivery_wait_max"), wait_max, 1e-9, "%s", log);
+    cr_assert_float_eq(bridge_figure(log, "delivery_wait_mean_client"),
+                       wait_sum / n_plan * (double)S / (double)F, 1e-6, "%s", log);
     g_free(log);
     g_free(keys);
 }
@@ -356,17 +367,50 @@ Test(bridge, parallel_injects_at_the_next_slice_start)
         late_max = late > late_max ? late : late_max;
         late_sum += late;
     }
-    const char *inj = strstr(log, "next slice start: mean ");
-    cr_assert(inj, "%s", log);
-    cr_assert_float_eq(log_figure(inj, "mean "), (double)late_sum / n_plan, 1e-3, "%s", log);
-    cr_assert_float_eq(log_figure(inj, " max "), (double)late_max, 1e-9, "%s", log);
+    cr_assert_float_eq(bridge_figure(log, "injection_wait_mean"), (double)late_sum / n_plan,
+                       1e-6, "%s", log);
+    cr_assert_float_eq(bridge_figure(log, "injection_wait_max"), (double)late_max, 1e-9, "%s",
+                       log);
     g_free(log);
     g_free(keys);
 }
 
-/* 001 §6 and §7.4: the slice ratio sets the link's bandwidth, and a
-   delivery consumed in the first cycle of a slice waits F - 1 cycles for
-   its boundary, S - S/F client units. */
+/* The CSV row and the JSON document carry the bridge's figures too: the
+   worst-case delay in client units is `worst` in both. */
+static void check_outputs_name_the_delay(const char *csv, const char *json, double worst)
+{
+    char *text = NULL;
+    cr_assert(g_file_get_contents(csv, &text, NULL, NULL));
+    char *want = g_strdup_printf("bridge.delivery_wait_max_client=%g", worst);
+    cr_assert(strstr(text, ",plugin_figures\n") && strstr(text, want), "%s", text);
+    g_free(want);
+    g_free(text);
+    JsonParser *parser = json_parser_new();
+    cr_assert(json_parser_load_from_file(parser, json, NULL));
+    JsonArray *figs = json_object_get_array_member(json_node_get_object(json_parser_get_root(parser)),
+                                                    "plugin_figures");
+    gboolean found = FALSE;
+    for (guint i = 0; i < json_array_get_length(figs); i++) {
+        JsonObject *f = json_array_get_object_element(figs, i);
+        if (strcmp(json_object_get_string_member(f, "name"), "delivery_wait_max_client") == 0) {
+            cr_assert_str_eq(json_object_get_string_member(f, "section"), "bridge");
+            cr_assert_str_eq(json_object_get_string_member(f, "unit"), "client units");
+            cr_assert_float_eq(json_object_get_double_member(f, "value"), worst, 1e-9);
+            found = TRUE;
+        }
+    }
+    cr_assert(found, "no delivery_wait_max_client in %s", json);
+    g_object_unref(parser);
+    unlink(csv);
+    unlink(json);
+}
+
+/* 001 §6 and §7.4: the slice ratio sets the link's bandwidth, and the
+   report's worst-case artificial delay: a delivery consumed in the first
+   cycle of a slice waits F - 1 cycles for its boundary, S - S/F client units
+   (9950 at 10000:200, 950 at 1000:20). The paper counts the client cycle
+   the message arrived in and gives S - 1 (9999, 999); here arrivals are
+   known to the network cycle, S/F client units, hence the bound below. */
 Test(bridge, slice_ratio_bandwidth_and_worst_case_delay)
 {
     cr_assert_float_eq(insee_client_link_mbps(10000, 200, 5.0, 32), 128.0, 1e-9);
@@ -378,16 +422,23 @@ Test(bridge, slice_ratio_bandwidth_and_worst_case_delay)
         /* Queued at F - (h + L - 1): consumed at cycle F exactly. */
         n_plan = 1;
         plan[0] = (plan_msg){0, tornado(0), 64, (F - (HOPS + L - 1)) * S / F};
-        char *keys = ratio_keys(S, F, "lockstep");
+        char *csv = temp_path("csv"), *json = temp_path("json"), *ratio = ratio_keys(S, F, "lockstep");
+        char *keys = g_strdup_printf("%s[stats]\ncsv = \"%s\"\njson = \"%s\"\n", ratio, csv, json);
         got g[1];
         char *log = run_plan(keys, 1, g);
         cr_assert_eq(g[0].arrival, F);
         cr_assert_eq(g[0].handed, 2 * F);
-        cr_assert_float_eq(log_figure(log, "boundary: mean "), (double)(F - 1), 1e-9, "%s", log);
-        cr_assert_float_eq(log_figure(log, "cycles (mean "), (double)(S - S / F), 1e-6, "%s",
-                           log);
+        cr_assert_float_eq(bridge_figure(log, "delivery_wait_max"), (double)(F - 1), 1e-9,
+                           "%s", log);
+        double worst = bridge_figure(log, "delivery_wait_max_client");
+        cr_assert_float_eq(worst, (double)(S - S / F), 1e-6, "%s", log);
+        cr_assert(worst <= (double)(S - 1), "the paper's bound: less than one slice");
+        check_outputs_name_the_delay(csv, json, (double)(S - S / F));
         g_free(log);
         g_free(keys);
+        g_free(ratio);
+        g_free(csv);
+        g_free(json);
     }
 }
 

@@ -45,6 +45,29 @@ Test(apps, causal_workload_is_not_cut_at_the_window)
     g_free(toml);
 }
 
+/* A plugin's own figures (host->report_figure) reach the report under its
+   section, in the order first reported, the last value of each kept; the
+   malformed ones the fixture tries are refused and not reported. */
+Test(apps, plugin_figures_reach_the_report)
+{
+    char *toml = pingpong_run("", "[traffic]\nplugin = \"test-pingpong\"\npackets = 2\nrounds = 3\n");
+    insee_report r = run_toml(toml);
+    cr_assert_eq(r.n_figures, 3);
+    static const char *const names[] = {"refused_figures", "rounds_done", "last_round_cycle"};
+    for (uint32_t i = 0; i < 3; i++) {
+        cr_assert_str_eq(r.figures[i].section, "traffic");
+        cr_assert_str_eq(r.figures[i].name, names[i]);
+    }
+    cr_assert_float_eq(r.figures[0].value, 6, 0, "all six malformed figures refused");
+    cr_assert_str_eq(r.figures[0].unit, "");
+    cr_assert_float_eq(r.figures[1].value, 3, 0);
+    cr_assert_str_eq(r.figures[1].unit, "rounds");
+    cr_assert_float_eq(r.figures[2].value, (double)(r.completion - 1), 0,
+                       "the last answer is consumed in the run's last cycle");
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
 Test(apps, stuck_workload_ends_with_its_own_words)
 {
     char *toml = pingpong_run("", "[traffic]\nplugin = \"test-pingpong\"\nmode = \"stuck\"\n");

@@ -94,9 +94,15 @@ def test_page(binary, work):
     check(f"Busiest link: {busiest:.3f}." in text, f"busiest link {busiest:.3f} in the caption")
     check("one panel per z plane" not in text, "a 2D network has one panel")
 
+    check(doc["plugin_figures"] == [] and "figures</h2>" not in text.replace("<h2>Figures</h2>", ""),
+          "no plugin reported figures: no table of them")
+
     # Data the run did not record: the figure is left out, saying why.
     doc["maps"]["port_load"] = None
     doc["series"] = None
+    # A plugin's own figures (a bridge's, say) get a table of their own.
+    doc["plugin_figures"] = [{"section": "bridge", "name": "delivery_wait_max", "value": 199,
+                              "unit": "cycles"}]
     partial = os.path.join(work, "partial.json")
     with open(partial, "w") as f:
         json.dump(doc, f)
@@ -109,6 +115,8 @@ def test_page(binary, work):
     check(len(page.absent) == 3 and all("null" in a for a in page.absent),
           f"a line per figure left out, saying why: {page.absent}")
     check("maps.port_load is null" in text, "the port load line names its key")
+    check('<td>bridge</td><td>delivery_wait_max</td><td class="n">199</td><td>cycles</td>' in text,
+          "the plugin's figure in its table")
 
     # A topology without coordinates: the sorted bar chart, said in the caption.
     tree = real_run(binary, os.path.join(work, "ring"), dims="[16]")

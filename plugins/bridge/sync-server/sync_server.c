@@ -177,6 +177,28 @@ static void close_listeners(server *s)
     s->tcp_fd = s->unix_fd = -1;
 }
 
+/* The run's figures of the slices (ABI 1.4): the artificial delay goes with
+   the results, not only in the log. */
+static void report_figures(const server *s, double wait_mean, double late_mean)
+{
+    const insee_host *h = s->host;
+    if (!INSEE_HOST_HAS(h, report_figure))
+        return;
+    double unit = (double)s->S / (double)s->F;
+    h->report_figure(h->kernel, "slices", (double)s->slices, NULL);
+    h->report_figure(h->kernel, "deliveries", (double)s->handed, "messages");
+    h->report_figure(h->kernel, "delivery_wait_mean", wait_mean, "cycles");
+    h->report_figure(h->kernel, "delivery_wait_max", (double)s->wait_max, "cycles");
+    h->report_figure(h->kernel, "delivery_wait_mean_client", wait_mean * unit, "client units");
+    h->report_figure(h->kernel, "delivery_wait_max_client", (double)s->wait_max * unit,
+                     "client units");
+    h->report_figure(h->kernel, "deliveries_dropped", (double)s->dropped, "messages");
+    if (s->model == WIRE_PARALLEL) {
+        h->report_figure(h->kernel, "injection_wait_mean", late_mean, "cycles");
+        h->report_figure(h->kernel, "injection_wait_max", (double)s->late_max, "cycles");
+    }
+}
+
 static void report(server *s)
 {
     if (s->reported)
@@ -194,8 +216,9 @@ static void report(server *s)
              (unsigned long long)s->handed, mean, (unsigned long long)s->wait_max, mean * unit,
              (double)s->wait_max * unit, (unsigned long long)s->dropped);
     log_info(s, line);
+    double late = s->injected ? (double)s->late_sum / (double)s->injected : 0.0;
+    report_figures(s, mean, late);
     if (s->model == WIRE_PARALLEL) {
-        double late = s->injected ? (double)s->late_sum / (double)s->injected : 0.0;
         snprintf(line, sizeof line,
                  "artificial delay of %llu injections waiting for the next slice start: mean "
                  "%.3f max %llu cycles", (unsigned long long)s->injected, late,

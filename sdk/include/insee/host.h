@@ -183,6 +183,20 @@ typedef struct insee_host {
        filled (naming the argument) when refused. */
     bool (*bridge_inject)(insee_kernel *k, uint32_t src_node, uint32_t dst_node, uint64_t bytes,
                           uint64_t handle, uint64_t at_cycle, insee_error *err);
+
+    /* minor 4 */
+    /* Report one of the plugin's own figures with the run's results: the
+       printed report lists it under the plugin's section, the JSON document
+       in "plugin_figures", the CSV row in its `plugin_figures`
+       column as section.name=value. `name` is 1 to 47 characters of [a-z0-9_],
+       starting with a letter, unique within the plugin; reporting a name
+       again replaces its value (a figure keeps its first position). `unit`
+       ("cycles", "packets", ...) may be NULL. Both strings are copied.
+       Figures must follow from the configuration and seed alone, like the
+       kernel's own: wall-clock figures belong in log(). Call it before the
+       run ends (the report is written before destroy()). false, with the
+       figure ignored, for a bad name or a value that is not finite. */
+    bool (*report_figure)(insee_kernel *k, const char *name, double value, const char *unit);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a
