@@ -184,6 +184,42 @@ Test(mpi, master_worker_shares_follow_congestion)
               busy[3], busy[4]);
 }
 
+/* The report without what varies from run to run: its "# speed" lines and
+   the socket insee-mpirun made for the run. */
+static char *without_speed(const char *out)
+{
+    GString *kept = g_string_new(NULL);
+    char **lines = g_strsplit(out, "\n", -1);
+    bool speed = false;
+    for (char **l = lines; *l; l++) {
+        if (g_str_has_prefix(*l, "#"))
+            speed = g_str_has_prefix(*l, "# speed");
+        if (!speed && !g_str_has_prefix(*l, "socket = "))
+            g_string_append_printf(kept, "%s\n", *l);
+    }
+    g_strfreev(lines);
+    return g_string_free(kept, FALSE);
+}
+
+/* Same program, configuration and seed: the same simulation, whichever rank
+   happens to connect first (8 ranks race to the server each time). */
+Test(mpi, runs_repeat_exactly)
+{
+    char *first = NULL;
+    for (int run = 0; run < 3; run++) {
+        result res = mpirun(8, "master-worker.toml", NULL, INSEE_TEST_MASTER_WORKER, NULL);
+        completion(&res);
+        char *report = without_speed(res.out);
+        if (first)
+            cr_assert_str_eq(report, first, "run %d differs from run 0", run);
+        else
+            first = g_strdup(report);
+        g_free(report);
+        result_free(&res);
+    }
+    g_free(first);
+}
+
 Test(mpi, api_semantics_inside_runs)
 {
     for (int n = 1; n <= 8; n += n < 3 ? 1 : 3) {
