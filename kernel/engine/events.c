@@ -22,17 +22,19 @@ void insee_wheel_clear(insee_wheel *w)
 
 static gboolean earlier(const insee_due *a, const insee_due *b)
 {
-    return a->at < b->at || (a->at == b->at && a->task < b->task);
+    if (a->at != b->at)
+        return a->at < b->at;
+    return a->seq < b->seq || (a->seq == b->seq && a->task < b->task);
 }
 
-void insee_heap_push(insee_heap *h, uint64_t at, uint32_t task)
+void insee_heap_push_seq(insee_heap *h, uint64_t at, uint64_t seq, uint32_t task)
 {
     if (h->len == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 256;
         h->v = g_renew(insee_due, h->v, h->cap);
     }
     uint32_t i = h->len++;
-    insee_due d = {at, task};
+    insee_due d = {at, seq, task};
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
         if (!earlier(&d, &h->v[parent]))

@@ -63,6 +63,7 @@ static inline void insee_wheel_add(insee_wheel *w, uint64_t at, uint32_t ev)
 
 typedef struct insee_due {
     uint64_t at;
+    uint64_t seq;  /* among equal `at`: the order asked for (0 when any will do) */
     uint32_t task;
 } insee_due;
 
@@ -71,7 +72,12 @@ typedef struct insee_heap {
     uint32_t len, cap;
 } insee_heap;
 
-void insee_heap_push(insee_heap *h, uint64_t at, uint32_t task);
+/* Entries come out by `at`, then `seq`, then `task`. */
+void insee_heap_push_seq(insee_heap *h, uint64_t at, uint64_t seq, uint32_t task);
+static inline void insee_heap_push(insee_heap *h, uint64_t at, uint32_t task)
+{
+    insee_heap_push_seq(h, at, 0, task);
+}
 /* Remove and return the earliest entry; the heap must not be empty. */
 insee_due insee_heap_pop(insee_heap *h);
 static inline uint64_t insee_heap_top(const insee_heap *h) { return h->len ? h->v[0].at : UINT64_MAX; }

@@ -22,6 +22,8 @@ struct insee_bridge_app {
     gboolean in_sync;      /* bridge_inject() is allowed */
     gboolean in_start;     /* sync(0): tasks are not started yet, start() reads their heaps */
     insee_heap *pending;   /* per node: (cycle, record) of messages not yet emitted */
+    uint64_t injections;   /* bridge_inject() calls so far: a node's messages of one
+                              cycle leave in call order, whatever their record ids */
     uint64_t waiting;      /* messages in those heaps */
     bridge_rec *rec;
     uint32_t rec_len, rec_cap, rec_free;
@@ -209,7 +211,7 @@ bool insee_bridge_inject(insee_engine *eng, uint32_t src, uint32_t dst, uint64_t
                 .at_cycle = at},
         .packets = packets,
     };
-    insee_heap_push(&b->pending[src], at, r);
+    insee_heap_push_seq(&b->pending[src], at, b->injections++, r);
     b->waiting++;
     if (!b->in_start)
         insee_workload_wake(eng, b->app, src * INSEE_BRIDGE_TASKS_PER_NODE, at);

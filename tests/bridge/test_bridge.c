@@ -375,6 +375,29 @@ Test(bridge, parallel_injects_at_the_next_slice_start)
     g_free(keys);
 }
 
+/* Two messages of node 1 queued for the same cycle leave in the order they
+   were injected, whatever records the kernel gives them: the slice before
+   frees record 0 (2 -> 3, one hop) then record 1 (4 -> 6, two hops), so
+   the later of the two gets the lower record. One hop each to node 0: the
+   first is consumed at q + 1 + L - 1, the second L cycles later. */
+Test(bridge, same_cycle_messages_of_a_node_keep_their_order)
+{
+    const uint64_t S = 1000, F = 100;
+    n_plan = 0;
+    plan[n_plan++] = (plan_msg){2, 3, 64, 0};
+    plan[n_plan++] = (plan_msg){4, 6, 64, 0};
+    plan[n_plan++] = (plan_msg){1, 0, 64, S};
+    plan[n_plan++] = (plan_msg){1, 0, 64, S};
+    char *keys = ratio_keys(S, F, "lockstep");
+    got g[4];
+    char *log = run_plan(keys, 1, g);
+    cr_assert_lt(g[0].arrival, g[1].arrival, "record 0 is freed first");
+    cr_assert_eq(g[2].arrival, F + 1 + L - 1, "the first injected leaves first");
+    cr_assert_eq(g[3].arrival, F + 1 + L - 1 + L);
+    g_free(log);
+    g_free(keys);
+}
+
 /* The CSV row and the JSON document carry the bridge's figures too: the
    worst-case delay in client units is `worst` in both. */
 static void check_outputs_name_the_delay(const char *csv, const char *json, double worst)

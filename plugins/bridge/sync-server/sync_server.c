@@ -460,38 +460,6 @@ static void admit(server *s, int fd)
     s->n_clients++;
 }
 
-/* Number the clients by their lowest node, not by the order they happened
-   to connect in: the server injects their messages client by client, and
-   the same run must simulate the same way whichever process was quicker.
-   Clients without a node (they only listen) keep their order, last. */
-static void order_clients(server *s)
-{
-    uint32_t *rank = malloc(s->n_clients * sizeof *rank);
-    client *sorted = malloc(s->n_clients * sizeof *sorted);
-    if (!rank || !sorted) {
-        free(rank);
-        free(sorted);
-        return; /* out of memory: the connection order stands, correct if not repeatable */
-    }
-    uint32_t next = 0;
-    for (uint32_t i = 0; i < s->n_clients; i++)
-        rank[i] = UINT32_MAX;
-    for (uint32_t n = 0; n < s->nodes; n++)
-        if (s->owner[n] >= 0 && rank[s->owner[n]] == UINT32_MAX)
-            rank[s->owner[n]] = next++;
-    for (uint32_t i = 0; i < s->n_clients; i++)
-        if (rank[i] == UINT32_MAX)
-            rank[i] = next++;
-    for (uint32_t i = 0; i < s->n_clients; i++)
-        sorted[rank[i]] = s->clients[i];
-    for (uint32_t n = 0; n < s->nodes; n++)
-        if (s->owner[n] >= 0)
-            s->owner[n] = (int32_t)rank[s->owner[n]];
-    memcpy(s->clients, sorted, s->n_clients * sizeof *sorted);
-    free(sorted);
-    free(rank);
-}
-
 /* Before slice 0: exactly `want` clients, then nobody else. */
 static bool accept_all(server *s, insee_error *err)
 {
@@ -518,7 +486,6 @@ static bool accept_all(server *s, insee_error *err)
         }
     }
     close_listeners(s);
-    order_clients(s);
     return true;
 }
 

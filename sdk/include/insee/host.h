@@ -180,10 +180,9 @@ typedef struct insee_host {
        earlier messages, one message per node and cycle, throttled as any
        source); when its last packet is consumed the bridge's deliver()
        receives it with `handle`, the bridge's own key. false with err
-       filled (naming the argument) when refused. The order of the calls
-       within one sync() is part of the run's input (it orders same-cycle
-       arrivals in the network): make it reproducible, e.g. client by
-       client in node order, never in the order sockets became readable. */
+       filled (naming the argument) when refused. A node's messages for
+       the same cycle leave in the order of these calls; messages of
+       different nodes do not depend on it. */
     bool (*bridge_inject)(insee_kernel *k, uint32_t src_node, uint32_t dst_node, uint64_t bytes,
                           uint64_t handle, uint64_t at_cycle, insee_error *err);
 
