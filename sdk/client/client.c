@@ -105,9 +105,12 @@ static bool read_frame(insee_client *c, int timeout_ms, wire_header *h, uint8_t 
 {
     char why[256];
     int rc = wire_read_frame(c->fd, timeout_ms, h, payload, why, sizeof why);
+    if (rc == 1)
+        return set_error(err, INSEE_CLIENT_ERR_CLOSED, "the server closed the connection");
+    if (rc == 3)
+        return set_error(err, INSEE_CLIENT_ERR_PROTOCOL, "the server sent a bad frame: %s", why);
     if (rc != 0)
-        return set_error(err, rc == 1 ? INSEE_CLIENT_ERR_CLOSED : INSEE_CLIENT_ERR_PROTOCOL,
-                         "the server %s", rc == 1 ? "closed the connection" : why);
+        return set_error(err, INSEE_CLIENT_ERR_PROTOCOL, "reading from the server: %s", why);
     if (h->type == WIRE_BYE || h->type == WIRE_REFUSE) {
         set_error(err, h->type == WIRE_BYE ? INSEE_CLIENT_ERR_CLOSED : INSEE_CLIENT_ERR_REFUSED,
                   "the server %s: %.*s", h->type == WIRE_BYE ? "ended the run" : "refused us",
@@ -236,6 +239,9 @@ static bool own_node(const insee_client *c, uint32_t node)
     return false;
 }
 
+_Static_assert(INSEE_CLIENT_MAX_PAYLOAD == WIRE_MAX_MESSAGE_PAYLOAD,
+               "client.h's payload limit is the protocol's");
+
 bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t bytes,
                          uint64_t timestamp, uint64_t handle, const void *payload,
                          uint32_t payload_len, insee_client_error *err)
@@ -256,7 +262,15 @@ bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t b
                          (unsigned long long)timestamp, (unsigned long long)c->slice.index,
                          (unsigned long long)c->slice.start_unit,
                          (unsigned long long)c->slice.end_unit);
-    if (c->out.len + 36 + payload_len > WIRE_MAX_PAYLOAD)
+    if (payload_len && !payload)
+        return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
+                         "payload_len is %u but payload is NULL", payload_len);
+    if (payload_len > WIRE_MAX_MESSAGE_PAYLOAD)
+        return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
+                         "a payload of %u bytes: a message carries at most %u", payload_len,
+                         WIRE_MAX_MESSAGE_PAYLOAD);
+    if ((uint64_t)WIRE_SLICE_DONE_FIXED + c->out.len + WIRE_INJECTION_FIXED + payload_len >
+        WIRE_MAX_PAYLOAD)
         return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
                          "this slice's injections would exceed the %u bytes a frame may carry; "
                          "end the slice sooner", WIRE_MAX_PAYLOAD);

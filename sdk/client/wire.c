@@ -364,11 +364,12 @@ int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, s
     int64_t deadline = deadline_in(timeout_ms);
     while (n > 0) {
         int ready = wait_fd(fd, POLLOUT, left_ms(deadline));
-        if (ready <= 0) {
-            if (ready == 0)
-                fail(why, len, "it did not read what was sent within %d ms", timeout_ms);
-            else
-                fail(why, len, "poll failed: %s", strerror(errno));
+        if (ready == 0) {
+            fail(why, len, "it did not read what was sent within %d ms", timeout_ms);
+            return 2;
+        }
+        if (ready < 0) {
+            fail(why, len, "poll failed: %s", strerror(errno));
             return -1;
         }
         ssize_t w = send(fd, c, n, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -424,7 +425,7 @@ int wire_read_frame(int fd, int timeout_ms, wire_header *h, uint8_t **payload, c
     if (rc != 0)
         return rc;
     if (!wire_parse_header(head, h, why, len))
-        return -1;
+        return 3;
     if (h->length == 0)
         return 0;
     *payload = malloc(h->length);

@@ -19,6 +19,11 @@
 #define WIRE_VERSION 1u
 #define WIRE_HEADER_BYTES 12u
 #define WIRE_MAX_PAYLOAD (16u << 20)
+#define WIRE_SLICE_DONE_FIXED 12u /* index, count */
+#define WIRE_INJECTION_FIXED 36u  /* before an injection's payload */
+#define WIRE_DELIVERY_FIXED 52u   /* a DELIVER frame before its payload */
+/* The largest message payload: one that still fits its DELIVER frame. */
+#define WIRE_MAX_MESSAGE_PAYLOAD (WIRE_MAX_PAYLOAD - WIRE_DELIVERY_FIXED)
 #define WIRE_MAX_NAME 255u
 
 typedef enum wire_type {
@@ -125,9 +130,10 @@ bool wire_next_injection(wire_reader *r, wire_injection *out, char *why, size_t 
 /* Blocking I/O on a socket within timeout_ms for the whole transfer (< 0: no
    limit).
    wire_read_frame() fills the header and a malloc'ed payload (*payload,
-   free() it; NULL when empty). Both return 0 on success, or -1 with why
-   filled; wire_read_frame() returns 1 when the peer closed before a frame
-   began, and 2 on timeout. */
+   free() it; NULL when empty). Both return 0 on success, 2 on timeout, or
+   -1 with why filled; wire_read_frame() also returns 1 when the peer closed
+   before a frame began and 3 when the bytes are not a frame (why says how):
+   a peer that breaks the protocol, not one that went away. */
 int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, size_t len);
 int wire_read_frame(int fd, int timeout_ms, wire_header *h, uint8_t **payload, char *why,
                     size_t len);

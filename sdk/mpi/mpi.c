@@ -254,8 +254,9 @@ static int check_peer(const char *fn, int peer, bool any)
 /* Send without the user-tag check (collectives use negative tags). */
 static int post_send(const void *buf, size_t bytes, int dest, int tag)
 {
-    if (bytes > UINT32_MAX - sizeof(envelope))
-        return fail("rank %d: a message of %zu bytes is too long", M.rank, bytes);
+    if (bytes > INSEE_CLIENT_MAX_PAYLOAD - sizeof(envelope))
+        return fail("rank %d: a message of %zu bytes is longer than the %zu bytes a message "
+                    "may carry", M.rank, bytes, INSEE_CLIENT_MAX_PAYLOAD - sizeof(envelope));
     if (catch_up() < 0)
         return -1;
     envelope e = {.tag = tag, .seq = M.send_seq[dest]};

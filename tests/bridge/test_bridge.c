@@ -871,6 +871,19 @@ Test(bridge, full_injection_queue_delays_no_boundary)
     g_free(keys);
 }
 
+/* A connection to a "unix:" address without the library, or -1. */
+static int raw_connect(const char *address)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    g_strlcpy(sa.sun_path, address + strlen("unix:"), sizeof sa.sun_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 /* Connects without the library and sends a HELLO of 1000 bytes, a byte
    every 50 ms, until the server hangs up. */
 static void peer_trickles(const char *address, uint32_t lo, uint32_t hi, FILE *out)
@@ -878,10 +891,8 @@ static void peer_trickles(const char *address, uint32_t lo, uint32_t hi, FILE *o
     (void)lo;
     (void)hi;
     (void)out;
-    struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    g_strlcpy(sa.sun_path, address + strlen("unix:"), sizeof sa.sun_path);
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+    int fd = raw_connect(address);
+    if (fd < 0)
         return;
     static const uint8_t header[] = {0x49, 0x53, 0x45, 0x42, 1, 0, 1, 0, 0xe8, 0x03, 0, 0};
     for (size_t i = 0;; i++) {
@@ -905,4 +916,84 @@ Test(bridge, trickling_peer_does_not_hold_the_server)
     g_error_free(err);
     g_free(outs[0]);
     g_free(log);
+}
+
+/* Without the library: a valid HELLO for node 0 (name "g"), then 12 bytes
+   that are no frame header where SLICE_DONE is due; waits for the server to
+   hang up. */
+static void peer_garbles(const char *address, G_GNUC_UNUSED uint32_t lo,
+                         G_GNUC_UNUSED uint32_t hi, G_GNUC_UNUSED FILE *out)
+{
+    static const uint8_t hello[] = {0x49, 0x53, 0x45, 0x42, 1, 0, 1, 0, 11, 0, 0, 0,
+                                    1, 0, 'g', 1, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t garbage[12] = "GARBAGEBYTES";
+    int fd = raw_connect(address);
+    if (fd >= 0 && send(fd, hello, sizeof hello, MSG_NOSIGNAL) == sizeof hello &&
+        send(fd, garbage, sizeof garbage, MSG_NOSIGNAL) == sizeof garbage) {
+        char sink[256];
+        while (read(fd, sink, sizeof sink) > 0)
+            ;
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
+/* A malformed frame is a broken protocol, not a departure: the run ends
+   naming the client even with on_disconnect = "continue". */
+Test(bridge, malformed_frame_ends_the_run_even_when_departures_do_not)
+{
+    served = 1;
+    char *outs[1];
+    char *msg = run_failing("clients = 1\nnodes = 1\non_disconnect = \"continue\"\n",
+                            peer_garbles, 1, outs);
+    cr_assert(strstr(msg, "client 'g' (node 0) sent a malformed frame: not an insee bridge frame"),
+              "%s", msg);
+    g_free(msg);
+    g_free(outs[0]);
+}
+
+/* Sends five messages from node 0 to node 15 in slice 0 and leaves at
+   slice 1 (cycle 10), long before they arrive. */
+static void peer_leaves_early(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    uint32_t nodes[NODES], n = 0;
+    for (uint32_t v = lo; v < hi; v++)
+        nodes[n++] = v;
+    insee_client_error err = {0};
+    insee_client *c = insee_client_connect(address, "early", nodes, n, &err);
+    insee_client_slice sl;
+    const insee_client_delivery *d;
+    size_t nd;
+    bool ok = c && insee_client_end_slice(c, &sl, &d, &nd, &err);
+    for (uint64_t h = 0; ok && h < 5; h++)
+        ok = insee_client_inject(c, 0, 15, 64, sl.start_unit, h, NULL, 0, &err);
+    if (!ok || !insee_client_end_slice(c, &sl, &d, &nd, &err))
+        fprintf(out, "E %s\n", err.message);
+    insee_client_close(c);
+}
+
+/* Messages still in the network when the last client leaves can only be
+   dropped when they arrive, after the report: it counts them. */
+Test(bridge, messages_in_flight_when_all_leave_are_reported_dropped)
+{
+    char *outs[1], *log;
+    GError *err = NULL;
+    cr_assert(session("clients = 1\nclient_units = 1000\nnetwork_cycles = 10\n",
+                      peer_leaves_early, 1, outs, &log, &err), "%s", err ? err->message : "");
+    cr_assert_str_eq(outs[0], "", "%s", outs[0]);
+    cr_assert_float_eq(bridge_figure(log, "deliveries"), 0, 0, "%s", log);
+    cr_assert_float_eq(bridge_figure(log, "deliveries_dropped"), 5, 0, "%s", log);
+    g_free(outs[0]);
+    g_free(log);
+}
+
+/* More clients than nodes can never all be welcomed: refused at once, not
+   after timeout_ms of waiting. */
+Test(bridge, more_clients_than_nodes_refused)
+{
+    char *toml = config("socket = \"/tmp/insee-never.sock\"\nnodes = 2\nclients = 3\n");
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, "[bridge] clients = 3") && strstr(msg, "serves 2"), "%s", msg);
+    g_free(msg);
+    g_free(toml);
 }

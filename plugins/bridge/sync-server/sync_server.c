@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -93,6 +94,7 @@ typedef struct server {
     wire_buf out;
     /* figures */
     uint64_t slices, handed, wait_sum, wait_max, injected, late_sum, late_max, dropped;
+    uint64_t in_flight;  /* injected, not yet at their destination */
     bool reported;
 } server;
 
@@ -133,21 +135,33 @@ static int listen_tcp(const char *address, int port, insee_error *err)
     return fd;
 }
 
+/* The socket is made under path + "~" and renamed to path once it listens:
+   a client (or launcher) that sees the file can connect at once, instead
+   of being refused in the moment between bind() and listen(). */
 static int listen_unix(const char *path, insee_error *err)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof sa.sun_path) {
+    if (strlen(path) + 1 >= sizeof sa.sun_path) {
         insee_error_set(err, INSEE_ERR_PARAM, "[bridge] socket = \"%s\" is longer than the %zu "
-                        "bytes a Unix socket path may have", path, sizeof sa.sun_path - 1);
+                        "bytes a Unix socket path may have here", path, sizeof sa.sun_path - 2);
         return -1;
     }
-    strcpy(sa.sun_path, path);
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: a file is already "
+                        "there (a stale one must be removed first)", path);
+        return -1;
+    }
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s~", path);
+    unlink(sa.sun_path); /* our own temporary name, left by a crashed run */
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 64) != 0) {
-        insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: %s (a stale file "
-                        "there must be removed first)", path, strerror(errno));
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 64) != 0 ||
+        rename(sa.sun_path, path) != 0) {
+        insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: %s", path,
+                        strerror(errno));
         if (fd >= 0)
             close(fd);
+        unlink(sa.sun_path);
         return -1;
     }
     return fd;
@@ -199,11 +213,23 @@ static void report_figures(const server *s, double wait_mean, double late_mean)
     }
 }
 
+static bool any_live(const server *s)
+{
+    for (uint32_t i = 0; i < s->n_clients; i++)
+        if (s->clients[i].state == C_LIVE)
+            return true;
+    return false;
+}
+
 static void report(server *s)
 {
     if (s->reported)
         return;
     s->reported = true;
+    /* Once every client has left, what is still in the network can only be
+       dropped when it arrives, after this report. */
+    if (!any_live(s))
+        s->dropped += s->in_flight;
     char line[640];
     double mean = s->handed ? (double)s->wait_sum / (double)s->handed : 0.0;
     double unit = (double)s->S / (double)s->F;
@@ -253,6 +279,12 @@ static void *ss_create(const insee_host *host, const insee_value *v, insee_error
     }
     insee_shape shape;
     host->shape(host->kernel, &shape);
+    if ((uint64_t)v[P_CLIENTS].i > shape.tasks) {
+        insee_error_set(err, INSEE_ERR_PARAM, "[bridge] clients = %lld, but a client serves at "
+                        "least one node and the bridge serves %u ([bridge] nodes)",
+                        (long long)v[P_CLIENTS].i, shape.tasks);
+        return NULL;
+    }
     server *s = calloc(1, sizeof *s);
     if (!s) {
         insee_error_set(err, INSEE_ERR_NOMEM, "out of memory");
@@ -420,6 +452,10 @@ static void admit(server *s, int fd)
     char why[512];
     wire_hello hello;
     int rc = wire_read_frame(fd, s->timeout_ms, &h, &p, why, sizeof why);
+    if (rc == 3) {
+        refuse(s, fd, why);
+        return;
+    }
     if (rc != 0) {
         char line[600];
         snprintf(line, sizeof line, "a connection sent no HELLO: %s", why);
@@ -544,8 +580,12 @@ static bool release(server *s, uint64_t k, uint64_t now, insee_error *err)
         char why[256];
         if (s->out.failed)
             return fail(s, err, "out of memory for the deliveries of %s", c->label);
-        if (wire_write_all(c->fd, s->out.data, s->out.len, s->timeout_ms, why, sizeof why) != 0 &&
-            !lost(s, c, k, why, err))
+        int rc = wire_write_all(c->fd, s->out.data, s->out.len, s->timeout_ms, why, sizeof why);
+        if (rc == 2)
+            return fail(s, err, "%s did not read slice %llu's start within %d ms ([bridge] "
+                        "timeout_ms): it is stuck, or slower than the timeout allows", c->label,
+                        (unsigned long long)k, s->timeout_ms);
+        if (rc != 0 && !lost(s, c, k, why, err))
             return false;
     }
     return true;
@@ -585,6 +625,9 @@ static bool inject(server *s, int32_t who, uint64_t j, uint64_t now, const wire_
         return fail(s, err, "%s injected at time %llu, outside slice %llu ([%llu, %llu))",
                     c->label, (unsigned long long)in->timestamp, (unsigned long long)j,
                     (unsigned long long)(j * s->S), (unsigned long long)((j + 1) * s->S));
+    if (in->payload_len > WIRE_MAX_MESSAGE_PAYLOAD)
+        return fail(s, err, "%s injected a payload of %u bytes: a message carries at most %u",
+                    c->label, in->payload_len, WIRE_MAX_MESSAGE_PAYLOAD);
     uint64_t exact = j * s->F + (in->timestamp - j * s->S) * s->F / s->S;
     uint64_t at = s->model == WIRE_LOCKSTEP ? exact : now;
     uint32_t m = msg_new(s);
@@ -604,6 +647,7 @@ static bool inject(server *s, int32_t who, uint64_t j, uint64_t now, const wire_
         return fail(s, err, "%s: %s", c->label, e.message);
     }
     s->injected++;
+    s->in_flight++;
     s->late_sum += at - exact;
     if (at - exact > s->late_max)
         s->late_max = at - exact;
@@ -626,6 +670,8 @@ static bool collect(server *s, uint64_t j, uint64_t now, insee_error *err)
             return fail(s, err, "%s sent nothing for %d ms during slice %llu ([bridge] "
                         "timeout_ms): it is stuck, or slower than the timeout allows",
                         c->label, s->timeout_ms, (unsigned long long)j);
+        if (rc == 3)
+            return fail(s, err, "%s sent a malformed frame: %s", c->label, why);
         if (rc != 0) {
             if (!lost(s, c, j, why, err))
                 return false;
@@ -668,14 +714,6 @@ static bool collect(server *s, uint64_t j, uint64_t now, insee_error *err)
     return true;
 }
 
-static bool any_live(const server *s)
-{
-    for (uint32_t i = 0; i < s->n_clients; i++)
-        if (s->clients[i].state == C_LIVE)
-            return true;
-    return false;
-}
-
 static uint64_t ss_sync(void *self, uint64_t now, insee_error *err)
 {
     server *s = self;
@@ -699,10 +737,12 @@ static void ss_deliver(void *self, const insee_bridge_msg *m, uint64_t cycle)
 {
     server *s = self;
     uint32_t id = (uint32_t)m->handle;
+    s->in_flight--;
     int32_t o = s->owner[m->dst_node];
     client *c = o >= 0 ? &s->clients[o] : NULL;
     if (!c || c->state != C_LIVE) {
-        s->dropped++;
+        if (!s->reported)
+            s->dropped++; /* after the report: counted there already */
         msg_free(s, id);
         return;
     }

@@ -13,7 +13,9 @@
  *  4. insee_client_end_slice(): hand the injections over and block until the
  *     server releases the next slice; it returns the messages delivered to
  *     this client's nodes since the previous one. Go to 3.
- *  5. insee_client_close(): say goodbye (no more slices) and free.
+ *  5. insee_client_close(): say goodbye (no more slices) and free. The
+ *     running slice's injections are not sent: end the slice first to
+ *     have them simulated.
  *
  * Errors are values: functions that can fail return false or NULL and fill
  * the caller's insee_client_error. A client holds no global state: several
@@ -76,7 +78,9 @@ typedef struct insee_client_delivery {
     uint64_t bytes;
     uint64_t handle;         /* as the sender gave it */
     uint64_t timestamp;      /* the sender's timestamp (client units) */
-    uint64_t injected_cycle; /* the network cycle it entered the network */
+    uint64_t injected_cycle; /* the network cycle it was queued for at its source (its
+                                first packet enters the network then, or later when the
+                                node has earlier messages still to send) */
     uint64_t arrival_cycle;  /* the cycle its last packet was consumed */
     const uint8_t *payload;  /* the sender's payload (NULL when none) */
     uint32_t payload_len;
@@ -108,9 +112,16 @@ INSEE_CLIENT_API insee_client *insee_client_connect_version(const char *address,
 
 INSEE_CLIENT_API const insee_client_info *insee_client_get_info(const insee_client *c);
 
+/* The longest payload a message carries (what the protocol's DELIVER frame
+   holds besides its fields). */
+#define INSEE_CLIENT_MAX_PAYLOAD 16777164u
+
 /* Queue a message from `src` (one of this client's nodes) to node `dst`,
    `bytes` long, sent at client time `timestamp` (inside the current slice).
-   `handle` and the optional payload (copied) come back with the delivery. */
+   `handle` and the optional payload (copied) come back with the delivery.
+   A payload holds at most INSEE_CLIENT_MAX_PAYLOAD bytes, and one
+   slice's injections together at most 16 MiB (36 bytes each besides its
+   payload): beyond, the call fails and the slice should end sooner. */
 INSEE_CLIENT_API bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t bytes,
                          uint64_t timestamp, uint64_t handle, const void *payload,
                          uint32_t payload_len, insee_client_error *err);
