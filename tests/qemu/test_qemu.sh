@@ -1,7 +1,7 @@
 #!/bin/sh
-# Two QEMU guests ping each other through a simulated 2 x 2 torus
-# (sdk/qemu/run-guests.sh). Exit 77 (ctest: skipped) without qemu, a kernel
-# or busybox-static.
+# Two QEMU guests ping each other through a simulated torus, 2 x 2 (8 x 8 in
+# load mode; sdk/qemu/run-guests.sh). Exit 77 (ctest: skipped) without qemu,
+# a kernel or busybox-static.
 #   free BUILD OUT: free-running; every ping of both guests is answered.
 #   lockstep BUILD OUT: lock-step at 250000:200 and 1000000:200; every ping
 #     answered, and the mean RTT is between 3 and 4 slices of S ns, plus at
@@ -11,6 +11,23 @@
 #     slice's 200 cycles and is handed to it at the start of slice k+2; the
 #     prompt reply comes back likewise at the start of slice k+4: 4S - o,
 #     with 0 <= o < S. So the RTT grows in proportion to the slice.
+#   load BUILD OUT: lock-step on an 8 x 8 torus (torus-load.toml) at
+#     1000000:32, idle (background load 0) and beside uniform background
+#     traffic on the other 62 nodes at load 1 (above saturation); every ping
+#     answered in both. Generally a frame of l cycles' latency, read at the
+#     end of slice k (entering at its last cycle), is handed over at the
+#     start of slice k + 1 + ceil(l / F), so RTT = (2 + ceil(l1 / F) +
+#     ceil(l2 / F)) S - o + p. A ping frame is 2 packets of L = 16 phits and
+#     crosses the one hop from node 0 to 1 in 2L cycles on an idle network:
+#     with F = 2L it arrives just in time, the idle RTT is 3 to 4 slices as
+#     above (checked), and any cycle of delay costs a whole slice. Under load
+#     a frame is delayed whenever background packets hold its link or the
+#     queue it enters, which on a network whose links are busy more than
+#     half the time (accepted load x mean hops / 4 links per node, from
+#     insee's report: checked) happens on more than half of the trips. So
+#     the loaded mean RTT exceeds the idle one by more than 2 x 1/2 slices:
+#     at least S. The 50.4 ms between pings (50.4 slices) move o by 0.4 S
+#     from one ping to the next, so that o averages about S/2 in both runs.
 set -eu
 mode=$1 build=$2 out=$3
 run=$(dirname "$0")/../../sdk/qemu/run-guests.sh
@@ -24,6 +41,13 @@ rtt() {
   grep -q "^$3 packets transmitted, $3 packets received, 0% packet loss" "$log" ||
     { echo "FAIL: guest $2 lost pings:"; cat "$log"; exit 1; } >&2
   sed -n 's|round-trip min/avg/max = [0-9.]*/\([0-9.]*\)/.*|\1|p' "$log"
+}
+
+# Fails unless the mean RTT $1 (ms) is between 3 and 4 slices of $2 ns,
+# plus 100 us of the guests' processing.
+three_to_four_slices() {
+  awk -v r="$1" -v s="$2" 'BEGIN { exit !(r >= 3 * s / 1e6 && r <= 4 * s / 1e6 + 0.1) }' ||
+    { echo "FAIL: the mean RTT $1 ms is not between 3 and 4 slices of $2 ns (+100 us)"; exit 1; }
 }
 
 rc=0
@@ -42,9 +66,35 @@ lockstep)
     for g in 0 1; do
       r=$(rtt "$out/$s" $g 3)
       echo "lock-step $s:200, guest $g: mean RTT $r ms"
-      awk -v r="$r" -v s="$s" 'BEGIN { exit !(r >= 3 * s / 1e6 && r <= 4 * s / 1e6 + 0.1) }' ||
-        { echo "FAIL: the mean RTT is not between 3 and 4 slices of $s ns (+100 us)"; exit 1; }
+      three_to_four_slices "$r" $s
     done
   done
+  ;;
+load)
+  s=1000000 count=10
+  config=$(dirname "$0")/torus-load.toml
+  for load in 0 1; do
+    "$run" "$build" "$config" "$out/$load" lockstep $count 0.0504 \
+      --set bridge.client_units=$s --set background.load=$load || rc=$?
+    [ $rc -eq 0 ] || exit $rc
+  done
+  # Sums of the two guests' means, idle and loaded.
+  for load in 0 1; do
+    sum=0
+    for g in 0 1; do
+      r=$(rtt "$out/$load" $g $count)
+      echo "background load $load, guest $g: mean RTT $r ms"
+      [ $load = 1 ] || three_to_four_slices "$r" $s
+      sum=$(awk -v a="$sum" -v b="$r" 'BEGIN { print a + b }')
+    done
+    if [ $load = 0 ]; then idle=$sum; else loaded=$sum; fi
+  done
+  u=$(awk '/^accepted load/ { a = $3 } /^average hops/ { h = $3 } END { print a * h / 4 }' "$out/1/insee.log")
+  echo "loaded: mean link utilisation $u"
+  awk -v u="$u" 'BEGIN { exit !(u > 0.5) }' ||
+    { echo "FAIL: the background kept the links busy only $u of the cycles, not more than half"; exit 1; }
+  awk -v i="$idle" -v l="$loaded" 'BEGIN { printf "mean RTT of both guests: idle %.3f ms, loaded %.3f ms\n", i / 2, l / 2 }'
+  awk -v i="$idle" -v l="$loaded" -v s=$s 'BEGIN { exit !(l / 2 >= i / 2 + s / 1e6) }' ||
+    { echo "FAIL: the loaded mean RTT is not at least one slice ($s ns) above the idle one"; exit 1; }
   ;;
 esac
