@@ -47,6 +47,7 @@ static struct {
     uint32_t *send_seq, *recv_seq;
     msg *unexpected, *held;      /* arrived and unmatched; arrived ahead of its turn */
     insee_mpi_request *posted;
+    uint64_t sent, got;          /* messages injected, and handed over to this rank */
     char err[600];
 } M = {.report_fd = -1};
 
@@ -148,6 +149,7 @@ static int take_delivery(const insee_client_delivery *d)
     if (!m)
         return fail("rank %d: out of memory for a message of %u bytes", M.rank, d->payload_len);
     memcpy(&e, d->payload, sizeof e);
+    M.got++;
     m->src = (int)d->src;
     m->tag = e.tag;
     m->seq = e.seq;
@@ -273,6 +275,7 @@ static int post_send(const void *buf, size_t bytes, int dest, int tag)
     if (!ok)
         return fail("rank %d: %s", M.rank, err.message);
     M.send_seq[dest]++;
+    M.sent++;
     return 0;
 }
 
@@ -329,6 +332,34 @@ int insee_mpi_irecv(void *buf, size_t capacity, int source, int tag, insee_mpi_r
     return post_recv(buf, capacity, source, tag, req);
 }
 
+/* A line to insee-mpirun, when it started this rank (docs/mpi.md): it
+   finds deadlocks from what every rank waits for and the messages sent and
+   handed over. */
+static int report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int report(const char *fmt, ...)
+{
+    if (M.report_fd < 0)
+        return 0;
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line || write(M.report_fd, line, (size_t)n) != n)
+        return fail("rank %d: cannot report to the launcher: %s", M.rank, strerror(errno));
+    return 0;
+}
+
+/* "wait RANK SENT GOT what it waits for" before a receive blocks. */
+static int report_wait(const insee_mpi_request *r)
+{
+    char from[32], tag[32];
+    snprintf(from, sizeof from, r->src < 0 ? "any rank" : "rank %d", r->src);
+    snprintf(tag, sizeof tag, r->tag < 0 ? "any tag" : "tag %d", r->tag);
+    return report("wait %d %llu %llu a message from %s (%s)\n", M.rank,
+                  (unsigned long long)M.sent, (unsigned long long)M.got, from, tag);
+}
+
 int insee_mpi_wait(insee_mpi_request **req, insee_mpi_status *status)
 {
     insee_mpi_request *r = *req;
@@ -337,11 +368,16 @@ int insee_mpi_wait(insee_mpi_request **req, insee_mpi_status *status)
     /* Take what was handed over up to the clock; then wait slice by slice,
        the clock following the slice starts, until the message is there. */
     int rc = catch_up();
+    bool blocked = rc == 0 && !r->done;
+    if (blocked)
+        rc = report_wait(r);
     while (rc == 0 && !r->done) {
         rc = end_slice();
         if (rc == 0 && M.slice.start_unit > M.clock)
             M.clock = M.slice.start_unit;
     }
+    if (rc == 0 && blocked)
+        rc = report("run %d\n", M.rank);
     if (rc < 0)
         return -1;
     if (r->st.time > M.clock)
@@ -482,12 +518,9 @@ int insee_mpi_finalize(void)
     uint64_t at = M.clock;
     /* The running slice's messages reach the network only with its end. */
     int rc = catch_up() < 0 || end_slice() < 0 ? -1 : 0;
-    if (rc == 0 && M.report_fd >= 0) {
-        char line[64];
-        int n = snprintf(line, sizeof line, "finalize %d %llu\n", M.rank, (unsigned long long)at);
-        if (write(M.report_fd, line, (size_t)n) != n)
-            rc = fail("rank %d: cannot report to the launcher: %s", M.rank, strerror(errno));
-    }
+    if (rc == 0)
+        rc = report("finalize %d %llu %llu %llu\n", M.rank, (unsigned long long)at,
+                    (unsigned long long)M.sent, (unsigned long long)M.got);
     insee_client_close(M.c);
     M.c = NULL;
     for (msg *lists[2] = {M.unexpected, M.held}, **l = lists; l < lists + 2; l++)

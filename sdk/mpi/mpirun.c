@@ -6,15 +6,18 @@
  * It starts `insee run CONFIG` with the [bridge] sync-server listening on a
  * Unix socket in a private temporary directory for N clients on nodes
  * 0..N-1, then rank r of the program with INSEE_MPI_ADDRESS, INSEE_MPI_RANK,
- * INSEE_MPI_SIZE and INSEE_MPI_REPORT_FD (a pipe where the library writes
- * the rank's finalize time). It waits for all of them and prints the
- * simulated completion time, the largest finalize time. A rank that ends
- * without finalizing, or fails, and a simulation that fails end the run at
- * once: the launcher names the culprit, stops the other processes it
- * started and exits 1. Exit status 2: bad usage. */
+ * INSEE_MPI_SIZE and INSEE_MPI_REPORT_FD (a pipe where the library says
+ * when the rank blocks in a receive and when it finalizes). It waits for
+ * all of them and prints the simulated completion time, the largest
+ * finalize time. A rank that ends without finalizing, or fails, a
+ * simulation that fails, and a deadlock (every rank still running blocks
+ * in a receive and no message is on its way) end the run at once: the
+ * launcher names the culprit, stops the other processes it started and
+ * exits 1. Exit status 2: bad usage. */
 #define _GNU_SOURCE /* pipe2, mkdtemp */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -95,8 +98,38 @@ static void describe(int status, char *buf, size_t size)
         snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
 }
 
-/* Finalize lines ("finalize RANK TIME") read so far from the pipe. */
-static void read_reports(int fd, bool *finalized, unsigned long long *at, long n)
+/* What the ranks said through the report pipe (sdk/mpi/mpi.c): the last
+   line of each. */
+typedef struct rank_state {
+    bool finalized, waiting;
+    unsigned long long at;          /* finalize time */
+    unsigned long long sent, got;   /* messages, as of its last wait or finalize */
+    char what[160];                 /* waiting: what for */
+} rank_state;
+
+static void take_line(const char *line, rank_state *ranks, long n)
+{
+    long r;
+    unsigned long long t, sent, got;
+    int used = 0;
+    if (sscanf(line, "finalize %ld %llu %llu %llu", &r, &t, &sent, &got) == 4 && r >= 0 &&
+        r < n) {
+        ranks[r] = (rank_state){.finalized = true, .at = t, .sent = sent, .got = got};
+    } else if (sscanf(line, "wait %ld %llu %llu %n", &r, &sent, &got, &used) == 3 && used &&
+               r >= 0 && r < n) {
+        ranks[r].waiting = true;
+        ranks[r].sent = sent;
+        ranks[r].got = got;
+        snprintf(ranks[r].what, sizeof ranks[r].what, "%.*s", (int)strcspn(line + used, "\n"),
+                 line + used);
+    } else if (sscanf(line, "run %ld", &r) == 1 && r >= 0 && r < n) {
+        ranks[r].waiting = false;
+    }
+}
+
+/* Every line written to the pipe so far; false once every rank has closed
+   it. */
+static bool read_reports(int fd, rank_state *ranks, long n)
 {
     static char pending[4096];
     static size_t len;
@@ -106,17 +139,31 @@ static void read_reports(int fd, bool *finalized, unsigned long long *at, long n
         pending[len] = '\0';
         char *line = pending, *nl;
         while ((nl = strchr(line, '\n'))) {
-            long r;
-            unsigned long long t;
-            if (sscanf(line, "finalize %ld %llu", &r, &t) == 2 && r >= 0 && r < n) {
-                finalized[r] = true;
-                at[r] = t;
-            }
+            take_line(line, ranks, n);
             line = nl + 1;
         }
         len = strlen(line);
         memmove(pending, line, len + 1);
     }
+    return got != 0;
+}
+
+/* A deadlock: every rank not finalized blocks in a receive, and every
+   message sent has been handed over (none on its way could wake one).
+   Sound despite the pipe's delay: a rank leaves a wait only for a message
+   whose sender counted it in a line written before, or was running. */
+static bool deadlocked(const rank_state *ranks, long n)
+{
+    unsigned long long sent = 0, got = 0;
+    bool anyone = false;
+    for (long r = 0; r < n; r++) {
+        if (!ranks[r].finalized && !ranks[r].waiting)
+            return false;
+        anyone |= !ranks[r].finalized;
+        sent += ranks[r].sent;
+        got += ranks[r].got;
+    }
+    return anyone && sent == got;
 }
 
 static pid_t spawn(char **argv, const char *const *env, int keep_fd)
@@ -143,9 +190,8 @@ static int run(const launch *l, const char *dir)
     char **argv = calloc((size_t)(2 * l->n_sets + 12), sizeof *argv);
     int report[2];
     pids = calloc((size_t)l->n + 1, sizeof *pids);
-    bool *finalized = calloc((size_t)l->n, sizeof *finalized);
-    unsigned long long *at = calloc((size_t)l->n, sizeof *at);
-    if (!argv || !pids || !finalized || !at || pipe2(report, O_CLOEXEC) != 0) {
+    rank_state *ranks = calloc((size_t)l->n, sizeof *ranks);
+    if (!argv || !pids || !ranks || pipe2(report, O_CLOEXEC) != 0) {
         fprintf(stderr, "insee-mpirun: out of resources: %s\n", strerror(errno));
         return 1;
     }
@@ -202,18 +248,34 @@ static int run(const launch *l, const char *dir)
         }
     }
     close(report[1]);
-    for (long live = rc == 0 ? n_pids : 0; live > 0 && rc == 0; live--) {
-        pid_t pid = waitpid(-1, &status, 0);
+    /* While ranks may still report: a look at the pipe every 100 ms at most;
+       then only the processes. */
+    bool reading = true;
+    for (long live = rc == 0 ? n_pids : 0; live > 0 && rc == 0;) {
+        if (reading)
+            poll(&(struct pollfd){.fd = report[0], .events = POLLIN}, 1, 100);
+        pid_t pid = waitpid(-1, &status, reading ? WNOHANG : 0);
         if (pid < 0)
             break;
-        read_reports(report[0], finalized, at, l->n);
+        if (reading)
+            reading = read_reports(report[0], ranks, l->n);
+        if (pid == 0) {
+            if (deadlocked(ranks, l->n)) {
+                fprintf(stderr, "insee-mpirun: deadlock: every rank still running waits for a "
+                        "message, and none is on its way:\n");
+                for (long r = 0; r < l->n; r++)
+                    if (!ranks[r].finalized)
+                        fprintf(stderr, "  rank %ld waits for %s\n", r, ranks[r].what);
+                rc = 1;
+            }
+            continue;
+        }
         long who = 0;
         while (who < n_pids && pids[who] != pid)
             who++;
-        if (who == n_pids) {
-            live++;
+        if (who == n_pids)
             continue;
-        }
+        live--;
         pids[who] = 0;
         bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
         char how[128];
@@ -222,9 +284,9 @@ static int run(const launch *l, const char *dir)
             fprintf(stderr, "insee-mpirun: the simulation %s (its message above says why)\n",
                     how);
             rc = 1;
-        } else if (who > 0 && (!ok || !finalized[who - 1])) {
+        } else if (who > 0 && (!ok || !ranks[who - 1].finalized)) {
             fprintf(stderr, "insee-mpirun: rank %ld %s%s\n", who - 1, how,
-                    finalized[who - 1] ? "" : " without calling insee_mpi_finalize()");
+                    ranks[who - 1].finalized ? "" : " without calling insee_mpi_finalize()");
             rc = 1;
         }
     }
@@ -232,14 +294,13 @@ static int run(const launch *l, const char *dir)
     if (rc == 0) {
         long last = 0;
         for (long r = 1; r < l->n; r++)
-            if (at[r] > at[last])
+            if (ranks[r].at > ranks[last].at)
                 last = r;
         printf("simulated completion time: %llu client units (rank %ld finalized last, "
-               "%ld ranks)\n", at[last], last, l->n);
+               "%ld ranks)\n", ranks[last].at, last, l->n);
     }
     close(report[0]);
-    free(at);
-    free(finalized);
+    free(ranks);
     free(pids);
     free(argv);
     return rc;

@@ -251,6 +251,29 @@ Test(mpi, rank_leaving_early_is_named)
     }
 }
 
+/* A deadlock ends the run at once (not at max_cycles), naming what each
+   rank still running waits for. */
+Test(mpi, deadlock_is_found_and_explained)
+{
+    result res = mpirun(4, "ring.toml", NULL, INSEE_TEST_DEADLOCK, (const char *const[]){"cycle", NULL});
+    cr_assert_eq(res.status, 1, "%s\n%s", res.out, res.err);
+    cr_assert(strstr(res.err, "insee-mpirun: deadlock:"), "%s", res.err);
+    for (int r = 0; r < 4; r++) {
+        char *want = g_strdup_printf("rank %d waits for a message from rank %d (tag 7)", r,
+                                     (r + 1) % 4);
+        cr_assert(strstr(res.err, want), "no '%s' in:\n%s", want, res.err);
+        g_free(want);
+    }
+    result_free(&res);
+
+    res = mpirun(3, "ring.toml", NULL, INSEE_TEST_DEADLOCK, (const char *const[]){"finalized", NULL});
+    cr_assert_eq(res.status, 1, "%s\n%s", res.out, res.err);
+    cr_assert(strstr(res.err, "rank 1 waits for a message from rank 0 (any tag)") &&
+              strstr(res.err, "rank 2 waits for a message from rank 0 (any tag)") &&
+              !strstr(res.err, "rank 0 waits"), "%s", res.err);
+    result_free(&res);
+}
+
 Test(mpi, launcher_usage)
 {
     char *argv[] = {INSEE_TEST_MPIRUN, "-n", "2", "x.toml", NULL};
