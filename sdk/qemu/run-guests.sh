@@ -37,10 +37,15 @@ tmflag=""; [ "$mode" = lockstep ] && tmflag=--lockstep
 tm=$!; pids="$pids $tm"
 while [ ! -S "$dir/guest-1.sock" ]; do kill -0 "$tm" || { cat "$out/tm.log"; exit 1; }; sleep 0.05; done
 
+# A guest stays up after its pings so the peer's still get answers. In
+# lock-step both boot in step; free-running, one may start pinging up to a
+# second (its first ping's timeout) after the other.
+linger=0.5
+[ "$mode" = lockstep ] || linger=2
 guests=""
 for i in 0 1; do
   peer=$((2 - i))
-  append="console=ttyS0 quiet ipv6.disable=1 insee.ip=10.0.0.$((i + 1)) insee.peer=10.0.0.$peer insee.count=$count insee.interval=$interval insee.linger=0.5"
+  append="console=ttyS0 quiet ipv6.disable=1 insee.ip=10.0.0.$((i + 1)) insee.peer=10.0.0.$peer insee.count=$count insee.interval=$interval insee.linger=$linger"
   [ "$mode" = lockstep ] && append="$append insee.spin=1"
   set -- -append "$append" -m 128M -display none -nodefaults -no-reboot -serial "file:$out/guest-$i.log" \
     -kernel "$kernel" -initrd "$out/initramfs.gz" \

@@ -55,7 +55,9 @@ case $mode in
 free)
   "$run" "$build" "$config" "$out" free 3 0.2 || rc=$?
   [ $rc -eq 0 ] || exit $rc
-  echo "free-running RTT: guest 0 $(rtt "$out" 0 3) ms, guest 1 $(rtt "$out" 1 3) ms"
+  r0=$(rtt "$out" 0 3)
+  r1=$(rtt "$out" 1 3)
+  echo "free-running RTT: guest 0 $r0 ms, guest 1 $r1 ms"
   ;;
 lockstep)
   for s in 250000 1000000; do
