@@ -7,8 +7,9 @@
 #   [insee.interval=1] [insee.linger=2] [insee.spin=1]
 # It first waits for the link and for a first answer from the peer (which
 # may still be booting: up to 60 one-second tries), then runs
-# `ping -c COUNT`, waits insee.linger seconds (so that the peer's pings still
-# get answers) and powers off. insee.spin=1 (lock-step) keeps a nice-19
+# `ping -c COUNT` (none with COUNT 0: the guest only answers), waits
+# insee.linger seconds (so that the peer's pings still get answers) and
+# powers off. insee.spin=1 (lock-step) keeps a nice-19
 # busy loop running meanwhile: QEMU's -icount sleep=off skips the time a
 # halted CPU idles, so only a CPU that never idles has a clock that is its
 # instruction count, the slices' unit.
@@ -65,7 +66,7 @@ fi
 if [ -n "$peer" ]; then
   n=0
   until ping -c 1 -W 1 "$peer" >/dev/null || [ $n -ge 60 ]; do n=$((n + 1)); done
-  ping -c "$count" -i "$interval" -W 5 "$peer"
+  [ "$count" = 0 ] || ping -c "$count" -i "$interval" -W 5 "$peer"
 fi
 echo "insee-guest: done"
 sleep "$linger"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Runs 2 QEMU guests that ping each other through insee's simulated network.
 # Usage: run-guests.sh BUILD_DIR CONFIG.toml OUT_DIR free|lockstep COUNT INTERVAL [--set K=V ...]
+# COUNT pings each way, or C0/C1: guest 0 sends C0, guest 1 C1 (0: it only
+# answers, and stays up while the other pings).
 # BUILD_DIR holds insee, insee-qemu-tm and insee-icount.so; OUT_DIR receives
 # guest-0.log, guest-1.log (the consoles), tm.log and insee.log. In
 # lock-step the guest's slice is [bridge] client_units instructions (pass it
@@ -44,8 +46,15 @@ linger=0.5
 [ "$mode" = lockstep ] || linger=2
 guests=""
 for i in 0 1; do
+  n=$count
+  case $count in */*) [ $i = 0 ] && n=${count%/*} || n=${count#*/} ;; esac
+  stay=$linger
+  if [ "$n" = 0 ]; then
+    most=$(echo "$count" | tr / '\n' | sort -n | tail -n 1)
+    stay=$(awk -v c="$most" -v i="$interval" -v l="$linger" 'BEGIN { print c * i + l + 1 }')
+  fi
   peer=$((2 - i))
-  append="console=ttyS0 quiet ipv6.disable=1 insee.ip=10.0.0.$((i + 1)) insee.peer=10.0.0.$peer insee.count=$count insee.interval=$interval insee.linger=$linger"
+  append="console=ttyS0 quiet ipv6.disable=1 insee.ip=10.0.0.$((i + 1)) insee.peer=10.0.0.$peer insee.count=$n insee.interval=$interval insee.linger=$stay"
   [ "$mode" = lockstep ] && append="$append insee.spin=1"
   set -- -append "$append" -m 128M -display none -nodefaults -no-reboot -serial "file:$out/guest-$i.log" \
     -kernel "$kernel" -initrd "$out/initramfs.gz" \
