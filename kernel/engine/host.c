@@ -180,20 +180,9 @@ static bool host_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
                                err);
 }
 
-/* Names become CSV keys and JSON strings: keep them to identifiers. */
-static gboolean figure_name_valid(const char *name)
-{
-    if (!name || !g_ascii_islower(name[0]) || strlen(name) > 47)
-        return FALSE;
-    for (const char *c = name; *c; c++)
-        if (!g_ascii_islower(*c) && !g_ascii_isdigit(*c) && *c != '_')
-            return FALSE;
-    return TRUE;
-}
-
 static bool host_report_figure(insee_kernel *k, const char *name, double value, const char *unit)
 {
-    if (!figure_name_valid(name) || !isfinite(value)) {
+    if (!insee_figure_name_valid(name) || !isfinite(value)) {
         char *why = g_strdup_printf("report_figure(\"%s\", %g) ignored: the name must be 1 to 47 "
                                     "of [a-z0-9_] starting with a letter, the value finite",
                                     name ? name : "(null)", value);

@@ -5,6 +5,7 @@
  * experiment on that network; only the network state (free room in packets
  * and in phits, links, occupancy) is made up. Like the kernel's host, every query checks its
  * arguments first, so a plugin's bad argument never reaches the topology. */
+#include <math.h>
 #include <stdio.h>
 
 #include "conform.h"
@@ -213,6 +214,15 @@ static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
     return true;
 }
 
+/* The kernel's rules (kernel/engine/host.c); the figure itself goes
+   nowhere outside an experiment. */
+static bool mock_report_figure(insee_kernel *k, const char *name, double value, const char *unit)
+{
+    (void)k;
+    (void)unit;
+    return insee_figure_name_valid(name) && isfinite(value);
+}
+
 void conform_mock_clear(conform_mock *m)
 {
     if (m->bridge_msgs)
@@ -264,6 +274,7 @@ void conform_mock_init(conform_mock *m, const conform_topo *topo)
     m->host.output_free_phits = mock_output_free_phits;
     m->host.message_packets = mock_message_packets;
     m->host.bridge_inject = mock_bridge_inject;
+    m->host.report_figure = mock_report_figure;
 }
 
 conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,

@@ -219,6 +219,20 @@ static inline uint32_t insee_hops_one_per_dimension(insee_hop *hops, uint32_t n)
     return kept;
 }
 
+/* Whether `name` is a figure name report_figure() takes: 1 to 47
+   characters of [a-z0-9_], starting with a letter (they become CSV keys
+   and JSON strings as they are). */
+static inline bool insee_figure_name_valid(const char *name)
+{
+    if (!name || name[0] < 'a' || name[0] > 'z')
+        return false;
+    uint32_t n = 0;
+    for (const char *c = name; *c; c++, n++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_') || n >= 47)
+            return false;
+    return true;
+}
+
 #define INSEE_HOST_HAS(host, entry)                                          \
     ((host)->size >= offsetof(insee_host, entry) + sizeof((host)->entry) &&  \
      (host)->entry != NULL)
