@@ -6,7 +6,8 @@
  *    most `horizon` cycles ahead;
  *    a bucket per cycle, so scheduling and popping are O(1);
  *  - a binary heap of task due times (traffic sources), which may be far
- *    ahead; ties pop in task order so runs are deterministic.
+ *    ahead; ties pop in the order asked for (a sequence number, 0 when any
+ *    will do), then in task order, so runs are deterministic.
  * Storage grows by doubling and is reused, so the time loop stops allocating
  * once the run reaches its steady state.
  */

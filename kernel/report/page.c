@@ -251,7 +251,9 @@ static void applications(insee_results *r, GString *out)
 /* What plugins reported of their own (ABI 1.4 report_figure). */
 static void plugin_figures(insee_results *r, GString *out)
 {
-    JsonArray *figs = insee_results_array(r, "plugin_figures");
+    JsonArray *figs = insee_results_has(r, "plugin_figures")
+                          ? insee_results_array(r, "plugin_figures")
+                          : NULL;
     guint n = figs ? json_array_get_length(figs) : 0;
     if (!n)
         return;

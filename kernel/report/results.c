@@ -200,6 +200,11 @@ gboolean insee_results_ok(insee_results *r, GError **err)
     return FALSE;
 }
 
+gboolean insee_results_has(const insee_results *r, const char *member)
+{
+    return json_object_has_member(json_node_get_object(json_parser_get_root(r->parser)), member);
+}
+
 gboolean insee_results_is_null(insee_results *r, const char *path)
 {
     JsonNode *n = at_path(r, path);

@@ -36,6 +36,9 @@ const char *insee_results_path(const insee_results *r);
 /* Hands the first error over to the caller (FALSE) or returns TRUE. */
 gboolean insee_results_ok(insee_results *r, GError **err);
 
+/* Whether the document has this top-level member: for members added to
+   the format after files were written (they are then optional). */
+gboolean insee_results_has(const insee_results *r, const char *member);
 gboolean insee_results_is_null(insee_results *r, const char *path);
 double insee_results_num(insee_results *r, const char *path);
 /* FALSE when the value is null; *out is then left alone. */

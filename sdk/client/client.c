@@ -109,8 +109,8 @@ static bool read_frame(insee_client *c, int timeout_ms, wire_header *h, uint8_t 
         return set_error(err, INSEE_CLIENT_ERR_CLOSED, "the server closed the connection");
     if (rc == 3)
         return set_error(err, INSEE_CLIENT_ERR_PROTOCOL, "the server sent a bad frame: %s", why);
-    if (rc != 0)
-        return set_error(err, INSEE_CLIENT_ERR_PROTOCOL, "reading from the server: %s", why);
+    if (rc != 0) /* broken, or (with a timeout) silent: the run is over for us */
+        return set_error(err, INSEE_CLIENT_ERR_CLOSED, "reading from the server: %s", why);
     if (h->type == WIRE_BYE || h->type == WIRE_REFUSE) {
         set_error(err, h->type == WIRE_BYE ? INSEE_CLIENT_ERR_CLOSED : INSEE_CLIENT_ERR_REFUSED,
                   "the server %s: %.*s", h->type == WIRE_BYE ? "ended the run" : "refused us",

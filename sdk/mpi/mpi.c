@@ -345,7 +345,11 @@ static int report(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof line || write(M.report_fd, line, (size_t)n) != n)
+    ssize_t w;
+    do
+        w = n < 0 || (size_t)n >= sizeof line ? -1 : write(M.report_fd, line, (size_t)n);
+    while (w < 0 && errno == EINTR);
+    if (w != n)
         return fail("rank %d: cannot report to the launcher: %s", M.rank, strerror(errno));
     return 0;
 }
@@ -372,9 +376,14 @@ int insee_mpi_wait(insee_mpi_request **req, insee_mpi_status *status)
     if (blocked)
         rc = report_wait(r);
     while (rc == 0 && !r->done) {
+        uint64_t got = M.got;
         rc = end_slice();
         if (rc == 0 && M.slice.start_unit > M.clock)
             M.clock = M.slice.start_unit;
+        /* A message that is not the awaited one: still waiting, with one
+           more handed over (the launcher balances sends against these). */
+        if (rc == 0 && !r->done && M.got != got)
+            rc = report_wait(r);
     }
     if (rc == 0 && blocked)
         rc = report("run %d\n", M.rank);

@@ -144,6 +144,8 @@ static bool read_reports(int fd, rank_state *ranks, long n)
         }
         len = strlen(line);
         memmove(pending, line, len + 1);
+        if (len == sizeof pending - 1)
+            len = 0; /* no line is this long: not the library's, dropped */
     }
     return got != 0;
 }

@@ -997,3 +997,23 @@ Test(bridge, more_clients_than_nodes_refused)
     g_free(msg);
     g_free(toml);
 }
+
+/* A file already at the socket path (a stale socket, another run's) is
+   left alone and the run refused, naming it. */
+Test(bridge, socket_path_taken_refused_and_left_alone)
+{
+    char *path = temp_path("taken");
+    cr_assert(g_file_set_contents(path, "someone else's", -1, NULL));
+    char *bridge = g_strdup_printf("socket = \"%s\"\nclients = 1\n", path);
+    char *toml = config(bridge);
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, path) && strstr(msg, "a stale file must be removed first"), "%s", msg);
+    char *text = NULL;
+    cr_assert(g_file_get_contents(path, &text, NULL, NULL) && strcmp(text, "someone else's") == 0);
+    unlink(path);
+    g_free(text);
+    g_free(msg);
+    g_free(toml);
+    g_free(bridge);
+    g_free(path);
+}

@@ -251,11 +251,14 @@ Test(mpi, rank_leaving_early_is_named)
     }
 }
 
-/* A deadlock ends the run at once (not at max_cycles), naming what each
-   rank still running waits for. */
+/* A deadlock ends the run at once, naming what each rank still running
+   waits for; max_cycles (200000 slices) bounds a run where it is missed. */
+static const char *const bounded[] = {"simulation.max_cycles=2000000", NULL};
+
 Test(mpi, deadlock_is_found_and_explained)
 {
-    result res = mpirun(4, "ring.toml", NULL, INSEE_TEST_DEADLOCK, (const char *const[]){"cycle", NULL});
+    result res = mpirun(4, "ring.toml", bounded, INSEE_TEST_DEADLOCK,
+                        (const char *const[]){"cycle", NULL});
     cr_assert_eq(res.status, 1, "%s\n%s", res.out, res.err);
     cr_assert(strstr(res.err, "insee-mpirun: deadlock:"), "%s", res.err);
     for (int r = 0; r < 4; r++) {
@@ -266,11 +269,20 @@ Test(mpi, deadlock_is_found_and_explained)
     }
     result_free(&res);
 
-    res = mpirun(3, "ring.toml", NULL, INSEE_TEST_DEADLOCK, (const char *const[]){"finalized", NULL});
+    res = mpirun(3, "ring.toml", bounded, INSEE_TEST_DEADLOCK,
+                 (const char *const[]){"finalized", NULL});
     cr_assert_eq(res.status, 1, "%s\n%s", res.out, res.err);
     cr_assert(strstr(res.err, "rank 1 waits for a message from rank 0 (any tag)") &&
               strstr(res.err, "rank 2 waits for a message from rank 0 (any tag)") &&
               !strstr(res.err, "rank 0 waits"), "%s", res.err);
+    result_free(&res);
+
+    /* The stray message is handed over while rank 1 already waits. */
+    res = mpirun(2, "ring.toml", bounded, INSEE_TEST_DEADLOCK,
+                 (const char *const[]){"mismatch", NULL});
+    cr_assert_eq(res.status, 1, "%s\n%s", res.out, res.err);
+    cr_assert(strstr(res.err, "rank 0 waits for a message from rank 1 (tag 7)") &&
+              strstr(res.err, "rank 1 waits for a message from rank 0 (tag 7)"), "%s", res.err);
     result_free(&res);
 }
 

@@ -117,6 +117,13 @@ def test_page(binary, work):
     check("maps.port_load is null" in text, "the port load line names its key")
     check('<td>bridge</td><td>delivery_wait_max</td><td class="n">199</td><td>cycles</td>' in text,
           "the plugin's figure in its table")
+    # A file written before plugin_figures existed still makes a page.
+    del doc["plugin_figures"]
+    with open(partial, "w") as f:
+        json.dump(doc, f)
+    r = insee(binary, "report", partial, "-o", out)
+    check(r.returncode == 0 and "delivery_wait_max" not in open(out).read(),
+          f"a file without plugin_figures: {r.stderr}")
 
     # A topology without coordinates: the sorted bar chart, said in the caption.
     tree = real_run(binary, os.path.join(work, "ring"), dims="[16]")

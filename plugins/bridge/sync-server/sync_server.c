@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -135,36 +134,38 @@ static int listen_tcp(const char *address, int port, insee_error *err)
     return fd;
 }
 
-/* The socket is made under path + "~" and renamed to path once it listens:
-   a client (or launcher) that sees the file can connect at once, instead
-   of being refused in the moment between bind() and listen(). */
+/* The socket is made under a name of this process's own and linked to
+   `path` once it listens: a client (or launcher) that sees the file can
+   connect at once, instead of being refused in the moment between bind()
+   and listen(); link() fails where a file is already there, so two runs
+   never take over each other's socket. */
 static int listen_unix(const char *path, insee_error *err)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
-    if (strlen(path) + 1 >= sizeof sa.sun_path) {
-        insee_error_set(err, INSEE_ERR_PARAM, "[bridge] socket = \"%s\" is longer than the %zu "
-                        "bytes a Unix socket path may have here", path, sizeof sa.sun_path - 2);
+    int len = snprintf(sa.sun_path, sizeof sa.sun_path, "%s.%d~", path, (int)getpid());
+    if (len < 0 || (size_t)len >= sizeof sa.sun_path) {
+        insee_error_set(err, INSEE_ERR_PARAM, "[bridge] socket = \"%s\" is too long: a Unix "
+                        "socket path has at most %zu bytes, and the server needs %d more for a "
+                        "temporary name", path, sizeof sa.sun_path - 1,
+                        len - (int)strlen(path));
         return -1;
     }
-    struct stat st;
-    if (lstat(path, &st) == 0) {
-        insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: a file is already "
-                        "there (a stale one must be removed first)", path);
-        return -1;
-    }
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s~", path);
-    unlink(sa.sun_path); /* our own temporary name, left by a crashed run */
+    unlink(sa.sun_path); /* this process's own temporary name */
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 64) != 0 ||
-        rename(sa.sun_path, path) != 0) {
+    bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 64) == 0;
+    if (ok && link(sa.sun_path, path) != 0) {
+        insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: %s%s", path,
+                        strerror(errno), errno == EEXIST ? " (a stale file must be removed "
+                                                           "first)" : "");
+        ok = false;
+    } else if (!ok) {
         insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: %s", path,
                         strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        unlink(sa.sun_path);
-        return -1;
     }
-    return fd;
+    unlink(sa.sun_path);
+    if (!ok && fd >= 0)
+        close(fd);
+    return ok ? fd : -1;
 }
 
 /* 1: loopback (127.0.0.0/8 or ::1), 0: another address, -1: not an IPv4 or
