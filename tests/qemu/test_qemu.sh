@@ -75,7 +75,7 @@ lockstep)
   done
   ;;
 load)
-  s=1000000 count=16
+  s=1000000 count=24
   config=$(dirname "$0")/torus-load.toml
   for load in 0 1; do
     "$run" "$build" "$config" "$out/$load" lockstep $count/0 0.0504 \
