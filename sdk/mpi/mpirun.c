@@ -78,15 +78,28 @@ static int parse(int argc, char **argv, launch *l)
 static pid_t *pids;
 static long n_pids;
 
-/* SIGKILL: a rank that ignores SIGTERM must not hold the launcher. */
+/* Ranks first, with SIGKILL: a rank that ignores SIGTERM must not hold the
+   launcher. The simulation then sees its clients gone and ends by itself,
+   removing what it had started to write (a packet trace); it gets SIGKILL
+   only if it has not within two seconds. */
 static void stop_all(void)
 {
-    for (long i = 0; i < n_pids; i++)
+    for (long i = 1; i < n_pids; i++)
         if (pids[i] > 0)
             kill(pids[i], SIGKILL);
-    for (long i = 0; i < n_pids; i++)
+    for (long i = 1; i < n_pids; i++)
         if (pids[i] > 0)
             waitpid(pids[i], NULL, 0);
+    for (int tries = 0; pids[0] > 0 && tries < 200; tries++) {
+        if (waitpid(pids[0], NULL, WNOHANG) == pids[0])
+            pids[0] = 0;
+        else
+            nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
+    if (pids[0] > 0) {
+        kill(pids[0], SIGKILL);
+        waitpid(pids[0], NULL, 0);
+    }
 }
 
 static void describe(int status, char *buf, size_t size)
