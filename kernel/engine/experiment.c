@@ -605,7 +605,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         const insee_traffic_vtable *tv = app->traffic.plugin->vtable;
         void *self = app->traffic.self;
         if (app->bridge) {
-            eng->bridge = insee_bridge_app_new(eng, a, app->tasks / INSEE_BRIDGE_TASKS_PER_NODE,
+            eng->bridge = insee_bridge_app_new(eng, a, app->shape.tasks,
                                                app->traffic.plugin->vtable, self,
                                                app->traffic.plugin->name);
             tv = &insee_bridge_traffic;
@@ -616,7 +616,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         ar->plugins = g_strdup_printf("%s/%s", app->placement_section
                                                    ? app->placement.plugin->name : "consecutive",
                                       app->traffic.plugin->name);
-        ar->tasks = app->bridge ? app->tasks / INSEE_BRIDGE_TASKS_PER_NODE : app->tasks;
+        ar->tasks = app->shape.tasks; /* as its plugin counts them */
         ar->nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
         ar->causal = tv->finished && (!tv->causal || tv->causal(self));
         ar->offered_load = tv->offered_load ? tv->offered_load(self) : -1.0;

@@ -190,8 +190,7 @@ static bool host_report_figure(insee_kernel *k, const char *name, double value, 
         g_free(why);
         return false;
     }
-    insee_report_set_figure(&E(k)->report, k->section ? k->section : insee_kind_name(k->kind),
-                            name, value, unit);
+    insee_report_set_figure(&E(k)->report, k->section, name, value, unit);
     return true;
 }
 

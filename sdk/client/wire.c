@@ -306,8 +306,8 @@ bool wire_parse_slice_done(const uint8_t *p, size_t n, uint64_t *index, uint32_t
     *count = wire_u32(r);
     if (r->bad)
         return fail(why, len, "SLICE_DONE frame shorter than its fields");
-    /* Each injection takes at least 36 bytes: a count beyond that is a lie. */
-    if (*count > (r->len - r->off) / 36)
+    /* Each injection takes at least its fixed fields: a count beyond that is a lie. */
+    if (*count > (r->len - r->off) / WIRE_INJECTION_FIXED)
         return fail(why, len, "SLICE_DONE frame announcing %u injections in %zu bytes", *count,
                     r->len - r->off);
     return true;

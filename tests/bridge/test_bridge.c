@@ -309,6 +309,20 @@ static char *run_plan(const char *keys, uint32_t clients, got *g)
     return log;
 }
 
+/* Message h was queued at `queued`, consumed at its zero-load closed form
+   and handed over at the next boundary; returns its arrival. */
+static uint64_t check_timing(const got *g, uint32_t h, uint64_t queued, uint64_t F)
+{
+    cr_assert_eq(g[h].injected, queued, "message %u queued at %llu, not %llu", h,
+                 (unsigned long long)g[h].injected, (unsigned long long)queued);
+    uint64_t arrival = arrival_of(queued, plan[h].bytes);
+    cr_assert_eq(g[h].arrival, arrival, "message %u (%llu bytes) arrived at %llu, closed form "
+                 "%llu", h, (unsigned long long)plan[h].bytes,
+                 (unsigned long long)g[h].arrival, (unsigned long long)arrival);
+    cr_assert_eq(g[h].handed, next_boundary(arrival, F));
+    return arrival;
+}
+
 static char *ratio_keys(uint64_t S, uint64_t F, const char *model)
 {
     return g_strdup_printf("client_units = %llu\nnetwork_cycles = %llu\nmodel = \"%s\"\n",
@@ -324,14 +338,7 @@ Test(bridge, lockstep_four_clients_exact_timing)
     char *log = run_plan(keys, 4, g);
     double wait_sum = 0, wait_max = 0;
     for (uint32_t h = 0; h < n_plan; h++) {
-        uint64_t exact = plan[h].timestamp * F / S;
-        cr_assert_eq(g[h].injected, exact, "message %u queued at %llu, sent at %llu", h,
-                     (unsigned long long)g[h].injected, (unsigned long long)exact);
-        uint64_t arrival = arrival_of(exact, plan[h].bytes);
-        cr_assert_eq(g[h].arrival, arrival, "message %u (%llu bytes) arrived at %llu, "
-                     "closed form %llu", h, (unsigned long long)plan[h].bytes,
-                     (unsigned long long)g[h].arrival, (unsigned long long)arrival);
-        cr_assert_eq(g[h].handed, next_boundary(arrival, F));
+        uint64_t arrival = check_timing(g, h, plan[h].timestamp * F / S, F);
         double wait = (double)(next_boundary(arrival, F) - arrival - 1);
         wait_sum += wait;
         wait_max = wait > wait_max ? wait : wait_max;
@@ -358,11 +365,7 @@ Test(bridge, parallel_injects_at_the_next_slice_start)
     uint64_t late_max = 0, late_sum = 0;
     for (uint32_t h = 0; h < n_plan; h++) {
         uint64_t slice = plan[h].timestamp / S;
-        cr_assert_eq(g[h].injected, (slice + 1) * F);
-        uint64_t arrival = arrival_of((slice + 1) * F, plan[h].bytes);
-        cr_assert_eq(g[h].arrival, arrival, "message %u arrived at %llu, closed form %llu", h,
-                     (unsigned long long)g[h].arrival, (unsigned long long)arrival);
-        cr_assert_eq(g[h].handed, next_boundary(arrival, F));
+        check_timing(g, h, (slice + 1) * F, F);
         uint64_t late = (slice + 1) * F - plan[h].timestamp * F / S;
         late_max = late > late_max ? late : late_max;
         late_sum += late;
