@@ -6,8 +6,10 @@
  * trace phits TRACE.gz [--packet ID] (stats/trace.h).
  * Global options may stand anywhere.
  * Exit codes are part of the interface (scripts and sweeps rely on them):
- * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error.
+ * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error,
+ * 128 + N when signal N stopped a run.
  */
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,8 +25,7 @@
 #include "stats/topology_summary.h"
 #include "stats/trace.h"
 
-enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3,
-       EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };
+enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
 
 static char **opt_plugin_dirs;
 static char **opt_set;
@@ -107,10 +108,14 @@ static const char description[] =
     "traces every attempt.\n"
     "\n"
     "Exit status: 0 success, 1 simulation error, 2 usage or configuration error,\n"
-    "3 plugin error (missing, refused or built for another ABI).\n";
+    "3 plugin error (missing, refused or built for another ABI); 128 + N when signal N\n"
+    "(SIGINT, SIGTERM, SIGHUP, SIGQUIT) stopped a run: its partial figures are printed and\n"
+    "no output file is written.\n";
 
 static int exit_code_for(const GError *e)
 {
+    if (e->domain == G_FILE_ERROR && e->code == G_FILE_ERROR_PIPE)
+        return 128 + SIGPIPE; /* as if the signal had killed us, which it no longer does */
     if (e->domain == INSEE_CONFIG_ERROR)
         return EXIT_USAGE;
     if (e->domain == INSEE_EXPERIMENT_ERROR) {
@@ -198,14 +203,43 @@ static insee_config *load_config(const char *cmd, int argc, char **argv, int *co
     return cfg;
 }
 
-/* Ctrl-C ends the run at the next cycle with what it has gathered; a
-   second one kills at once (the default action, restored). */
-static volatile int interrupted;
+/* A stop request — Ctrl-C, SIGTERM, SIGHUP or SIGQUIT — ends the run at the
+   next cycle with what it has gathered and writes no output file; a second
+   one kills at once (the default action, restored). The handler is installed
+   without SA_RESTART, so a plugin blocked in a wait (a bridge polling for its
+   clients) gets EINTR and sees the request at once. `stop_signal` holds the
+   signal's number: the exit status is 128 + it, as shells report a kill. */
+static volatile int stop_signal;
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    interrupted = 1;
+    stop_signal = sig;
     signal(sig, SIG_DFL);
+}
+
+static void catch_stop_signals(gboolean on)
+{
+    struct sigaction sa = {.sa_handler = on ? on_stop_signal : SIG_DFL};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < G_N_ELEMENTS(stop_signals); i++)
+        sigaction(stop_signals[i], &sa, NULL);
+    /* A reader that closed our standard output (`insee run | head`) makes a
+       write fail with EPIPE instead of killing the run between its files. */
+    signal(SIGPIPE, on ? SIG_IGN : SIG_DFL);
+}
+
+/* The report on standard output, and whether it all arrived there. */
+static gboolean print_report(const insee_report *rep, GError **err)
+{
+    insee_report_print(rep, stdout);
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return TRUE;
+    int e = errno;
+    g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e),
+                "could not write the report to standard output: %s; no output file was "
+                "written", g_strerror(e));
+    return FALSE;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -218,21 +252,23 @@ static int cmd_run(int argc, char **argv)
     insee_registry *reg = open_registry(cfg, &err);
     insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
     if (exp) {
-        insee_experiment_set_stop(exp, &interrupted);
-        signal(SIGINT, on_sigint);
+        insee_experiment_set_stop(exp, &stop_signal);
+        catch_stop_signals(TRUE);
     }
     if (!exp || !insee_experiment_run(exp, &err)) {
         code = report_error(err);
+    } else if (!print_report(insee_experiment_report(exp), &err)) {
+        /* The report first: a CSV that cannot be written must not hide it;
+           and a report nobody received must not leave files as if all went
+           well. */
+        code = report_error(err);
     } else {
-        /* The report first: a CSV that cannot be written must not hide it. */
-        insee_report_print(insee_experiment_report(exp), stdout);
-        fflush(stdout);
         if (!insee_experiment_write_outputs(exp, &err))
             code = report_error(err);
-        if (insee_experiment_report(exp)->interrupted)
-            code = EXIT_INTERRUPTED;
     }
-    signal(SIGINT, SIG_DFL);
+    if (exp && insee_experiment_report(exp)->interrupted)
+        code = 128 + stop_signal;
+    catch_stop_signals(FALSE);
     insee_experiment_free(exp);
     if (reg)
         insee_registry_free(reg);

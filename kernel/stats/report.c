@@ -178,7 +178,10 @@ static void print_phases(const insee_report *r, FILE *out)
     if (!r->phases || strcmp(r->phases, "converge") != 0)
         return;
     fprintf(out, "%-28s %s after %" G_GUINT64_FORMAT " cycles; %u batches of %" G_GUINT64_FORMAT
-            " cycles\n", "steady state", r->converged ? "converged" : "NOT converged (cap reached)",
+            " cycles\n", "steady state",
+            r->converged     ? "converged"
+            : r->interrupted ? "NOT converged (interrupted)"
+                             : "NOT converged (cap reached)",
             r->convergence_cycles, r->n_batches, r->batch_cycles);
     static const struct {
         const char *name;
@@ -194,11 +197,14 @@ static void print_phases(const insee_report *r, FILE *out)
 }
 
 /* Whether the network drained, and when not, the advice that can help:
-   more drain time only if packets were still moving at the end. */
+   none when the user stopped the run, more drain time only if packets were
+   still moving at the end. */
 static const char *drain_words(const insee_report *r)
 {
     if (r->drained)
         return "drained";
+    if (r->interrupted)
+        return "NOT drained: the run was interrupted";
     if (r->stalled_cycles >= 1000)
         return "NOT drained: nothing moved in the last cycles, packets are stuck; set "
                "[simulation] deadlock_cycles to find the cycle of queues";

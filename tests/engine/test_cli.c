@@ -639,15 +639,31 @@ Test(cli, stale_csv_temporaries_are_removed)
     g_free(dir);
 }
 
-/* Ctrl-C during a long run: the figures gathered so far, marked
-   interrupted, exit 130, and neither the CSV nor the JSON written. */
-Test(cli, sigint_prints_partial_figures_and_writes_nothing)
+/* Everything a child writes to `fd`, which is closed. */
+static GString *read_to_end(int fd)
+{
+    GString *text = g_string_new(NULL);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        g_string_append_len(text, buf, n);
+    close(fd);
+    return text;
+}
+
+/* A stop signal during a long run (Ctrl-C, or TERM/HUP/QUIT from a batch
+   system or a closing terminal): the figures gathered so far, marked
+   interrupted, with no advice that more drain time would help; exit status
+   128 + the signal; neither the CSV, the JSON nor the packet trace written,
+   and no temporary left. */
+static void stop_long_run(int sig)
 {
     char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
     char *csv = g_strdup_printf("stats.csv=\"%s/runs.csv\"", dir);
+    char *trace = g_strdup_printf("stats.trace=\"%s/run.t.gz\"", dir);
     char *json = g_strdup_printf("--json=%s/run.json", dir);
     const char *argv[] = {INSEE_TEST_BIN, "run", "--set", "simulation.cycles=1000000000000",
-                          "--set", csv, json, NULL};
+                          "--set", csv, "--set", trace, json, NULL};
     GPid pid;
     int out_fd;
     GError *err = NULL;
@@ -655,25 +671,72 @@ Test(cli, sigint_prints_partial_figures_and_writes_nothing)
                                        NULL, &pid, NULL, &out_fd, NULL, &err),
               "spawn: %s", err ? err->message : "?");
     g_usleep(1000000); /* past the set-up: the handler is in place */
-    kill(pid, SIGINT);
+    kill(pid, sig);
     int status = 0;
     waitpid(pid, &status, 0);
-    GString *out = g_string_new(NULL);
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(out_fd, buf, sizeof buf)) > 0)
-        g_string_append_len(out, buf, n);
-    close(out_fd);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d", status);
+    GString *out = read_to_end(out_fd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig, "signal %d: status %d", sig,
+              status);
     cr_assert(strstr(out->str, "INTERRUPTED"), "%s", out->str);
     cr_assert(strstr(out->str, "accepted load"), "the figures so far: %s", out->str);
+    cr_assert(strstr(out->str, "NOT drained: the run was interrupted"), "%s", out->str);
+    cr_assert_null(strstr(out->str, "raise [simulation] drain"), "advice that does not fit");
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *left = g_dir_read_name(d);
+    cr_assert_null(left, "signal %d left behind: %s", sig, left);
+    g_dir_close(d);
+    g_rmdir(dir);
+    g_string_free(out, TRUE);
+    g_free(csv);
+    g_free(trace);
+    g_free(json);
+    g_free(dir);
+}
+
+Test(cli, sigint_prints_partial_figures_and_writes_nothing)
+{
+    stop_long_run(SIGINT);
+}
+
+Test(cli, sigterm_sighup_sigquit_stop_a_run_as_sigint_does)
+{
+    stop_long_run(SIGTERM);
+    stop_long_run(SIGHUP);
+    stop_long_run(SIGQUIT);
+}
+
+/* `insee run ... | head -0`: the report's reader is gone. The run says so
+   and exits as SIGPIPE would have killed it, writing no file as if all had
+   gone well. */
+Test(cli, closed_standard_output_writes_no_file)
+{
+    char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
+    char *json = g_strdup_printf("--json=%s/run.json", dir);
+    const char *argv[] = {INSEE_TEST_BIN, "run", "--set", "topology.dims=[4,4]", "--set",
+                          "simulation.warmup=0", "--set", "simulation.cycles=200", json, NULL};
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    close(fds[0]); /* no reader */
+    GPid pid;
+    int err_fd;
+    GError *err = NULL;
+    cr_assert(g_spawn_async_with_pipes_and_fds(NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                               NULL, -1, fds[1], -1, NULL, NULL, 0, &pid, NULL,
+                                               NULL, &err_fd, &err),
+              "spawn: %s", err ? err->message : "?");
+    close(fds[1]);
+    GString *errs = read_to_end(err_fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cr_assert(WIFEXITED(status), "not killed by SIGPIPE: %s", errs->str);
+    cr_assert_eq(WEXITSTATUS(status), 128 + SIGPIPE, "%s", errs->str);
+    cr_assert(strstr(errs->str, "standard output"), "%s", errs->str);
     GDir *d = g_dir_open(dir, 0, NULL);
     const char *left = g_dir_read_name(d);
     cr_assert_null(left, "left behind: %s", left);
     g_dir_close(d);
     g_rmdir(dir);
-    g_string_free(out, TRUE);
-    g_free(csv);
+    g_string_free(errs, TRUE);
     g_free(json);
     g_free(dir);
 }
