@@ -90,6 +90,7 @@ typedef struct insee_phases {
     uint64_t warmup;
     uint64_t cycles;        /* fixed: the measured cycles */
     uint64_t window;        /* convergence: cycles per check */
+    uint64_t window_packets;/* convergence: deliveries a window needs (0: none) */
     double tolerance;       /* convergence: relative difference allowed */
     uint32_t needed;        /* convergence: consecutive agreeing windows */
     uint64_t max;           /* convergence: at most this many cycles after warm-up */
@@ -99,6 +100,8 @@ typedef struct insee_phases {
     insee_phase phase;
     uint64_t next;          /* cycle of the next boundary, or INSEE_NEVER */
     uint32_t agree;         /* consecutive windows within tolerance so far */
+    uint64_t window_from;   /* cycle the current convergence window began */
+    uint64_t windows;       /* convergence windows closed so far */
     double prev_load, prev_latency;
     gboolean have_prev;
 } insee_phases;

@@ -38,8 +38,8 @@ const char insee_default_experiment[] =
 
 /* Kernel-owned keys, validated like any plugin's. */
 enum { SIM_SEED, SIM_WARMUP, SIM_CYCLES, SIM_DRAIN, SIM_PACKET_PHITS, SIM_PHIT_BYTES,
-       SIM_DEADLOCK, SIM_MAX_CYCLES, SIM_PHASES, SIM_CONV_WINDOW, SIM_CONV_TOLERANCE,
-       SIM_CONV_MAX, SIM_BATCHES, SIM_BATCH_CYCLES };
+       SIM_DEADLOCK, SIM_MAX_CYCLES, SIM_PHASES, SIM_CONV_WINDOW, SIM_CONV_PACKETS,
+       SIM_CONV_TOLERANCE, SIM_CONV_MAX, SIM_BATCHES, SIM_BATCH_CYCLES };
 static const insee_param_def simulation_params[] = {
     {"seed", INSEE_PARAM_INT, "1", 0, 9007199254740991.0, NULL, NULL,
      "seed of every random stream; same seed and config, same results"},
@@ -60,11 +60,18 @@ static const insee_param_def simulation_params[] = {
      "measure `batches` batches (INSEE's batch mode); fixed: measure `cycles` cycles after "
      "warmup. Setting `cycles` without `phases` selects fixed"},
     {"convergence_window", INSEE_PARAM_INT, "1000", 1, 1e15, NULL, "cycles",
-     "converge: accepted load and latency are compared every this many cycles"},
+     "converge: accepted load and latency are compared every this many cycles, or a "
+     "multiple of it long enough to deliver convergence_packets"},
+    {"convergence_packets", INSEE_PARAM_INT, "2000", 0, 1e12, NULL, "packets",
+     "converge: a window lasts until the network has delivered this many packets in it "
+     "(at most 100 convergence_window), so that its counting noise stays under the "
+     "tolerance on a small network as on a large one; 0: windows of fixed length"},
     {"convergence_tolerance", INSEE_PARAM_DOUBLE, "0.05", 0, 1, NULL, NULL,
      "converge: relative difference under which two windows agree; three in a row converge"},
     {"convergence_max", INSEE_PARAM_INT, "25000", 1, 1e15, NULL, "cycles",
-     "converge: measure anyway (reported as not converged) after this many cycles"},
+     "converge: measure anyway (reported as not converged) after this many cycles of "
+     "convergence_window-long windows (convergence_max / convergence_window windows, "
+     "however long each had to be)"},
     {"batches", INSEE_PARAM_INT, "10", 1, 1e6, NULL, NULL,
      "converge: batches measured; the report gives their mean and 95% confidence interval"},
     {"batch_cycles", INSEE_PARAM_INT, "1000", 1, 1e15, NULL, "cycles", "converge: batch length"},
@@ -672,6 +679,7 @@ static void set_engine_params(insee_experiment *exp)
         .warmup = (uint64_t)sv[SIM_WARMUP].i,
         .cycles = (uint64_t)sv[SIM_CYCLES].i,
         .window = (uint64_t)sv[SIM_CONV_WINDOW].i,
+        .window_packets = (uint64_t)sv[SIM_CONV_PACKETS].i,
         .tolerance = sv[SIM_CONV_TOLERANCE].d,
         .needed = 3,
         .max = (uint64_t)sv[SIM_CONV_MAX].i,

@@ -177,12 +177,12 @@ static void print_phases(const insee_report *r, FILE *out)
 {
     if (!r->phases || strcmp(r->phases, "converge") != 0)
         return;
-    fprintf(out, "%-28s %s after %" G_GUINT64_FORMAT " cycles; %u batches of %" G_GUINT64_FORMAT
-            " cycles\n", "steady state",
+    fprintf(out, "%-28s %s after %" G_GUINT64_FORMAT " cycles (%" G_GUINT64_FORMAT
+            " windows); %u batches of %" G_GUINT64_FORMAT " cycles\n", "steady state",
             r->converged     ? "converged"
             : r->interrupted ? "NOT converged (interrupted)"
                              : "NOT converged (cap reached)",
-            r->convergence_cycles, r->n_batches, r->batch_cycles);
+            r->convergence_cycles, r->convergence_windows, r->n_batches, r->batch_cycles);
     static const struct {
         const char *name;
         size_t field;

@@ -90,6 +90,7 @@ typedef struct insee_report {
     const char *phases;     /* "fixed", "converge" or "causal" (a static string) */
     gboolean converged;     /* converge: three windows in a row agreed */
     uint64_t convergence_cycles; /* converge: from warm-up's end to measurement */
+    uint64_t convergence_windows;/* converge: windows compared in that time */
     uint64_t batch_cycles;
     insee_batch *batches;   /* converge: one per batch measured */
     uint32_t n_batches;

@@ -219,7 +219,7 @@ Test(stats, convergence_cap_ends_an_unsteady_run)
     /* A tolerance no two windows meet: measurement starts at the cap. */
     char *toml = g_strdup_printf(converging, 1,
                                  "convergence_tolerance = 0\nconvergence_max = 4000\n"
-                                 "batches = 3\n");
+                                 "convergence_packets = 0\nbatches = 3\n");
     insee_report r = run_toml(toml);
     g_free(toml);
     cr_assert_not(r.converged);
@@ -227,6 +227,55 @@ Test(stats, convergence_cap_ends_an_unsteady_run)
     cr_assert_eq(r.n_batches, 3);
     cr_assert_eq(r.measure_cycles, 3000);
     insee_report_clear(&r);
+}
+
+/* 16 nodes at load 0.05 deliver 50 packets in 1000 cycles, whose counting
+   noise (1/sqrt(50), 14 %) no 5 % tolerance can meet: with windows of
+   cycles, as INSEE's, the ring never converges. With windows of 2000
+   packets (0.05 packets a cycle: 40000 cycles each) it does, as a
+   16384-node hypercube does with windows of the minimum length, whose
+   20000 packets need no stretching. */
+static const char ring16[] = "[simulation]\nseed = %d\n%s"
+                             "[topology]\nplugin = \"torus\"\ndims = [16]\n"
+                             "[traffic]\nplugin = \"uniform\"\nload = 0.05\n";
+
+Test(stats, convergence_windows_are_sized_by_packets_on_16_and_16k_nodes)
+{
+    for (int seed = 1; seed <= 3; seed++) {
+        char *toml = g_strdup_printf(ring16, seed, "");
+        insee_report r = run_toml(toml);
+        g_free(toml);
+        cr_assert(r.converged, "seed %d", seed);
+        double per_window = (double)r.convergence_cycles / (double)r.convergence_windows;
+        cr_assert(per_window >= 36000 && per_window <= 44000, "seed %d: %g cycles a window",
+                  seed, per_window);
+        insee_report_clear(&r);
+    }
+    char *toml = g_strdup_printf(ring16, 1, "convergence_packets = 0\n");
+    insee_report fixed = run_toml(toml);
+    g_free(toml);
+    cr_assert_not(fixed.converged, "windows of 1000 cycles are too noisy on 16 nodes");
+    cr_assert_eq(fixed.convergence_windows, 25);
+    insee_report_clear(&fixed);
+    /* The cap counts windows: three of them, however long. */
+    toml = g_strdup_printf(ring16, 1, "convergence_tolerance = 0\nconvergence_max = 3000\n");
+    insee_report capped = run_toml(toml);
+    g_free(toml);
+    cr_assert_not(capped.converged);
+    cr_assert_eq(capped.convergence_windows, 3);
+    cr_assert_gt(capped.convergence_cycles, 3 * 36000);
+    insee_report_clear(&capped);
+
+    insee_report big = run_toml("[simulation]\nwarmup = 200\nconvergence_window = 200\n"
+                                "batches = 1\nbatch_cycles = 200\n"
+                                "[topology]\nplugin = \"hypercube\"\nn = 14\n"
+                                "[router]\nplugin = \"dally\"\n"
+                                "[traffic]\nplugin = \"uniform\"\nload = 0.1\n");
+    cr_assert_eq(big.nodes, 16384);
+    cr_assert(big.converged);
+    cr_assert_eq(big.convergence_cycles, big.convergence_windows * 200,
+                 "no window longer than convergence_window");
+    insee_report_clear(&big);
 }
 
 Test(stats, drops_are_split_by_reason)
