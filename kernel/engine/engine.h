@@ -243,6 +243,9 @@ uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
 void insee_phases_start(insee_engine *eng);
 void insee_phases_window(insee_engine *eng, uint64_t start, uint64_t end);
 void insee_phases_at(insee_engine *eng);
+/* The most cycles the run can last (the drain allowed whole, a converging
+   run's windows all as long as they may be), to size what grows with it. */
+uint64_t insee_phases_longest(const insee_engine *eng);
 /* The phase a cycle belongs to, for the series and the progress line
    (inline: read every cycle, used only when an interval closes). */
 static inline insee_phase insee_phases_current(const insee_engine *eng)

@@ -734,6 +734,15 @@ static void application_clear(gpointer p)
     g_free(app->placement_section);
 }
 
+/* Once the applications tell whether the run is causal, and so how long it
+   may last. */
+static gboolean series_fits(const insee_experiment *exp, GError **err)
+{
+    const char *json = kernel_value(exp, "stats", S_JSON)->s;
+    return insee_stats_series_fits(&exp->eng.stats, insee_phases_longest(&exp->eng),
+                                   json && *json, err);
+}
+
 /* Bind everything, then create the plugins in order; with `topology_only`
    stop once the network is built (insee topology). */
 static insee_experiment *experiment_new(insee_config *cfg, const insee_registry *reg,
@@ -763,7 +772,7 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
         }
     }
     wire_network(exp);
-    if (!start_stats(exp, err) || !start_applications(exp, err))
+    if (!start_stats(exp, err) || !start_applications(exp, err) || !series_fits(exp, err))
         goto fail;
     insee_engine_prepare(eng);
     eng->report.setup_seconds = (double)(g_get_monotonic_time() - start) / 1e6;

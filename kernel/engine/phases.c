@@ -100,6 +100,23 @@ static gboolean convergence_check(insee_engine *eng)
     return TRUE;
 }
 
+uint64_t insee_phases_longest(const insee_engine *eng)
+{
+    const insee_phases *ph = &eng->phases;
+    if (eng->causal)
+        return eng->max_cycles;
+    double cycles = (double)ph->warmup + (double)eng->drain;
+    if (ph->mode == INSEE_RUN_FIXED) {
+        cycles += (double)ph->cycles;
+    } else {
+        double windows = ceil((double)ph->max / (double)ph->window);
+        double stretch = ph->window_packets ? WINDOW_STRETCH : 1;
+        cycles += windows * stretch * (double)ph->window +
+                  (1.0 + ph->batches) * (double)ph->batch_cycles;
+    }
+    return cycles >= 1.8e19 ? UINT64_MAX : (uint64_t)cycles;
+}
+
 static void record_batch(insee_engine *eng)
 {
     insee_window w = insee_stats_phase_window(&eng->stats);

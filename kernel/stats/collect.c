@@ -3,6 +3,7 @@
 #include "stats/collect.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "engine/experiment.h"
@@ -82,22 +83,58 @@ const char *insee_phase_name(insee_phase phase)
     return names[phase];
 }
 
-/* nodes² counters twice: refused before allocating when over what the
-   process may take (half of it, leaving the network its room). */
-static gboolean pair_map_fits(uint32_t nodes, GError **err)
+/* Whether `need` bytes leave the network its room: at most half of what
+   the process may still take. Otherwise the error names the figure (`what`
+   and `advice`, printf-ready) and the limit. */
+static gboolean fits_in_memory(uint64_t need, GError **err, const char *what, ...)
+    G_GNUC_PRINTF(3, 4);
+
+static gboolean fits_in_memory(uint64_t need, GError **err, const char *what, ...)
 {
     const char *limit = NULL;
     uint64_t available = insee_memory_available(&limit);
-    uint64_t need = 2ull * nodes * nodes * sizeof(uint64_t);
     if (need <= available / 2)
         return TRUE;
+    va_list ap;
+    va_start(ap, what);
+    char *figure = g_strdup_vprintf(what, ap);
+    va_end(ap);
     g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
-                "[stats] pair_map = true needs %.1f MiB for %u nodes (two %u x %u maps), more "
-                "than half of the %.1f MiB this process may use (%s); turn it off, or use "
-                "distance_histograms and node_map, which grow linearly",
-                (double)need / 1048576.0, nodes, nodes, nodes, (double)available / 1048576.0,
+                "%s needs %.1f MiB, more than half of the %.1f MiB this process may use (%s)",
+                figure, (double)need / 1048576.0, (double)available / 1048576.0,
                 limit ? limit : "memory available");
+    g_free(figure);
     return FALSE;
+}
+
+/* nodes² counters twice. */
+static gboolean pair_map_fits(uint32_t nodes, GError **err)
+{
+    return fits_in_memory(2ull * nodes * nodes * sizeof(uint64_t), err,
+                          "[stats] pair_map = true (two %u x %u maps; turn it off, or use "
+                          "distance_histograms and node_map, which grow linearly)",
+                          nodes, nodes);
+}
+
+/* What a point of the series takes at most: the array's share (it doubles
+   as it grows), and with a JSON file the json-glib tree and its text
+   (measured: about 720 bytes a point). */
+#define SERIES_POINT_BYTES 128
+#define SERIES_POINT_JSON_BYTES 1024
+
+gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest, gboolean json,
+                                 GError **err)
+{
+    if (!st->opt.interval)
+        return TRUE;
+    uint64_t points = longest / st->opt.interval + 2; /* and a partial last one */
+    uint64_t per_point = SERIES_POINT_BYTES + (json ? SERIES_POINT_JSON_BYTES : 0);
+    double need = (double)points * (double)per_point;
+    return fits_in_memory(need >= 1.8e19 ? UINT64_MAX : (uint64_t)need, err,
+                          "[stats] interval = %" G_GUINT64_FORMAT " (a time series of up to %"
+                          G_GUINT64_FORMAT " points over a run of up to %" G_GUINT64_FORMAT
+                          " cycles%s; raise interval, shorten the run, or set interval = 0)",
+                          st->opt.interval, points, longest, json ? ", with its JSON" : "");
 }
 
 gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const insee_net *net,

@@ -11,7 +11,8 @@
  *
  * Memory is linear in the network (ports, nodes) and in the number of
  * intervals; the pair-to-pair maps (nodes²) only when asked, and refused
- * by insee_stats_init() when they would not fit.
+ * by insee_stats_init() when they would not fit, as a series too long for
+ * memory is by insee_stats_series_fits() once the run's length is known.
  *
  * Every figure but the series counts the measurement window only.
  */
@@ -158,6 +159,13 @@ typedef struct insee_stats {
    use, with the figure and the key to turn off. */
 gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const insee_net *net,
                           uint32_t packet_phits, GError **err);
+
+/* Whether the series of a run of at most `longest` cycles fits in memory
+   (with its JSON rendering when `json`), so that a run is refused at once
+   rather than failing to allocate at its end. */
+gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest, gboolean json,
+                                 GError **err);
+
 void insee_stats_clear(insee_stats *st);
 
 /* Measurement window [start, end); the end may be moved later (run phases

@@ -315,6 +315,33 @@ Test(program, reasonable_networks_still_run_under_a_limit)
     result_free(&r);
 }
 
+/* A time series of every cycle over 10^8 cycles once ran the whole
+   simulation and then failed to allocate 2 GiB for its points, writing
+   nothing. Now it is refused before the run, naming the key; a series of a
+   reasonable length still runs under the same limit, JSON included. */
+Test(program, a_series_too_long_for_memory_is_refused_before_the_run)
+{
+    SKIP_UNDER_SANITIZERS("the sanitizers cannot start under an address-space limit");
+    char *dir = g_dir_make_tmp("insee-limits-XXXXXX", NULL);
+    char *json = g_strdup_printf("--json=%s/run.json", dir);
+    result r = run_insee(GiB, INSEE("run", "--set", "simulation.cycles=100000000", "--set",
+                                   "stats.interval=1", json));
+    assert_refused(&r, ARGS("[stats] interval = 1", "100205002 points", "with its JSON",
+                            "raise interval", "the address-space limit, ulimit -v"));
+    cr_assert_null(strstr(r.out, "# results"), "refused before the run: %s", r.out);
+    result_free(&r);
+    r = run_insee(GiB, INSEE("run", "--set", "simulation.cycles=100000", "--set",
+                            "stats.interval=10", json));
+    cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
+    result_free(&r);
+    char *written = g_strdup_printf("%s/run.json", dir);
+    g_remove(written);
+    g_rmdir(dir);
+    g_free(written);
+    g_free(json);
+    g_free(dir);
+}
+
 /* Once 16 s and 8 GB before a message naming no parameter: now the range. */
 Test(program, hypercube_31_is_refused_by_its_range)
 {
