@@ -316,7 +316,7 @@ static void panel(GString *s, const collection *col, char **legends, int k, cons
         g_string_append_printf(s, "%s$c%u using 1:%d:%d:%d with yerrorlines lw 2 pt 7 ps 0.6 "
                                   "lc %u title ",
                                i ? ", " : "", i, 2 + 3 * k, 3 + 3 * k, 4 + 3 * k, i + 1);
-        insee_gnuplot_quote(s, legends[i]);
+        insee_gnuplot_text(s, legends[i]);
     }
     if (k == 1) /* accepted = offered: what an unsaturated network does */
         g_string_append(s, ", x with lines dt 2 lc rgb \"gray60\" notitle");

@@ -107,7 +107,7 @@ static void phase_marks(insee_results *r, GString *s, JsonArray *cycle, guint n)
         g_string_append_printf(s, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 2 "
                                   "lc rgb \"gray50\"\n", x, x);
         g_string_append_printf(s, "set label ");
-        insee_gnuplot_quote(s, p);
+        insee_gnuplot_text(s, p);
         g_string_append_printf(s, " at %.9g, graph 0.96 left offset 0.4,0 tc rgb \"gray30\"\n", x);
         prev = p;
     }

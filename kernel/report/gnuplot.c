@@ -54,19 +54,28 @@ char *insee_gnuplot_svg(const char *script, GError **err)
     return NULL;
 }
 
-void insee_gnuplot_quote(GString *out, const char *s)
+void insee_gnuplot_text(GString *out, const char *s)
 {
-    g_string_append_c(out, '"');
-    for (; *s; s++) {
-        /* '@' and '&' are enhanced-text markup; '\' and '"' end or escape the string. */
-        if (*s == '"' || *s == '\\')
-            g_string_append_c(out, '\\');
-        if (*s == '@' || *s == '&' || *s == '^' || *s == '_' || *s == '{' || *s == '}' || *s == '~')
-            g_string_append(out, "\\\\");
-        if (*s == '\n')
+    /* gnuplot substitutes backquoted commands, macros and escapes inside
+       double quotes only; inside single quotes nothing but '' (one quote)
+       is special. A line break or another control character would end or
+       corrupt the command line, so it is shown as an escape instead. */
+    char *valid = g_utf8_make_valid(s, -1);
+    g_string_append_c(out, '\'');
+    for (const char *p = valid; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\'')
+            g_string_append(out, "''");
+        else if (c == '\n')
             g_string_append(out, "\\n");
+        else if (c == '\t')
+            g_string_append(out, "\\t");
+        else if (c < 0x20 || c == 0x7f)
+            g_string_append_printf(out, "\\x%02x", c);
         else
-            g_string_append_c(out, *s);
+            g_string_append_c(out, (char)c);
     }
-    g_string_append_c(out, '"');
+    /* Enhanced-text markup (^ _ @ & { } ~) prints as it is. */
+    g_string_append(out, "' noenhanced");
+    g_free(valid);
 }

@@ -19,8 +19,11 @@ gboolean insee_gnuplot_check(GError **err);
 /* Runs `script` (which sets an svg terminal) and returns the SVG text. */
 char *insee_gnuplot_svg(const char *script, GError **err);
 
-/* Appends `s` as a gnuplot string literal (double-quoted, escaped). */
-void insee_gnuplot_quote(GString *out, const char *s);
+/* Appends `s`, text from an input file, as a string gnuplot cannot
+   evaluate and prints as it is, followed by the keyword noenhanced: for the
+   end of a `title`, `set label` or multiplot title. Control characters show
+   as escapes (\n, \t, \xHH); invalid UTF-8 becomes U+FFFD. */
+void insee_gnuplot_text(GString *out, const char *s);
 
 G_END_DECLS
 #endif

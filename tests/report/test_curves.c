@@ -4,6 +4,7 @@
 
 #include "report/csv.h"
 #include "report/curves.h"
+#include "report/gnuplot.h"
 
 Test(configuration, loads_and_seed_are_not_part_of_it)
 {
@@ -85,4 +86,15 @@ Test(csv, an_open_quote_names_its_line)
     cr_assert_str_eq(err->message, "t.csv:3: a quoted field is never closed");
     cr_assert_null(lines);
     g_error_free(err);
+}
+
+/* Text from an input file: single-quoted (gnuplot substitutes nothing
+   there), a quote doubled, control characters shown as escapes, invalid
+   UTF-8 replaced, markup off. */
+Test(gnuplot_text, nothing_gnuplot_can_evaluate)
+{
+    GString *s = g_string_new(NULL);
+    insee_gnuplot_text(s, "a`id` $(id) @m 'q' \"d\"\nEOD\t\x1b\xff^{x}");
+    cr_assert_str_eq(s->str, "'a`id` $(id) @m ''q'' \"d\"\\nEOD\\t\\x1b\xef\xbf\xbd^{x}' noenhanced");
+    g_string_free(s, TRUE);
 }

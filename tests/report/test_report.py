@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """insee report and insee plot from the command line.
 
-usage: test_report.py page|bad-input|plot INSEE WORKDIR
+usage: test_report.py page|bad-input|plot|hostile INSEE WORKDIR
 """
 import html.parser
 import json
@@ -316,11 +316,86 @@ def test_plot(binary, work):
           f"loads and seeds are not configurations: {legends}")
 
 
+def hostile_text(work, tag):
+    """A string that runs `touch` in the work directory wherever gnuplot or a
+    shell would evaluate it, that ends an inline data block, opens a tag and
+    uses enhanced-text markup; and the markers it would leave."""
+    m = [os.path.join(work, f"MARKER-{tag}-{i}") for i in range(5)]
+    text = (f"x`touch {m[0]}` $(touch {m[1]}) system(\"touch {m[2]}\") @macro 'q' \"dq\"\n"
+            f"EOD\nsystem(\"touch {m[3]}\")\n`touch {m[4]}` ^{{up}}_{{dn}} <b>&amp;")
+    return text, m
+
+
+def svg_texts(text):
+    svg = Svg()
+    svg.feed(text)
+    return "".join(svg.texts)
+
+
+def no_markers(markers, what):
+    ran = [m for m in markers if os.path.exists(m)]
+    check(not ran, f"{what}: no command from the input ran (markers left: {ran})")
+
+
+def test_hostile(binary, work):
+    """Strings from results files reach gnuplot as text it cannot evaluate,
+    and reach the SVG literally (a newline shown as \\n)."""
+    run = real_run(binary, work)
+    with open(run) as f:
+        doc = json.load(f)
+    out = os.path.join(work, "out.svg")
+    # insee report: series.phase strings become labels of the time series.
+    h, markers = hostile_text(work, "report")
+    doc["series"]["phase"] = [h if i < 2 else h + "-drain" for i in range(len(doc["series"]["phase"]))]
+    path = os.path.join(work, "hostile.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    page = os.path.join(work, "page.html")
+    r = insee(binary, "report", path, "-o", page)
+    check(r.returncode == 0, f"insee report of hostile phases exits 0: {r.stderr}")
+    no_markers(markers, "insee report")
+    shown = h.replace("\n", "\\n")
+    check(svg_texts(open(page).read()).count(shown) >= 2, "each phase label shown literally")
+
+    # insee plot, JSON: the plugins and params strings make the legends.
+    h, markers = hostile_text(work, "plot-json")
+    doc["series"] = None
+    doc["plugins"] = "torus/" + h.replace("/", "|")
+    doc["params"] = "app.name=" + h.replace(";", ",") + ";traffic.load=0.3"
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    plain = real_run(binary, os.path.join(work, "plain"))
+    r = insee(binary, "plot", path, plain, "-o", out)
+    check(r.returncode == 0, f"insee plot of a hostile JSON exits 0: {r.stderr}")
+    no_markers(markers, "insee plot, JSON")
+    texts = svg_texts(open(out).read())
+    check(h.replace("/", "|").replace("\n", "\\n") in texts, "the plugins legend shown literally")
+    check("app.name=" + h.replace(";", ",").replace("\n", "\\n") in texts,
+          "the params legend shown literally")
+
+    # insee plot, CSV: the same through the plugins and params columns.
+    h, markers = hostile_text(work, "plot-csv")
+    def quoted(field):
+        return '"' + field.replace('"', '""') + '"'
+    head = "plugins,params,seed,offered_load,accepted_load,lat_gen_mean\n"
+    rows = [f"torus/a,app.name=x;traffic.load=0.1,1,0.1,0.1,20\n",
+            f"{quoted(h)},{quoted('app.name=' + h)},1,0.1,0.1,21\n"]
+    csv = os.path.join(work, "hostile.csv")
+    with open(csv, "w") as f:
+        f.write(head + "".join(rows))
+    r = insee(binary, "plot", csv, "-o", out)
+    check(r.returncode == 0, f"insee plot of a hostile CSV exits 0: {r.stderr}")
+    no_markers(markers, "insee plot, CSV")
+    texts = svg_texts(open(out).read())
+    check(h.replace("\n", "\\n") in texts, "the CSV legend shown literally")
+
+
 def main():
     what, binary, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    {"page": test_page, "bad-input": test_bad_input, "plot": test_plot}[what](binary, work)
+    {"page": test_page, "bad-input": test_bad_input, "plot": test_plot,
+     "hostile": test_hostile}[what](binary, work)
     print("ok")
 
 
