@@ -23,7 +23,22 @@ static void esc(GString *out, const char *s)
     g_free(e);
 }
 
-/* A table row: a heading cell and a value cell, value already HTML. */
+/* A results file may come from anyone: every string read from it reaches
+   the page through text() or member_text() (or, split up, through esc() in
+   parameters()), never through a format. */
+static void text(GString *out, insee_results *r, const char *path)
+{
+    esc(out, insee_results_str(r, path));
+}
+
+static void member_text(GString *out, insee_results *r, JsonArray *a, guint i, const char *path,
+                        const char *key)
+{
+    esc(out, insee_results_member_str(r, a, i, path, key));
+}
+
+/* A table row: a heading cell and a value cell, value already HTML (built
+   from numbers and text(), never from a string of the file as it is). */
 static void row(GString *out, const char *name, const char *html_value)
 {
     g_string_append(out, "<tr><th>");
@@ -51,21 +66,20 @@ static const char *yes_no_null(insee_results *r, const char *path)
 
 static void title(insee_results *r, GString *out)
 {
-    const char *plugins = insee_results_str(r, "plugins");
     g_string_append(out, "<title>insee report: ");
-    esc(out, plugins);
+    text(out, r, "plugins");
     g_string_append(out, "</title>\n<style>");
     g_string_append(out, style);
     g_string_append(out, "</style>\n</head>\n<body>\n<h1>insee run: ");
-    esc(out, plugins);
+    text(out, r, "plugins");
     g_string_append(out, "</h1>\n<p class=\"ids\">");
     char *base = g_path_get_basename(insee_results_path(r));
     g_string_append_printf(out, "seed %.0f · status ", insee_results_num(r, "run.seed"));
-    esc(out, insee_results_str(r, "status"));
+    text(out, r, "status");
     g_string_append(out, " · insee ");
-    esc(out, insee_results_str(r, "insee.version"));
+    text(out, r, "insee.version");
     g_string_append(out, " (plugin ABI ");
-    esc(out, insee_results_str(r, "insee.abi"));
+    text(out, r, "insee.abi");
     g_string_append(out, ") · results file ");
     esc(out, base);
     g_string_append(out, "</p>\n");
@@ -97,7 +111,7 @@ static void parameters(insee_results *r, GString *out)
         g_string_append(out, "<tr><td colspan=\"2\">none: every parameter has its default</td></tr>\n");
     g_string_append(out, "</table>\n<p>The configuration used, defaults included (save it as a "
                          "file to repeat the run):</p>\n<pre>");
-    esc(out, insee_results_str(r, "config"));
+    text(out, r, "config");
     g_string_append(out, "</pre>\n");
 }
 
@@ -125,8 +139,11 @@ static void summary(insee_results *r, GString *out)
                insee_results_num(r, "run.convergence_cycles"),
                insee_results_num(r, "run.measured_cycles"), insee_results_num(r, "run.drain_cycles"),
                insee_results_bool(r, "run.drained") ? "drained" : "not drained");
-    row_printf(out, "phases", "%s; converged: %s", insee_results_str(r, "run.phases"),
-               yes_no_null(r, "run.converged"));
+    GString *phases = g_string_new(NULL);
+    text(phases, r, "run.phases");
+    g_string_append_printf(phases, "; converged: %s", yes_no_null(r, "run.converged"));
+    row(out, "phases", phases->str);
+    g_string_free(phases, TRUE);
     double completion;
     if (insee_results_num_or_null(r, "run.completion", &completion))
         row_printf(out, "completion", "%s after %.0f cycles",
@@ -233,9 +250,9 @@ static void applications(insee_results *r, GString *out)
     g_string_append(out, "</tr>\n");
     for (guint i = 0; i < n; i++) {
         g_string_append(out, "<tr><td>");
-        esc(out, insee_results_member_str(r, apps, i, "applications", "name"));
+        member_text(out, r, apps, i, "applications", "name");
         g_string_append(out, "</td><td>");
-        esc(out, insee_results_member_str(r, apps, i, "applications", "plugins"));
+        member_text(out, r, apps, i, "applications", "plugins");
         gboolean causal = insee_results_member_bool(r, apps, i, "applications", "causal");
         /* Only a causal application completes; the others have null. */
         gboolean done = causal && insee_results_member_bool(r, apps, i, "applications", "completed");
@@ -261,12 +278,12 @@ static void plugin_figures(insee_results *r, GString *out)
                          "<th>value</th><th>unit</th></tr>\n");
     for (guint i = 0; i < n; i++) {
         g_string_append(out, "<tr><td>");
-        esc(out, insee_results_member_str(r, figs, i, "plugin_figures", "section"));
+        member_text(out, r, figs, i, "plugin_figures", "section");
         g_string_append(out, "</td><td>");
-        esc(out, insee_results_member_str(r, figs, i, "plugin_figures", "name"));
+        member_text(out, r, figs, i, "plugin_figures", "name");
         g_string_append_printf(out, "</td><td class=\"n\">%.10g</td><td>",
                                insee_results_member_num(r, figs, i, "plugin_figures", "value"));
-        esc(out, insee_results_member_str(r, figs, i, "plugin_figures", "unit"));
+        member_text(out, r, figs, i, "plugin_figures", "unit");
         g_string_append(out, "</td></tr>\n");
     }
     g_string_append(out, "</table>\n");

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """insee report and insee plot from the command line.
 
-usage: test_report.py page|bad-input|plot|hostile INSEE WORKDIR
+usage: test_report.py page|bad-input|plot|hostile|html INSEE WORKDIR
 """
 import html.parser
 import json
@@ -390,12 +390,50 @@ def test_hostile(binary, work):
     check(h.replace("\n", "\\n") in texts, "the CSV legend shown literally")
 
 
+TAG = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+
+
+def with_tag(value, key=None):
+    """Every string of a results document with TAG appended, but 'format'."""
+    if isinstance(value, dict):
+        return {k: with_tag(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [with_tag(v, key) for v in value]
+    if isinstance(value, str) and key != "format":
+        return value + TAG
+    return value
+
+
+def test_html(binary, work):
+    """No string of a results file can open a tag in the page."""
+    run = real_run(binary, work)
+    with open(run) as f:
+        doc = json.load(f)
+    doc["plugin_figures"] = [{"section": "bridge", "name": "wait", "value": 1, "unit": "cycles"}]
+    doc = with_tag(doc)
+    path = os.path.join(work, "tagged.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    out = os.path.join(work, "page.html")
+    r = insee(binary, "report", path, "-o", out)
+    check(r.returncode == 0, f"insee report of a tagged file exits 0: {r.stderr}")
+    text = open(out).read()
+    check(not re.search(r"<\s*(script|img)", text, re.I), "no tag from the file opens in the page")
+    shown = html_text(TAG)
+    for value in ("run.phases", "status", "insee.version", "insee.abi", "plugins"):
+        v = doc
+        for k in value.split("."):
+            v = v[k]
+        check(html_text(v) in text, f"{value} shown as text")
+    check(text.count(shown) >= 12, f"every string shown as text ({text.count(shown)} times)")
+
+
 def main():
     what, binary, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     {"page": test_page, "bad-input": test_bad_input, "plot": test_plot,
-     "hostile": test_hostile}[what](binary, work)
+     "hostile": test_hostile, "html": test_html}[what](binary, work)
     print("ok")
 
 
