@@ -97,9 +97,10 @@ static void add_run(collection *col, const char *plugins, const char *params, ru
     }
 }
 
-static gboolean read_json(collection *col, const char *path, GError **err)
+static gboolean read_json(collection *col, const char *path, const char *text, gsize len,
+                          GError **err)
 {
-    insee_results *r = insee_results_load(path, err);
+    insee_results *r = insee_results_parse(path, text, len, err);
     if (!r)
         return FALSE;
     run x = {0};
@@ -202,18 +203,16 @@ static gboolean read_csv(collection *col, const char *path, const char *text, GE
 
 static gboolean read_file(collection *col, const char *path, GError **err)
 {
-    char *text = NULL;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
+    char *text;
+    gsize len;
+    if (!insee_report_read(path, &text, &len, err))
         return FALSE;
-    }
     const char *first = text;
     while (g_ascii_isspace(*first))
         first++;
     /* A run JSON file is an object; a CSV file starts with its header. */
-    gboolean ok = *first == '{' ? read_json(col, path, err) : read_csv(col, path, text, err);
+    gboolean ok = *first == '{' ? read_json(col, path, text, len, err)
+                                : read_csv(col, path, text, err);
     g_free(text);
     return ok;
 }

@@ -1,6 +1,7 @@
 /* kernel/report/results.c — the run JSON reader (results.h). */
 #include "report/results.h"
 
+#include <glib/gstdio.h>
 #include <stdarg.h>
 
 G_DEFINE_QUARK(insee-report-error-quark, insee_report_error)
@@ -133,13 +134,84 @@ static JsonArray *read_array(insee_results *r, JsonNode *n, where w)
     return json_node_get_array(n);
 }
 
+/* The deepest nesting of arrays and objects in `text`, strings skipped,
+   counted only up to `limit` + 1: json-glib recurses once per level. */
+static gboolean depth_over(const char *text, gsize len, guint limit, gsize *at)
+{
+    guint depth = 0;
+    gboolean in_string = FALSE;
+    for (gsize i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = FALSE;
+        } else if (c == '"') {
+            in_string = TRUE;
+        } else if (c == '[' || c == '{') {
+            if (++depth > limit) {
+                *at = i;
+                return TRUE;
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return FALSE;
+}
+
+gboolean insee_report_read(const char *path, char **text, gsize *len, GError **err)
+{
+    GStatBuf st;
+    if (g_stat(path, &st) == 0 && (guint64)st.st_size > INSEE_REPORT_MAX_BYTES) {
+        g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
+                    "%s: %" G_GUINT64_FORMAT " bytes, over the limit of %u MiB for an input "
+                    "file (a results file is far smaller; is it the right file?)",
+                    path, (guint64)st.st_size, INSEE_REPORT_MAX_BYTES >> 20);
+        return FALSE;
+    }
+    GError *e = NULL;
+    if (!g_file_get_contents(path, text, len, &e)) {
+        g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT, "%s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 insee_results *insee_results_load(const char *path, GError **err)
 {
+    char *text;
+    gsize len;
+    if (!insee_report_read(path, &text, &len, err))
+        return NULL;
+    insee_results *r = insee_results_parse(path, text, len, err);
+    g_free(text);
+    return r;
+}
+
+insee_results *insee_results_parse(const char *path, const char *text, gsize len, GError **err)
+{
+    gsize at = 0;
+    if (len > INSEE_REPORT_MAX_BYTES) {
+        g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
+                    "%s: over the limit of %u MiB for an input file", path,
+                    INSEE_REPORT_MAX_BYTES >> 20);
+        return NULL;
+    }
+    if (depth_over(text, len, INSEE_RESULTS_MAX_DEPTH, &at)) {
+        g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
+                    "%s: arrays and objects nested deeper than %u levels (at byte %" G_GSIZE_FORMAT
+                    "); a results file has fewer than 10: is it the right file?",
+                    path, INSEE_RESULTS_MAX_DEPTH, at);
+        return NULL;
+    }
     insee_results *r = g_new0(insee_results, 1);
     r->path = g_strdup(path);
     r->parser = json_parser_new_immutable();
     GError *e = NULL;
-    if (!json_parser_load_from_file(r->parser, path, &e)) {
+    if (!json_parser_load_from_data(r->parser, text, (gssize)len, &e)) {
         g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
                     "%s: not a JSON results file: %s", path, e->message);
         g_error_free(e);

@@ -25,11 +25,26 @@ enum {
     INSEE_REPORT_ERROR_RUNTIME, /* gnuplot failed: exit status 1 */
 };
 
+/* Limits on an input file, checked before it is read or parsed: 512 MiB
+   (a run of a 32x32x32 torus recording every map is a few tens of MiB) and
+   64 levels of arrays and objects (a results file has fewer than 10; the
+   JSON parser recurses once per level and would overflow the stack). */
+#define INSEE_REPORT_MAX_BYTES (512u << 20)
+#define INSEE_RESULTS_MAX_DEPTH 64u
+
 typedef struct insee_results insee_results;
 
-/* Parses `path` and checks "format" and "format_version". NULL with *err
-   set when the file cannot be read, is not JSON or is not a results file. */
+/* The text of an input file (a results file or a CSV file), refused
+   without reading it when it is over INSEE_REPORT_MAX_BYTES. */
+gboolean insee_report_read(const char *path, char **text, gsize *len, GError **err);
+
+/* Reads `path` and parses it (insee_results_parse). */
 insee_results *insee_results_load(const char *path, GError **err);
+/* Parses `text` (named `path` in errors) and checks "format" and
+   "format_version". NULL with *err set when it is too large or too deeply
+   nested, is not JSON or is not a results file. */
+insee_results *insee_results_parse(const char *path, const char *text, gsize len,
+                                   GError **err);
 void insee_results_free(insee_results *r);
 const char *insee_results_path(const insee_results *r);
 

@@ -178,6 +178,19 @@ def test_bad_input(binary, work):
     ]:
         refused(insee(binary, "report", write(name, content), "-o", out), out, *words)
 
+    # Nesting and size are checked before parsing: json-glib recursed once
+    # per level and overflowed the stack at 100 000 nested arrays.
+    deep = write("deep.json", "[" * 100000)
+    refused(insee(binary, "report", deep, "-o", out), out, "deep.json", "deeper than 64 levels")
+    deep = write("deep-object.json", '{"a":' * 100000)
+    refused(insee(binary, "plot", deep, "-o", out), out, "deep-object.json", "64 levels")
+    big = os.path.join(work, "big.json")
+    with open(big, "w") as f:
+        f.truncate((512 << 20) + 1)  # sparse: no disk space used
+    refused(insee(binary, "report", big, "-o", out), out, "big.json", "limit of 512 MiB")
+    refused(insee(binary, "plot", big, "-o", out), out, "big.json", "limit of 512 MiB")
+    os.remove(big)
+
     missing = json.loads(json.dumps(doc))
     del missing["summary"]["latency"]["p99"]
     refused(insee(binary, "report", write("missing.json", missing), "-o", out), out,
