@@ -55,11 +55,48 @@ int insee_report_command(int argc, char **argv, const char *output)
     return finish(page, output, e);
 }
 
+static char *opt_latency;
+static gboolean opt_log;
+
+const GOptionEntry insee_plot_entries[] = {
+    {"latency", 0, 0, G_OPTION_ARG_STRING, &opt_latency,
+     "plot: the latency statistic drawn: mean (default), p50, p90, p99, p999 or max", "STAT"},
+    {"log", 0, 0, G_OPTION_ARG_NONE, &opt_log, "plot: the latency axis in log scale", NULL},
+    {0},
+};
+
+gboolean insee_plot_options_given(void)
+{
+    return opt_latency || opt_log;
+}
+
+/* The format from the name: a PNG under a .png name, an SVG under .svg;
+   anything else is refused rather than guessed. */
+static gboolean output_format(const char *output, insee_plot_options *o, GError **err)
+{
+    if (g_str_has_suffix(output, ".png") || g_str_has_suffix(output, ".PNG"))
+        o->png = "pngcairo";
+    else if (!g_str_has_suffix(output, ".svg") && !g_str_has_suffix(output, ".SVG")) {
+        g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
+                    "-o %s: insee plot writes SVG (-o FILE.svg) or PNG (-o FILE.png); name "
+                    "the file after one of them",
+                    output);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 int insee_plot_command(int argc, char **argv, const char *output)
 {
     GError *e = NULL;
-    if (!start("plot", argc, 1, 0, output, "insee plot FILE.csv|RUN.json... -o curves.svg", &e))
+    insee_plot_options o = {.latency = opt_latency ? opt_latency : "mean", .log = opt_log};
+    if (!start("plot", argc, 1, 0, output, "insee plot FILE.csv|RUN.json... -o curves.svg", &e) ||
+        !output_format(output, &o, &e) || !insee_plot_statistic_check(o.latency, &e))
         return fail(e, 2);
-    char *svg = insee_plot_curves((const char *const *)argv, (guint)argc, &e);
-    return finish(svg, output, e);
+    GBytes *figure = insee_plot_curves((const char *const *)argv, (guint)argc, &o, &e);
+    if (!figure)
+        return fail(e, status_for(e));
+    gboolean ok = insee_output_replace_bytes(output, "-o", figure, &e);
+    g_bytes_unref(figure);
+    return ok ? 0 : fail(e, 1);
 }

@@ -16,5 +16,10 @@ G_BEGIN_DECLS
 int insee_report_command(int argc, char **argv, const char *output);
 int insee_plot_command(int argc, char **argv, const char *output);
 
+/* The options of `insee plot` (--latency STAT, --log), for the command
+   line's main group; and whether any was given (they apply to plot only). */
+extern const GOptionEntry insee_plot_entries[];
+gboolean insee_plot_options_given(void);
+
 G_END_DECLS
 #endif

@@ -12,6 +12,7 @@
 /* One run's figures, read from a CSV row or a JSON file. */
 typedef struct {
     double offered, accepted, latency;
+    gboolean unconverged; /* the steady state was sought and not found */
 } run;
 
 /* All runs at one offered load of one configuration. */
@@ -19,6 +20,7 @@ typedef struct {
     double offered;
     guint n;
     double sum[2], min[2], max[2]; /* [0] latency, [1] accepted load */
+    gboolean unconverged;          /* one of the runs did not converge */
 } point;
 
 typedef struct {
@@ -31,6 +33,7 @@ typedef struct {
     GPtrArray *curves; /* of curve, in order of first appearance */
     GHashTable *by_key; /* "plugins|config" -> curve */
     guint skipped;
+    const insee_plot_options *options;
 } collection;
 
 static void curve_free(gpointer p)
@@ -90,6 +93,7 @@ static void add_run(collection *col, const char *plugins, const char *params, ru
         pt = &g_array_index(c->points, point, c->points->len - 1);
     }
     pt->n++;
+    pt->unconverged = pt->unconverged || r.unconverged;
     for (int k = 0; k < 2; k++) {
         pt->sum[k] += v[k];
         pt->min[k] = MIN(pt->min[k], v[k]);
@@ -106,7 +110,12 @@ static gboolean read_json(collection *col, const char *path, const char *text, g
     run x = {0};
     gboolean open = insee_results_num_or_null(r, "summary.offered_load", &x.offered);
     x.accepted = insee_results_num(r, "summary.accepted_load");
-    x.latency = insee_results_num(r, "summary.latency.mean");
+    char *latency = g_strconcat("summary.latency.", col->options->latency, NULL);
+    x.latency = insee_results_num(r, latency);
+    g_free(latency);
+    /* null: a run without batches, which seeks no steady state. */
+    x.unconverged = !insee_results_is_null(r, "run.converged") &&
+                    !insee_results_bool(r, "run.converged");
     const char *plugins = insee_results_str(r, "plugins");
     const char *params = insee_results_str(r, "params");
     gboolean ok = insee_results_ok(r, err);
@@ -121,8 +130,11 @@ static gboolean read_json(collection *col, const char *path, const char *text, g
     return ok;
 }
 
-static const char *const csv_needed[] = {"plugins", "params", "offered_load", "accepted_load",
-                                         "lat_gen_mean"};
+/* The columns read; the last, the latency statistic, is lat_gen_<statistic>
+   and `converged` is optional (1, 0, or empty for a run without batches). */
+enum { COL_PLUGINS, COL_PARAMS, COL_OFFERED, COL_ACCEPTED, COL_CONVERGED, COL_LATENCY, COLS };
+static const char *const csv_columns[COLS] = {"plugins", "params", "offered_load",
+                                              "accepted_load", "converged", NULL};
 
 /* A number field: TRUE and *out set, or FALSE for an empty field; a field
    that is not a number is an error. */
@@ -150,18 +162,24 @@ static gboolean read_csv(collection *col, const char *path, const char *text, GE
     gboolean ok = TRUE;
     char **head = rows->len ? g_ptr_array_index(rows, 0) : NULL;
     guint width = head ? g_strv_length(head) : 0;
-    int at[G_N_ELEMENTS(csv_needed)];
-    for (guint k = 0; k < G_N_ELEMENTS(csv_needed) && ok; k++) {
+    char *latency = g_strconcat("lat_gen_", col->options->latency, NULL);
+    int at[COLS];
+    for (guint k = 0; k < COLS && ok; k++) {
+        const char *name = k == COL_LATENCY ? latency : csv_columns[k];
         at[k] = -1;
         for (guint c = 0; c < width; c++)
-            if (strcmp(head[c], csv_needed[k]) == 0)
+            if (strcmp(head[c], name) == 0)
                 at[k] = (int)c;
-        if (at[k] < 0) {
+        if (at[k] < 0 && k != COL_CONVERGED) {
             char *found = head ? g_strjoinv(",", head) : g_strdup("");
             g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
                         "%s:1: the header has no column '%s' (it reads '%.200s'); insee plot "
-                        "reads CSV files written by [stats] csv and run JSON files",
-                        path, csv_needed[k], found);
+                        "reads CSV files written by [stats] csv and run JSON files%s",
+                        path, name, found,
+                        k == COL_LATENCY ? " (a CSV file has lat_gen_mean, lat_gen_p99 and "
+                                           "lat_gen_max; the other percentiles are in run "
+                                           "JSON files)"
+                                         : "");
             g_free(found);
             ok = FALSE;
         }
@@ -178,42 +196,41 @@ static gboolean read_csv(collection *col, const char *path, const char *text, GE
         }
         run x = {0};
         GError *e = NULL;
-        gboolean open = csv_number(f[at[2]], path, line, "offered_load", &x.offered, &e);
+        gboolean open = csv_number(f[at[COL_OFFERED]], path, line, "offered_load", &x.offered, &e);
         x.latency = NAN;
-        if (!e && !csv_number(f[at[3]], path, line, "accepted_load", &x.accepted, &e) && !e)
+        if (!e && !csv_number(f[at[COL_ACCEPTED]], path, line, "accepted_load", &x.accepted, &e) &&
+            !e)
             g_set_error(&e, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
                         "%s:%u: column 'accepted_load' is empty", path, line);
         if (!e)
-            csv_number(f[at[4]], path, line, "lat_gen_mean", &x.latency, &e);
+            csv_number(f[at[COL_LATENCY]], path, line, latency, &x.latency, &e);
+        x.unconverged = at[COL_CONVERGED] >= 0 && strcmp(f[at[COL_CONVERGED]], "0") == 0;
         if (e) {
             g_propagate_error(err, e);
             ok = FALSE;
         } else if (open && x.offered >= 0) {
-            add_run(col, f[at[0]], f[at[1]], x);
+            add_run(col, f[at[COL_PLUGINS]], f[at[COL_PARAMS]], x);
         } else {
             g_printerr("insee: notice: %s:%u: a run without an offered load (a causal "
                        "workload); left out\n", path, line);
             col->skipped++;
         }
     }
+    g_free(latency);
     g_ptr_array_free(rows, TRUE);
     g_array_free(lines, TRUE);
     return ok;
 }
 
-static gboolean read_file(collection *col, const char *path, GError **err)
+static gboolean read_text(collection *col, const char *path, const char *text, gsize len,
+                          GError **err)
 {
-    char *text;
-    gsize len;
-    if (!insee_report_read(path, &text, &len, err))
-        return FALSE;
     const char *first = text;
     while (g_ascii_isspace(*first))
         first++;
     /* A run JSON file is an object; a CSV file starts with its header. */
     gboolean ok = *first == '{' ? read_json(col, path, text, len, err)
                                 : read_csv(col, path, text, err);
-    g_free(text);
     return ok;
 }
 
@@ -238,8 +255,10 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **insee_plot_legends(const char *const *plugins, const char *const *configs, guint n)
+char **insee_plot_legends(const char *const *plugins, const char *const *configs, guint n,
+                          char **common)
 {
+    GString *shared = g_string_new(NULL);
     GString **legend = g_new0(GString *, n);
     char ***parts = g_new0(char **, n);
     GHashTable **tables = g_new0(GHashTable *, n);
@@ -267,6 +286,8 @@ char **insee_plot_legends(const char *const *plugins, const char *const *configs
             differs = differs || strcmp(parts[i][pos], parts[0][pos]) != 0;
         for (guint i = 0; differs && i < n; i++)
             g_string_append_printf(legend[i], "%s%s", legend[i]->len ? ", " : "", parts[i][pos]);
+        if (!differs)
+            g_string_append_printf(shared, "%s%s", shared->len ? "/" : "", parts[0][pos]);
     }
     for (guint i = 0; !same_shape && i < n; i++)
         g_string_append(legend[i], plugins[i]);
@@ -281,6 +302,8 @@ char **insee_plot_legends(const char *const *plugins, const char *const *configs
             g_string_append_printf(legend[i], "%s%s%s%s", legend[i]->len ? ", " : "", key,
                                    v ? "=" : " default", v ? v : "");
         }
+        if (!differs)
+            g_string_append_printf(shared, "%s%s=%s", shared->len ? ", " : "", key, first);
     }
     char **out = g_new0(char *, n + 1);
     for (guint i = 0; i < n; i++) {
@@ -297,6 +320,7 @@ char **insee_plot_legends(const char *const *plugins, const char *const *configs
     g_free(tables);
     g_free(parts);
     g_free(legend);
+    *common = g_string_free(shared, FALSE);
     return out;
 }
 
@@ -306,24 +330,86 @@ static int by_offered(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void panel(GString *s, const collection *col, char **legends, int k, const char *ylabel,
-                  const char *title, const char *key)
+/* One curve's points: offered, then mean, min and max of the latency and of
+   the accepted load, then 1 where a run did not converge. */
+static void data_block(GString *s, guint i, curve *c)
 {
-    g_string_append_printf(s, "set title \"%s\"\nset ylabel \"%s\"\nset key %s\nplot ", title,
-                           ylabel, key);
+    g_array_sort(c->points, by_offered);
+    g_string_append_printf(s, "$c%u << EOD\n", i);
+    for (guint j = 0; j < c->points->len; j++) {
+        const point *p = &g_array_index(c->points, point, j);
+        g_string_append_printf(s, "%.9g", p->offered);
+        for (int k = 0; k < 2; k++) {
+            if (isfinite(p->sum[k]))
+                g_string_append_printf(s, " %.9g %.9g %.9g", p->sum[k] / p->n, p->min[k],
+                                       p->max[k]);
+            else
+                g_string_append(s, " NaN NaN NaN");
+        }
+        g_string_append_printf(s, " %d\n", p->unconverged);
+    }
+    g_string_append(s, "EOD\n");
+}
+
+static gboolean any_unconverged(const collection *col)
+{
+    for (guint i = 0; i < col->curves->len; i++) {
+        const curve *c = g_ptr_array_index(col->curves, i);
+        for (guint j = 0; j < c->points->len; j++)
+            if (g_array_index(c->points, point, j).unconverged)
+                return TRUE;
+    }
+    return FALSE;
+}
+
+static void panel(GString *s, const collection *col, char **legends, int k, const char *ylabel,
+                  const char *title)
+{
+    g_string_append_printf(s, "set title \"%s\"\nset ylabel \"%s\"\nplot ", title, ylabel);
     for (guint i = 0; i < col->curves->len; i++) {
         g_string_append_printf(s, "%s$c%u using 1:%d:%d:%d with yerrorlines lw 2 pt 7 ps 0.6 "
                                   "lc %u title ",
                                i ? ", " : "", i, 2 + 3 * k, 3 + 3 * k, 4 + 3 * k, i + 1);
         insee_gnuplot_text(s, legends[i]);
     }
+    /* A ring around each point whose steady state was not found: its
+       figures hold the transient too. */
+    for (guint i = 0; any_unconverged(col) && i < col->curves->len; i++)
+        g_string_append_printf(s, ", $c%u using 1:($8 > 0 ? $%d : NaN) with points pt 6 ps 1.8 lw 2 "
+                                  "lc rgb \"red\" %s",
+                               i, 2 + 3 * k, i ? "notitle" : "title \"not converged\"");
     if (k == 1) /* accepted = offered: what an unsaturated network does */
         g_string_append(s, ", x with lines dt 2 lc rgb \"gray60\" notitle");
     g_string_append_c(s, '\n');
 }
 
-static char *draw(collection *col, GError **err)
+static const char *const statistic_names[][2] = {
+    {"mean", "average"}, {"p50", "median (p50)"}, {"p90", "p90"},
+    {"p99", "p99"},      {"p999", "p99.9"},       {"max", "maximum"},
+};
+
+gboolean insee_plot_statistic_check(const char *statistic, GError **err)
 {
+    for (guint i = 0; i < G_N_ELEMENTS(statistic_names); i++)
+        if (strcmp(statistic, statistic_names[i][0]) == 0)
+            return TRUE;
+    g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
+                "--latency %s: not a latency statistic; use mean, p50, p90, p99, p999 or max",
+                statistic);
+    return FALSE;
+}
+
+static const char *statistic_name(const char *statistic)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(statistic_names); i++)
+        if (strcmp(statistic, statistic_names[i][0]) == 0)
+            return statistic_names[i][1];
+    return statistic;
+}
+
+static char *script(collection *col)
+{
+    const insee_plot_options *o = col->options;
     guint n = col->curves->len;
     const char **plugins = g_new0(const char *, n);
     const char **configs = g_new0(const char *, n);
@@ -332,59 +418,73 @@ static char *draw(collection *col, GError **err)
         plugins[i] = c->plugins;
         configs[i] = c->config;
     }
-    char **legends = insee_plot_legends(plugins, configs, n);
+    char *common = NULL;
+    char **legends = insee_plot_legends(plugins, configs, n, &common);
     g_free(plugins);
     g_free(configs);
-    GString *s = g_string_new("set terminal svg size 1200,500 fixed enhanced font \"sans,11\" "
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "set terminal %s size 1200,540 enhanced font \"sans,11\" "
                               "background rgb \"white\"\nset encoding utf8\n"
-                              "set datafile missing \"NaN\"\nset grid lc rgb \"#dddddd\"\n");
-    for (guint i = 0; i < n; i++) {
-        curve *c = g_ptr_array_index(col->curves, i);
-        g_array_sort(c->points, by_offered);
-        g_string_append_printf(s, "$c%u << EOD\n", i);
-        for (guint j = 0; j < c->points->len; j++) {
-            const point *p = &g_array_index(c->points, point, j);
-            g_string_append_printf(s, "%.9g", p->offered);
-            for (int k = 0; k < 2; k++) {
-                if (isfinite(p->sum[k]))
-                    g_string_append_printf(s, " %.9g %.9g %.9g", p->sum[k] / p->n, p->min[k],
-                                           p->max[k]);
-                else
-                    g_string_append(s, " NaN NaN NaN");
-            }
-            g_string_append_c(s, '\n');
-        }
-        g_string_append(s, "EOD\n");
-    }
-    g_string_append(s, "set multiplot layout 1,2\nset xlabel \"offered load (phits/node/cycle)\"\n"
-                       "set xrange [0:*]\nset yrange [0:*]\n");
-    panel(s, col, legends, 0, "average latency from generation (cycles)",
-          "Latency against offered load", "top left");
-    panel(s, col, legends, 1, "accepted load (phits/node/cycle)",
-          "Accepted against offered load", "top left");
+                              "set datafile missing \"NaN\"\nset grid lc rgb \"#dddddd\"\n",
+                           o->png ? o->png : "svg fixed");
+    for (guint i = 0; i < n; i++)
+        data_block(s, i, g_ptr_array_index(col->curves, i));
+    /* The legends name what tells the curves apart; the caption what they share. */
+    GString *caption = g_string_new(NULL);
+    g_string_append_printf(caption, "all curves: %s", *common ? common : "(nothing in common)");
+    g_string_append(s, "set multiplot layout 1,2 title ");
+    insee_gnuplot_text(s, caption->str);
+    g_string_free(caption, TRUE);
+    g_free(common);
+    g_string_append(s, "\nset xlabel \"offered load (phits/node/cycle)\"\nset key top left\n"
+                       "set xrange [0:*]\n");
+    char *title = g_strdup_printf("Latency (%s) against offered load", statistic_name(o->latency));
+    char *ylabel = g_strdup_printf("%s latency from generation (cycles%s)",
+                                   statistic_name(o->latency), o->log ? ", log scale" : "");
+    g_string_append(s, o->log ? "set logscale y\nset yrange [*:*]\n" : "set yrange [0:*]\n");
+    panel(s, col, legends, 0, ylabel, title);
+    g_free(title);
+    g_free(ylabel);
+    g_string_append(s, "unset logscale y\nset yrange [0:*]\n");
+    panel(s, col, legends, 1, "accepted load (phits/node/cycle)", "Accepted against offered load");
     g_string_append(s, "unset multiplot\n");
     g_strfreev(legends);
-    char *svg = insee_gnuplot_svg(s->str, err);
-    g_string_free(s, TRUE);
-    return svg;
+    return g_string_free(s, FALSE);
 }
 
-char *insee_plot_curves(const char *const *files, guint n, GError **err)
+char *insee_plot_script(const char *const *names, const char *const *texts, const gsize *lens,
+                        guint n, const insee_plot_options *o, GError **err)
 {
     collection col = {g_ptr_array_new_with_free_func(curve_free),
-                      g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), 0};
+                      g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL), 0, o};
     gboolean ok = TRUE;
     for (guint i = 0; i < n && ok; i++)
-        ok = read_file(&col, files[i], err);
+        ok = read_text(&col, names[i], texts[i], lens[i], err);
     if (ok && !col.curves->len) {
         g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_INPUT,
-                    "%s%s: no run with an offered load to plot%s", files[0],
+                    "%s%s: no run with an offered load to plot%s", names[0],
                     n > 1 ? " and the other files" : "",
                     col.skipped ? " (only causal workloads)" : " (the files hold no runs)");
         ok = FALSE;
     }
-    char *svg = ok ? draw(&col, err) : NULL;
+    char *text = ok ? script(&col) : NULL;
     g_hash_table_destroy(col.by_key);
     g_ptr_array_free(col.curves, TRUE);
-    return svg;
+    return text;
+}
+
+GBytes *insee_plot_curves(const char *const *files, guint n, const insee_plot_options *o,
+                          GError **err)
+{
+    char **texts = g_new0(char *, n + 1);
+    gsize *lens = g_new0(gsize, n);
+    gboolean ok = TRUE;
+    for (guint i = 0; i < n && ok; i++)
+        ok = insee_report_read(files[i], &texts[i], &lens[i], err);
+    char *s = ok ? insee_plot_script(files, (const char *const *)texts, lens, n, o, err) : NULL;
+    g_strfreev(texts);
+    g_free(lens);
+    GBytes *out = s ? insee_gnuplot_run(s, o->png != NULL, err) : NULL;
+    g_free(s);
+    return out;
 }

@@ -19,39 +19,70 @@ gboolean insee_gnuplot_check(GError **err)
     return TRUE;
 }
 
-char *insee_gnuplot_svg(const char *script, GError **err)
+static const char png_signature[] = "\x89PNG\r\n\x1a\n";
+
+/* Whether gnuplot wrote what was asked: its stdout is the file. */
+static gboolean drawn(GBytes *out, gboolean png)
+{
+    gsize len;
+    const char *data = out ? g_bytes_get_data(out, &len) : NULL;
+    if (!data)
+        return FALSE;
+    if (png)
+        return len > 8 && memcmp(data, png_signature, 8) == 0;
+    return g_strstr_len(data, (gssize)len, "<svg") != NULL && !memchr(data, '\0', len);
+}
+
+GBytes *insee_gnuplot_run(const char *script, gboolean png, GError **err)
 {
     if (!insee_gnuplot_check(err))
         return NULL;
     GError *e = NULL;
-    /* The script goes to stdin and the SVG comes back on stdout:
+    /* The script goes to stdin and the figure comes back on stdout:
        communicate() feeds one while draining the other, so neither pipe
        fills up and stalls the other side. */
     GSubprocess *p = g_subprocess_new(G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                           G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                           G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                       &e, "gnuplot", NULL);
-    char *out = NULL, *errs = NULL;
-    if (p && g_subprocess_communicate_utf8(p, script, NULL, &out, &errs, &e) &&
-        g_subprocess_get_if_exited(p) && g_subprocess_get_exit_status(p) == 0 && out &&
-        strstr(out, "<svg")) {
-        g_free(errs);
-        g_object_unref(p);
-        return out;
-    }
-    if (e) {
+    GBytes *in = g_bytes_new_static(script, strlen(script));
+    GBytes *out = NULL, *errs = NULL;
+    gboolean ok = p && g_subprocess_communicate(p, in, NULL, &out, &errs, &e) &&
+                  g_subprocess_get_if_exited(p) && g_subprocess_get_exit_status(p) == 0 &&
+                  drawn(out, png);
+    g_bytes_unref(in);
+    if (!ok) {
+        gsize len = 0;
+        const char *msg = errs ? g_bytes_get_data(errs, &len) : NULL;
+        char *why = e ? g_strdup(e->message)
+                      : len ? g_strstrip(g_strndup(msg, len)) : g_strdup(png ? "no PNG" : "no SVG");
         g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_RUNTIME,
-                    "could not run gnuplot: %s", e->message);
-        g_error_free(e);
-    } else {
-        g_set_error(err, INSEE_REPORT_ERROR, INSEE_REPORT_ERROR_RUNTIME,
-                    "gnuplot failed to draw a figure: %s", errs && *errs ? g_strstrip(errs) : "no SVG");
+                    e ? "could not run gnuplot: %s%s"
+                      : "gnuplot failed to draw a figure: %s%s",
+                    why, png ? " (a PNG needs gnuplot's pngcairo terminal, which Debian's "
+                               "gnuplot-nox has; or write SVG: -o FILE.svg)"
+                             : "");
+        g_free(why);
+        g_clear_error(&e);
+        g_clear_pointer(&out, g_bytes_unref);
     }
-    g_free(out);
-    g_free(errs);
+    if (errs)
+        g_bytes_unref(errs);
     if (p)
         g_object_unref(p);
-    return NULL;
+    return out;
+}
+
+char *insee_gnuplot_svg(const char *script, GError **err)
+{
+    GBytes *out = insee_gnuplot_run(script, FALSE, err);
+    if (!out)
+        return NULL;
+    gsize len;
+    const char *data = g_bytes_get_data(out, &len);
+    char *svg = g_strndup(data, len);
+    g_bytes_unref(out);
+    return svg;
 }
 
 void insee_gnuplot_text(GString *out, const char *s)

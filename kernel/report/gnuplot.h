@@ -16,7 +16,11 @@ G_BEGIN_DECLS
 /* Whether gnuplot can be run, to refuse early rather than after the work. */
 gboolean insee_gnuplot_check(GError **err);
 
-/* Runs `script` (which sets an svg terminal) and returns the SVG text. */
+/* Runs `script`, which sets the svg terminal, or the pngcairo terminal
+   when `png`, and returns what gnuplot wrote, checked to be an SVG or a
+   PNG. */
+GBytes *insee_gnuplot_run(const char *script, gboolean png, GError **err);
+/* The same for an SVG, as text. */
 char *insee_gnuplot_svg(const char *script, GError **err);
 
 /* Appends `s`, text from an input file, as a string gnuplot cannot

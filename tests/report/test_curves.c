@@ -26,21 +26,28 @@ Test(legends, name_only_what_differs)
                              "torus/bubble/rr/consecutive/uniform"};
     const char *configs[] = {"router.mode=random;topology.dims=[8,8]", "topology.dims=[8,8]",
                              "topology.dims=[8,8]"};
-    char **l = insee_plot_legends(plugins, configs, 3);
+    char *common = NULL;
+    char **l = insee_plot_legends(plugins, configs, 3, &common);
     cr_assert_str_eq(l[0], "bubble, router.mode=random");
     cr_assert_str_eq(l[1], "dally, router.mode default");
     cr_assert_str_eq(l[2], "bubble, router.mode default");
     cr_assert_null(l[3]);
+    /* The caption: what every curve shares. */
+    cr_assert_str_eq(common, "torus/rr/consecutive/uniform, topology.dims=[8,8]");
     g_strfreev(l);
+    g_free(common);
 }
 
 Test(legends, one_configuration_is_named_by_its_plugins)
 {
     const char *plugins[] = {"mesh/dally/rr/consecutive/uniform"};
     const char *configs[] = {"topology.dims=[4,4]"};
-    char **l = insee_plot_legends(plugins, configs, 1);
+    char *common = NULL;
+    char **l = insee_plot_legends(plugins, configs, 1, &common);
     cr_assert_str_eq(l[0], "mesh/dally/rr/consecutive/uniform");
+    cr_assert_str_eq(common, "mesh/dally/rr/consecutive/uniform, topology.dims=[4,4]");
     g_strfreev(l);
+    g_free(common);
 }
 
 Test(legends, plugin_lists_of_other_lengths_are_compared_whole)
@@ -48,10 +55,13 @@ Test(legends, plugin_lists_of_other_lengths_are_compared_whole)
     /* Several applications make the plugin list longer. */
     const char *plugins[] = {"torus/bubble/rr/consecutive/uniform", "torus/bubble/rr/a/b/c/d"};
     const char *configs[] = {"", ""};
-    char **l = insee_plot_legends(plugins, configs, 2);
+    char *common = NULL;
+    char **l = insee_plot_legends(plugins, configs, 2, &common);
     cr_assert_str_eq(l[0], plugins[0]);
     cr_assert_str_eq(l[1], plugins[1]);
+    cr_assert_str_eq(common, "");
     g_strfreev(l);
+    g_free(common);
 }
 
 Test(csv, quoted_fields_and_record_lines)

@@ -163,6 +163,7 @@ def test_bad_input(binary, work):
     with open(run) as f:
         doc = json.load(f)
     out = os.path.join(work, "out.html")
+    svg_out = os.path.join(work, "out.svg")
 
     def write(name, content):
         p = os.path.join(work, name)
@@ -183,12 +184,12 @@ def test_bad_input(binary, work):
     deep = write("deep.json", "[" * 100000)
     refused(insee(binary, "report", deep, "-o", out), out, "deep.json", "deeper than 64 levels")
     deep = write("deep-object.json", '{"a":' * 100000)
-    refused(insee(binary, "plot", deep, "-o", out), out, "deep-object.json", "64 levels")
+    refused(insee(binary, "plot", deep, "-o", svg_out), svg_out, "deep-object.json", "64 levels")
     big = os.path.join(work, "big.json")
     with open(big, "w") as f:
         f.truncate((512 << 20) + 1)  # sparse: no disk space used
     refused(insee(binary, "report", big, "-o", out), out, "big.json", "limit of 512 MiB")
-    refused(insee(binary, "plot", big, "-o", out), out, "big.json", "limit of 512 MiB")
+    refused(insee(binary, "plot", big, "-o", svg_out), svg_out, "big.json", "limit of 512 MiB")
     os.remove(big)
 
     missing = json.loads(json.dumps(doc))
@@ -220,20 +221,29 @@ def test_bad_input(binary, work):
     env = dict(os.environ, PATH=os.path.join(work, "empty-path"))
     refused(insee(binary, "report", run, "-o", out, env=env), out,
             "install gnuplot (Debian: gnuplot-nox)")
-    refused(insee(binary, "plot", run, "-o", out, env=env), out, "gnuplot-nox")
+    refused(insee(binary, "plot", run, "-o", svg_out, env=env), svg_out, "gnuplot-nox")
 
     # plot: a foreign CSV header names the file and the column it lacks.
     foreign = write("foreign.csv", "name,value\nx,1\n")
-    refused(insee(binary, "plot", foreign, "-o", out), out, "foreign.csv", "'plugins'")
+    refused(insee(binary, "plot", foreign, "-o", svg_out), svg_out, "foreign.csv", "'plugins'")
     header = ("plugins,params,seed,offered_load,accepted_load,lat_gen_mean\n")
     bad = write("badnum.csv", header + "torus/bubble,traffic.load=0.1,1,0.1,0.1,abc\n")
-    refused(insee(binary, "plot", bad, "-o", out), out, "badnum.csv:2", "'lat_gen_mean'",
+    refused(insee(binary, "plot", bad, "-o", svg_out), svg_out, "badnum.csv:2", "'lat_gen_mean'",
             "'abc'")
     ragged = write("ragged.csv", header + "torus/bubble,traffic.load=0.1,1,0.1\n")
-    refused(insee(binary, "plot", ragged, "-o", out), out, "ragged.csv:2", "fields")
+    refused(insee(binary, "plot", ragged, "-o", svg_out), svg_out, "ragged.csv:2", "fields")
     quote = write("quote.csv", header + '"torus/bubble,traffic.load=0.1,1,0.1,0.1,3\n')
-    refused(insee(binary, "plot", quote, "-o", out), out, "quote.csv:2", "never closed")
-    refused(insee(binary, "plot", os.path.join(work, "nothing.csv"), "-o", out), out,
+    refused(insee(binary, "plot", quote, "-o", svg_out), svg_out, "quote.csv:2", "never closed")
+    # The output's name says its format: another one is refused, not guessed.
+    refused(insee(binary, "plot", run, "-o", os.path.join(work, "x.pdf")), None, "x.pdf",
+            "-o FILE.png")
+    check(not os.path.exists(os.path.join(work, "x.pdf")), "no x.pdf written")
+    refused(insee(binary, "plot", "--latency", "p42", run, "-o", svg_out), svg_out, "p42",
+            "p50, p90, p99, p999 or max")
+    refused(insee(binary, "plot", "--latency", "p50", bad, "-o", svg_out), svg_out,
+            "badnum.csv:1", "'lat_gen_p50'", "run JSON files")
+    refused(insee(binary, "report", "--log", run, "-o", out), out, "--log", "`insee plot` only")
+    refused(insee(binary, "plot", os.path.join(work, "nothing.csv"), "-o", svg_out), svg_out,
             "nothing.csv")
 
 
@@ -293,7 +303,7 @@ def test_plot(binary, work):
     check(r.returncode == 0, f"insee plot exits 0: {r.stderr}")
     svg = Svg()
     svg.feed(open(out).read())
-    check("Latency against offered load" in svg.texts and
+    check("Latency (average) against offered load" in svg.texts and
           "Accepted against offered load" in svg.texts, "two panels with their titles")
     legends = [g["title"] for g in svg.groups if not g["title"].startswith("gnuplot_plot")]
     check(sorted(legends) == sorted(["router.mode=random", "router.mode default"] * 2),
@@ -317,13 +327,57 @@ def test_plot(binary, work):
                   abs((bars[0][0][1] + bars[0][1][1]) / 2 - y) < 0.02,
                   f"{g['title']}: mean of two seeds between their error bar's ends: {bars}, {y}")
 
+    # The caption names what every curve shares; no point is ringed, every
+    # run having converged or had no batches.
+    check("all curves: torus/bubble/round-robin/consecutive/uniform" in svg.texts,
+          f"the caption names the shared plugins: {svg.texts[:12]}")
+    check(not any(g["title"] == "not converged" for g in svg.groups), "no point marked")
+
+    # A run that did not converge gets a ring, in both panels, at its point only.
+    with open(csv, "w") as f:
+        f.write(header + "".join(rows[:-1]) + rows[-1].replace(",fixed,,", ",batches,0,"))
+    r = insee(binary, "plot", csv, "-o", out)
+    check(r.returncode == 0, f"insee plot with an unconverged run exits 0: {r.stderr}")
+    svg = Svg()
+    svg.feed(open(out).read())
+    rings = [g for g in svg.groups if g["title"] == "not converged"]
+    check(len(rings) == 2, f"a 'not converged' entry in each panel: {[g['title'] for g in svg.groups]}")
+    with open(out) as f:
+        text = f.read()
+    # gnuplot draws each ring as a red <use> of its circle symbol.
+    rings = re.findall(r"<use xlink:href='#gpPt5'[^>]*rgb\(255, +0, +0\)", text)
+    check(len(rings) == 2, f"one ringed point per panel: {rings}")
+
+    # --latency p99 and --log: the statistic and the scale, said on the axis.
+    r = insee(binary, "plot", "--latency", "p99", "--log", csv, "-o", out)
+    check(r.returncode == 0, f"insee plot --latency p99 --log exits 0: {r.stderr}")
+    svg = Svg()
+    svg.feed(open(out).read())
+    check("Latency (p99) against offered load" in svg.texts, f"the p99 panel: {svg.texts[:20]}")
+    check("p99 latency from generation (cycles, log scale)" in svg.texts, "the log axis said")
+    # The CSV's p99 column is 1 everywhere: the latency axis has decades
+    # around it (0.1, 1, 10), as a log axis does, where the mean's linear
+    # axis went up to 80.
+    ticks = [t.strip() for t in svg.texts[:svg.texts.index(
+        "p99 latency from generation (cycles, log scale)")] if t.strip()]
+    check(ticks[3:6] == ["0.1", "1", "10"], f"log-scale ticks on the latency axis: {ticks}")
+
+    # -o x.png: a real PNG.
+    png = os.path.join(work, "curves.png")
+    r = insee(binary, "plot", csv, "-o", png)
+    check(r.returncode == 0, f"insee plot -o x.png exits 0: {r.stderr}")
+    with open(png, "rb") as f:
+        data = f.read()
+    check(data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" in data[-16:], "a whole PNG file")
+
     # A run JSON beside the CSV: one more configuration, told by its parameters.
     run = real_run(binary, os.path.join(work, "json"))
     r = insee(binary, "plot", csv, run, "-o", out)
     check(r.returncode == 0, f"insee plot CSV + JSON exits 0: {r.stderr}")
     svg = Svg()
     svg.feed(open(out).read())
-    legends = [g["title"] for g in svg.groups if not g["title"].startswith("gnuplot_plot")]
+    legends = [g["title"] for g in svg.groups
+               if not g["title"].startswith("gnuplot_plot") and g["title"] != "not converged"]
     check(len(legends) == 6 and len(set(legends)) == 3, f"three configurations: {legends}")
     check(not any("traffic.load" in l or "simulation.seed" in l for l in legends),
           f"loads and seeds are not configurations: {legends}")
