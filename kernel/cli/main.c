@@ -91,7 +91,9 @@ static const char summary[] =
     "  plugins info NAME        a plugin's parameters (its manual); --json for tools\n"
     "  report RUN.json -o F     one self-contained HTML page of a run's JSON results\n"
     "  plot FILE... -o F.svg    latency and accepted load against offered load, a curve\n"
-    "                           per configuration, from CSV files and run JSON files\n"
+    "                           per configuration, from CSV files and run JSON files;\n"
+    "                           -o F.png: a PNG; --latency p99: another statistic\n"
+    "                           (mean, p50, p90, p99, p999, max); --log: log scale\n"
     "  trace phits TRACE.gz     the phits of a packet trace ([stats] trace), hop by hop;\n"
     "                           --packet ID: one packet\n";
 
@@ -372,6 +374,7 @@ int main(int argc, char **argv)
     g_option_context_set_summary(ctx, summary);
     g_option_context_set_description(ctx, description);
     g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_add_main_entries(ctx, insee_plot_entries, NULL);
     GError *err = NULL;
     argc = take_json_argument(argc, argv);
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
@@ -394,6 +397,9 @@ int main(int argc, char **argv)
         code = EXIT_USAGE;
     } else if (opt_packet != -1 && strcmp(cmd, "trace") != 0) {
         g_printerr("insee: error: --packet applies to `insee trace phits` only; see insee --help\n");
+        code = EXIT_USAGE;
+    } else if (insee_plot_options_given() && strcmp(cmd, "plot") != 0) {
+        g_printerr("insee: error: --latency and --log apply to `insee plot` only; see insee --help\n");
         code = EXIT_USAGE;
     } else if (opt_output && strcmp(cmd, "report") != 0 && strcmp(cmd, "plot") != 0) {
         g_printerr("insee: error: -o applies to `insee report` and `insee plot` only; see insee --help\n");

@@ -234,7 +234,7 @@ int insee_output_temp(const char *path, const char *what, char **tmp, GError **e
 /* The new contents: the old ones when appending (`header` set), then
    `text`; written beside the file and renamed over it under the lock. */
 static gboolean update(const char *path, const char *what, const char *header, const char *text,
-                       GError **err)
+                       gsize len, GError **err)
 {
     struct stat held;
     gboolean created;
@@ -260,7 +260,7 @@ static gboolean update(const char *path, const char *what, const char *header, c
     }
     if (!copy_bytes(fd, keep, out) ||
         (header && keep == 0 && !write_all(out, header, strlen(header))) ||
-        !write_all(out, text, strlen(text)) || fsync(out) != 0) {
+        !write_all(out, text, len) || fsync(out) != 0) {
         fail_errno(err, errno, what, path, "cannot write the new contents");
         goto done;
     }
@@ -291,11 +291,19 @@ done:
 
 gboolean insee_output_replace(const char *path, const char *what, const char *text, GError **err)
 {
-    return update(path, what, NULL, text, err);
+    return update(path, what, NULL, text, strlen(text), err);
+}
+
+gboolean insee_output_replace_bytes(const char *path, const char *what, GBytes *bytes,
+                                    GError **err)
+{
+    gsize len;
+    const char *data = g_bytes_get_data(bytes, &len);
+    return update(path, what, NULL, data ? data : "", len, err);
 }
 
 gboolean insee_output_append(const char *path, const char *what, const char *header,
                              const char *text, GError **err)
 {
-    return update(path, what, header, text, err);
+    return update(path, what, header, text, strlen(text), err);
 }

@@ -30,6 +30,9 @@ gboolean insee_output_check_append(const char *path, const char *what, const cha
 /* Replace the file's contents by `text`. */
 gboolean insee_output_replace(const char *path, const char *what, const char *text,
                               GError **err);
+/* The same with binary contents (a PNG). */
+gboolean insee_output_replace_bytes(const char *path, const char *what, GBytes *bytes,
+                                    GError **err);
 
 /* Append `text` to the file, which must be empty, absent or begin with
    `header`; an empty or absent file gets `header` first. The old contents are
