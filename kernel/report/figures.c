@@ -182,21 +182,48 @@ static gboolean latency_histogram(insee_results *r, GPtrArray *figs, GError **er
         absent(f, "histograms.latency");
         return insee_results_ok(r, err);
     }
-    f->note = g_strdup("Packets delivered in the measurement window by latency from generation; "
-                       "each bar spans the bin's cycles.");
+    guint n = json_array_get_length(bins);
     GString *s = script_new(800, 380);
     g_string_append(s, "$bins << EOD\n");
-    for (guint i = 0; i < json_array_get_length(bins); i++) {
+    double first = INFINITY, last = 0, total = 0;
+    for (guint i = 0; i < n; i++) {
         double lo = insee_results_member_num(r, bins, i, "histograms.latency", "lo");
         double hi = insee_results_member_num(r, bins, i, "histograms.latency", "hi");
         double c = insee_results_member_num(r, bins, i, "histograms.latency", "count");
         g_string_append_printf(s, "%.9g %.9g %.9g\n", (lo + hi) / 2, hi - lo + 1, c);
+        first = MIN(first, lo);
+        last = MAX(last, hi);
+        total += c;
     }
-    g_string_append(s, "EOD\nset xlabel \"latency from generation (cycles)\"\n"
+    if (!insee_results_ok(r, err)) {
+        g_string_free(s, TRUE);
+        return FALSE;
+    }
+    if (total <= 0) {
+        g_string_free(s, TRUE);
+        f->absent = g_strdup("Not drawn: no packet was delivered in the measurement window "
+                             "(histograms.latency is empty); measure longer ([simulation] "
+                             "cycles) or at a higher load.");
+        return TRUE;
+    }
+    /* A few stragglers far out (a packet held for thousands of cycles)
+       would stretch a linear axis until every other bar is one pixel wide
+       at its left end: past two decades the axis is logarithmic. The range
+       is the bins', not gnuplot's, which starts it at 0. */
+    gboolean log = last + 0.5 > 100 * MAX(first - 0.5, 0.5);
+    f->note = g_strdup_printf("Packets delivered in the measurement window by latency from "
+                              "generation; each bar spans the bin's cycles%s.",
+                              log ? " (latency in log scale: the latencies span more than "
+                                    "two decades)"
+                                  : "");
+    g_string_append_printf(s, "EOD\n%sset xrange [%.9g:%.9g]\n",
+                           log ? "set logscale x\n" : "", MAX(first - 0.5, log ? 0.5 : 0),
+                           last + 0.5);
+    g_string_append(s, "set xlabel \"latency from generation (cycles)\"\n"
                        "set ylabel \"packets\"\nset yrange [0:*]\nset style fill solid 0.8 border "
                        "rgb \"#1f4e79\"\nplot $bins using 1:3:2 with boxes lc rgb \"#1f77b4\" "
                        "notitle\n");
-    return insee_results_ok(r, err) && draw(figs, f, s, err);
+    return draw(figs, f, s, err);
 }
 
 /* An array of counts as "index count" lines; the index shifted by `dx`. */

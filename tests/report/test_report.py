@@ -125,6 +125,31 @@ def test_page(binary, work):
     check(r.returncode == 0 and "delivery_wait_max" not in open(out).read(),
           f"a file without plugin_figures: {r.stderr}")
 
+    # The latency histogram once showed one spike at 0: a straggler far out
+    # stretched the linear axis until every bar was a pixel at its left end.
+    # Past two decades the axis is logarithmic, and its range is the bins'.
+    doc["histograms"]["latency"] = [{"lo": 16, "hi": 16, "count": 40},
+                                    {"lo": 20, "hi": 20, "count": 90},
+                                    {"lo": 49152, "hi": 49279, "count": 1}]
+    with open(partial, "w") as f:
+        json.dump(doc, f)
+    r = insee(binary, "report", partial, "-o", out)
+    check(r.returncode == 0, f"report with a straggler exits 0: {r.stderr}")
+    text = open(out).read()
+    check("latency in log scale" in text, "the histogram of a straggler is drawn in log scale")
+    hist = text[text.index("<figure>", text.index("Load over time") if "Load over time" in text
+                           else 0):text.index("Latency histogram</b>")]
+    ticks = re.findall(r"<tspan[^>]*>\s*([\d.]+)\s*</tspan>", hist)
+    check("100" in ticks and "1000" in ticks, f"decades on the latency axis: {ticks}")
+    # No packet delivered in the window: a line saying so, not a failed page.
+    doc["histograms"]["latency"] = []
+    with open(partial, "w") as f:
+        json.dump(doc, f)
+    r = insee(binary, "report", partial, "-o", out)
+    check(r.returncode == 0, f"report of an empty window exits 0: {r.stderr}")
+    check("no packet was delivered in the measurement window" in open(out).read(),
+          "the empty histogram is left out, saying why")
+
     # A topology without coordinates: the sorted bar chart, said in the caption.
     tree = real_run(binary, os.path.join(work, "ring"), dims="[16]")
     r = insee(binary, "report", tree, "-o", out)
