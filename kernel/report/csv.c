@@ -7,7 +7,7 @@ GPtrArray *insee_csv_read(const char *text, const char *name, GArray **lines, GE
 {
     GPtrArray *records = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
     *lines = g_array_new(FALSE, FALSE, sizeof(guint));
-    GPtrArray *fields = g_ptr_array_new();
+    GPtrArray *fields = g_ptr_array_new_with_free_func(g_free);
     GString *field = g_string_new(NULL);
     guint line = 1, start = 1;
     const char *p = text;
@@ -45,7 +45,7 @@ GPtrArray *insee_csv_read(const char *text, const char *name, GArray **lines, GE
                 g_ptr_array_add(fields, NULL);
                 g_ptr_array_add(records, g_ptr_array_free(fields, FALSE));
                 g_array_append_val(*lines, start);
-                fields = g_ptr_array_new();
+                fields = g_ptr_array_new_with_free_func(g_free);
                 start = ++line;
             }
             p++;
