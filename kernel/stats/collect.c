@@ -111,9 +111,9 @@ static gboolean fits_in_memory(uint64_t need, GError **err, const char *what, ..
 static gboolean pair_map_fits(uint32_t nodes, GError **err)
 {
     return fits_in_memory(2ull * nodes * nodes * sizeof(uint64_t), err,
-                          "[stats] pair_map = true (two %u x %u maps; turn it off, or use "
-                          "distance_histograms and node_map, which grow linearly)",
-                          nodes, nodes);
+                          "[stats] pair_map = true (two %u x %u maps for %u nodes; turn it off, "
+                          "or use distance_histograms and node_map, which grow linearly)",
+                          nodes, nodes, nodes);
 }
 
 /* What a point of the series takes at most: the array's share (it doubles
