@@ -9,8 +9,9 @@
 # example bridge client against the installed libinsee-client with
 # pkg-config (insee-client.pc) and CMake (COMPONENTS client), and the MPI
 # ring example against libinsee-mpi (insee-mpi.pc, COMPONENTS mpi), run by
-# the installed insee-mpirun. Exits non-zero
-# on the first failure; removes its temporary directory in any case.
+# the installed insee-mpirun with nothing but the installed tree's run paths
+# to find the libraries (no LD_LIBRARY_PATH). Exits non-zero on the first
+# failure; removes its temporary directory in any case.
 set -eu
 
 if [ $# -ne 1 ] || [ ! -d "$1" ]; then
@@ -29,6 +30,17 @@ step() { printf '== %s\n' "$*"; }
 
 step "install $build into a temporary prefix"
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log"
+
+step "every installed program and library finds its libraries"
+# The prefix is not the one configured: only run paths relative to
+# $ORIGIN find the project's own libraries here.
+find "$prefix" -type f | while IFS= read -r f; do
+  [ "$(head -c 4 "$f")" = "$(printf '\177ELF')" ] || continue
+  if ldd "$f" | grep 'not found'; then
+    echo "$f: libraries not found (its run path: $(readelf -d "$f" | grep -E 'R(UN)?PATH' || echo none))" >&2
+    exit 1
+  fi
+done
 
 step "the SDK documents and the template are installed, their links hold"
 doc=$(find "$prefix" -path '*/conformance/README.md' -printf '%h\n')
@@ -65,13 +77,15 @@ step "insee run exp.toml with the template's plugin"
 grep -q 'oldest-first' "$tmp/run.log"
 
 # build_program NAME SOURCE PC_MODULE "COMPONENTS" TARGET: SOURCE built as
-# $tmp/pc/NAME with pkg-config and as $tmp/NAME/build/NAME with
-# find_package(InseeSDK COMPONENTS ...) and Insee::TARGET.
+# $tmp/pc/NAME with pkg-config (and a run path to the prefix's libraries,
+# as a program built against a prefix outside the loader's path needs) and
+# as $tmp/NAME/build/NAME with find_package(InseeSDK COMPONENTS ...) and
+# Insee::TARGET (CMake gives it that run path).
 build_program() {
   test -n "$(find "$prefix" -name "$3.pc")"
   # shellcheck disable=SC2046 # the flags are meant to split into words
   cc -std=c17 -Wall -Wextra -Werror $(pkg-config --cflags "$3") "$2" \
-    -o "$tmp/pc/$1" $(pkg-config --libs "$3")
+    -o "$tmp/pc/$1" $(pkg-config --libs "$3") -Wl,-rpath,"$(pkg-config --variable=libdir "$3")"
   mkdir "$tmp/$1"
   cat >"$tmp/$1/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.25)
@@ -88,10 +102,9 @@ EOF
 step "build the example bridge client against libinsee-client (pkg-config, then CMake)"
 build_program bridge_client "$here/../../examples/bridge_client.c" insee-client client client
 # Both run (usage: exit 2), so the installed library loads.
-libdir=$(dirname "$(find "$prefix" -name 'libinsee-client.so*' | head -n 1)")
 for exe in "$tmp/pc/bridge_client" "$tmp/bridge_client/build/bridge_client"; do
   status=0
-  LD_LIBRARY_PATH="$libdir" "$exe" >/dev/null 2>&1 || status=$?
+  "$exe" >/dev/null 2>&1 || status=$?
   test "$status" -eq 2
 done
 
@@ -100,8 +113,9 @@ build_program ring "$here/../../examples/mpi/ring.c" insee-mpi "client mpi" mpi
 # 4 ranks on a ring of 8 nodes at 1000:10: every step is handed over at the
 # next boundary (docs/mpi.md), 2000 client units, 8000 in all.
 for exe in "$tmp/pc/ring" "$tmp/ring/build/ring"; do
-  LD_LIBRARY_PATH="$libdir" "$prefix/bin/insee-mpirun" --insee "$prefix/bin/insee" -n 4 \
-    "$here/../../examples/mpi/ring.toml" -- "$exe" >"$tmp/mpi-run.log" 2>&1
+  "$prefix/bin/insee-mpirun" --insee "$prefix/bin/insee" -n 4 \
+    "$here/../../examples/mpi/ring.toml" -- "$exe" >"$tmp/mpi-run.log" 2>&1 ||
+    { cat "$tmp/mpi-run.log" >&2; exit 1; }
   grep -q 'simulated completion time: 8000 client units' "$tmp/mpi-run.log"
 done
 
