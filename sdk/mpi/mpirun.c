@@ -13,7 +13,9 @@
  * simulation that fails, and a deadlock (every rank still running blocks
  * in a receive and no message is on its way) end the run at once: the
  * launcher names the culprit, stops the other processes it started and
- * exits 1. Exit status 2: bad usage. */
+ * exits 1. SIGINT, SIGTERM or SIGHUP to the launcher stop the ranks and the
+ * simulation alike, and it exits 128 + the signal. Exit status 2: bad
+ * usage. In every case it reaps what it started and removes its directory. */
 #define _GNU_SOURCE /* pipe2, mkdtemp */
 #include <errno.h>
 #include <fcntl.h>
@@ -78,10 +80,44 @@ static int parse(int argc, char **argv, launch *l)
 static pid_t *pids;
 static long n_pids;
 
+/* The first of SIGINT, SIGTERM, SIGHUP received; 0 while none has come. */
+static volatile sig_atomic_t stop_signal;
+
+/* The first signal stops the run; a second one, while the simulation is
+   given time to end cleanly, kills it at once (as a second Ctrl-C does to
+   insee). */
+static void on_stop_signal(int sig)
+{
+    if (!stop_signal)
+        stop_signal = sig;
+    else if (pids && pids[0] > 0)
+        kill(pids[0], SIGKILL);
+}
+
+/* No SA_RESTART: the waits of the main loop return at once with EINTR. */
+static void catch_stop_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_stop_signal};
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+static pid_t reap(pid_t pid, int options)
+{
+    pid_t got;
+    while ((got = waitpid(pid, NULL, options)) < 0 && errno == EINTR)
+        ;
+    return got;
+}
+
 /* Ranks first, with SIGKILL: a rank that ignores SIGTERM must not hold the
    launcher. The simulation then sees its clients gone and ends by itself,
-   removing what it had started to write (a packet trace); it gets SIGKILL
-   only if it has not within two seconds. */
+   removing what it had started to write (a packet trace). When it has not
+   within two seconds (it waits for a rank that never connected, up to
+   [bridge] timeout_ms), or when the launcher was itself stopped by a
+   signal, it gets SIGINT, insee's request to end the run and clean up. */
 static void stop_all(void)
 {
     for (long i = 1; i < n_pids; i++)
@@ -89,16 +125,17 @@ static void stop_all(void)
             kill(pids[i], SIGKILL);
     for (long i = 1; i < n_pids; i++)
         if (pids[i] > 0)
-            waitpid(pids[i], NULL, 0);
-    for (int tries = 0; pids[0] > 0 && tries < 200; tries++) {
-        if (waitpid(pids[0], NULL, WNOHANG) == pids[0])
+            reap(pids[i], 0);
+    for (int tries = 0; pids[0] > 0 && !stop_signal && tries < 200; tries++) {
+        if (reap(pids[0], WNOHANG) == pids[0])
             pids[0] = 0;
         else
             nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
     }
     if (pids[0] > 0) {
-        kill(pids[0], SIGKILL);
-        waitpid(pids[0], NULL, 0);
+        kill(pids[0], SIGINT);
+        reap(pids[0], 0);
+        pids[0] = 0;
     }
 }
 
@@ -181,11 +218,16 @@ static bool deadlocked(const rank_state *ranks, long n)
     return anyone && sent == got;
 }
 
-static pid_t spawn(char **argv, const char *const *env, int keep_fd)
+/* A group of its own (own_group) keeps a terminal's Ctrl-C, which reaches
+   the launcher's group, from the simulation: it gets one SIGINT, from the
+   launcher, and ends cleanly; a second would kill it. */
+static pid_t spawn(char **argv, const char *const *env, int keep_fd, bool own_group)
 {
     pid_t pid = fork();
     if (pid != 0)
         return pid;
+    if (own_group)
+        setpgid(0, 0);
     for (; env && env[0]; env += 2)
         setenv(env[0], env[1], 1);
     if (keep_fd >= 0)
@@ -226,7 +268,7 @@ static int run(const launch *l, const char *dir)
         argv[a++] = ours[i];
     }
     n_pids = 1;
-    pids[0] = spawn(argv, NULL, -1);
+    pids[0] = spawn(argv, NULL, -1, true);
     if (pids[0] < 0) {
         fprintf(stderr, "insee-mpirun: cannot start %s: %s\n", l->insee, strerror(errno));
         rc = 1;
@@ -237,7 +279,7 @@ static int run(const launch *l, const char *dir)
     snprintf(path, sizeof path, "%s/bridge.sock", dir);
     struct stat st;
     int status;
-    while (rc == 0 && stat(path, &st) != 0) {
+    while (rc == 0 && !stop_signal && stat(path, &st) != 0) {
         if (waitpid(pids[0], &status, WNOHANG) == pids[0]) {
             pids[0] = 0;
             char how[128];
@@ -252,11 +294,11 @@ static int run(const launch *l, const char *dir)
     snprintf(address, sizeof address, "unix:%s", path);
     snprintf(size, sizeof size, "%ld", l->n);
     snprintf(fd, sizeof fd, "%d", report[1]);
-    for (long r = 0; rc == 0 && r < l->n; r++) {
+    for (long r = 0; rc == 0 && !stop_signal && r < l->n; r++) {
         snprintf(rank, sizeof rank, "%ld", r);
         const char *env[] = {"INSEE_MPI_ADDRESS", address, "INSEE_MPI_RANK", rank,
                              "INSEE_MPI_SIZE", size, "INSEE_MPI_REPORT_FD", fd, NULL};
-        pids[n_pids] = spawn(l->program, env, report[1]);
+        pids[n_pids] = spawn(l->program, env, report[1], false);
         if (pids[n_pids++] < 0) {
             fprintf(stderr, "insee-mpirun: cannot start rank %ld: %s\n", r, strerror(errno));
             rc = 1;
@@ -266,10 +308,12 @@ static int run(const launch *l, const char *dir)
     /* While ranks may still report: a look at the pipe every 100 ms at most;
        then only the processes. */
     bool reading = true;
-    for (long live = rc == 0 ? n_pids : 0; live > 0 && rc == 0;) {
+    for (long live = rc == 0 ? n_pids : 0; live > 0 && rc == 0 && !stop_signal;) {
         if (reading)
             poll(&(struct pollfd){.fd = report[0], .events = POLLIN}, 1, 100);
         pid_t pid = waitpid(-1, &status, reading ? WNOHANG : 0);
+        if (pid < 0 && errno == EINTR)
+            continue;
         if (pid < 0)
             break;
         if (reading)
@@ -306,7 +350,11 @@ static int run(const launch *l, const char *dir)
         }
     }
     stop_all();
-    if (rc == 0) {
+    if (stop_signal) {
+        fprintf(stderr, "insee-mpirun: stopped by signal %d (%s); the ranks and the simulation "
+                "were stopped\n", (int)stop_signal, strsignal(stop_signal));
+        rc = 128 + stop_signal;
+    } else if (rc == 0) {
         long last = 0;
         for (long r = 1; r < l->n; r++)
             if (ranks[r].at > ranks[last].at)
@@ -317,6 +365,7 @@ static int run(const launch *l, const char *dir)
     close(report[0]);
     free(ranks);
     free(pids);
+    pids = NULL; /* the signal handler reads it */
     free(argv);
     return rc;
 }
@@ -332,6 +381,8 @@ int main(int argc, char **argv)
     /* stdout goes to the same place as the simulation's report: flush before
        forking so nothing is printed twice. */
     fflush(stdout);
+    /* Before the directory exists, so that no signal leaves it behind. */
+    catch_stop_signals();
     char dir[4096];
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     snprintf(dir, sizeof dir, "%s/insee-mpirun-XXXXXX", tmp);

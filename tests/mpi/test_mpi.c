@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -26,8 +28,8 @@ typedef struct result {
 } result;
 
 /* insee-mpirun -n N [--set S ...] examples/mpi/CONFIG -- PROGRAM ARGS... */
-static result mpirun(int n, const char *config, const char *const *sets, const char *program,
-                     const char *const *args)
+static GPtrArray *mpirun_argv(int n, const char *config, const char *const *sets,
+                              const char *program, const char *const *args)
 {
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(argv, g_strdup(INSEE_TEST_MPIRUN));
@@ -45,6 +47,13 @@ static result mpirun(int n, const char *config, const char *const *sets, const c
     for (; args && *args; args++)
         g_ptr_array_add(argv, g_strdup(*args));
     g_ptr_array_add(argv, NULL);
+    return argv;
+}
+
+static result mpirun(int n, const char *config, const char *const *sets, const char *program,
+                     const char *const *args)
+{
+    GPtrArray *argv = mpirun_argv(n, config, sets, program, args);
     result r = {0};
     GError *e = NULL;
     int wait;
@@ -236,15 +245,34 @@ Test(mpi, api_semantics_inside_runs)
     }
 }
 
+/* DIR holds nothing (a temporary left behind, say); it is removed. */
+static void assert_left_nothing(char *dir, const char *run)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    cr_assert(d, "%s: %s is gone", run, dir);
+    const char *left = g_dir_read_name(d);
+    cr_assert_null(left, "%s: %s left in %s", run, left, dir);
+    g_dir_close(d);
+    g_rmdir(dir);
+    g_free(dir);
+}
+
 /* A rank that leaves without insee_mpi_finalize(), crashes, or leaves
    before connecting, while the others wait for it: the run ends, exit
-   status 1, the rank named. */
+   status 1, the rank named, and nothing is left of the packet trace the
+   simulation was writing (when a rank never connects, the simulation waits
+   for it and has to be told to stop). */
 Test(mpi, rank_leaving_early_is_named)
 {
     const char *how[] = {"exit", "abort", "early"};
     for (int i = 0; i < 3; i++) {
-        result res = mpirun(4, "ping-pong.toml", NULL, INSEE_TEST_QUITTER,
-                            (const char *const[]){"2", how[i], NULL});
+        char *dir = g_dir_make_tmp("insee-mpi-XXXXXX", NULL);
+        cr_assert(dir);
+        char *trace = g_strdup_printf("stats.trace=\"%s/t.gz\"", dir);
+        result res = mpirun(4, "ping-pong.toml", (const char *const[]){trace, NULL},
+                            INSEE_TEST_QUITTER, (const char *const[]){"2", how[i], NULL});
+        g_free(trace);
+        assert_left_nothing(dir, how[i]);
         cr_assert_eq(res.status, 1, "%s: status %d\n%s", how[i], res.status, res.err);
         cr_assert(strstr(res.err, "rank 2"), "%s: rank 2 not named:\n%s", how[i], res.err);
         cr_assert(!strstr(res.out, "simulated completion time"), "%s", res.out);
@@ -264,13 +292,8 @@ Test(mpi, deadlock_is_found_and_explained)
     char *trace = g_strdup_printf("stats.trace=\"%s/t.gz\"", dir);
     result res = mpirun(4, "ring.toml", (const char *const[]){bounded[0], trace, NULL},
                         INSEE_TEST_DEADLOCK, (const char *const[]){"cycle", NULL});
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *left = g_dir_read_name(d);
-    cr_assert_null(left, "%s left in %s", left, dir);
-    g_dir_close(d);
-    g_rmdir(dir);
     g_free(trace);
-    g_free(dir);
+    assert_left_nothing(dir, "deadlock");
     cr_assert_eq(res.status, 1, "%s\n%s", res.out, res.err);
     cr_assert(strstr(res.err, "insee-mpirun: deadlock:"), "%s", res.err);
     for (int r = 0; r < 4; r++) {
@@ -296,6 +319,97 @@ Test(mpi, deadlock_is_found_and_explained)
     cr_assert(strstr(res.err, "rank 0 waits for a message from rank 1 (tag 7)") &&
               strstr(res.err, "rank 1 waits for a message from rank 0 (tag 7)"), "%s", res.err);
     result_free(&res);
+}
+
+/* The processes whose parent is PID, from /proc. */
+static GArray *children_of(GPid pid)
+{
+    GArray *kids = g_array_new(FALSE, FALSE, sizeof(GPid));
+    GDir *proc = g_dir_open("/proc", 0, NULL);
+    cr_assert(proc);
+    for (const char *name; (name = g_dir_read_name(proc));) {
+        char *path = g_build_filename("/proc", name, "stat", NULL), *stat = NULL;
+        /* pid (comm) state ppid ...: comm may hold spaces and parentheses. */
+        const char *end = g_file_get_contents(path, &stat, NULL, NULL) ? strrchr(stat, ')') : NULL;
+        int ppid;
+        if (end && sscanf(end + 1, " %*c %d", &ppid) == 1 && ppid == pid) {
+            GPid kid = atoi(name);
+            g_array_append_val(kids, kid);
+        }
+        g_free(stat);
+        g_free(path);
+    }
+    g_dir_close(proc);
+    return kids;
+}
+
+/* SIGNAL to insee-mpirun while N endless ranks run: it exits with 128 +
+   SIGNAL, and leaves no process it started (the simulation, the ranks), no
+   directory of its own in its TMPDIR and nothing of the simulation's packet
+   trace. */
+static void stopped_by(int sig, int n)
+{
+    char *base = g_dir_make_tmp("insee-mpi-XXXXXX", NULL);
+    cr_assert(base);
+    char *tmp = g_build_filename(base, "tmp", NULL), *pids = g_build_filename(base, "pids", NULL),
+         *traces = g_build_filename(base, "trace", NULL);
+    cr_assert(g_mkdir(tmp, 0700) == 0 && g_mkdir(pids, 0700) == 0 && g_mkdir(traces, 0700) == 0);
+    char *trace = g_strdup_printf("stats.trace=\"%s/t.gz\"", traces);
+    GPtrArray *argv = mpirun_argv(n, "ping-pong.toml", (const char *const[]){trace, NULL},
+                                  INSEE_TEST_ENDLESS, (const char *const[]){pids, NULL});
+    char **env = g_environ_setenv(g_get_environ(), "TMPDIR", tmp, TRUE);
+    GPid launcher;
+    GError *e = NULL;
+    cr_assert(g_spawn_async(NULL, (char **)argv->pdata, env,
+                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &launcher, &e),
+              "%s", e ? e->message : "");
+    /* Every rank has connected and written its pid. */
+    for (;;) {
+        GDir *d = g_dir_open(pids, 0, NULL);
+        int written = 0;
+        for (const char *name; (name = g_dir_read_name(d));)
+            written += !g_str_has_suffix(name, ".part");
+        g_dir_close(d);
+        if (written == n)
+            break;
+        int status;
+        cr_assert_eq(waitpid(launcher, &status, WNOHANG), 0, "insee-mpirun ended before the "
+                     "ranks ran (status %d)", status);
+        g_usleep(10000);
+    }
+    GArray *kids = children_of(launcher);
+    cr_assert_eq(kids->len, (guint)n + 1, "%u processes under insee-mpirun, not the simulation "
+                 "and %d ranks", kids->len, n);
+    cr_assert_eq(kill(launcher, sig), 0);
+    int status;
+    cr_assert_eq(waitpid(launcher, &status, 0), launcher);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig,
+              "signal %d: insee-mpirun %s %d, not exit status %d", sig,
+              WIFEXITED(status) ? "exited with status" : "was killed by signal",
+              WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), 128 + sig);
+    for (guint i = 0; i < kids->len; i++) {
+        GPid kid = g_array_index(kids, GPid, i);
+        cr_assert(kill(kid, 0) != 0 && errno == ESRCH, "signal %d: process %d is left", sig, kid);
+    }
+    assert_left_nothing(tmp, "insee-mpirun's TMPDIR");
+    assert_left_nothing(traces, "the simulation's trace directory");
+    char *cmd = g_strdup_printf("rm -r '%s'", base);
+    cr_assert_eq(system(cmd), 0);
+    g_free(cmd);
+    g_array_free(kids, TRUE);
+    g_strfreev(env);
+    g_ptr_array_free(argv, TRUE);
+    g_free(trace);
+    g_free(pids);
+    g_free(base);
+}
+
+Test(mpi, signal_stops_ranks_and_simulation)
+{
+    stopped_by(SIGTERM, 4);
+    stopped_by(SIGINT, 3);
+    stopped_by(SIGHUP, 2);
 }
 
 Test(mpi, launcher_usage)
