@@ -43,13 +43,13 @@ find "$prefix" -type f | while IFS= read -r f; do
 done
 
 step "the SDK documents and the template are installed, their links hold"
-doc=$(find "$prefix" -path '*/conformance/README.md' -printf '%h\n')
+doc=$(find "$prefix" -path '*/sdk/conformance/README.md' -printf '%h\n')
 test -n "$doc"
-doc=$(dirname "$doc")
+doc=$(dirname "$(dirname "$doc")")
 bash "$here/../../tests/docs/check-docs.sh" docdir "$doc"
 
 step "build the installed template with find_package(InseeSDK)"
-cmake -S "$doc/template" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS=-Werror \
+cmake -S "$doc/sdk/template" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS=-Werror \
   >"$tmp/configure.log"
 cmake --build "$tmp/cmake" >"$tmp/build.log"
 test -f "$tmp/cmake/$so"

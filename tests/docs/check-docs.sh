@@ -10,8 +10,9 @@
 #       leads to a file or directory that exists
 #   check-docs.sh links DIR        every relative link of the Markdown files
 #       under DIR leads to a file or directory that exists
-#   check-docs.sh docdir DIR       DIR, an installed documentation directory,
-#       holds the SDK documents, and their links hold
+#   check-docs.sh docdir DIR       DIR, an installed documentation directory
+#       (laid out as the source tree), holds the SDK documents, and the links
+#       of every page in it hold
 #   check-docs.sh installed BUILD_DIR   installs the `doc` component of
 #       BUILD_DIR into a temporary prefix and checks it as docdir does
 #
@@ -122,9 +123,12 @@ check_dir_links() {
 }
 
 # The documents a third party needs with the installed SDK, relative to the
-# documentation directory.
-sdk_docs='architecture.md abi.md plugins.md conformance/README.md template/README.md
-template/CMakeLists.txt template/oldest_first.c template/exp.toml'
+# documentation directory (laid out as the source tree): a sample of each
+# kind the pages link to.
+sdk_docs='README.md docs/architecture.md docs/abi.md docs/plugins.md docs/mpi.md
+sdk/conformance/README.md sdk/template/README.md sdk/template/CMakeLists.txt
+sdk/template/oldest_first.c sdk/template/exp.toml examples/mpi/ring.c examples/mpi/ring.toml
+plugins/topology/torus/README.md plugins/bridge/sync-server/README.md'
 
 # DIR [NAME]: the SDK documents are in DIR (called NAME in messages) and
 # their links hold.
@@ -145,11 +149,12 @@ check_installed() {
     problem "cmake --install $build --component doc failed"
     return
   fi
-  doc=$(find "$tmp/prefix" -name architecture.md -printf '%h\n' | head -n 1)
+  doc=$(find "$tmp/prefix" -path '*/docs/architecture.md' -printf '%h\n' | head -n 1)
   if [ -z "$doc" ]; then
-    problem "the installed prefix has no architecture.md"
+    problem "the installed prefix has no docs/architecture.md"
     return
   fi
+  doc=$(dirname "$doc")
   check_doc_dir "$doc" "${doc#"$tmp/prefix"/}"
 }
 

@@ -140,15 +140,16 @@ if command -v cmake >/dev/null; then
 cmake_minimum_required(VERSION 3.16)
 project(part NONE)
 include(GNUInstallDirs)
-install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT doc)
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT doc)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DATADIR} COMPONENT other)
 EOF
   if cmake -S "$proj" -B "$proj/build" >"$tmp/proj.log" 2>&1; then
     checked installed installed "$proj/build"
     expect_status installed 1
-    expect_line installed "share/doc/part/plugins.md: not installed"
-    expect_line installed "share/doc/part/conformance/README.md: not installed"
-    expect_line installed "architecture.md:2: link to '../README.md': no such file or directory"
+    expect_line installed "share/doc/part/docs/plugins.md: not installed"
+    expect_line installed "share/doc/part/sdk/conformance/README.md: not installed"
+    expect_line installed "share/doc/part/README.md: not installed"
+    expect_line installed "docs/architecture.md:2: link to '../README.md': no such file or directory"
     expect_no_line installed "architecture.md: not installed"
     expect_no_line installed "abi.md: not installed"
   else
