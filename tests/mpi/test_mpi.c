@@ -121,6 +121,30 @@ Test(mpi, ring_completion_has_its_closed_form)
     ring(2, 0);
 }
 
+/* One broadcast from rank 0 over examples/mpi/ring.toml: each rank sends to
+   its children farthest first, at one clock reading, so each message queues
+   behind the packets sent before it at the node (docs/mpi.md). */
+Test(mpi, bcast_children_queue_farthest_first)
+{
+    const uint64_t S = 1000, F = 10;
+    uint64_t at[8] = {0};
+    /* Parent, child, hops, packets ahead of it at the parent. */
+    const int tree[][4] = {{0, 4, 4, 0}, {0, 2, 2, 1}, {0, 1, 1, 2}, {4, 6, 2, 0},
+                           {4, 5, 1, 1}, {2, 3, 1, 0}, {6, 7, 1, 0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(tree); i++) {
+        uint64_t q = at[tree[i][0]] * F / S + (uint64_t)tree[i][3] * L;
+        at[tree[i][1]] = ((q + (uint64_t)tree[i][2] + L - 1) / F + 1) * S;
+    }
+    result res = mpirun(8, "ring.toml", NULL, INSEE_TEST_BCAST, NULL);
+    cr_assert_eq(completion(&res), 6000, "%s", res.out);
+    for (int r = 0; r < 8; r++) {
+        char *line = g_strdup_printf("rank %d has it at %llu\n", r, (unsigned long long)at[r]);
+        cr_assert(strstr(res.out, line), "no '%s' in:\n%s", line, res.out);
+        g_free(line);
+    }
+    result_free(&res);
+}
+
 static void ping_pong(const char *model, const char *rounds, const char *bytes, uint64_t packets)
 {
     const uint64_t S = 1000, F = 20;
