@@ -531,7 +531,10 @@ static gboolean place_application(insee_experiment *exp, guint a, bool *availabl
     application *app = app_at(exp, a);
     uint32_t nodes = exp->eng.net.nodes;
     uint32_t slots = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
+    /* Every slot starts as "no node": a plugin that leaves one unwritten
+       is caught below instead of read uninitialised. */
     uint32_t *slot_node = g_new(uint32_t, slots);
+    memset(slot_node, 0xff, sizeof *slot_node * slots);
     gboolean ok = TRUE;
     const char *who = "consecutive";
     if (!app->placement_section) {
@@ -554,6 +557,13 @@ static gboolean place_application(insee_experiment *exp, guint a, bool *availabl
     /* A bijection onto available nodes is the contract: check it, since the
        engine indexes with these values. */
     for (uint32_t s = 0; ok && s < slots; s++) {
+        if (slot_node[s] == UINT32_MAX) {
+            g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
+                        "[%s] plugin '%s' said it placed %u tasks but left task %u without "
+                        "a node", app->placement_section, who, slots, s);
+            ok = FALSE;
+            break;
+        }
         if (slot_node[s] >= nodes || !available[slot_node[s]]) {
             g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
                         "[%s] plugin '%s' put task %u on node %u, which is not an available "

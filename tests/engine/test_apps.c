@@ -239,6 +239,18 @@ Test(apps, bad_combinations_name_what_to_change)
    placement keeps neighbours adjacent (quadrant: one hop each) finishes
    well before the one scattered at random (about 4 hops through the
    background's queues), and each reports its own completion. */
+/* A placement that claims success but leaves tasks without a node: named,
+   where the kernel once read the slots it never wrote (scan-build). */
+Test(apps, a_placement_that_leaves_tasks_unplaced_is_named)
+{
+    char *msg = run_toml_error("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                               "[traffic]\nplugin = \"uniform\"\nload = 0.1\n"
+                               "[placement]\nplugin = \"test-half\"\n");
+    cr_assert(strstr(msg, "[placement] plugin 'test-half' said it placed 16 tasks but left "
+                          "task 8 without a node"), "%s", msg);
+    g_free(msg);
+}
+
 Test(apps, quadrant_placement_beats_random_on_a_stencil)
 {
     static const char stencil[] =
