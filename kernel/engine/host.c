@@ -194,6 +194,12 @@ static bool host_report_figure(insee_kernel *k, const char *name, double value, 
     return true;
 }
 
+static bool host_stop_requested(insee_kernel *k)
+{
+    const insee_engine *eng = E(k);
+    return eng->stop && *eng->stop;
+}
+
 void insee_host_init(insee_host *host, struct insee_kernel *k)
 {
     k->debug = g_getenv("INSEE_DEBUG") != NULL; /* read once, not per message */
@@ -221,5 +227,6 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .message_packets = host_message_packets,
         .bridge_inject = host_bridge_inject,
         .report_figure = host_report_figure,
+        .stop_requested = host_stop_requested,
     };
 }

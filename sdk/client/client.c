@@ -104,7 +104,7 @@ static bool read_frame(insee_client *c, int timeout_ms, wire_header *h, uint8_t 
                        insee_client_error *err)
 {
     char why[256];
-    int rc = wire_read_frame(c->fd, timeout_ms, h, payload, why, sizeof why);
+    int rc = wire_read_frame(c->fd, timeout_ms, NULL, h, payload, why, sizeof why);
     if (rc == 1)
         return set_error(err, INSEE_CLIENT_ERR_CLOSED, "the server closed the connection");
     if (rc == 3)
@@ -112,9 +112,15 @@ static bool read_frame(insee_client *c, int timeout_ms, wire_header *h, uint8_t 
     if (rc != 0) /* broken, or (with a timeout) silent: the run is over for us */
         return set_error(err, INSEE_CLIENT_ERR_CLOSED, "reading from the server: %s", why);
     if (h->type == WIRE_BYE || h->type == WIRE_REFUSE) {
+        /* The server's words go into messages an application prints. */
+        char text[sizeof err->message], shown[sizeof err->message];
+        size_t n = !*payload ? 0 : h->length < sizeof text ? h->length : sizeof text - 1;
+        if (n)
+            memcpy(text, *payload, n);
+        text[n] = '\0';
         set_error(err, h->type == WIRE_BYE ? INSEE_CLIENT_ERR_CLOSED : INSEE_CLIENT_ERR_REFUSED,
-                  "the server %s: %.*s", h->type == WIRE_BYE ? "ended the run" : "refused us",
-                  (int)h->length, *payload ? (const char *)*payload : "");
+                  "the server %s: %s", h->type == WIRE_BYE ? "ended the run" : "refused us",
+                  wire_escape(text, shown, sizeof shown));
         free(*payload);
         *payload = NULL;
         return false;
@@ -129,7 +135,7 @@ static bool send_buf(insee_client *c, insee_client_error *err)
     char why[256];
     if (c->out.failed)
         return set_error(err, INSEE_CLIENT_ERR_NOMEM, "out of memory for a frame");
-    if (wire_write_all(c->fd, c->out.data, c->out.len, -1, why, sizeof why) != 0) {
+    if (wire_write_all(c->fd, c->out.data, c->out.len, -1, NULL, why, sizeof why) != 0) {
         wire_header h = {0};
         uint8_t *payload = NULL;
         insee_client_error bye = {0};
@@ -162,7 +168,7 @@ void insee_client_close(insee_client *c)
         wire_buf_reset(&c->out);
         wire_put_text(&c->out, WIRE_BYE, "");
         if (!c->out.failed)
-            wire_write_all(c->fd, c->out.data, c->out.len, 1000, why, sizeof why);
+            wire_write_all(c->fd, c->out.data, c->out.len, 1000, NULL, why, sizeof why);
         close(c->fd);
     }
     free_frames(c);
@@ -241,6 +247,8 @@ static bool own_node(const insee_client *c, uint32_t node)
 
 _Static_assert(INSEE_CLIENT_MAX_PAYLOAD == WIRE_MAX_MESSAGE_PAYLOAD,
                "client.h's payload limit is the protocol's");
+_Static_assert(INSEE_CLIENT_MAX_BYTES == WIRE_MAX_MESSAGE_BYTES,
+               "client.h's message limit is the protocol's");
 
 bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t bytes,
                          uint64_t timestamp, uint64_t handle, const void *payload,
@@ -262,6 +270,10 @@ bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t b
                          (unsigned long long)timestamp, (unsigned long long)c->slice.index,
                          (unsigned long long)c->slice.start_unit,
                          (unsigned long long)c->slice.end_unit);
+    if (bytes > WIRE_MAX_MESSAGE_BYTES)
+        return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
+                         "a message of %llu bytes: a message is at most %llu bytes long",
+                         (unsigned long long)bytes, WIRE_MAX_MESSAGE_BYTES);
     if (payload_len && !payload)
         return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
                          "payload_len is %u but payload is NULL", payload_len);

@@ -327,51 +327,70 @@ bool wire_next_injection(wire_reader *r, wire_injection *out, char *why, size_t 
     return true;
 }
 
-/* Wait until fd is ready for `events`: 1 ready, 0 timed out, -1 error. */
-static int wait_fd(int fd, short events, int timeout_ms)
-{
-    struct pollfd pfd = {.fd = fd, .events = events};
-    for (;;) {
-        int n = poll(&pfd, 1, timeout_ms);
-        if (n >= 0)
-            return n;
-        if (errno != EINTR)
-            return -1;
-    }
-}
-
-/* The monotonic clock's deadline `timeout_ms` from now (-1: none), and the
-   milliseconds left before it, for poll(). A whole transfer shares one
-   deadline, so a peer that trickles a byte at a time cannot hold it open. */
-static int64_t deadline_in(int timeout_ms)
+int64_t wire_deadline(int timeout_ms)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return timeout_ms < 0 ? -1 : (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + timeout_ms;
 }
 
-static int left_ms(int64_t deadline)
+int wire_left_ms(int64_t deadline)
 {
     if (deadline < 0)
         return -1;
-    int64_t left = deadline - deadline_in(0);
-    return left > 0 ? (int)left : 0;
+    int64_t left = deadline - wire_deadline(0);
+    return left > 0 ? (left < INT32_MAX ? (int)left : INT32_MAX) : 0;
 }
 
-int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, size_t len)
+int wire_poll(struct pollfd *p, nfds_t n, int64_t deadline, const wire_cancel *cancel)
+{
+    for (;;) {
+        bool cancellable = cancel && cancel->stop;
+        if (cancellable && cancel->stop(cancel->data))
+            return -2;
+        int ms = wire_left_ms(deadline);
+        bool sliced = cancellable && (ms < 0 || ms > WIRE_CANCEL_POLL_MS);
+        int ready = poll(p, n, sliced ? WIRE_CANCEL_POLL_MS : ms);
+        if (ready > 0 || (ready == 0 && !sliced))
+            return ready;
+        if (ready < 0 && errno != EINTR)
+            return -1;
+    }
+}
+
+/* Wait until fd is ready for `events`: 1 ready, 0 timed out, -1 error (why
+   filled), -2 cancelled. */
+static int wait_fd(int fd, short events, int64_t deadline, int timeout_ms,
+                   const wire_cancel *cancel, char *why, size_t len)
+{
+    struct pollfd pfd = {.fd = fd, .events = events};
+    int ready = wire_poll(&pfd, 1, deadline, cancel);
+    if (ready == 0)
+        fail(why, len, "it %s within %d ms",
+             events == POLLOUT ? "did not read what was sent" : "sent no whole frame",
+             timeout_ms);
+    else if (ready == -1)
+        fail(why, len, "poll failed: %s", strerror(errno));
+    else if (ready == -2)
+        fail(why, len, "the run was asked to stop");
+    return ready;
+}
+
+/* wait_fd()'s answer as a return code of wire_read_frame() / wire_write_all(). */
+static int wait_rc(int ready)
+{
+    return ready == 0 ? 2 : ready == -2 ? 4 : -1;
+}
+
+int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, const wire_cancel *cancel,
+                   char *why, size_t len)
 {
     const uint8_t *c = p;
-    int64_t deadline = deadline_in(timeout_ms);
+    int64_t deadline = wire_deadline(timeout_ms);
     while (n > 0) {
-        int ready = wait_fd(fd, POLLOUT, left_ms(deadline));
-        if (ready == 0) {
-            fail(why, len, "it did not read what was sent within %d ms", timeout_ms);
-            return 2;
-        }
-        if (ready < 0) {
-            fail(why, len, "poll failed: %s", strerror(errno));
-            return -1;
-        }
+        int ready = wait_fd(fd, POLLOUT, deadline, timeout_ms, cancel, why, len);
+        if (ready <= 0)
+            return wait_rc(ready);
         ssize_t w = send(fd, c, n, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
             continue;
@@ -385,61 +404,97 @@ int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, s
     return 0;
 }
 
-/* Read n bytes: 0 done, 1 closed before the first byte, 2 timeout, -1 error. */
-static int read_all(int fd, uint8_t *p, size_t n, int64_t deadline, int timeout_ms, char *why,
-                    size_t len)
+void wire_partial_clear(wire_partial *f)
 {
-    size_t got = 0;
-    while (got < n) {
-        int ready = wait_fd(fd, POLLIN, left_ms(deadline));
-        if (ready == 0) {
-            fail(why, len, "it sent no whole frame within %d ms", timeout_ms);
-            return 2;
-        }
-        if (ready < 0) {
-            fail(why, len, "poll failed: %s", strerror(errno));
-            return -1;
-        }
-        ssize_t r = recv(fd, p + got, n - got, MSG_DONTWAIT);
-        if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
-            continue;
-        if (r <= 0) {
-            if (r == 0)
-                fail(why, len, "the connection closed");
-            else
-                fail(why, len, "the connection broke (%s)", strerror(errno));
-            return r == 0 && got == 0 ? 1 : -1;
-        }
-        got += (size_t)r;
+    free(f->payload);
+    *f = (wire_partial){0};
+}
+
+/* The frame's header is whole: check it and make room for its payload. */
+static int partial_header(wire_partial *f, char *why, size_t len)
+{
+    if (!wire_parse_header(f->head, &f->h, why, len))
+        return 3;
+    if (f->h.length && !(f->payload = malloc(f->h.length))) {
+        fail(why, len, "out of memory for a %u-byte frame", f->h.length);
+        return -1;
     }
     return 0;
 }
 
-int wire_read_frame(int fd, int timeout_ms, wire_header *h, uint8_t **payload, char *why,
-                    size_t len)
+int wire_partial_read(wire_partial *f, int fd, wire_header *h, uint8_t **payload, char *why,
+                      size_t len)
 {
-    uint8_t head[WIRE_HEADER_BYTES];
     *payload = NULL;
-    int64_t deadline = deadline_in(timeout_ms);
-    int rc = read_all(fd, head, sizeof head, deadline, timeout_ms, why, len);
-    if (rc != 0)
-        return rc;
-    if (!wire_parse_header(head, h, why, len))
-        return 3;
-    if (h->length == 0)
-        return 0;
-    *payload = malloc(h->length);
-    if (!*payload) {
-        fail(why, len, "out of memory for a %u-byte frame", h->length);
-        return -1;
-    }
-    rc = read_all(fd, *payload, h->length, deadline, timeout_ms, why, len);
-    if (rc != 0) {
-        free(*payload);
-        *payload = NULL;
-        if (rc == 1)
+    for (;;) {
+        bool in_head = f->got < WIRE_HEADER_BYTES;
+        size_t want = in_head ? WIRE_HEADER_BYTES - f->got
+                              : WIRE_HEADER_BYTES + f->h.length - f->got;
+        if (want == 0) {
+            *h = f->h;
+            *payload = f->payload;
+            f->payload = NULL;
+            wire_partial_clear(f);
+            return 0;
+        }
+        uint8_t *to = in_head ? f->head + f->got : f->payload + (f->got - WIRE_HEADER_BYTES);
+        ssize_t r = recv(fd, to, want, MSG_DONTWAIT);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return WIRE_AGAIN;
+        int rc = 0;
+        if (r == 0 && f->got == 0) {
+            fail(why, len, "the connection closed");
+            rc = 1;
+        } else if (r == 0) {
             fail(why, len, "the connection closed in the middle of a frame");
-        return rc == 2 ? 2 : -1;
+            rc = -1;
+        } else if (r < 0) {
+            fail(why, len, "the connection broke (%s)", strerror(errno));
+            rc = -1;
+        } else {
+            f->got += (size_t)r;
+            if (f->got == WIRE_HEADER_BYTES)
+                rc = partial_header(f, why, len);
+        }
+        if (rc != 0) {
+            wire_partial_clear(f);
+            return rc;
+        }
     }
-    return 0;
+}
+
+int wire_read_frame(int fd, int timeout_ms, const wire_cancel *cancel, wire_header *h,
+                    uint8_t **payload, char *why, size_t len)
+{
+    wire_partial f = {0};
+    int64_t deadline = wire_deadline(timeout_ms);
+    for (;;) {
+        int rc = wire_partial_read(&f, fd, h, payload, why, len);
+        if (rc != WIRE_AGAIN)
+            return rc;
+        int ready = wait_fd(fd, POLLIN, deadline, timeout_ms, cancel, why, len);
+        if (ready <= 0) {
+            wire_partial_clear(&f);
+            return wait_rc(ready);
+        }
+    }
+}
+
+const char *wire_escape(const char *text, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        bool plain = *c >= 0x20 && *c < 0x7f;
+        size_t need = plain ? 1 : 4;
+        if (n + need >= len)
+            break;
+        if (plain)
+            out[n++] = (char)*c;
+        else
+            n += (size_t)snprintf(out + n, len - n, "\\x%02x", *c);
+    }
+    out[n] = '\0';
+    return out;
 }

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <poll.h>
 #include <stdint.h>
 
 #define WIRE_MAGIC 0x42455349u /* "ISEB" on the wire */
@@ -25,6 +26,12 @@
 /* The largest message payload: one that still fits its DELIVER frame. */
 #define WIRE_MAX_MESSAGE_PAYLOAD (WIRE_MAX_PAYLOAD - WIRE_DELIVERY_FIXED)
 #define WIRE_MAX_NAME 255u
+/* The longest message (an injection's `bytes`): what keeps its packet count
+   within the u32 the network counts packets in, whatever the packet size
+   (bytes / (packet_phits x phit_bytes) <= bytes). */
+#define WIRE_MAX_MESSAGE_BYTES 0xFFFFFFFFull
+/* A string from the peer as wire_escape() prints it: at most 4 bytes each. */
+#define WIRE_ESCAPED_NAME (WIRE_MAX_NAME * 4u + 1u)
 
 typedef enum wire_type {
     WIRE_HELLO = 1,
@@ -127,16 +134,65 @@ bool wire_parse_slice_done(const uint8_t *p, size_t n, uint64_t *index, uint32_t
                            wire_reader *r, char *why, size_t len);
 bool wire_next_injection(wire_reader *r, wire_injection *out, char *why, size_t len);
 
+/* What stops a wait early: stop(data) is asked before each poll() and
+   whenever one returns, and poll() waits at most WIRE_CANCEL_POLL_MS at a
+   time, so a stop asked by a signal handler (which interrupts poll() with
+   EINTR, or comes just before it) ends the wait within that. */
+typedef struct wire_cancel {
+    bool (*stop)(void *data);
+    void *data;
+} wire_cancel;
+#define WIRE_CANCEL_POLL_MS 100
+
+/* Deadlines on the monotonic clock, in ms: `timeout_ms` from now (< 0:
+   none, -1), and the ms left before one (-1: none; 0: passed). A whole
+   transfer shares one deadline, so a peer that trickles a byte at a time
+   cannot hold it open. */
+int64_t wire_deadline(int timeout_ms);
+int wire_left_ms(int64_t deadline);
+
+/* poll() until one of p is ready (> 0, as poll()), the deadline passes (0),
+   poll() fails (-1, errno set) or cancel says stop (-2); a NULL cancel, or
+   one whose stop is NULL, never does. */
+int wire_poll(struct pollfd *p, nfds_t n, int64_t deadline, const wire_cancel *cancel);
+
 /* Blocking I/O on a socket within timeout_ms for the whole transfer (< 0: no
-   limit).
+   limit), cut short by cancel (as wire_poll()).
    wire_read_frame() fills the header and a malloc'ed payload (*payload,
-   free() it; NULL when empty). Both return 0 on success, 2 on timeout, or
-   -1 with why filled; wire_read_frame() also returns 1 when the peer closed
-   before a frame began and 3 when the bytes are not a frame (why says how):
-   a peer that breaks the protocol, not one that went away. */
-int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, char *why, size_t len);
-int wire_read_frame(int fd, int timeout_ms, wire_header *h, uint8_t **payload, char *why,
-                    size_t len);
+   free() it; NULL when empty). Both return 0 on success, 2 on timeout, 4
+   when cancelled, or -1 with why filled; wire_read_frame() also returns 1
+   when the peer closed before a frame began and 3 when the bytes are not a
+   frame (why says how): a peer that breaks the protocol, not one that went
+   away. */
+int wire_write_all(int fd, const void *p, size_t n, int timeout_ms, const wire_cancel *cancel,
+                   char *why, size_t len);
+int wire_read_frame(int fd, int timeout_ms, const wire_cancel *cancel, wire_header *h,
+                    uint8_t **payload, char *why, size_t len);
+
+/* A frame read a piece at a time from a peer served beside others (the
+   server's handshakes): zero it to start; wire_partial_clear() frees what
+   it holds. */
+typedef struct wire_partial {
+    uint8_t head[WIRE_HEADER_BYTES];
+    size_t got; /* bytes of the frame read so far, its header included */
+    wire_header h;
+    uint8_t *payload;
+} wire_partial;
+#define WIRE_AGAIN 5
+
+/* Read what fd has of the frame without waiting: 0 when it is whole (h and
+   payload handed over as by wire_read_frame(), f ready for the next
+   frame), WIRE_AGAIN when more is to come, else 1, 3 or -1 as
+   wire_read_frame() (f cleared). */
+int wire_partial_read(wire_partial *f, int fd, wire_header *h, uint8_t **payload, char *why,
+                      size_t len);
+void wire_partial_clear(wire_partial *f);
+
+/* `text` as it may be printed: printable ASCII kept, every other byte
+   written \xNN, so that a peer's string cannot move a terminal's cursor or
+   rewrite what it shows (and escaping twice changes nothing); cut to fit
+   out (len bytes, at least 1). Returns out. */
+const char *wire_escape(const char *text, char *out, size_t len);
 
 const char *wire_type_name(uint16_t type);
 

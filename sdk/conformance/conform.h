@@ -204,6 +204,7 @@ struct conform_mock {
     uint64_t bridge_boundary;
     GArray *bridge_msgs;
     GString *bridge_refused;
+    gboolean stop; /* what stop_requested() answers: a run asked to stop */
 };
 
 /* A host over `topo` (NULL: no network). The shape has the topology's

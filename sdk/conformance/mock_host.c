@@ -223,6 +223,11 @@ static bool mock_report_figure(insee_kernel *k, const char *name, double value, 
     return insee_figure_name_valid(name) && isfinite(value);
 }
 
+static bool mock_stop_requested(insee_kernel *k)
+{
+    return mock_of(k)->stop;
+}
+
 void conform_mock_clear(conform_mock *m)
 {
     if (m->bridge_msgs)
@@ -275,6 +280,7 @@ void conform_mock_init(conform_mock *m, const conform_topo *topo)
     m->host.message_packets = mock_message_packets;
     m->host.bridge_inject = mock_bridge_inject;
     m->host.report_figure = mock_report_figure;
+    m->host.stop_requested = mock_stop_requested;
 }
 
 conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,

@@ -9,6 +9,7 @@
  * L cycles later. The lock-step model queues a message at its exact cycle
  * (timestamp x F / S) and hands it over at the first boundary after its
  * arrival; the parallel model queues it at the start of the next slice. */
+#define _DEFAULT_SOURCE /* S_ISSOCK */
 #include <criterion/criterion.h>
 #include <insee/client.h>
 #include <json-glib/json-glib.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -608,6 +610,8 @@ static void peer_mute(const char *address, uint32_t lo, uint32_t hi, FILE *out)
         fprintf(out, "E %s\n", err.message);
         return;
     }
+    fputs("in slice 0\n", out);
+    fflush(out);
     pause(); /* killed by the test once the run has ended */
 }
 
@@ -839,6 +843,7 @@ Test(bridge, cli_exits_1_when_no_client_comes)
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s", status, err);
     cr_assert(strstr(err, "bridge 'sync-server' failed at cycle 0: only 0 of the 1 clients"),
               "%s", err);
+    cr_assert(access(sock, F_OK) != 0, "the failed run left its socket %s", sock);
     unlink(file);
     g_free(err);
     g_free(file);
@@ -921,18 +926,20 @@ Test(bridge, trickling_peer_does_not_hold_the_server)
     g_free(log);
 }
 
-/* Without the library: a valid HELLO for node 0 (name "g"), then 12 bytes
-   that are no frame header where SLICE_DONE is due; waits for the server to
-   hang up. */
-static void peer_garbles(const char *address, G_GNUC_UNUSED uint32_t lo,
-                         G_GNUC_UNUSED uint32_t hi, G_GNUC_UNUSED FILE *out)
+/* What peer_raw() sends after its HELLO; set before the fork. */
+static uint8_t raw_after[128];
+static size_t raw_after_len;
+
+/* Without the library: a valid HELLO for node 0 (name "g"), then
+   raw_after where SLICE_DONE is due; waits for the server to hang up. */
+static void peer_raw(const char *address, G_GNUC_UNUSED uint32_t lo, G_GNUC_UNUSED uint32_t hi,
+                     G_GNUC_UNUSED FILE *out)
 {
     static const uint8_t hello[] = {0x49, 0x53, 0x45, 0x42, 1, 0, 1, 0, 11, 0, 0, 0,
                                     1, 0, 'g', 1, 0, 0, 0, 0, 0, 0, 0};
-    static const uint8_t garbage[12] = "GARBAGEBYTES";
     int fd = raw_connect(address);
     if (fd >= 0 && send(fd, hello, sizeof hello, MSG_NOSIGNAL) == sizeof hello &&
-        send(fd, garbage, sizeof garbage, MSG_NOSIGNAL) == sizeof garbage) {
+        send(fd, raw_after, raw_after_len, MSG_NOSIGNAL) == (ssize_t)raw_after_len) {
         char sink[256];
         while (read(fd, sink, sizeof sink) > 0)
             ;
@@ -941,14 +948,32 @@ static void peer_garbles(const char *address, G_GNUC_UNUSED uint32_t lo,
         close(fd);
 }
 
+/* Append v to raw_after, little-endian, in `bytes` bytes. */
+static void raw_put(uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        raw_after[raw_after_len++] = (uint8_t)(v >> (8 * i));
+}
+
+/* A frame header of `type` for a payload of `length` bytes. */
+static void raw_header(uint16_t type, uint32_t length)
+{
+    raw_put(0x42455349u, 4);
+    raw_put(1, 2);
+    raw_put(type, 2);
+    raw_put(length, 4);
+}
+
 /* A malformed frame is a broken protocol, not a departure: the run ends
    naming the client even with on_disconnect = "continue". */
 Test(bridge, malformed_frame_ends_the_run_even_when_departures_do_not)
 {
     served = 1;
+    memcpy(raw_after, "GARBAGEBYTES", 12);
+    raw_after_len = 12;
     char *outs[1];
     char *msg = run_failing("clients = 1\nnodes = 1\non_disconnect = \"continue\"\n",
-                            peer_garbles, 1, outs);
+                            peer_raw, 1, outs);
     cr_assert(strstr(msg, "client 'g' (node 0) sent a malformed frame: not an insee bridge frame"),
               "%s", msg);
     g_free(msg);
@@ -1010,7 +1035,7 @@ Test(bridge, socket_path_taken_refused_and_left_alone)
     char *bridge = g_strdup_printf("socket = \"%s\"\nclients = 1\n", path);
     char *toml = config(bridge);
     char *msg = run_toml_error(toml);
-    cr_assert(strstr(msg, path) && strstr(msg, "a stale file must be removed first"), "%s", msg);
+    cr_assert(strstr(msg, path) && strstr(msg, "a file that is not a stale socket"), "%s", msg);
     char *text = NULL;
     cr_assert(g_file_get_contents(path, &text, NULL, NULL) && strcmp(text, "someone else's") == 0);
     unlink(path);
@@ -1019,4 +1044,236 @@ Test(bridge, socket_path_taken_refused_and_left_alone)
     g_free(toml);
     g_free(bridge);
     g_free(path);
+}
+
+/* A message too long for its packets to be counted is refused at once,
+   naming the client and the limit, not clamped and simulated. */
+Test(bridge, message_longer_than_the_limit_refused_naming_the_client)
+{
+    served = 1;
+    raw_after_len = 0;
+    raw_header(5, 12 + 36); /* SLICE_DONE of slice 0, one injection */
+    raw_put(0, 8);
+    raw_put(1, 4);
+    raw_put(0, 4);           /* src */
+    raw_put(0, 4);           /* dst */
+    raw_put(1ull << 40, 8);  /* bytes */
+    raw_put(0, 8);           /* timestamp */
+    raw_put(7, 8);           /* handle */
+    raw_put(0, 4);           /* payload_len */
+    char *outs[1];
+    char *msg = run_failing("clients = 1\nnodes = 1\n", peer_raw, 1, outs);
+    cr_assert(strstr(msg, "client 'g' (node 0) injected a message of 1099511627776 bytes: a "
+                          "message is at most 4294967295 bytes"), "%s", msg);
+    g_free(msg);
+    g_free(outs[0]);
+}
+
+/* A client's BYE is empty: one with a payload is a protocol error naming
+   the client, not a departure. */
+Test(bridge, bye_with_a_payload_refused_naming_the_client)
+{
+    served = 1;
+    raw_after_len = 0;
+    raw_header(7, 1);
+    raw_put('x', 1);
+    char *outs[1];
+    char *msg = run_failing("clients = 1\nnodes = 1\n", peer_raw, 1, outs);
+    cr_assert(strstr(msg, "client 'g' (node 0) sent a BYE carrying 1 bytes"), "%s", msg);
+    g_free(msg);
+    g_free(outs[0]);
+}
+
+/* A name full of terminal escapes, announcing a node the bridge lacks. */
+#define EVIL_NAME "evil\033]0;owned\a\033[2J"
+
+static void peer_evil_name(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    (void)lo;
+    (void)hi;
+    insee_client_error err = {0};
+    uint32_t node = 99;
+    insee_client *c = insee_client_connect(address, EVIL_NAME, &node, 1, &err);
+    fprintf(out, "%s\n", c ? "welcomed" : err.message);
+    insee_client_close(c);
+}
+
+/* What a client names itself reaches the log (and the client's own error)
+   escaped: no byte of it can drive a terminal. */
+Test(bridge, client_names_printed_escaped)
+{
+    char *outs[1], *log;
+    GError *err = NULL;
+    cr_assert_not(session("timeout_ms = 1000\n", peer_evil_name, 1, outs, &log, &err));
+    const char *shown = "client 'evil\\x1b]0;owned\\x07\\x1b[2J' announced node 99";
+    cr_assert(strstr(log, shown), "%s", log);
+    cr_assert_null(strchr(log, '\033'), "a raw escape reached the log:\n%s", log);
+    cr_assert(strstr(outs[0], shown), "%s", outs[0]);
+    cr_assert_null(strchr(outs[0], '\033'), "%s", outs[0]);
+    g_error_free(err);
+    g_free(outs[0]);
+    g_free(log);
+}
+
+/* Three connections that never say HELLO, then a real client. */
+static void peer_behind_silent_ones(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    int silent[3];
+    for (int i = 0; i < 3; i++)
+        silent[i] = raw_connect(address);
+    peer_plan(address, lo, hi, out);
+    for (int i = 0; i < 3; i++)
+        if (silent[i] >= 0)
+            close(silent[i]);
+}
+
+/* Handshakes are served side by side: the real client is welcomed while
+   the silent connections before it are still waited for, so none of them
+   is ever timed out (served one at a time, each would hold it timeout_ms). */
+Test(bridge, silent_connections_do_not_delay_a_client)
+{
+    served = NODES;
+    n_plan = 0;
+    char *outs[1], *log;
+    GError *err = NULL;
+    cr_assert(session("timeout_ms = 1000\n", peer_behind_silent_ones, 1, outs, &log, &err),
+              "%s", err ? err->message : "");
+    cr_assert_str_eq(outs[0], "", "%s", outs[0]);
+    cr_assert_null(strstr(log, "sent no HELLO"), "a silent connection was waited out:\n%s", log);
+    g_free(outs[0]);
+    g_free(log);
+}
+
+/* A socket left at the path by a run that died (nobody listens: connect()
+   is refused) is replaced; a live one is refused and left alone. */
+Test(bridge, stale_socket_replaced_live_one_refused)
+{
+    char *path = temp_path("stale");
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    g_strlcpy(sa.sun_path, path, sizeof sa.sun_path);
+    int dead = socket(AF_UNIX, SOCK_STREAM, 0);
+    cr_assert(bind(dead, (struct sockaddr *)&sa, sizeof sa) == 0);
+    close(dead); /* the file stays, its owner is gone */
+
+    served = NODES;
+    n_plan = 0;
+    char *address = g_strdup_printf("unix:%s", path);
+    char *bridge = g_strdup_printf("socket = \"%s\"\n", path);
+    char *toml = config(bridge);
+    char *outs[1], *log;
+    GError *err = NULL;
+    /* The run listened at the path and served its client there. */
+    cr_assert(run_with_peers(toml, peer_plan, address, 1, outs, &log, &err), "%s",
+              err ? err->message : "");
+    cr_assert_str_eq(outs[0], "", "%s", outs[0]);
+    cr_assert(access(path, F_OK) != 0, "the run left its socket behind");
+
+    int live = socket(AF_UNIX, SOCK_STREAM, 0);
+    cr_assert(bind(live, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(live, 1) == 0);
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, path) && strstr(msg, "another run's live one"), "%s", msg);
+    struct stat st;
+    cr_assert(stat(path, &st) == 0 && S_ISSOCK(st.st_mode), "the live socket was removed");
+    close(live);
+    unlink(path);
+    g_free(msg);
+    g_free(outs[0]);
+    g_free(log);
+    g_free(toml);
+    g_free(bridge);
+    g_free(address);
+    g_free(path);
+}
+
+/* `insee run` of `toml` in the background, its stderr into *err_path. */
+static pid_t start_cli(const char *toml, char **file, char **err_path)
+{
+    *file = temp_path("exp.toml");
+    *err_path = temp_path("cli-stderr");
+    cr_assert(g_file_set_contents(*file, toml, -1, NULL));
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        FILE *e = fopen(*err_path, "w");
+        if (e)
+            dup2(fileno(e), STDERR_FILENO);
+        execl(INSEE_TEST_BIN, INSEE_TEST_BIN, "--plugin-dir", INSEE_TEST_PLUGIN_DIR, "run", *file,
+              (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Until `path` exists (a socket) or has content (a file); false if `pid`
+   ended first. */
+static gboolean wait_for_file(const char *path, pid_t pid)
+{
+    struct stat st;
+    while (stat(path, &st) != 0 || (S_ISREG(st.st_mode) && st.st_size == 0)) {
+        if (waitpid(pid, NULL, WNOHANG) != 0)
+            return FALSE;
+        g_usleep(10000);
+    }
+    return TRUE;
+}
+
+/* SIGINT to `insee run` (timeout_ms = 60000) waiting on a client: it stops
+   at once, exits 130 and leaves no socket; the client is not blamed. */
+static void interrupt_and_check(pid_t pid, const char *sock, char *file, char *err_path)
+{
+    gint64 start = g_get_monotonic_time();
+    kill(pid, SIGINT);
+    int status = 0;
+    cr_assert(waitpid(pid, &status, 0) == pid);
+    double waited_ms = (double)(g_get_monotonic_time() - start) / 1000.0;
+    char *text = NULL;
+    g_file_get_contents(err_path, &text, NULL, NULL);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
+    cr_assert_lt(waited_ms, 60000.0, "it waited out timeout_ms: %s", text);
+    cr_assert(strstr(text, "the run was interrupted while waiting for"), "%s", text);
+    cr_assert_null(strstr(text, "failed"), "%s", text);
+    cr_assert(access(sock, F_OK) != 0, "the interrupted run left its socket %s", sock);
+    unlink(file);
+    unlink(err_path);
+    g_free(text);
+    g_free(file);
+    g_free(err_path);
+}
+
+Test(bridge, sigint_while_waiting_for_clients_exits_130)
+{
+    char *sock = temp_path("sock");
+    char *bridge = g_strdup_printf("socket = \"%s\"\ntimeout_ms = 60000\n", sock);
+    char *toml = config(bridge);
+    char *file, *err_path;
+    pid_t pid = start_cli(toml, &file, &err_path);
+    cr_assert(wait_for_file(sock, pid), "the run ended before listening");
+    g_usleep(500000); /* into the wait for clients */
+    interrupt_and_check(pid, sock, file, err_path);
+    g_free(toml);
+    g_free(bridge);
+    g_free(sock);
+}
+
+Test(bridge, sigint_while_a_slice_waits_exits_130)
+{
+    char *sock = temp_path("sock");
+    char *address = g_strdup_printf("unix:%s", sock);
+    char *bridge = g_strdup_printf("socket = \"%s\"\ntimeout_ms = 60000\n", sock);
+    char *toml = config(bridge);
+    char *file, *err_path;
+    pid_t pid = start_cli(toml, &file, &err_path);
+    cr_assert(wait_for_file(sock, pid), "the run ended before listening");
+    peer p = spawn(peer_mute, address, 0, 1);
+    cr_assert(wait_for_file(p.out, pid), "the run ended before slice 0");
+    interrupt_and_check(pid, sock, file, err_path);
+    kill(p.pid, SIGKILL);
+    char *said = reap(&p);
+    cr_assert(strstr(said, "in slice 0"), "%s", said);
+    g_free(said);
+    g_free(toml);
+    g_free(bridge);
+    g_free(address);
+    g_free(sock);
 }

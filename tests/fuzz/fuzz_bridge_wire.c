@@ -75,13 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
         abort();
     char why[256];
-    if (size && wire_write_all(sv[1], data, size, 1000, why, sizeof why) != 0)
+    if (size && wire_write_all(sv[1], data, size, 1000, NULL, why, sizeof why) != 0)
         abort();
     close(sv[1]);
     for (;;) {
         wire_header h;
         uint8_t *payload;
-        if (wire_read_frame(sv[0], 1000, &h, &payload, why, sizeof why) != 0)
+        if (wire_read_frame(sv[0], 1000, NULL, &h, &payload, why, sizeof why) != 0)
             break;
         parse(&h, payload);
         free(payload);

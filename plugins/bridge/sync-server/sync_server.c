@@ -12,9 +12,12 @@
  * (made while the network simulated it) and queues them all at b, then
  * releases slice k; the clients run while the network simulates.
  *
- * Every wait on a client has `timeout_ms`; everything a client sends is
- * parsed by wire.c, which accepts no length it has not checked; any failure
- * ends sync() with a message naming the client.
+ * Every wait on a client has `timeout_ms`; handshakes are served side by
+ * side, each with its own deadline, so a silent connection delays nobody.
+ * Everything a client sends is parsed by wire.c, which accepts no length it
+ * has not checked, and is printed escaped; any failure ends sync() with a
+ * message naming the client. A run asked to stop (Ctrl-C) stops every wait
+ * at once and ends as interrupted, blaming nobody.
  */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
@@ -27,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -72,7 +76,7 @@ typedef enum client_state { C_LIVE, C_DONE, C_GONE } client_state;
 
 typedef struct client {
     int fd;
-    char label[384];    /* "client 'name' (nodes 0, 1, 2)" for messages */
+    char label[384];    /* "client 'name' (nodes 0, 1, 2)" for messages, the name escaped */
     client_state state;
     uint32_t first, last, count; /* its pending deliveries: a list of msg_rec */
 } client;
@@ -91,6 +95,8 @@ typedef struct server {
     msg_rec *msg;
     uint32_t n_msg, cap_msg, free_msg;
     wire_buf out;
+    wire_cancel cancel;  /* every wait on a client: stops when the run is asked to */
+    bool stopped;        /* a wait was cut short by that */
     /* figures */
     uint64_t slices, handed, wait_sum, wait_max, injected, late_sum, late_max, dropped;
     uint64_t in_flight;  /* injected, not yet at their destination */
@@ -134,12 +140,47 @@ static int listen_tcp(const char *address, int port, insee_error *err)
     return fd;
 }
 
+/* Whether `path` is a socket nobody listens on: what a run killed before
+   it could remove its socket leaves behind. A live socket (another run's)
+   and any other file are not. */
+static bool stale_socket(const char *path)
+{
+    struct stat st;
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || strlen(path) >= sizeof sa.sun_path)
+        return false;
+    memcpy(sa.sun_path, path, strlen(path));
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool stale = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0 &&
+                 errno == ECONNREFUSED;
+    if (fd >= 0)
+        close(fd);
+    return stale;
+}
+
+/* link() the listening socket at tmp to `path`, replacing a stale socket
+   there (once: a file that comes back in between is someone else's). */
+static bool link_socket(const insee_host *host, const char *tmp, const char *path)
+{
+    if (link(tmp, path) == 0)
+        return true;
+    if (errno != EEXIST || !stale_socket(path) || unlink(path) != 0) {
+        errno = EEXIST;
+        return false;
+    }
+    char line[200];
+    snprintf(line, sizeof line, "replaced the stale socket %s (the run that made it is gone)",
+             path);
+    host->log(host->kernel, INSEE_LOG_INFO, line);
+    return link(tmp, path) == 0;
+}
+
 /* The socket is made under a name of this process's own and linked to
    `path` once it listens: a client (or launcher) that sees the file can
    connect at once, instead of being refused in the moment between bind()
    and listen(); link() fails where a file is already there, so two runs
    never take over each other's socket. */
-static int listen_unix(const char *path, insee_error *err)
+static int listen_unix(const insee_host *host, const char *path, insee_error *err)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     int len = snprintf(sa.sun_path, sizeof sa.sun_path, "%s.%d~", path, (int)getpid());
@@ -153,10 +194,11 @@ static int listen_unix(const char *path, insee_error *err)
     unlink(sa.sun_path); /* this process's own temporary name */
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 64) == 0;
-    if (ok && link(sa.sun_path, path) != 0) {
+    if (ok && !link_socket(host, sa.sun_path, path)) {
         insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: %s%s", path,
-                        strerror(errno), errno == EEXIST ? " (a stale file must be removed "
-                                                           "first)" : "");
+                        strerror(errno), errno == EEXIST ? " (a file that is not a stale "
+                        "socket, or another run's live one: remove it, or choose another "
+                        "[bridge] socket)" : "");
         ok = false;
     } else if (!ok) {
         insee_error_set(err, INSEE_ERR_IO, "cannot listen on Unix socket %s: %s", path,
@@ -254,6 +296,12 @@ static void report(server *s)
     }
 }
 
+static bool asked_to_stop(void *data)
+{
+    const server *s = data;
+    return s->host->stop_requested(s->host->kernel);
+}
+
 static void *ss_create(const insee_host *host, const insee_value *v, insee_error *err)
 {
     const char *address = v[P_ADDRESS].s, *path = v[P_SOCKET].s;
@@ -296,6 +344,8 @@ static void *ss_create(const insee_host *host, const insee_value *v, insee_error
                   .F = (uint64_t)v[P_NETWORK_CYCLES].i, .model = (int)v[P_MODEL].i,
                   .timeout_ms = (int)v[P_TIMEOUT].i, .go_on = v[P_ON_DISCONNECT].i == 1,
                   .free_msg = NO_MSG};
+    if (INSEE_HOST_HAS(host, stop_requested))
+        s->cancel = (wire_cancel){.stop = asked_to_stop, .data = s};
     s->clients = calloc(s->want, sizeof *s->clients);
     s->owner = malloc(sizeof *s->owner * (s->nodes ? s->nodes : 1));
     s->unix_path = strdup(path);
@@ -310,7 +360,7 @@ static void *ss_create(const insee_host *host, const insee_value *v, insee_error
     for (uint32_t n = 0; n < s->nodes; n++)
         s->owner[n] = -1;
     if ((v[P_PORT].i && (s->tcp_fd = listen_tcp(address, (int)v[P_PORT].i, err)) < 0) ||
-        (*path && (s->unix_fd = listen_unix(path, err)) < 0)) {
+        (*path && (s->unix_fd = listen_unix(host, path, err)) < 0)) {
         close_listeners(s);
         free(s->clients);
         free(s->owner);
@@ -353,7 +403,7 @@ static void farewell(server *s, const char *why)
         wire_buf_reset(&s->out);
         wire_put_text(&s->out, WIRE_BYE, why);
         if (!s->out.failed)
-            wire_write_all(c->fd, s->out.data, s->out.len, 100, ignored, sizeof ignored);
+            wire_write_all(c->fd, s->out.data, s->out.len, 100, NULL, ignored, sizeof ignored);
         c->state = C_DONE;
     }
 }
@@ -399,7 +449,8 @@ static void refuse(server *s, int fd, const char *why)
     wire_buf_reset(&s->out);
     wire_put_text(&s->out, WIRE_REFUSE, why);
     if (!s->out.failed)
-        wire_write_all(fd, s->out.data, s->out.len, s->timeout_ms, ignored, sizeof ignored);
+        wire_write_all(fd, s->out.data, s->out.len, s->timeout_ms, &s->cancel, ignored,
+                       sizeof ignored);
     close(fd);
     char line[600];
     snprintf(line, sizeof line, "refused a client: %s", why);
@@ -419,19 +470,20 @@ static bool claim(server *s, int32_t who, const wire_hello *h, char *label, size
                   char *why, size_t len)
 {
     wire_reader ids = h->nodes;
-    int used = snprintf(label, label_len, "client '%s' (node%s", h->name,
-                        h->n_nodes > 1 ? "s" : "");
+    char name[WIRE_ESCAPED_NAME];
+    wire_escape(h->name, name, sizeof name);
+    int used = snprintf(label, label_len, "client '%s' (node%s", name, h->n_nodes > 1 ? "s" : "");
     for (uint32_t i = 0; i < h->n_nodes; i++) {
         uint32_t n = wire_u32(&ids);
         if (n >= s->nodes) {
             snprintf(why, len, "client '%.100s' announced node %u, but the bridge serves nodes "
-                     "0..%u ([bridge] nodes)", h->name, n, s->nodes - 1);
+                     "0..%u ([bridge] nodes)", name, n, s->nodes - 1);
             unclaim(s, who);
             return false;
         }
         if (s->owner[n] >= 0) {
             snprintf(why, len, "client '%.100s' announced node %u, already announced by %.250s",
-                     h->name, n, s->owner[n] == who ? "itself" : s->clients[s->owner[n]].label);
+                     name, n, s->owner[n] == who ? "itself" : s->clients[s->owner[n]].label);
             unclaim(s, who);
             return false;
         }
@@ -444,39 +496,24 @@ static bool claim(server *s, int32_t who, const wire_hello *h, char *label, size
     return true;
 }
 
-/* The handshake of a new connection: welcomed and kept, or refused with the
+/* A connection's first frame: welcomed and kept, or refused with the
    reason and closed. */
-static void admit(server *s, int fd)
+static void admit(server *s, int fd, const wire_header *h, const uint8_t *p)
 {
-    wire_header h;
-    uint8_t *p = NULL;
     char why[512];
     wire_hello hello;
-    int rc = wire_read_frame(fd, s->timeout_ms, &h, &p, why, sizeof why);
-    if (rc == 3) {
-        refuse(s, fd, why);
-        return;
-    }
-    if (rc != 0) {
-        char line[600];
-        snprintf(line, sizeof line, "a connection sent no HELLO: %s", why);
-        s->host->log(s->host->kernel, INSEE_LOG_WARNING, line);
-        close(fd);
-        return;
-    }
     client *c = &s->clients[s->n_clients];
     int32_t who = (int32_t)s->n_clients;
     bool ok = false;
-    if (h.version != WIRE_VERSION)
+    if (h->version != WIRE_VERSION)
         snprintf(why, sizeof why, "this client speaks bridge protocol version %u; this server "
-                 "speaks version %u", h.version, WIRE_VERSION);
-    else if (h.type != WIRE_HELLO)
+                 "speaks version %u", h->version, WIRE_VERSION);
+    else if (h->type != WIRE_HELLO)
         snprintf(why, sizeof why, "the first frame must be HELLO, not %s",
-                 wire_type_name(h.type));
+                 wire_type_name(h->type));
     else
-        ok = wire_parse_hello(p, h.length, &hello, why, sizeof why) &&
+        ok = wire_parse_hello(p, h->length, &hello, why, sizeof why) &&
              claim(s, who, &hello, c->label, sizeof c->label, why, sizeof why);
-    free(p);
     if (!ok) {
         refuse(s, fd, why);
         return;
@@ -485,8 +522,8 @@ static void admit(server *s, int fd)
     wire_put_welcome(&s->out, &(wire_welcome){.client_units = (uint32_t)s->S,
                                               .network_cycles = (uint32_t)s->F,
                                               .model = (uint32_t)s->model, .nodes = s->nodes});
-    if (s->out.failed ||
-        wire_write_all(fd, s->out.data, s->out.len, s->timeout_ms, why, sizeof why) != 0) {
+    if (s->out.failed || wire_write_all(fd, s->out.data, s->out.len, s->timeout_ms, &s->cancel,
+                                        why, sizeof why) != 0) {
         unclaim(s, who);
         close(fd);
         return;
@@ -497,33 +534,154 @@ static void admit(server *s, int fd)
     s->n_clients++;
 }
 
-/* Before slice 0: exactly `want` clients, then nobody else. */
+/* A connection accepted, its HELLO not whole yet. */
+typedef struct pending {
+    int fd;
+    int64_t deadline;
+    wire_partial frame;
+} pending;
+
+/* At most this many handshakes at once: a flood of connections beyond it
+   pushes out the oldest, so it cannot keep a real client waiting. */
+#define MAX_PENDING 64
+
+static void log_no_hello(server *s, const char *why)
+{
+    char line[600];
+    snprintf(line, sizeof line, "a connection sent no HELLO: %s", why);
+    s->host->log(s->host->kernel, INSEE_LOG_WARNING, line);
+}
+
+/* Forget pending handshake i (its fd is the caller's), keeping the others
+   in order. */
+static void pending_remove(pending *p, uint32_t *n, uint32_t i)
+{
+    wire_partial_clear(&p[i].frame);
+    memmove(&p[i], &p[i + 1], (*n - i - 1) * sizeof *p);
+    (*n)--;
+}
+
+/* Read what pending handshake i has sent; once it is over (welcomed,
+   refused or given up) it is removed from p. */
+static void pending_read(server *s, pending *p, uint32_t *n, uint32_t i)
+{
+    wire_header h;
+    uint8_t *payload = NULL;
+    char why[512];
+    int rc = wire_partial_read(&p[i].frame, p[i].fd, &h, &payload, why, sizeof why);
+    if (rc == WIRE_AGAIN)
+        return;
+    int fd = p[i].fd;
+    if (rc == 0) {
+        admit(s, fd, &h, payload);
+    } else if (rc == 3) {
+        refuse(s, fd, why);
+    } else {
+        log_no_hello(s, why);
+        close(fd);
+    }
+    free(payload);
+    pending_remove(p, n, i);
+}
+/* A wait cut short because the run was asked to stop: say so, tell the
+   clients, and end sync() blaming nobody. */
+static bool interrupted(server *s, const char *waiting_for)
+{
+    char line[448];
+    snprintf(line, sizeof line, "the run was interrupted while waiting for %s", waiting_for);
+    log_info(s, line);
+    farewell(s, "the run was interrupted");
+    s->stopped = true;
+    return false;
+}
+
+/* Accept a connection on listener fd into the handshakes (the oldest given
+   up on when they are full). */
+static void accept_one(server *s, int fd, pending *p, uint32_t *n)
+{
+    int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0)
+        return;
+    if (*n == MAX_PENDING) {
+        log_no_hello(s, "it was the oldest of too many connections still in their handshake");
+        close(p[0].fd);
+        pending_remove(p, n, 0);
+    }
+    p[(*n)++] = (pending){.fd = c, .deadline = wire_deadline(s->timeout_ms)};
+}
+
+/* Give up on the handshakes past their deadline. */
+static void expire(server *s, pending *p, uint32_t *n)
+{
+    for (uint32_t i = *n; i-- > 0;) {
+        if (wire_left_ms(p[i].deadline) > 0)
+            continue;
+        char why[100];
+        snprintf(why, sizeof why, "it sent no whole frame within %d ms", s->timeout_ms);
+        log_no_hello(s, why);
+        close(p[i].fd);
+        pending_remove(p, n, i);
+    }
+}
+
+/* Before slice 0: exactly `want` clients, then nobody else. The handshakes
+   run side by side, each until its own deadline, so a silent connection
+   costs the others nothing. Once timeout_ms has passed without a client
+   welcomed no connection is taken, and the wait ends with the handshakes
+   under way. */
 static bool accept_all(server *s, insee_error *err)
 {
-    while (s->n_clients < s->want) {
-        struct pollfd p[2];
-        nfds_t n = 0;
-        if (s->tcp_fd >= 0)
-            p[n++] = (struct pollfd){.fd = s->tcp_fd, .events = POLLIN};
-        if (s->unix_fd >= 0)
-            p[n++] = (struct pollfd){.fd = s->unix_fd, .events = POLLIN};
-        int r = poll(p, n, s->timeout_ms);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return fail(s, err, "only %u of the %u clients ([bridge] clients) connected and "
-                        "were welcomed within %d ms ([bridge] timeout_ms)", s->n_clients,
-                        s->want, s->timeout_ms);
-        for (nfds_t i = 0; i < n && s->n_clients < s->want; i++) {
-            if (!(p[i].revents & POLLIN))
-                continue;
-            int fd = accept4(p[i].fd, NULL, NULL, SOCK_CLOEXEC);
-            if (fd >= 0)
-                admit(s, fd);
+    pending p[MAX_PENDING];
+    uint32_t n = 0;
+    int64_t deadline = wire_deadline(s->timeout_ms);
+    bool ok = true;
+    while (ok && s->n_clients < s->want) {
+        bool late = wire_left_ms(deadline) == 0;
+        if (late && n == 0) {
+            ok = fail(s, err, "only %u of the %u clients ([bridge] clients) connected and "
+                      "were welcomed within %d ms ([bridge] timeout_ms)", s->n_clients,
+                      s->want, s->timeout_ms);
+            break;
         }
+        struct pollfd fds[2 + MAX_PENDING];
+        nfds_t listeners = 0;
+        if (s->tcp_fd >= 0 && !late)
+            fds[listeners++] = (struct pollfd){.fd = s->tcp_fd, .events = POLLIN};
+        if (s->unix_fd >= 0 && !late)
+            fds[listeners++] = (struct pollfd){.fd = s->unix_fd, .events = POLLIN};
+        int64_t next = late ? INT64_MAX : deadline;
+        for (uint32_t i = 0; i < n; i++) {
+            fds[listeners + i] = (struct pollfd){.fd = p[i].fd, .events = POLLIN};
+            next = p[i].deadline < next ? p[i].deadline : next;
+        }
+        uint32_t welcomed = s->n_clients;
+        int r = wire_poll(fds, listeners + n, next, &s->cancel);
+        if (r == -2) {
+            ok = interrupted(s, "clients");
+            break;
+        }
+        if (r == -1) {
+            ok = fail(s, err, "waiting for clients: poll failed: %s", strerror(errno));
+            break;
+        }
+        /* From the last handshake back: a removal leaves the indices still
+           to visit in place. */
+        for (uint32_t i = n; i-- > 0 && s->n_clients < s->want;)
+            if (fds[listeners + i].revents)
+                pending_read(s, p, &n, i);
+        expire(s, p, &n);
+        for (nfds_t i = 0; i < listeners; i++)
+            if (fds[i].revents & POLLIN)
+                accept_one(s, fds[i].fd, p, &n);
+        if (s->n_clients > welcomed)
+            deadline = wire_deadline(s->timeout_ms);
+    }
+    while (n > 0) {
+        close(p[0].fd);
+        pending_remove(p, &n, 0);
     }
     close_listeners(s);
-    return true;
+    return ok;
 }
 
 /* Client c broke off during slice k: gone (on_disconnect = "continue") or
@@ -581,7 +739,10 @@ static bool release(server *s, uint64_t k, uint64_t now, insee_error *err)
         char why[256];
         if (s->out.failed)
             return fail(s, err, "out of memory for the deliveries of %s", c->label);
-        int rc = wire_write_all(c->fd, s->out.data, s->out.len, s->timeout_ms, why, sizeof why);
+        int rc = wire_write_all(c->fd, s->out.data, s->out.len, s->timeout_ms, &s->cancel, why,
+                                sizeof why);
+        if (rc == 4)
+            return interrupted(s, c->label);
         if (rc == 2)
             return fail(s, err, "%s did not read slice %llu's start within %d ms ([bridge] "
                         "timeout_ms): it is stuck, or slower than the timeout allows", c->label,
@@ -626,6 +787,10 @@ static bool inject(server *s, int32_t who, uint64_t j, uint64_t now, const wire_
         return fail(s, err, "%s injected at time %llu, outside slice %llu ([%llu, %llu))",
                     c->label, (unsigned long long)in->timestamp, (unsigned long long)j,
                     (unsigned long long)(j * s->S), (unsigned long long)((j + 1) * s->S));
+    if (in->bytes > WIRE_MAX_MESSAGE_BYTES)
+        return fail(s, err, "%s injected a message of %llu bytes: a message is at most %llu "
+                    "bytes long (its packets must fit a 32-bit count)", c->label,
+                    (unsigned long long)in->bytes, WIRE_MAX_MESSAGE_BYTES);
     if (in->payload_len > WIRE_MAX_MESSAGE_PAYLOAD)
         return fail(s, err, "%s injected a payload of %u bytes: a message carries at most %u",
                     c->label, in->payload_len, WIRE_MAX_MESSAGE_PAYLOAD);
@@ -666,7 +831,9 @@ static bool collect(server *s, uint64_t j, uint64_t now, insee_error *err)
         wire_header h;
         uint8_t *p = NULL;
         char why[400];
-        int rc = wire_read_frame(c->fd, s->timeout_ms, &h, &p, why, sizeof why);
+        int rc = wire_read_frame(c->fd, s->timeout_ms, &s->cancel, &h, &p, why, sizeof why);
+        if (rc == 4)
+            return interrupted(s, c->label);
         if (rc == 2)
             return fail(s, err, "%s sent nothing for %d ms during slice %llu ([bridge] "
                         "timeout_ms): it is stuck, or slower than the timeout allows",
@@ -679,7 +846,10 @@ static bool collect(server *s, uint64_t j, uint64_t now, insee_error *err)
             continue;
         }
         bool ok = true;
-        if (h.type == WIRE_BYE) {
+        if (h.type == WIRE_BYE && h.length != 0) {
+            ok = fail(s, err, "%s sent a BYE carrying %u bytes: a client's BYE is empty (a "
+                      "protocol error)", c->label, h.length);
+        } else if (h.type == WIRE_BYE) {
             c->state = C_DONE;
             drop_pending(s, c);
         } else if (h.version != WIRE_VERSION || h.type != WIRE_SLICE_DONE) {
@@ -725,8 +895,12 @@ static uint64_t ss_sync(void *self, uint64_t now, insee_error *err)
     bool ok = s->model == WIRE_LOCKSTEP
                   ? release(s, k, now, err) && collect(s, k, now, err)
                   : (k == 0 || collect(s, k - 1, now, err)) && release(s, k, now, err);
+    /* Interrupted: the kernel, asked to stop, ends the run as interrupted at
+       its next cycle, which a later boundary leaves to come; INSEE_NEVER
+       could let the run end there as finished, its partial figures written
+       as whole. */
     if (!ok)
-        return INSEE_NEVER;
+        return s->stopped ? now + 1 : INSEE_NEVER;
     if (!any_live(s)) {
         report(s);
         return INSEE_NEVER;

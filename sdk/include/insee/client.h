@@ -116,9 +116,13 @@ INSEE_CLIENT_API const insee_client_info *insee_client_get_info(const insee_clie
    holds besides its fields). */
 #define INSEE_CLIENT_MAX_PAYLOAD 16777164u
 
+/* The longest message, in simulated bytes (4 GiB - 1): its packet count
+   fits the network's 32-bit count whatever the packet size. */
+#define INSEE_CLIENT_MAX_BYTES 4294967295ull
+
 /* Queue a message from `src` (one of this client's nodes) to node `dst`,
-   `bytes` long, sent at client time `timestamp` (inside the current slice).
-   `handle` and the optional payload (copied) come back with the delivery.
+   `bytes` long (at most INSEE_CLIENT_MAX_BYTES), sent at client time
+   `timestamp` (inside the current slice). `handle` and the optional payload (copied) come back with the delivery.
    A payload holds at most INSEE_CLIENT_MAX_PAYLOAD bytes, and one
    slice's injections together at most 16 MiB (36 bytes each besides its
    payload): beyond, the call fails and the slice should end sooner. */

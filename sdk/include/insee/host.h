@@ -199,6 +199,14 @@ typedef struct insee_host {
        run ends (the report is written before destroy()). false, with the
        figure ignored, for a bad name or a value that is not finite. */
     bool (*report_figure)(insee_kernel *k, const char *name, double value, const char *unit);
+
+    /* minor 5 */
+    /* Whether the run was asked to stop (Ctrl-C): the kernel ends it at its
+       next cycle as interrupted, and a plugin that waits on the outside world
+       (a bridge waiting for its clients) asks this between waits and returns
+       at once instead of waiting out its timeout. Safe to call at any time
+       after create(); cheap (one read). */
+    bool (*stop_requested)(insee_kernel *k);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a
