@@ -162,7 +162,9 @@ static insee_registry *open_registry(insee_config *cfg, GError **err)
         add_path_list(reg, env_dirs);
         g_strfreev(env_dirs);
     }
-    add_path_list(reg, config_dirs);
+    for (char **d = config_dirs; d && *d; d++)
+        if (**d)
+            insee_registry_add_dir(reg, insee_config_path(cfg, "plugins", "dirs", *d));
     g_strfreev(config_dirs);
     char *def = insee_registry_default_dir();
     insee_registry_add_dir(reg, def);
@@ -187,8 +189,8 @@ static insee_config *load_config(const char *cmd, int argc, char **argv, int *co
     GError *err = NULL;
     insee_config *cfg = argc == 1
                             ? insee_config_load_file(argv[0], &err)
-                            : insee_config_load_string(insee_default_experiment,
-                                                       "<embedded default experiment>", &err);
+                            : insee_config_load_default(insee_default_experiment,
+                                                        "<embedded default experiment>", &err);
     for (char **s = opt_set; cfg && s && *s; s++) {
         if (!insee_config_set(cfg, *s, &err)) {
             insee_config_free(cfg);

@@ -23,9 +23,12 @@
  * override replaced the node it came from). insee_config_echo() returns a new
  * string the caller releases with g_free().
  */
+#define _POSIX_C_SOURCE 200809L /* insee/input.h */
 #include "config.h"
 
 #include "config_tree.h"
+
+#include <insee/input.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -49,6 +52,9 @@ struct insee_config {
     GPtrArray *owned;     /* memory behind bound values: arrays, strings, lists */
     GPtrArray *echo;      /* echo_section *, in first-bind order */
     GHashTable *plugins;  /* section -> plugin name resolved by insee_config_plugin_name() (in owned) */
+    char *dir;            /* the document file's directory, when not the working one: what its
+                             relative paths are relative to (NULL for a string) */
+    gboolean defaults;    /* the document is an embedded default (insee_config_load_default) */
 };
 
 /* ---- the tree ----------------------------------------------------------- */
@@ -204,6 +210,7 @@ static const char *type_words(insee_param_type t)
     case INSEE_PARAM_STRING: return "a string";
     case INSEE_PARAM_ENUM: return "a string naming one of its choices";
     case INSEE_PARAM_INT_LIST: return "an array of integers";
+    case INSEE_PARAM_PATH: return "a string (the path of a file)";
     }
     return "a value of an unknown type";
 }
@@ -229,6 +236,7 @@ static void append_example(GString *out, const insee_param_def *def)
     case INSEE_PARAM_INT: append_number(out, integer); break;
     case INSEE_PARAM_DOUBLE: append_toml_float(out, in_range(def, 0.5) ? 0.5 : def->min); break;
     case INSEE_PARAM_STRING: g_string_append(out, "\"text\""); break;
+    case INSEE_PARAM_PATH: g_string_append(out, "\"file.txt\""); break;
     case INSEE_PARAM_ENUM: g_string_append_printf(out, "\"%.*s\"", (int)strcspn(choices, "|"), choices); break;
     case INSEE_PARAM_INT_LIST:
         g_string_append_c(out, '[');
@@ -442,6 +450,7 @@ static gboolean convert_value(const insee_cfg_node *n, const insee_param_def *de
         }
         return TRUE;
     case INSEE_PARAM_STRING:
+    case INSEE_PARAM_PATH:
         if (n->kind != INSEE_CFG_STRING)
             break;
         out->s = own(owned, g_strdup(n->s));
@@ -529,7 +538,7 @@ static gboolean check_def(const insee_param_def *defs, size_t k, const char *own
         if (strcmp(defs[j].name, def->name) == 0)
             return BAD("%s: parameter '%s' is declared twice (entries %zu and %zu); remove one", owner,
                        def->name, j + 1, k + 1);
-    if (def->type < INSEE_PARAM_BOOL || def->type > INSEE_PARAM_INT_LIST)
+    if (def->type < INSEE_PARAM_BOOL || def->type > INSEE_PARAM_PATH)
         return BAD("%s: parameter '%s' has unknown type %d; use one of the INSEE_PARAM_* types", owner,
                    def->name, (int)def->type);
     if (def->type == INSEE_PARAM_ENUM) {
@@ -643,19 +652,17 @@ static insee_config *load_text(const char *text, size_t len, const char *origin,
    is read up to the cap and no further. NULL with err set. */
 static char *read_config(const char *path, size_t *len, GError **err)
 {
-    FILE *f = fopen(path, "rb");
-    struct stat st;
     const char *why = NULL;
+    FILE *f = insee_input_open(path, &why);
+    struct stat st;
     gboolean large = FALSE;
     char *buf = NULL;
     size_t n = 0;
-    if (!f || fstat(fileno(f), &st) != 0) {
+    if (f && fstat(fileno(f), &st) != 0) {
         why = g_strerror(errno);
-    } else if (S_ISDIR(st.st_mode)) {
-        why = "it is a directory";
-    } else if (S_ISREG(st.st_mode) && st.st_size > INSEE_CONFIG_MAX_BYTES) {
+    } else if (f && S_ISREG(st.st_mode) && st.st_size > INSEE_CONFIG_MAX_BYTES) {
         large = TRUE;
-    } else {
+    } else if (f) {
         size_t cap = 1u << 16;
         buf = g_malloc(cap);
         while ((n += fread(buf + n, 1, cap - n, f)) == cap && cap <= INSEE_CONFIG_MAX_BYTES)
@@ -690,12 +697,24 @@ insee_config *insee_config_load_file(const char *path, GError **err)
         return NULL;
     insee_config *cfg = load_text(text, len, path, err);
     g_free(text);
+    char *dir = g_path_get_dirname(path);
+    if (cfg && strcmp(dir, ".") != 0)
+        cfg->dir = g_steal_pointer(&dir);
+    g_free(dir);
     return cfg;
 }
 
 insee_config *insee_config_load_string(const char *text, const char *origin, GError **err)
 {
     return load_text(text, strlen(text), origin ? origin : "<string>", err);
+}
+
+insee_config *insee_config_load_default(const char *text, const char *origin, GError **err)
+{
+    insee_config *cfg = insee_config_load_string(text, origin, err);
+    if (cfg)
+        cfg->defaults = TRUE;
+    return cfg;
 }
 
 void insee_config_free(insee_config *cfg)
@@ -707,6 +726,7 @@ void insee_config_free(insee_config *cfg)
     g_hash_table_unref(cfg->plugins);
     g_ptr_array_unref(cfg->owned);
     g_ptr_array_unref(cfg->origins);
+    g_free(cfg->dir);
     g_free(cfg);
 }
 
@@ -827,6 +847,28 @@ static gboolean put_value(insee_config *cfg, const char *section, const char *ke
     return TRUE;
 }
 
+/* Before `section.plugin` becomes `plugin`: when that changes the plugin,
+   the keys the embedded default wrote in that table were for the old one
+   and go (the other plugin may not have them); keys an override wrote
+   stay. */
+static void drop_defaults_of_other_plugin(insee_config *cfg, const char *section,
+                                          const insee_cfg_node *plugin)
+{
+    insee_cfg_node *table;
+    if (!section_table(cfg, section, &table, NULL) || !table)
+        return;
+    const insee_cfg_entry *old = table_find(table, "plugin");
+    if (old && old->value->kind == INSEE_CFG_STRING && plugin->kind == INSEE_CFG_STRING &&
+        strcmp(old->value->s, plugin->s) == 0)
+        return;
+    const char *document = g_ptr_array_index(cfg->origins, 0);
+    for (guint k = table->items->len; k-- > 0;) {
+        const insee_cfg_entry *e = g_ptr_array_index(table->items, k);
+        if (strcmp(e->key, "plugin") != 0 && e->pos.origin == document)
+            g_ptr_array_remove_index(table->items, k);
+    }
+}
+
 gboolean insee_config_set(insee_config *cfg, const char *assignment, GError **err)
 {
     const char *origin = add_origin(cfg, g_strdup_printf("--set %s", assignment));
@@ -857,6 +899,8 @@ gboolean insee_config_set(insee_config *cfg, const char *assignment, GError **er
             value = insee_cfg_node_new(INSEE_CFG_STRING, at);
             value->s = g_strdup(text);
         }
+        if (cfg->defaults && strcmp(key, "plugin") == 0)
+            drop_defaults_of_other_plugin(cfg, section, value);
         ok = put_value(cfg, section, key, value, at, err);
     }
     g_free(text);
@@ -938,6 +982,29 @@ gboolean insee_config_plugin_name(insee_config *cfg, const char *section, const 
     return TRUE;
 }
 
+/* ---- paths -------------------------------------------------------------- */
+
+/* `path` as written at `pos`: a relative path written in the document's
+   file is relative to that file's directory, so an experiment and the
+   files it names can move together. One from --set or a default stays
+   relative to the working directory. */
+static const char *resolve_at(insee_config *cfg, insee_cfg_pos pos, const char *path)
+{
+    if (!cfg->dir || pos.origin != g_ptr_array_index(cfg->origins, 0) || !path[0] ||
+        g_path_is_absolute(path))
+        return path;
+    return own(cfg->owned, g_build_filename(cfg->dir, path, NULL));
+}
+
+const char *insee_config_path(insee_config *cfg, const char *section, const char *key,
+                              const char *path)
+{
+    insee_cfg_node *table;
+    const insee_cfg_entry *e =
+        section_table(cfg, section, &table, NULL) && table ? table_find(table, key) : NULL;
+    return e ? resolve_at(cfg, e->value->pos, path) : path;
+}
+
 /* ---- binding ------------------------------------------------------------ */
 
 /* "the kernel and router plugin 'dally'" */
@@ -1005,6 +1072,8 @@ static gboolean bind_one(insee_config *cfg, const char *section, const insee_cfg
                 g_free(why);
                 return FALSE;
             }
+            if (def->type == INSEE_PARAM_PATH)
+                values[k].s = resolve_at(cfg, e->value->pos, values[k].s);
         } else if (def->default_value) {
             if (!convert_default(def, binding->owner, cfg->owned, &values[k], err))
                 return FALSE;
@@ -1032,6 +1101,7 @@ static void append_value(GString *out, const insee_value *v)
     case INSEE_PARAM_INT: g_string_append_printf(out, "%" PRId64, v->i); break;
     case INSEE_PARAM_DOUBLE: append_toml_float(out, v->d); break;
     case INSEE_PARAM_STRING:
+    case INSEE_PARAM_PATH:
     case INSEE_PARAM_ENUM: append_toml_string(out, v->s); break;
     case INSEE_PARAM_INT_LIST:
         g_string_append_c(out, '[');

@@ -39,15 +39,30 @@ typedef enum {
 
 typedef struct insee_config insee_config;
 
-/* A configuration file holds at most this many bytes: a bigger one, or a
-   device that never ends (/dev/zero), is refused (INSEE_CONFIG_ERROR_IO)
-   after reading at most this much. Pipes and other streams are read too. */
+/* A configuration file holds at most this many bytes: a bigger one is
+   refused (INSEE_CONFIG_ERROR_IO) after reading at most this much. It is a
+   regular file or a pipe the process already holds (/dev/stdin); a named
+   FIFO, a directory or a device is refused without waiting
+   (insee/input.h). */
 #define INSEE_CONFIG_MAX_BYTES (16u << 20)
 
 insee_config *insee_config_load_file(const char *path, GError **err);
 /* `origin` names the text in errors ("<embedded default>"). */
 insee_config *insee_config_load_string(const char *text, const char *origin, GError **err);
+/* An embedded default document: when an override (insee_config_set) then
+   changes a table's `plugin`, the keys this document wrote in that table
+   go with the old plugin; those other overrides wrote stay. */
+insee_config *insee_config_load_default(const char *text, const char *origin, GError **err);
 void insee_config_free(insee_config *cfg);
+
+/* Relative paths. A PATH parameter's value written in the file of
+   insee_config_load_file() is bound resolved against that file's
+   directory; one from an override or a default stays relative to the
+   working directory. insee_config_path() applies the same rule to `path`,
+   one path read from section.key by other means (an element of the
+   ':'-separated [plugins] dirs): the config's copy, or `path` itself. */
+const char *insee_config_path(insee_config *cfg, const char *section, const char *key,
+                              const char *path);
 
 /* Apply "section.key=value". */
 gboolean insee_config_set(insee_config *cfg, const char *assignment, GError **err);

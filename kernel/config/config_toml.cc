@@ -11,7 +11,8 @@
 // error it returns NULL with toml++'s description and position. Parse errors
 // never cross into C as exceptions, whether toml++ was built with exceptions
 // (toml::parse throws toml::parse_error) or without (it returns a
-// toml::parse_result holding the error). Running out of memory aborts, as it
+// toml::parse_result holding the error). A string or key holding a NUL
+// character is refused like a syntax error, at its position. Running out of memory aborts, as it
 // does everywhere GLib allocates.
 
 #include "config_tree.h"
@@ -43,6 +44,7 @@ class converter {
         case toml::node_type::string: {
             insee_cfg_node *out = insee_cfg_node_new(INSEE_CFG_STRING, pos(n.source()));
             const std::string &s = n.as_string()->get();
+            note_nul(s, n.source(), "a string");
             out->s = g_strndup(s.data(), s.size());
             return out;
         }
@@ -66,7 +68,22 @@ class converter {
         }
     }
 
+    // The first string or key holding a NUL character ("\u0000"): C
+    // strings end there, so the rest would be dropped without a word.
+    bool has_nul() const { return nul_found_; }
+    const toml::source_region &nul_where() const { return nul_where_; }
+    const char *nul_what() const { return nul_what_; }
+
   private:
+    void note_nul(std::string_view s, const toml::source_region &where, const char *what) const
+    {
+        if (nul_found_ || s.find('\0') == std::string_view::npos)
+            return;
+        nul_found_ = true;
+        nul_where_ = where;
+        nul_what_ = what;
+    }
+
     insee_cfg_pos pos(const toml::source_region &r) const
     {
         if (!positions_)
@@ -87,6 +104,7 @@ class converter {
         insee_cfg_node *out = insee_cfg_node_new(INSEE_CFG_TABLE, pos(t.source()));
         for (const entry &e : entries) {
             std::string_view key = e.first->str();
+            note_nul(key, e.first->source(), "a key");
             insee_cfg_table_append(out, key.data(), key.size(), pos(e.first->source()), convert(*e.second));
         }
         return out;
@@ -94,7 +112,24 @@ class converter {
 
     const char *origin_;
     bool positions_;
+    mutable bool nul_found_ = false;
+    mutable toml::source_region nul_where_{};
+    mutable const char *nul_what_ = nullptr;
 };
+
+// The converted document, or NULL (tree freed) when it holds a NUL.
+insee_cfg_node *finish(const converter &conv, insee_cfg_node *root, insee_cfg_parse_error *err)
+{
+    if (!conv.has_nul())
+        return root;
+    insee_cfg_node_free(root);
+    err->description = g_strdup_printf("%s holds a NUL character (\\u0000), which no name or "
+                                       "path may contain; remove it",
+                                       conv.nul_what());
+    err->line = conv.nul_where().begin.line;
+    err->col = conv.nul_where().begin.column;
+    return nullptr;
+}
 
 insee_cfg_node *fail(const toml::parse_error &e, insee_cfg_parse_error *err)
 {
@@ -115,7 +150,7 @@ insee_cfg_node *insee_cfg_parse_toml(const char *text, size_t len, const char *o
 #if TOML_EXCEPTIONS
     try {
         const toml::table root = toml::parse(doc);
-        return conv.convert(root);
+        return finish(conv, conv.convert(root), err);
     } catch (const toml::parse_error &e) {
         return fail(e, err);
     }
@@ -123,6 +158,6 @@ insee_cfg_node *insee_cfg_parse_toml(const char *text, size_t len, const char *o
     const toml::parse_result result = toml::parse(doc);
     if (!result)
         return fail(result.error(), err);
-    return conv.convert(result.table());
+    return finish(conv, conv.convert(result.table()), err);
 #endif
 }

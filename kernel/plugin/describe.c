@@ -9,6 +9,7 @@ static const char *const param_type_names[] = {
     [INSEE_PARAM_BOOL] = "bool",     [INSEE_PARAM_INT] = "int",
     [INSEE_PARAM_DOUBLE] = "double", [INSEE_PARAM_STRING] = "string",
     [INSEE_PARAM_ENUM] = "enum",     [INSEE_PARAM_INT_LIST] = "int_list",
+    [INSEE_PARAM_PATH] = "path",
 };
 
 static const char *param_type_name(insee_param_type type)

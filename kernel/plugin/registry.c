@@ -20,9 +20,13 @@
 
 #include <errno.h>
 #include <gmodule.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Under AddressSanitizer, modules stay mapped until the process exits: LSan
    reports leaks at exit, and a leak allocated by a plugin that was dlclose'd
@@ -189,6 +193,20 @@ static char *check_desc(const insee_plugin_desc *desc, insee_plugin_facts *f, vo
     }
     if (!desc->name || !*desc->name)
         return g_strdup_printf("the %s plugin's descriptor has no name", ki->name);
+    if (!insee_plugin_name_valid(desc->name)) {
+        /* The name goes no further, escaped once here: it may hold a
+           newline or markup that listings and reports would pass on. */
+        char *head = g_strndup(desc->name, 64);
+        char *shown = g_strescape(head, NULL);
+        g_free(head);
+        g_clear_pointer(&f->name, g_free);
+        char *reason = g_strdup_printf("the %s plugin's name \"%s\" is not a plugin name: use 1 "
+                                       "to 63 characters of a-z, 0-9 and '-', not starting or "
+                                       "ending with '-'; rename it",
+                                       ki->name, shown);
+        g_free(shown);
+        return reason;
+    }
     if (!desc->vtable)
         return g_strdup_printf("%s plugin '%s' has no vtable", ki->name, desc->name);
 
@@ -290,6 +308,7 @@ struct insee_registry {
     GPtrArray *notices;  /* char * */
     gboolean debug;      /* INSEE_DEBUG_PLUGINS */
     insee_cache *cache;  /* opened when the first file is checked */
+    char *default_dir;   /* insee_registry_default_dir(): the one trusted directory */
 };
 
 static void trace(const insee_registry *reg, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -337,6 +356,7 @@ insee_registry *insee_registry_new(void)
     reg->notices = g_ptr_array_new_with_free_func(g_free);
     const char *debug = g_getenv("INSEE_DEBUG_PLUGINS");
     reg->debug = debug && *debug && strcmp(debug, "0") != 0;
+    reg->default_dir = insee_registry_default_dir();
     return reg;
 }
 
@@ -348,6 +368,7 @@ void insee_registry_free(insee_registry *reg)
     g_ptr_array_free(reg->plugins, TRUE);
     g_ptr_array_free(reg->notices, TRUE);
     insee_cache_free(reg->cache);
+    g_free(reg->default_dir);
     g_free(reg);
 }
 
@@ -469,10 +490,32 @@ static insee_cache *cache_of(insee_registry *reg)
     return reg->cache;
 }
 
+/* A file refused before its descriptor said what it is (built for another
+   ABI major, say) is known by its file name when that follows the SDK's
+   <kind>-<name>.so, so that a config naming it hears why it was refused
+   rather than that there is no such plugin. */
+static void name_from_file(const char *path, insee_plugin_facts *f)
+{
+    char *file = g_path_get_basename(path);
+    char *dash = strchr(file, '-');
+    if (dash && g_str_has_suffix(dash, ".so")) {
+        *dash = '\0';
+        dash[strlen(dash + 1) + 1 - strlen(".so")] = '\0';
+        insee_kind kind = insee_kind_from_name(file);
+        if (kind && (!f->kind || f->kind == kind) && insee_plugin_name_valid(dash + 1)) {
+            f->kind = kind;
+            f->name = g_strdup(dash + 1);
+        }
+    }
+    g_free(file);
+}
+
 /* Register entry e with its facts (taken), after the entries before it:
    usable unless refused or shadowed. */
 static void settle(insee_registry *reg, entry *e, insee_plugin_facts *f, const char *source)
 {
+    if (f->refusal && !f->name)
+        name_from_file(e->pub.path, f);
     e->pub.kind = f->kind;
     e->pub.name = g_steal_pointer(&f->name);
     e->pub.version = g_steal_pointer(&f->version);
@@ -605,20 +648,88 @@ static int compare_names(gconstpointer a, gconstpointer b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Whether group `gid` is the user-private group of `uid` (same name, no
+   other member): a umask of 002 makes such directories group-writable
+   without giving anyone else a say. */
+static gboolean private_group(uid_t uid, gid_t gid)
+{
+    const struct passwd *pw = getpwuid(uid);
+    if (!pw || pw->pw_gid != gid)
+        return FALSE;
+    char *user = g_strdup(pw->pw_name);
+    const struct group *gr = getgrgid(gid);
+    gboolean alone = gr && strcmp(gr->gr_name, user) == 0;
+    for (char *const *m = gr ? gr->gr_mem : NULL; alone && m && *m; m++)
+        alone = strcmp(*m, user) == 0;
+    g_free(user);
+    return alone;
+}
+
+/* Why nobody should load code from directory `dir` (stat in `st`), or
+   NULL: whoever can write a plugin directory runs code in every run that
+   scans it, so it must be writable only by its owner, who must be root or
+   the user running insee. */
+static char *unsafe_dir(const char *dir, const struct stat *st)
+{
+    unsigned mode = (unsigned)st->st_mode & 07777;
+    if (st->st_mode & S_IWOTH)
+        return g_strdup_printf("it is writable by every user (mode %04o; a sticky bit does not "
+                               "stop them adding files); run chmod o-w %s, or keep your plugins "
+                               "in a directory only you can write",
+                               mode, dir);
+    if (st->st_uid != 0 && st->st_uid != geteuid())
+        return g_strdup_printf("it belongs to another user (uid %u), who could put code there; "
+                               "copy the plugins into a directory of your own",
+                               (unsigned)st->st_uid);
+    if ((st->st_mode & S_IWGRP) && !private_group(st->st_uid, st->st_gid))
+        return g_strdup_printf("it is writable by group %u (mode %04o); run chmod g-w %s",
+                               (unsigned)st->st_gid, mode, dir);
+    return NULL;
+}
+
+/* Whether to list `dir`: it exists, and is safe unless it is the default
+   directory (installed with insee itself, trusted like the program). */
+static gboolean dir_usable(insee_registry *reg, const char *dir)
+{
+    gboolean is_default = strcmp(dir, reg->default_dir) == 0;
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT)
+            return TRUE; /* listing it says why it cannot be read */
+        trace(reg, "directory %s does not exist, skipped", dir);
+        if (!is_default)
+            g_ptr_array_add(reg->notices,
+                            g_strdup_printf("plugin directory %s does not exist, skipped; check "
+                                            "the path given to --plugin-dir, INSEE_PLUGIN_PATH "
+                                            "or [plugins] dirs",
+                                            dir));
+        return FALSE;
+    }
+    char *why = is_default ? NULL : unsafe_dir(dir, &st);
+    if (why) {
+        trace(reg, "directory %s refused: %s", dir, why);
+        g_ptr_array_add(reg->notices,
+                        g_strdup_printf("plugin directory %s refused, none of its plugins is "
+                                        "loaded: %s",
+                                        dir, why));
+        g_free(why);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 /* Add the .so files of `dir`, in sorted order, to the files to check. */
 static void list_dir(insee_registry *reg, const char *dir, GPtrArray *paths)
 {
+    if (!dir_usable(reg, dir))
+        return;
     GError *err = NULL;
     GDir *d = g_dir_open(dir, 0, &err);
     if (!d) {
-        if (g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
-            trace(reg, "directory %s does not exist, skipped", dir);
-        } else {
-            /* It exists but cannot be listed: worth telling, not fatal. */
-            trace(reg, "cannot read directory %s: %s", dir, err->message);
-            g_ptr_array_add(reg->notices, g_strdup_printf("cannot read plugin directory %s: %s",
-                                                          dir, err->message));
-        }
+        /* It exists but cannot be listed: worth telling, not fatal. */
+        trace(reg, "cannot read directory %s: %s", dir, err->message);
+        g_ptr_array_add(reg->notices,
+                        g_strdup_printf("cannot read plugin directory %s: %s", dir, err->message));
         g_error_free(err);
         return;
     }

@@ -59,8 +59,12 @@ typedef struct insee_registry insee_registry;
 insee_registry *insee_registry_new(void);
 void insee_registry_free(insee_registry *reg);
 
-/* Append a directory to the discovery order (missing directories are noted
-   under INSEE_DEBUG_PLUGINS and otherwise ignored). */
+/* Append a directory to the discovery order. When scanned, a missing
+   directory is skipped with a notice (a typo in --plugin-dir), and so is
+   one that others could write code into: writable by every user, or by a
+   group that is not its owner's private group, or owned by someone other
+   than root and the user running insee. The default directory is exempt
+   from both: it comes with insee itself. */
 void insee_registry_add_dir(insee_registry *reg, const char *dir);
 /* Register one file directly (insee-conform), checked like a scanned one but
    not loaded; returns the entry, usable or refused. */

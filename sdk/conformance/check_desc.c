@@ -66,11 +66,12 @@ static conform_status check_abi(conform_ctx *ctx, GString *detail)
 static conform_status check_name(conform_ctx *ctx, GString *detail)
 {
     const char *name = desc_of(ctx)->name;
-    size_t len = name ? strlen(name) : 0;
-    gboolean ok = len > 0 && name[0] != '-' && name[len - 1] != '-' &&
-                  strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == len;
-    if (!ok)
-        g_string_printf(detail, "name is \"%s\"", name ? name : "(null)");
+    gboolean ok = insee_plugin_name_valid(name);
+    if (!ok) {
+        char *shown = name ? g_strescape(name, NULL) : g_strdup("(null)");
+        g_string_printf(detail, "name is \"%s\"", shown);
+        g_free(shown);
+    }
     return ok ? CONFORM_PASS : CONFORM_FAIL;
 }
 
@@ -139,7 +140,7 @@ static const conform_check desc_checks[] = {
     {"desc.abi", CONFORM_ERROR,
      "the ABI version is accepted and the descriptor and vtable sizes match it",
      "rebuild against the SDK headers of the kernel you target, unmodified", check_abi},
-    {"desc.name", CONFORM_ERROR, "the name is made of [a-z0-9-], not starting or ending with '-'",
+    {"desc.name", CONFORM_ERROR, "the name is 1 to 63 characters of [a-z0-9-], not starting or ending with '-'",
      "rename the plugin: the name is what configs write after plugin =", check_name},
     {"desc.version", CONFORM_ERROR, "the version string is not empty",
      "set .version, e.g. \"1.0.0\"", check_version},

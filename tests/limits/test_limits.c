@@ -360,12 +360,13 @@ Test(program, hyperx_trunking_past_the_ports_is_refused_by_the_plugin)
                      "the kernel handles at most 65533", "use less trunking"));
 }
 
-/* A configuration that never ends, or too large, is refused after reading
-   at most the cap; one of exactly the cap is read; a pipe still works. */
+/* A configuration too large is refused after reading at most the cap; one
+   of exactly the cap is read; a device is refused unread; a pipe still
+   works. */
 Test(program, configuration_is_capped)
 {
     result r = run_insee(0, INSEE("run", "/dev/zero"));
-    refused(&r, ARGS("cannot read the configuration /dev/zero: it is larger than 16 MiB"));
+    refused(&r, ARGS("cannot read the configuration /dev/zero: it is a device"));
 
     char *path = NULL;
     int fd = g_file_open_tmp("insee-limits-XXXXXX.toml", &path, NULL);
@@ -437,12 +438,19 @@ Test(program, endless_spinnaker_tables_stop)
     g_free(err);
 }
 
-/* A placement file that never ends is read up to the cap, no further. */
+/* A placement file that never ends is read up to the cap, no further; a
+   device is refused unread. */
 Test(program, endless_placement_file_stops)
 {
     result r = run_insee(0, INSEE("run", "--set", "placement.plugin=file", "--set",
                                   "placement.path=/dev/zero"));
-    refused(&r, ARGS("'/dev/zero' goes on past 256 MiB"));
+    refused(&r, ARGS("'/dev/zero': it is a device"));
+    int status = 0;
+    char *err = piped("yes '0 0'", "--set placement.plugin=file --set placement.path=/dev/stdin",
+                      &status);
+    cr_assert_eq(status, 2, "%s", err);
+    cr_assert(strstr(err, "'/dev/stdin' goes on past 256 MiB"), "%s", err);
+    g_free(err);
 }
 
 /* Once an abort in GLib: 64 x 64 nodes x 65536 tasks each is 2^28 tasks,

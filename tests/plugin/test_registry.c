@@ -232,11 +232,17 @@ Test(registry, directories_are_searched_in_the_order_added)
     insee_registry_free(reg);
 }
 
-Test(registry, missing_directory_is_not_an_error)
+/* A typo in --plugin-dir is skipped, but said: the error that follows
+   suggests --plugin-dir. */
+Test(registry, missing_directory_is_skipped_with_a_notice)
 {
     insee_registry *reg = scan_dirs(FIXTURE_DIR "/no-such-directory", KINDS_DIR);
     cr_assert_eq(insee_registry_plugins(reg)->len, 6);
-    cr_assert_eq(insee_registry_notices(reg)->len, 0);
+    const GPtrArray *notices = insee_registry_notices(reg);
+    cr_assert_eq(notices->len, 1);
+    cr_assert(contains(g_ptr_array_index(notices, 0),
+                       "plugin directory " FIXTURE_DIR "/no-such-directory does not exist"),
+              "%s", (const char *)g_ptr_array_index(notices, 0));
     insee_registry_free(reg);
 }
 

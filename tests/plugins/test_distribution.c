@@ -178,7 +178,7 @@ Test(distribution, unreadable_files)
     traffic_rig r;
     insee_error err = {0};
     const char *paths[] = {"/nonexistent/insee-weights.txt", "/tmp"};
-    const char *why[] = {"No such file or directory", "it is not a regular file"};
+    const char *why[] = {"No such file or directory", "it is a directory"};
     for (int i = 0; i < 2; i++) {
         rig_set_string(&rp, "file", paths[i]);
         rig_tasks(&r, 8, 16);

@@ -190,12 +190,13 @@ Test(trace_plugin, bad_files_fail_in_create)
     cr_assert_null(create(&g, "/nonexistent/t.fsin", 0, 1, &err));
     cr_assert_str_eq(err.message, "trace: cannot read '/nonexistent/t.fsin': No such file or "
                                   "directory; check the traffic's file parameter (a relative "
-                                  "path is read from the current directory)");
+                                  "path in an experiment file is read from that file's "
+                                  "directory)");
     char *dir = g_dir_make_tmp("trace-XXXXXX", NULL);
     cr_assert_null(create(&g, dir, 0, 1, &err));
     cr_assert(strstr(err.message, "': it is a directory;"), "%s", err.message);
     cr_assert_null(create(&g, "/dev/null", 0, 1, &err));
-    cr_assert(strstr(err.message, "'/dev/null': it is not a regular file"), "%s", err.message);
+    cr_assert(strstr(err.message, "'/dev/null': it is a device or a socket, not a regular file"), "%s", err.message);
     g_rmdir(dir);
     g_free(dir);
 

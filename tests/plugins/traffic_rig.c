@@ -146,6 +146,7 @@ void rig_defaults(rig_params *p, const char *name)
             p->v[i].d = strtod(d->default_value, NULL);
             break;
         case INSEE_PARAM_STRING:
+        case INSEE_PARAM_PATH:
             set_text(p, i, d->default_value);
             break;
         case INSEE_PARAM_ENUM:

@@ -11,7 +11,10 @@
  * `router source port|local ...` and routes minimally where the file has no
  * entry for the (router, source) a packet meets.
  */
+#define _POSIX_C_SOURCE 200809L /* fdopen (insee/input.h) */
 #include <insee/insee.h>
+
+#include <insee/input.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +27,7 @@ enum table_kind { TABLE_MINIMAL, TABLE_FILE }; /* order of the choices */
 static const insee_param_def spinnaker_params[] = {
     [P_TABLE] = {"table", INSEE_PARAM_ENUM, "\"minimal\"", 1, 0, "minimal|file", NULL,
                  "routing tables: computed for minimal unicast routes, or read from `file`"},
-    [P_FILE] = {"file", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+    [P_FILE] = {"file", INSEE_PARAM_PATH, "\"\"", 1, 0, NULL, NULL,
                 "table file (table = \"file\"): lines `router source port|local ...`"},
     [P_WAIT] = {"wait", INSEE_PARAM_INT, "100", 0, 1e9, NULL, "cycles",
                 "a packet holding the routing engine longer than this is dropped (0: never)"},
@@ -217,10 +220,12 @@ static bool read_entries(spinnaker *self, FILE *f, const char *path, const insee
 static bool read_table(spinnaker *self, const char *path, const insee_shape *shape,
                        insee_error *err)
 {
-    FILE *f = fopen(path, "r");
+    const char *why = NULL;
+    FILE *f = insee_input_open(path, &why);
     if (!f) {
-        insee_error_set(err, INSEE_ERR_IO, "spinnaker: cannot open the table file '%s': %s",
-                        path, strerror(errno));
+        insee_error_set(err, INSEE_ERR_IO,
+                        "spinnaker: cannot open the table file '%s': %s; check router.file",
+                        path, why);
         return false;
     }
     bool ok = read_entries(self, f, path, shape, err);

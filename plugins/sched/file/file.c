@@ -8,7 +8,10 @@
  * fails before the run; place() checks the lines against the tasks and the
  * available nodes it is given. Every message names path:line and what to do.
  */
+#define _POSIX_C_SOURCE 200809L /* fdopen (insee/input.h) */
 #include <insee/insee.h>
+
+#include <insee/input.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,9 +21,9 @@
 enum { P_PATH, P_FORMAT, P_APPLICATION };
 
 static const insee_param_def file_params[] = {
-    [P_PATH] = {"path", INSEE_PARAM_STRING, NULL, 1, 0, NULL, NULL,
-                "mapping file, one line per task ('#' starts a comment); a relative path is read "
-                "from the current directory"},
+    [P_PATH] = {"path", INSEE_PARAM_PATH, NULL, 1, 0, NULL, NULL,
+                "mapping file, one line per task ('#' starts a comment); a relative path in an "
+                "experiment file is read from that file's directory"},
     [P_FORMAT] = {"format", INSEE_PARAM_ENUM, "\"task-node\"", 1, 0, "task-node|insee", NULL,
                   "'task-node': 'task node' lines of this application; 'insee': INSEE's 'node "
                   "task application' lines of every application"},
@@ -78,12 +81,13 @@ static void file_destroy(void *self_)
 /* The whole file in memory; NULL with err filled. */
 static char *file_slurp(const char *path, size_t *len, insee_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why = NULL;
+    FILE *f = insee_input_open(path, &why);
     if (!f) {
         insee_error_set(err, INSEE_ERR_IO,
-                        "file: cannot open '%s': %s; check placement.path (a relative path is "
-                        "read from the current directory)",
-                        path, strerror(errno));
+                        "file: cannot open '%s': %s; check placement.path (a relative path in "
+                        "an experiment file is read from that file's directory)",
+                        path, why);
         return NULL;
     }
     size_t cap = 4096, used = 0;

@@ -18,8 +18,9 @@
 enum { P_FILE, P_FORMAT };
 
 static const insee_param_def graph_params[] = {
-    [P_FILE] = {"file", INSEE_PARAM_STRING, NULL, 1, 0, NULL, NULL,
-                "path of the network file; a relative path is read from the current directory"},
+    [P_FILE] = {"file", INSEE_PARAM_PATH, NULL, 1, 0, NULL, NULL,
+                "path of the network file; a relative path in an experiment file is read from "
+                "that file's directory"},
     [P_FORMAT] = {"format", INSEE_PARAM_ENUM, "\"insee\"", 1, 0, "insee|edges", NULL,
                   "insee: routers/nodes/node/link/arc lines; edges: one 'u v' link per line"},
     {0},

@@ -5,8 +5,10 @@
  * crash it (tests/topo-graph has its fuzz target). The README of this folder
  * documents both formats.
  */
-#define _POSIX_C_SOURCE 200809L /* fstat, fileno */
+#define _POSIX_C_SOURCE 200809L /* fstat, fileno, insee/input.h */
 #include "graph.h"
+
+#include <insee/input.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -70,12 +72,13 @@ static char *read_all(const char *path, size_t *len, insee_error *err)
                         "e.g. file = \"examples/graphs/petersen.net\"");
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
+    const char *why = NULL;
+    FILE *f = insee_input_open(path, &why);
     if (!f) {
         graph_fail(err, INSEE_ERR_IO, path, 0,
-                   "cannot open: %s; check topology.file (a relative path is read from the "
-                   "current directory, not from the experiment file's)",
-                   strerror(errno));
+                   "cannot open: %s; check topology.file (a relative path in an experiment "
+                   "file is read from that file's directory)",
+                   why);
         return NULL;
     }
     /* A device or a pipe (/dev/zero), or a huge file, would be read until

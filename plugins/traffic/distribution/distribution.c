@@ -9,10 +9,12 @@
  * The file is read at create() a line at a time (weights.c parses it and
  * draws), so a wrong file fails before the run with file:line.
  */
-#define _POSIX_C_SOURCE 200809L /* getline, fstat, fileno */
+#define _POSIX_C_SOURCE 200809L /* getline, fstat, fileno, insee/input.h */
 
 #include "source.h"
 #include "weights.h"
+
+#include <insee/input.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,9 +26,9 @@ enum { P_LOAD, P_FILE, P_FORMAT, P_SOURCE };
 
 static const insee_param_def distribution_params[] = {
     [P_LOAD] = TRAFFIC_LOAD_PARAM,
-    [P_FILE] = {"file", INSEE_PARAM_STRING, NULL, 1, 0, NULL, NULL,
-                "the distribution file (README.md); a relative path is read from the current "
-                "directory"},
+    [P_FILE] = {"file", INSEE_PARAM_PATH, NULL, 1, 0, NULL, NULL,
+                "the distribution file (README.md); a relative path in an experiment file is "
+                "read from that file's directory"},
     [P_FORMAT] = {"format", INSEE_PARAM_ENUM, "\"histogram\"", 1, 0, "histogram|population",
                   NULL,
                   "histogram: '<task> <weight>' lines; population: '<task>' lines, one per "
@@ -53,13 +55,14 @@ static void distribution_destroy(void *vself)
    (/dev/zero) is refused: it could be read until memory runs out. */
 static bool read_file(distribution *d, const char *path, insee_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why = NULL;
+    FILE *f = insee_input_open(path, &why);
     struct stat st;
     if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         insee_error_set(err, INSEE_ERR_IO,
                         "distribution: cannot read '%s': %s; check traffic.file (a relative "
-                        "path is read from the current directory)",
-                        path, !f ? strerror(errno) : "it is not a regular file");
+                        "path in an experiment file is read from that file's directory)",
+                        path, !f ? why : "it is not a regular file");
         if (f)
             fclose(f);
         return false;

@@ -7,8 +7,10 @@
  * script to the shared runner (../common/script_runner.c), which answers
  * every other traffic entry; a bad file, or one that needs more tasks than
  * the application has, fails here, before the run. */
-#define _POSIX_C_SOURCE 200809L /* fstat, fileno */
+#define _POSIX_C_SOURCE 200809L /* fstat, fileno, insee/input.h */
 #include "trace_parse.h"
+
+#include <insee/input.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,9 +26,9 @@ enum { P_FILE, P_MODE, P_CPU_SCALE };
 enum { MODE_CAUSAL, MODE_AT_WILL };
 
 static const insee_param_def trace_params[] = {
-    [P_FILE] = {"file", INSEE_PARAM_STRING, NULL, 1, 0, NULL, NULL,
+    [P_FILE] = {"file", INSEE_PARAM_PATH, NULL, 1, 0, NULL, NULL,
                 "the FSIN trace ('s src dst tag bytes', 'r src dst tag bytes', 'c task time' "
-                "lines); a relative path is read from the current directory"},
+                "lines); a relative path in an experiment file is read from that file's directory"},
     [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"causal\"", 1, 0, "causal|at-will", NULL,
                 "causal: receives wait for their message and computes hold the task; at-will: "
                 "every send as soon as its source takes it, receives and computes ignored"},
@@ -43,15 +45,13 @@ typedef struct trace {
    or a pipe could be read until memory runs out); NULL with err set. */
 static char *read_trace(const char *path, size_t *len, insee_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    struct stat st;
     const char *why = NULL;
+    FILE *f = insee_input_open(path, &why);
+    struct stat st;
     char *buf = NULL;
     size_t got = 0;
     if (!f || fstat(fileno(f), &st) != 0)
-        why = strerror(errno);
-    else if (S_ISDIR(st.st_mode))
-        why = "it is a directory";
+        why = f ? strerror(errno) : why;
     else if (!S_ISREG(st.st_mode))
         why = "it is not a regular file";
     else if ((uint64_t)st.st_size > TRACE_MAX_FILE)
@@ -65,7 +65,8 @@ static char *read_trace(const char *path, size_t *len, insee_error *err)
     if (why) {
         insee_error_set(err, INSEE_ERR_IO,
                         "trace: cannot read '%s': %s; check the traffic's file parameter (a "
-                        "relative path is read from the current directory)",
+                        "relative path in an experiment file is read from that file's "
+                        "directory)",
                         path, why);
         free(buf);
         return NULL;

@@ -89,6 +89,9 @@ typedef enum insee_param_type {
     INSEE_PARAM_STRING = 4,
     INSEE_PARAM_ENUM = 5,     /* a string among `choices` */
     INSEE_PARAM_INT_LIST = 6, /* array of integers, each within [min, max] */
+    INSEE_PARAM_PATH = 7,     /* minor 5: a string naming a file the plugin reads; a
+                                 relative path written in an experiment file reaches
+                                 create() resolved against that file's directory */
 } insee_param_type;
 
 typedef struct insee_param_def {
@@ -110,7 +113,7 @@ typedef struct insee_value {
     bool b;
     int64_t i;          /* INT; for ENUM the index of the choice */
     double d;           /* DOUBLE (INT also mirrored here) */
-    const char *s;      /* STRING and ENUM */
+    const char *s;      /* STRING, ENUM and PATH */
     const int64_t *list;/* INT_LIST */
     size_t list_len;
 } insee_value;
@@ -130,6 +133,21 @@ typedef struct insee_plugin_desc {
 } insee_plugin_desc;
 
 typedef const insee_plugin_desc *(*insee_entry_fn)(void);
+
+/* Whether `name` may name a plugin: 1 to 63 characters of [a-z0-9-], not
+   starting or ending with '-'. It is what configs write after `plugin =`,
+   and it reaches messages, reports and file names as it is, so the loader
+   refuses a plugin whose name breaks the rule and insee-conform fails it. */
+static inline bool insee_plugin_name_valid(const char *name)
+{
+    if (!name || !name[0] || name[0] == '-')
+        return false;
+    size_t n = 0;
+    for (const char *c = name; *c; c++, n++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-') || n >= 63)
+            return false;
+    return name[n - 1] != '-';
+}
 
 /* Define the entry symbol returning DESC (an insee_plugin_desc object). */
 #define INSEE_PLUGIN_DEFINE(DESC)                                            \
