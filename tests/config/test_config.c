@@ -10,6 +10,8 @@
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- parameter tables standing in for plugins ---------------------------- */
@@ -698,4 +700,146 @@ Test(suggest, nearest_within_the_threshold)
     /* The threshold is max(2, 3/3) = 2 and no key is within 2 edits of "xyz". */
     cr_expect_null(insee_suggest("xyz", keys, 4));
     cr_expect_null(insee_suggest("dims", keys, 0));
+}
+
+/* ---- relative paths --------------------------------------------------------- */
+
+static const insee_param_def path_defs[] = {
+    {.name = "file", .type = INSEE_PARAM_PATH, .default_value = "\"d.txt\"", .min = 1, .max = 0},
+    {.name = NULL},
+};
+
+/* dir/sub/exp.toml holding `text`; the path of the file, newly allocated. */
+static char *write_config(const char *dir, const char *text)
+{
+    char *sub = g_build_filename(dir, "sub", NULL);
+    cr_assert_eq(g_mkdir_with_parents(sub, 0700), 0);
+    char *path = g_build_filename(sub, "exp.toml", NULL);
+    cr_assert(g_file_set_contents(path, text, -1, NULL));
+    g_free(sub);
+    return path;
+}
+
+/* A relative path written in a file is relative to that file's directory,
+   whatever the working directory; one from --set or a default is not. */
+Test(paths, relative_to_the_file_that_wrote_them)
+{
+    char *dir = g_dir_make_tmp("insee-config-XXXXXX", NULL);
+    char *path = write_config(dir, "[t]\nfile = \"data/net.txt\"\n[u]\nfile = \"/abs/x\"\n"
+                                   "[plugins]\ndirs = \"p\"\n");
+    GError *err = NULL;
+    insee_config *cfg = insee_config_load_file(path, &err);
+    cr_assert_not_null(cfg, "%s", err ? err->message : "?");
+    insee_binding b;
+    cr_assert(bind1(cfg, "t", path_defs, "test", &b, NULL));
+    char *want = g_build_filename(dir, "sub", "data", "net.txt", NULL);
+    cr_assert_str_eq(b.values[0].s, want);
+    cr_assert(bind1(cfg, "u", path_defs, "test", &b, NULL));
+    cr_assert_str_eq(b.values[0].s, "/abs/x");
+    cr_assert(bind1(cfg, "v", path_defs, "test", &b, NULL));
+    cr_assert_str_eq(b.values[0].s, "d.txt", "a default stays as it is");
+    char *dirs = g_build_filename(dir, "sub", "p", NULL);
+    cr_assert_str_eq(insee_config_path(cfg, "plugins", "dirs", "p"), dirs);
+    cr_assert(insee_config_set(cfg, "t.file=\"o.txt\"", NULL));
+    cr_assert(bind1(cfg, "t", path_defs, "test", &b, NULL));
+    cr_assert_str_eq(b.values[0].s, "o.txt", "an override stays relative to the working directory");
+    insee_config_free(cfg);
+
+    cfg = load("[t]\nfile = \"data/net.txt\"\n");
+    cr_assert(bind1(cfg, "t", path_defs, "test", &b, NULL));
+    cr_assert_str_eq(b.values[0].s, "data/net.txt", "a string has no directory");
+    insee_config_free(cfg);
+    g_free(dirs);
+    g_free(want);
+    g_remove(path);
+    char *sub = g_path_get_dirname(path);
+    g_rmdir(sub);
+    g_rmdir(dir);
+    g_free(sub);
+    g_free(path);
+    g_free(dir);
+}
+
+/* ---- the embedded default and overrides ------------------------------------- */
+
+/* Changing a table's plugin drops the keys the default wrote for the old
+   one, never those an override or a file wrote. */
+Test(defaults, another_plugin_drops_the_default_keys_of_the_old_one)
+{
+    const char *text = "[traffic]\nplugin = \"uniform\"\nload = 0.3\n[router]\nplugin = \"bubble\"\n";
+    GError *err = NULL;
+    insee_config *cfg = insee_config_load_default(text, "<default>", &err);
+    cr_assert_not_null(cfg);
+    cr_assert(insee_config_set(cfg, "traffic.plugin=uniform", NULL));
+    cr_assert(insee_config_has_key(cfg, "traffic", "load"), "the same plugin keeps them");
+    cr_assert(insee_config_set(cfg, "traffic.plugin=trace", NULL));
+    cr_assert(insee_config_set(cfg, "traffic.file=t.fsin", NULL));
+    cr_assert(!insee_config_has_key(cfg, "traffic", "load"));
+    cr_assert(insee_config_has_key(cfg, "traffic", "file"));
+    cr_assert(insee_config_has_key(cfg, "router", "plugin"), "other tables keep theirs");
+    insee_config_free(cfg);
+
+    cfg = insee_config_load_default(text, "<default>", &err);
+    cr_assert(insee_config_set(cfg, "traffic.load=0.5", NULL));
+    cr_assert(insee_config_set(cfg, "traffic.plugin=hotspot", NULL));
+    cr_assert(insee_config_has_key(cfg, "traffic", "load"), "an override's key stays");
+    insee_config_free(cfg);
+
+    cfg = load(text);
+    cr_assert(insee_config_set(cfg, "traffic.plugin=trace", NULL));
+    cr_assert(insee_config_has_key(cfg, "traffic", "load"), "a file's key stays");
+    insee_config_free(cfg);
+}
+
+/* ---- what is no text --------------------------------------------------------- */
+
+Test(load, nul_in_a_string_or_key_is_refused_at_its_position)
+{
+    GError *err = NULL;
+    cr_assert_null(insee_config_load_string("[[application]]\nname = \"a\\u0000b\"\n", "exp.toml", &err));
+    EXPECT_ERROR(err, INSEE_CONFIG_ERROR_PARSE, "exp.toml:2:8:", "a string holds a NUL character");
+    err = NULL;
+    cr_assert_null(insee_config_load_string("[t]\n\"k\\u0000\" = 1\n", "exp.toml", &err));
+    EXPECT_ERROR(err, INSEE_CONFIG_ERROR_PARSE, "exp.toml:2:1:", "a key holds a NUL character");
+}
+
+/* `insee args...` under timeout(1): a read that blocks ends as status 124. */
+static int run_bounded(const char *const *args, char **err)
+{
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer) "timeout");
+    g_ptr_array_add(argv, (gpointer) "20");
+    g_ptr_array_add(argv, (gpointer)INSEE_BIN);
+    for (; *args; args++)
+        g_ptr_array_add(argv, (gpointer)*args);
+    g_ptr_array_add(argv, NULL);
+    int wait = 0;
+    cr_assert(g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                           NULL, NULL, NULL, err, &wait, NULL));
+    g_ptr_array_free(argv, TRUE);
+    return WIFEXITED(wait) ? WEXITSTATUS(wait) : 128 + WTERMSIG(wait);
+}
+
+/* A named FIFO nobody writes to, as the configuration or as a file a
+   plugin reads, is refused at once instead of waiting for a writer. */
+Test(load, a_fifo_is_refused_without_waiting)
+{
+    char *dir = g_dir_make_tmp("insee-config-XXXXXX", NULL);
+    char *fifo = g_build_filename(dir, "fifo", NULL);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    char *err = NULL;
+    int status = run_bounded((const char *[]){"run", fifo, NULL}, &err);
+    cr_assert_eq(status, 2, "status %d: %s", status, err);
+    cr_assert(strstr(err, "it is a FIFO (named pipe)"), "%s", err);
+    g_free(err);
+    char *file = g_strdup_printf("topology.file=\"%s\"", fifo);
+    status = run_bounded((const char *[]){"run", "--set", "topology.plugin=graph", "--set", file, NULL}, &err);
+    cr_assert_neq(status, 124, "blocked on the FIFO: %s", err);
+    cr_assert(strstr(err, "it is a FIFO (named pipe)"), "status %d: %s", status, err);
+    g_free(err);
+    g_free(file);
+    g_remove(fifo);
+    g_rmdir(dir);
+    g_free(fifo);
+    g_free(dir);
 }
