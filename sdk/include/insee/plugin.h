@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define INSEE_ABI_MAJOR 1u
-#define INSEE_ABI_MINOR 5u
+#define INSEE_ABI_MINOR 6u
 
 #define INSEE_ENTRY_SYMBOL "insee_plugin_entry"
 
@@ -89,7 +89,7 @@ typedef enum insee_param_type {
     INSEE_PARAM_STRING = 4,
     INSEE_PARAM_ENUM = 5,     /* a string among `choices` */
     INSEE_PARAM_INT_LIST = 6, /* array of integers, each within [min, max] */
-    INSEE_PARAM_PATH = 7,     /* minor 5: a string naming a file the plugin reads; a
+    INSEE_PARAM_PATH = 7,     /* minor 6: a string naming a file the plugin reads; a
                                  relative path written in an experiment file reaches
                                  create() resolved against that file's directory */
 } insee_param_type;
