@@ -125,7 +125,7 @@ Test(trace, example_ring_completes_at_its_closed_form)
                                   NULL, NULL));
     char **parts = g_strsplit(text, "file = \"", 2);
     cr_assert_not_null(parts[1], "the example names its trace with file = \"...\"");
-    char *toml = g_strconcat(parts[0], "file = \"" INSEE_TEST_SOURCE_DIR "/", parts[1], NULL);
+    char *toml = g_strconcat(parts[0], "file = \"" INSEE_TEST_SOURCE_DIR "/examples/", parts[1], NULL);
     insee_report r = run_toml(toml);
     uint64_t t = 200; /* task 0's first compute */
     for (int link = 0; link < 16; link++) {
