@@ -1228,15 +1228,15 @@ static gboolean wait_for_file(const char *path, pid_t pid)
     return TRUE;
 }
 
-/* SIGINT to `insee run` (timeout_ms = 60000) waiting on a client: it stops
-   at once, exits 130 and leaves no socket; the client is not blamed. The
-   peer p (NULL: none) is killed before anything is asserted, so that a
-   failure leaves no process behind. */
-static void interrupt_and_check(pid_t pid, peer *p, const char *sock, char *file,
+/* A stop signal to `insee run` (timeout_ms = 60000) waiting on a client:
+   it stops at once, exits 128 + the signal and leaves no socket; the client
+   is not blamed. The peer p (NULL: none) is killed before anything is
+   asserted, so that a failure leaves no process behind. */
+static void interrupt_and_check(pid_t pid, int sig, peer *p, const char *sock, char *file,
                                 char *err_path)
 {
     gint64 start = g_get_monotonic_time();
-    kill(pid, SIGINT);
+    kill(pid, sig);
     int status = 0;
     pid_t ended = waitpid(pid, &status, 0);
     double waited_ms = (double)(g_get_monotonic_time() - start) / 1000.0;
@@ -1250,7 +1250,8 @@ static void interrupt_and_check(pid_t pid, peer *p, const char *sock, char *file
     g_free(said);
     char *text = NULL;
     g_file_get_contents(err_path, &text, NULL, NULL);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d: %s", status, text);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig, "signal %d: status %d: %s",
+              sig, status, text);
     cr_assert_lt(waited_ms, 60000.0, "it waited out timeout_ms: %s", text);
     cr_assert(strstr(text, "the run was interrupted while waiting for"), "%s", text);
     cr_assert_null(strstr(text, "failed"), "%s", text);
@@ -1262,7 +1263,7 @@ static void interrupt_and_check(pid_t pid, peer *p, const char *sock, char *file
     g_free(err_path);
 }
 
-Test(bridge, sigint_while_waiting_for_clients_exits_130)
+static void stop_while_waiting_for_clients(int sig)
 {
     char *sock = temp_path("sock");
     char *bridge = g_strdup_printf("socket = \"%s\"\ntimeout_ms = 60000\n", sock);
@@ -1271,10 +1272,23 @@ Test(bridge, sigint_while_waiting_for_clients_exits_130)
     pid_t pid = start_cli(toml, &file, &err_path);
     cr_assert(wait_for_file(sock, pid), "the run ended before listening");
     g_usleep(500000); /* into the wait for clients */
-    interrupt_and_check(pid, NULL, sock, file, err_path);
+    interrupt_and_check(pid, sig, NULL, sock, file, err_path);
     g_free(toml);
     g_free(bridge);
     g_free(sock);
+}
+
+Test(bridge, sigint_while_waiting_for_clients_exits_130)
+{
+    stop_while_waiting_for_clients(SIGINT);
+}
+
+/* TERM and HUP (a batch system, a closed terminal) once killed the run and
+   left its socket, which the next run refused until removed by hand. */
+Test(bridge, sigterm_and_sighup_while_waiting_remove_the_socket)
+{
+    stop_while_waiting_for_clients(SIGTERM);
+    stop_while_waiting_for_clients(SIGHUP);
 }
 
 Test(bridge, sigint_while_a_slice_waits_exits_130)
@@ -1288,7 +1302,7 @@ Test(bridge, sigint_while_a_slice_waits_exits_130)
     cr_assert(wait_for_file(sock, pid), "the run ended before listening");
     peer p = spawn(peer_mute, address, 0, 1);
     cr_assert(wait_for_file(p.out, pid), "the run ended before slice 0");
-    interrupt_and_check(pid, &p, sock, file, err_path);
+    interrupt_and_check(pid, SIGINT, &p, sock, file, err_path);
     g_free(toml);
     g_free(bridge);
     g_free(address);
