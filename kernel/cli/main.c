@@ -253,12 +253,14 @@ static int cmd_run(int argc, char **argv)
     if (!cfg)
         return code;
     GError *err = NULL;
+    /* Caught from the start: the set-up may already make files (a bridge's
+       socket) that a stop must not leave behind; the run then stops at its
+       first cycle. */
+    catch_stop_signals(TRUE);
     insee_registry *reg = open_registry(cfg, &err);
     insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
-    if (exp) {
+    if (exp)
         insee_experiment_set_stop(exp, &stop_signal);
-        catch_stop_signals(TRUE);
-    }
     if (!exp || !insee_experiment_run(exp, &err)) {
         code = report_error(err);
     } else if (!print_report(insee_experiment_report(exp), &err)) {
@@ -266,14 +268,15 @@ static int cmd_run(int argc, char **argv)
            and a report nobody received must not leave files as if all went
            well. */
         code = report_error(err);
-    } else {
-        if (!insee_experiment_write_outputs(exp, &err))
-            code = report_error(err);
+    } else if (!insee_experiment_write_outputs(exp, &err)) {
+        code = report_error(err);
     }
     if (exp && insee_experiment_report(exp)->interrupted)
         code = 128 + stop_signal;
-    catch_stop_signals(FALSE);
+    /* Still caught while the experiment removes its temporaries (a packet
+       trace's): a stop request now must not kill the run halfway there. */
     insee_experiment_free(exp);
+    catch_stop_signals(FALSE);
     if (reg)
         insee_registry_free(reg);
     insee_config_free(cfg);
