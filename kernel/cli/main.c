@@ -3,7 +3,8 @@
  * Commands: run [CONFIG] (the embedded default experiment without one),
  * topology [CONFIG] [--dot FILE], plugins list, plugins info NAME [--json],
  * report RUN.json -o FILE, plot FILE... -o FILE (kernel/report/),
- * trace phits TRACE.gz [--packet ID] (stats/trace.h).
+ * trace phits TRACE.gz [--packet ID] (stats/trace.h), sweep [CONFIG] --vary ...
+ * -o RESULTS (kernel/sweep/).
  * Global options may stand anywhere.
  * Exit codes are part of the interface (scripts and sweeps rely on them):
  * 0 success, 1 simulation error, 2 usage or configuration error, 3 plugin error,
@@ -24,6 +25,7 @@
 #include "stats/output.h"
 #include "stats/topology_summary.h"
 #include "stats/trace.h"
+#include "sweep/sweep.h"
 
 enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
 
@@ -74,7 +76,7 @@ static const GOptionEntry entries[] = {
     {"dot", 0, 0, G_OPTION_ARG_FILENAME, &opt_dot,
      "topology: also write the wiring as Graphviz DOT to FILE", "FILE"},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
-     "report, plot: write the page or the figure to FILE", "FILE"},
+     "report, plot: write the page or the figure to FILE; sweep: the results", "FILE"},
     {"packet", 0, 0, G_OPTION_ARG_INT64, &opt_packet,
      "trace phits: only the packet with this id", "ID"},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and ABI", NULL},
@@ -94,6 +96,10 @@ static const char summary[] =
     "                           per configuration, from CSV files and run JSON files;\n"
     "                           -o F.png: a PNG; --latency p99: another statistic\n"
     "                           (mean, p50, p90, p99, p999, max); --log: log scale\n"
+    "  sweep [CONFIG.toml] --vary KEY=V1,V2,... [--vary KEY=FROM:TO:STEP] [--seeds N]\n"
+    "        [-j JOBS] [--stop-at-saturation] -o RESULTS.csv\n"
+    "                           a run per point of the grid and seed, JOBS at a time,\n"
+    "                           resumable; a summary per point (mean, std, 95 % CI)\n"
     "  trace phits TRACE.gz     the phits of a packet trace ([stats] trace), hop by hop;\n"
     "                           --packet ID: one packet\n";
 
@@ -380,6 +386,7 @@ int main(int argc, char **argv)
     g_option_context_set_description(ctx, description);
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_add_main_entries(ctx, insee_plot_entries, NULL);
+    g_option_context_add_main_entries(ctx, insee_sweep_entries, NULL);
     GError *err = NULL;
     argc = take_json_argument(argc, argv);
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
@@ -406,8 +413,14 @@ int main(int argc, char **argv)
     } else if (insee_plot_options_given() && strcmp(cmd, "plot") != 0) {
         g_printerr("insee: error: --latency and --log apply to `insee plot` only; see insee --help\n");
         code = EXIT_USAGE;
-    } else if (opt_output && strcmp(cmd, "report") != 0 && strcmp(cmd, "plot") != 0) {
-        g_printerr("insee: error: -o applies to `insee report` and `insee plot` only; see insee --help\n");
+    } else if (insee_sweep_options_given() && strcmp(cmd, "sweep") != 0) {
+        g_printerr("insee: error: --vary, --seeds, -j and the other sweep options apply to `insee "
+                   "sweep` only; see insee --help\n");
+        code = EXIT_USAGE;
+    } else if (opt_output && strcmp(cmd, "report") != 0 && strcmp(cmd, "plot") != 0 &&
+               strcmp(cmd, "sweep") != 0) {
+        g_printerr("insee: error: -o applies to `insee report`, `insee plot` and `insee sweep` "
+                   "only; see insee --help\n");
         code = EXIT_USAGE;
     } else if (opt_version) {
         printf("insee %s (plugin ABI %u.%u)\n", INSEE_VERSION, INSEE_ABI_MAJOR, INSEE_ABI_MINOR);
@@ -427,6 +440,8 @@ int main(int argc, char **argv)
         code = insee_report_command(argc - 2, argv + 2, opt_output);
     } else if (strcmp(argv[1], "plot") == 0) {
         code = insee_plot_command(argc - 2, argv + 2, opt_output);
+    } else if (strcmp(argv[1], "sweep") == 0) {
+        code = insee_sweep_command(argc - 2, argv + 2, opt_output, opt_set, opt_plugin_dirs);
     } else if (strcmp(argv[1], "trace") == 0) {
         code = cmd_trace(argc - 2, argv + 2);
     } else {

@@ -44,27 +44,34 @@ static double t95(uint32_t df)
     return z + (z * z * z + z) / (4 * n) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
 }
 
-insee_estimate insee_batch_estimate(const insee_report *r, size_t field)
+insee_estimate insee_estimate_values(const double *v, uint32_t n)
 {
     insee_estimate e = {0};
     double sum = 0, sq = 0;
-    for (uint32_t b = 0; b < r->n_batches; b++) {
-        double v = *(const double *)((const char *)&r->batches[b] + field);
-        if (isnan(v))
+    for (uint32_t i = 0; i < n; i++) {
+        if (isnan(v[i]))
             continue;
         e.n++;
-        sum += v;
+        sum += v[i];
     }
     e.mean = e.n ? sum / e.n : NAN;
-    for (uint32_t b = 0; b < r->n_batches; b++) {
-        double v = *(const double *)((const char *)&r->batches[b] + field);
-        if (!isnan(v))
-            sq += (v - e.mean) * (v - e.mean);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            sq += (v[i] - e.mean) * (v[i] - e.mean);
     e.std = e.n > 1 ? sqrt(sq / (e.n - 1)) : NAN;
     double half = e.n > 1 ? t95(e.n - 1) * e.std / sqrt((double)e.n) : NAN;
     e.ci_lo = e.mean - half;
     e.ci_hi = e.mean + half;
+    return e;
+}
+
+insee_estimate insee_batch_estimate(const insee_report *r, size_t field)
+{
+    double *v = g_new(double, r->n_batches ? r->n_batches : 1);
+    for (uint32_t b = 0; b < r->n_batches; b++)
+        v[b] = *(const double *)((const char *)&r->batches[b] + field);
+    insee_estimate e = insee_estimate_values(v, r->n_batches);
+    g_free(v);
     return e;
 }
 
@@ -331,7 +338,7 @@ static const char csv_header[] =
 
 /* RFC 4180: a field holding a comma, a quote or a line break is quoted, its
    quotes doubled (plugin names come from third-party plugins). */
-static void csv_field(GString *s, const char *v)
+void insee_csv_field(GString *s, const char *v)
 {
     if (!strpbrk(v, ",\"\r\n")) {
         g_string_append(s, v);
@@ -358,9 +365,9 @@ static void csv_ci(GString *s, const insee_report *r, size_t field)
 
 static void csv_row(const insee_report *r, GString *s)
 {
-    csv_field(s, r->plugins ? r->plugins : "");
+    insee_csv_field(s, r->plugins ? r->plugins : "");
     g_string_append_c(s, ',');
-    csv_field(s, r->params ? r->params : "");
+    insee_csv_field(s, r->params ? r->params : "");
     gboolean batches = r->phases && strcmp(r->phases, "converge") == 0;
     g_string_append_printf(s, ",%" G_GUINT64_FORMAT ",%u,%u,%s,%s,%" G_GUINT64_FORMAT
                            ",%" G_GUINT64_FORMAT ",%.6f,%.6f,%.6f",
@@ -382,9 +389,14 @@ static void csv_row(const insee_report *r, GString *s)
     for (uint32_t i = 0; i < r->n_figures; i++)
         g_string_append_printf(figures, "%s%s.%s=%.10g", i ? ";" : "", r->figures[i].section,
                                r->figures[i].name, r->figures[i].value);
-    csv_field(s, figures->str);
+    insee_csv_field(s, figures->str);
     g_string_free(figures, TRUE);
     g_string_append_c(s, '\n');
+}
+
+const char *insee_report_csv_header(void)
+{
+    return csv_header;
 }
 
 gboolean insee_report_check_csv(const char *path, GError **err)

@@ -142,6 +142,8 @@ typedef struct insee_report {
     uint32_t n_figures;
 } insee_report;
 
+/* The estimate over `n` values (a sweep's seeds). */
+insee_estimate insee_estimate_values(const double *v, uint32_t n);
 /* The estimate of one batch figure, named by its offset in insee_batch
    (offsetof(insee_batch, accepted_load)). */
 insee_estimate insee_batch_estimate(const insee_report *r, size_t field);
@@ -159,6 +161,12 @@ gboolean insee_report_append_csv(const insee_report *r, const char *path, GError
 /* Before a run: whether `path` can take a row (stats/output.h), its header
    this version's when the file is not empty. */
 gboolean insee_report_check_csv(const char *path, GError **err);
+/* The header line of those rows (with its line break): a sweep's results
+   prefix it with their own columns. */
+const char *insee_report_csv_header(void);
+/* Append `v` to `s` as one CSV field (RFC 4180: quoted when it holds a
+   comma, a quote or a line break, its quotes doubled). */
+void insee_csv_field(GString *s, const char *v);
 
 G_END_DECLS
 #endif

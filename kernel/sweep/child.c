@@ -1,0 +1,71 @@
+/* kernel/sweep/child.c — one run of a sweep in a process of its own (child.h). */
+#define _DEFAULT_SOURCE
+#include "sweep/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Between fork and exec only async-signal-safe calls: the parent may hold
+   locks (malloc's) that the child would wait on forever. */
+static void exec_child(char *const *argv, const char *log, pid_t parent)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127); /* the sweep died before the line above */
+    int null = open("/dev/null", O_RDWR);
+    int err = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0)
+        _exit(127);
+    execv(argv[0], argv);
+    _exit(127);
+}
+
+pid_t insee_sweep_child_start(char *const *argv, const char *log, GError **err)
+{
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        exec_child(argv, log, parent);
+    if (pid < 0) {
+        int e = errno;
+        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "could not start a run (fork: %s)", g_strerror(e));
+    }
+    return pid;
+}
+
+/* The log's last non-empty line, or NULL. */
+static char *last_line(const char *log)
+{
+    char *text = NULL;
+    if (!g_file_get_contents(log, &text, NULL, NULL))
+        return NULL;
+    char **lines = g_strsplit(g_strchomp(text), "\n", -1);
+    guint n = g_strv_length(lines);
+    char *last = n && *lines[n - 1] ? g_strdup(lines[n - 1]) : NULL;
+    g_strfreev(lines);
+    g_free(text);
+    return last;
+}
+
+char *insee_sweep_child_failure(int status, const char *log)
+{
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return NULL;
+    char *why = WIFSIGNALED(status)
+                    ? g_strdup_printf("killed by signal %d (%s)", WTERMSIG(status),
+                                      g_strsignal(WTERMSIG(status)))
+                    : WEXITSTATUS(status) == 127
+                          ? g_strdup("exit status 127 (insee could not be started)")
+                          : g_strdup_printf("exit status %d", WEXITSTATUS(status));
+    char *words = last_line(log);
+    char *out = words ? g_strdup_printf("%s: %s", why, words) : g_strdup(why);
+    g_free(words);
+    g_free(why);
+    return out;
+}

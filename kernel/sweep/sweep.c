@@ -1,0 +1,532 @@
+/* kernel/sweep/sweep.c — `insee sweep` (sweep.h): the schedule of runs. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include "sweep/sweep.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "engine/experiment.h"
+#include "stats/output.h"
+#include "sweep/child.h"
+#include "sweep/grid.h"
+#include "sweep/results.h"
+#include "sweep/summary.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+static char **opt_vary;
+static gint opt_seeds;
+static gint opt_jobs;
+static gboolean opt_saturation;
+static gdouble opt_tolerance = -1;
+static gdouble opt_latency_bound = -1;
+static char *opt_summary;
+
+const GOptionEntry insee_sweep_entries[] = {
+    {"vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_vary,
+     "sweep: a key's values, KEY=V1,V2,... or KEY=FROM:TO:STEP (repeatable: a grid)",
+     "KEY=VALUES"},
+    {"seeds", 0, 0, G_OPTION_ARG_INT, &opt_seeds, "sweep: runs per point, seeds 1..N (1)", "N"},
+    {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt_jobs,
+     "sweep: runs at a time (default: the cores this process may use)", "JOBS"},
+    {"stop-at-saturation", 0, 0, G_OPTION_ARG_NONE, &opt_saturation,
+     "sweep: stop raising a configuration's load once it saturates", NULL},
+    {"saturation-tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &opt_tolerance,
+     "sweep: saturated when accepted < offered by this fraction (0.05)", "FRACTION"},
+    {"latency-bound", 0, 0, G_OPTION_ARG_DOUBLE, &opt_latency_bound,
+     "sweep: saturated too when the mean latency passes this (0: no bound)", "CYCLES"},
+    {"summary", 0, 0, G_OPTION_ARG_FILENAME, &opt_summary,
+     "sweep: the summary file (default: RESULTS less .csv plus -summary.csv)", "FILE"},
+    {0},
+};
+
+gboolean insee_sweep_options_given(void)
+{
+    return opt_vary || opt_seeds || opt_jobs || opt_saturation || opt_tolerance >= 0 ||
+           opt_latency_bound >= 0 || opt_summary;
+}
+
+typedef enum { PENDING, RUNNING, DONE, FAILED, SKIPPED } run_state;
+
+typedef struct {
+    pid_t pid;
+    guint run;
+} child;
+
+typedef struct {
+    const char *config; /* NULL: the embedded default */
+    char *const *sets, *const *plugin_dirs;
+    char *exe, *tmpdir;
+    insee_sweep_grid *grid;
+    insee_sweep_results *results;
+    guint seeds, runs, jobs;
+    run_state *state;
+    gint *row_of_run;
+    guint *points_by_load; /* [configuration * loads + rank] -> point */
+    guint loads;
+    GArray *children; /* of child */
+    guint counts[SKIPPED + 1];
+    guint done_here; /* runs finished by this process, for the time left */
+    gint64 started;
+} sweep;
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+}
+
+/* Without SA_RESTART: the wait for a run returns at once. */
+static void catch_stop_signals(gboolean on)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    struct sigaction sa = {.sa_handler = on ? on_stop : SIG_DFL};
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < G_N_ELEMENTS(signals); i++)
+        sigaction(signals[i], &sa, NULL);
+}
+
+static int fail(GError *e, int code)
+{
+    g_printerr("insee: error: %s\n", e->message);
+    g_error_free(e);
+    return code;
+}
+
+static guint default_jobs(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (guint)CPU_COUNT(&set);
+    return g_get_num_processors();
+}
+
+/* What decides a run's figures besides its point and seed: the experiment
+   file (or the embedded default), every --set and the plugin directories. */
+static char *fingerprint(const char *config, char *const *sets, char *const *dirs, GError **err)
+{
+    char *text = NULL;
+    if (config && !g_file_get_contents(config, &text, NULL, err))
+        return NULL;
+    GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+    const char *base = config ? text : insee_default_experiment;
+    g_checksum_update(sum, (const guchar *)base, (gssize)strlen(base) + 1);
+    for (char *const *s = sets; s && *s; s++)
+        g_checksum_update(sum, (const guchar *)*s, (gssize)strlen(*s) + 1);
+    g_checksum_update(sum, (const guchar *)"\n", 1);
+    for (char *const *d = dirs; d && *d; d++)
+        g_checksum_update(sum, (const guchar *)*d, (gssize)strlen(*d) + 1);
+    char *fp = g_strndup(g_checksum_get_string(sum), 16);
+    g_checksum_free(sum);
+    g_free(text);
+    return fp;
+}
+
+/* The configuration and every point's assignments parse: a typo is told
+   now, not once per run. Whether the keys exist each run tells. */
+static gboolean check_assignments(const sweep *s, GError **err)
+{
+    insee_config *cfg = s->config ? insee_config_load_file(s->config, err)
+                                  : insee_config_load_default(insee_default_experiment,
+                                                              "<embedded default experiment>", err);
+    gboolean ok = cfg != NULL;
+    for (char *const *a = s->sets; ok && a && *a; a++)
+        ok = insee_config_set(cfg, *a, err);
+    for (guint p = 0; ok && p < insee_sweep_grid_points(s->grid); p++)
+        for (const char *const *a = insee_sweep_grid_assignments(s->grid, p); ok && *a; a++)
+            ok = insee_config_set(cfg, *a, err);
+    if (cfg)
+        insee_config_free(cfg);
+    return ok;
+}
+
+/* A row's run, or G_MAXUINT for a row of a point or seed not in this grid. */
+static guint run_of_row(const insee_sweep_results *r, guint row, gpointer data)
+{
+    const sweep *s = data;
+    gint point = insee_sweep_grid_find(s->grid, insee_sweep_results_vary(r, row));
+    guint64 seed = insee_sweep_results_seed(r, row);
+    if (point < 0 || seed < 1 || seed > s->seeds)
+        return G_MAXUINT;
+    return (guint)point * s->seeds + (guint)(seed - 1);
+}
+
+static void set_state(sweep *s, guint run, run_state st)
+{
+    s->counts[s->state[run]]--;
+    s->state[run] = st;
+    s->counts[st]++;
+}
+
+static void take_finished_rows(sweep *s)
+{
+    for (guint row = 0; row < insee_sweep_results_rows(s->results); row++) {
+        guint run = run_of_row(s->results, row, s);
+        if (run != G_MAXUINT && s->row_of_run[run] < 0) {
+            s->row_of_run[run] = (gint)row;
+            set_state(s, run, DONE);
+        }
+    }
+}
+
+static void index_loads(sweep *s)
+{
+    guint points = insee_sweep_grid_points(s->grid);
+    s->loads = 1;
+    for (guint p = 0; p < points; p++)
+        s->loads = MAX(s->loads, insee_sweep_grid_load_rank(s->grid, p) + 1);
+    s->points_by_load = g_new(guint, points);
+    for (guint p = 0; p < points; p++)
+        s->points_by_load[insee_sweep_grid_configuration(s->grid, p) * s->loads +
+                          insee_sweep_grid_load_rank(s->grid, p)] = p;
+}
+
+static gboolean saturated(const sweep *s, guint point)
+{
+    guint *rows = g_new(guint, s->seeds), n = 0;
+    for (guint k = 0; k < s->seeds; k++)
+        if (s->row_of_run[point * s->seeds + k] >= 0)
+            rows[n++] = (guint)s->row_of_run[point * s->seeds + k];
+    double offered = insee_sweep_estimate(s->results, rows, n, "offered_load").mean;
+    double accepted = insee_sweep_estimate(s->results, rows, n, "accepted_load").mean;
+    double latency = insee_sweep_estimate(s->results, rows, n, "lat_gen_mean").mean;
+    g_free(rows);
+    double tol = opt_tolerance >= 0 ? opt_tolerance : 0.05;
+    return accepted < offered * (1 - tol) || (opt_latency_bound > 0 && latency > opt_latency_bound);
+}
+
+/* Under --stop-at-saturation: whether a pending run may start now, must
+   wait for the load below it, or is skipped (that load saturated, failed or
+   was skipped). */
+typedef enum { GO, WAIT, SKIP } verdict;
+
+static verdict load_verdict(const sweep *s, guint run)
+{
+    guint point = run / s->seeds;
+    guint rank = insee_sweep_grid_load_rank(s->grid, point);
+    if (!opt_saturation || rank == 0)
+        return GO;
+    guint below = s->points_by_load[insee_sweep_grid_configuration(s->grid, point) * s->loads +
+                                    rank - 1];
+    gboolean failed = FALSE;
+    for (guint k = 0; k < s->seeds; k++) {
+        run_state st = s->state[below * s->seeds + k];
+        if (st == SKIPPED)
+            return SKIP;
+        if (st == PENDING || st == RUNNING)
+            return WAIT;
+        failed = failed || st == FAILED;
+    }
+    return failed || saturated(s, below) ? SKIP : GO;
+}
+
+/* The next run to start (marking those found skipped), or G_MAXUINT. */
+static guint next_run(sweep *s)
+{
+    for (guint run = 0; run < s->runs; run++) {
+        if (s->state[run] != PENDING)
+            continue;
+        verdict v = load_verdict(s, run);
+        if (v == GO)
+            return run;
+        if (v == SKIP)
+            set_state(s, run, SKIPPED);
+    }
+    return G_MAXUINT;
+}
+
+static char *run_file(const sweep *s, guint run, const char *ext)
+{
+    char *name = g_strdup_printf("run-%u.%s", run, ext);
+    char *path = g_build_filename(s->tmpdir, name, NULL);
+    g_free(name);
+    return path;
+}
+
+static char **run_argv(const sweep *s, guint run)
+{
+    GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(a, g_strdup(s->exe));
+    for (char *const *d = s->plugin_dirs; d && *d; d++) {
+        g_ptr_array_add(a, g_strdup("--plugin-dir"));
+        g_ptr_array_add(a, g_strdup(*d));
+    }
+    g_ptr_array_add(a, g_strdup("run"));
+    if (s->config)
+        g_ptr_array_add(a, g_strdup(s->config));
+    GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
+    for (char *const *x = s->sets; x && *x; x++)
+        g_ptr_array_add(sets, g_strdup(*x));
+    for (const char *const *x = insee_sweep_grid_assignments(s->grid, run / s->seeds); *x; x++)
+        g_ptr_array_add(sets, g_strdup(*x));
+    g_ptr_array_add(sets, g_strdup_printf("simulation.seed=%u", run % s->seeds + 1));
+    char *csv = run_file(s, run, "csv");
+    /* The run's row only: files of the experiment's own would be written by
+       every run over each other. */
+    g_ptr_array_add(sets, g_strdup_printf("stats.csv=\"%s\"", csv));
+    g_ptr_array_add(sets, g_strdup("stats.json=\"\""));
+    g_ptr_array_add(sets, g_strdup("stats.trace=\"\""));
+    g_free(csv);
+    for (guint i = 0; i < sets->len; i++) {
+        g_ptr_array_add(a, g_strdup("--set"));
+        g_ptr_array_add(a, g_strdup(g_ptr_array_index(sets, i)));
+    }
+    g_ptr_array_free(sets, TRUE);
+    g_ptr_array_add(a, NULL);
+    return (char **)g_ptr_array_free(a, FALSE);
+}
+
+static gboolean start_run(sweep *s, guint run, GError **err)
+{
+    char **argv = run_argv(s, run);
+    char *log = run_file(s, run, "log");
+    pid_t pid = insee_sweep_child_start(argv, log, err);
+    g_free(log);
+    g_strfreev(argv);
+    if (pid < 0)
+        return FALSE;
+    child c = {pid, run};
+    g_array_append_val(s->children, c);
+    set_state(s, run, RUNNING);
+    return TRUE;
+}
+
+static const char *point_name(const sweep *s, guint run)
+{
+    const char *key = insee_sweep_grid_key(s->grid, run / s->seeds);
+    return *key ? key : "the configuration";
+}
+
+static void clear_progress(void)
+{
+    if (isatty(STDERR_FILENO))
+        fputs("\r\033[K", stderr);
+}
+
+/* A run has ended: its row appended, or its failure told. A run stopped by
+   the sweep's own stop request is neither: it is pending again. */
+static gboolean finish_run(sweep *s, guint run, int status, GError **err)
+{
+    char *csv = run_file(s, run, "csv"), *log = run_file(s, run, "log");
+    char *why = insee_sweep_child_failure(status, log);
+    char *text = NULL;
+    gboolean ok = TRUE;
+    if (!why && g_file_get_contents(csv, &text, NULL, err)) {
+        ok = insee_sweep_results_append(s->results, insee_sweep_grid_key(s->grid, run / s->seeds),
+                                        text, err);
+        if (ok) {
+            s->row_of_run[run] = (gint)insee_sweep_results_rows(s->results) - 1;
+            set_state(s, run, DONE);
+            s->done_here++;
+        }
+    } else if (!why) {
+        ok = FALSE;
+    } else if (stop_signal) {
+        set_state(s, run, PENDING);
+    } else {
+        set_state(s, run, FAILED);
+        clear_progress();
+        g_printerr("insee: run failed: %s, seed %u: %s\n", point_name(s, run),
+                   run % s->seeds + 1, why);
+    }
+    g_free(text);
+    g_free(why);
+    g_unlink(csv);
+    g_unlink(log);
+    g_free(csv);
+    g_free(log);
+    return ok;
+}
+
+static void show_progress(const sweep *s)
+{
+    if (!isatty(STDERR_FILENO))
+        return;
+    guint left = s->counts[PENDING] + s->counts[RUNNING];
+    double elapsed = (double)(g_get_monotonic_time() - s->started) / 1e6;
+    fprintf(stderr, "\r\033[Ksweep: %u/%u done, %u running, %u failed, %u skipped", s->counts[DONE],
+            s->runs, s->counts[RUNNING], s->counts[FAILED], s->counts[SKIPPED]);
+    if (s->done_here)
+        fprintf(stderr, ", about %.0f s left", elapsed / s->done_here * left);
+}
+
+/* Wait for one run to end and take it in. */
+static gboolean reap_one(sweep *s, GError **err)
+{
+    int status;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0)
+        return errno == EINTR;
+    for (guint i = 0; i < s->children->len; i++) {
+        child c = g_array_index(s->children, child, i);
+        if (c.pid == pid) {
+            g_array_remove_index_fast(s->children, i);
+            return finish_run(s, c.run, status, err);
+        }
+    }
+    return TRUE;
+}
+
+/* The schedule: as many runs going as -j allows, until none is left or a
+   stop is requested (then the runs going are stopped and waited for). */
+static gboolean run_all(sweep *s, GError **err)
+{
+    gboolean ok = TRUE;
+    while (ok && !stop_signal) {
+        guint run = 0;
+        while (ok && s->children->len < s->jobs && (run = next_run(s)) != G_MAXUINT)
+            ok = start_run(s, run, err);
+        show_progress(s);
+        if (!s->children->len)
+            break;
+        ok = ok && reap_one(s, err);
+    }
+    for (guint i = 0; i < s->children->len; i++)
+        kill(g_array_index(s->children, child, i).pid, SIGTERM);
+    while (s->children->len)
+        reap_one(s, NULL);
+    clear_progress();
+    return ok;
+}
+
+static char *summary_path(const char *output)
+{
+    if (opt_summary)
+        return g_strdup(opt_summary);
+    gsize len = strlen(output) - (g_str_has_suffix(output, ".csv") ? 4 : 0);
+    char *base = g_strndup(output, len);
+    char *path = g_strconcat(base, "-summary.csv", NULL);
+    g_free(base);
+    return path;
+}
+
+/* The end of a sweep that was not stopped: rows in grid order, summary. */
+static gboolean conclude(sweep *s, const char *summary, GError **err)
+{
+    if (!insee_sweep_results_rewrite(s->results, run_of_row, s, err))
+        return FALSE;
+    for (guint run = 0; run < s->runs; run++)
+        s->row_of_run[run] = -1;
+    for (guint row = 0; row < insee_sweep_results_rows(s->results); row++) {
+        guint run = run_of_row(s->results, row, s);
+        if (run != G_MAXUINT && s->row_of_run[run] < 0)
+            s->row_of_run[run] = (gint)row;
+    }
+    char *text = insee_sweep_summary(s->results, s->grid, s->seeds, s->row_of_run);
+    gboolean ok = insee_output_replace(summary, "--summary", text, err);
+    g_free(text);
+    if (ok)
+        insee_sweep_summary_print(s->results, s->grid, s->seeds, s->row_of_run, stdout);
+    return ok;
+}
+
+static gboolean check_options(int argc, const char *output, GError **err)
+{
+    const char *why = argc > 1                  ? "takes at most one config file"
+                      : !output                 ? "needs -o RESULTS.csv"
+                      : opt_seeds < 0           ? "--seeds needs N >= 1"
+                      : opt_jobs < 0            ? "-j needs JOBS >= 1"
+                      : opt_tolerance >= 1      ? "--saturation-tolerance is a fraction below 1"
+                      : (opt_tolerance >= 0 || opt_latency_bound >= 0) && !opt_saturation
+                          ? "--saturation-tolerance and --latency-bound go with --stop-at-saturation"
+                          : NULL;
+    if (why)
+        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "sweep %s; usage: insee sweep [CONFIG.toml] --vary KEY=V1,V2,... "
+                    "[--seeds N] [-j JOBS] -o RESULTS.csv",
+                    why);
+    return why == NULL;
+}
+
+static gboolean prepare(sweep *s, const char *output, const char *summary, GError **err)
+{
+    s->grid = insee_sweep_grid_new(opt_vary, err);
+    if (!s->grid)
+        return FALSE;
+    if (opt_saturation && !insee_sweep_grid_has_load(s->grid)) {
+        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                    "--stop-at-saturation needs a --vary of a load (a key ending in .load, "
+                    "e.g. --vary traffic.load=0.1:1:0.1)");
+        return FALSE;
+    }
+    char *fp = fingerprint(s->config, s->sets, s->plugin_dirs, err);
+    if (!fp || !check_assignments(s, err) || !insee_output_check(summary, "--summary", err)) {
+        g_free(fp);
+        return FALSE;
+    }
+    s->results = insee_sweep_results_open(output, fp, err);
+    g_free(fp);
+    s->exe = s->results ? g_file_read_link("/proc/self/exe", err) : NULL;
+    s->tmpdir = s->exe ? g_dir_make_tmp("insee-sweep-XXXXXX", err) : NULL;
+    if (!s->tmpdir)
+        return FALSE;
+    s->seeds = opt_seeds ? (guint)opt_seeds : 1;
+    s->jobs = opt_jobs ? (guint)opt_jobs : default_jobs();
+    s->runs = insee_sweep_grid_points(s->grid) * s->seeds;
+    s->state = g_new0(run_state, s->runs);
+    s->counts[PENDING] = s->runs;
+    s->row_of_run = g_new(gint, s->runs);
+    for (guint run = 0; run < s->runs; run++)
+        s->row_of_run[run] = -1;
+    take_finished_rows(s);
+    index_loads(s);
+    s->children = g_array_new(FALSE, FALSE, sizeof(child));
+    return TRUE;
+}
+
+static void sweep_clear(sweep *s)
+{
+    if (s->tmpdir)
+        g_rmdir(s->tmpdir);
+    g_free(s->tmpdir);
+    g_free(s->exe);
+    insee_sweep_grid_free(s->grid);
+    insee_sweep_results_free(s->results);
+    g_free(s->state);
+    g_free(s->row_of_run);
+    g_free(s->points_by_load);
+    if (s->children)
+        g_array_free(s->children, TRUE);
+}
+
+int insee_sweep_command(int argc, char **argv, const char *output, char *const *sets,
+                        char *const *plugin_dirs)
+{
+    GError *err = NULL;
+    if (!check_options(argc, output, &err))
+        return fail(err, EXIT_USAGE);
+    sweep s = {.config = argc ? argv[0] : NULL, .sets = sets, .plugin_dirs = plugin_dirs,
+               .started = g_get_monotonic_time()};
+    char *summary = summary_path(output);
+    int code = EXIT_OK;
+    if (!prepare(&s, output, summary, &err)) {
+        code = fail(err, EXIT_USAGE);
+    } else {
+        catch_stop_signals(TRUE);
+        gboolean ok = run_all(&s, &err);
+        catch_stop_signals(FALSE);
+        if (!ok)
+            code = fail(err, EXIT_FAILED);
+        else if (stop_signal)
+            code = 128 + stop_signal;
+        else if (!conclude(&s, summary, &err))
+            code = fail(err, EXIT_FAILED);
+        else if (s.counts[FAILED])
+            code = EXIT_FAILED;
+        if (code != EXIT_USAGE)
+            g_printerr("insee: sweep: %u of %u runs done, %u failed, %u skipped%s\n",
+                       s.counts[DONE], s.runs, s.counts[FAILED], s.counts[SKIPPED],
+                       s.counts[FAILED] ? "; run the same command again to retry the failed" : "");
+    }
+    g_free(summary);
+    sweep_clear(&s);
+    return code;
+}

@@ -1,0 +1,205 @@
+"""insee sweep through the command line: test_sweep.py TEST INSEE WORKDIR FIXTURES."""
+import csv
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TINY = os.path.join(HERE, "tiny.toml")
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}  # Student's t, two-sided 95 %
+FIGURES = ["offered_load", "accepted_load", "delivered", "avg_hops", "lat_gen_mean",
+           "lat_gen_max", "lat_inj_mean", "cycles"]
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+
+
+def sweep(binary, *args, **kw):
+    return subprocess.run([binary, "sweep", *args], capture_output=True, text=True, **kw)
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+GRID = ["--vary", "arbiter.plugin=round-robin,random", "--vary", "traffic.load=0.1:0.5:0.1",
+        "--seeds", "3"]
+
+
+def test_grid(binary, work, fixtures):
+    """2 configurations x 5 loads x 3 seeds: 30 runs, 10 summary rows whose
+    means are the means of the runs' own figures and whose CIs are
+    t(0.975, 2) s / sqrt(3)."""
+    out = os.path.join(work, "grid.csv")
+    r = sweep(binary, TINY, *GRID, "-j", "2", "-o", out)
+    check(r.returncode == 0, f"sweep exit {r.returncode}: {r.stderr}")
+    runs = rows(out)
+    check(len(runs) == 30, f"30 runs, got {len(runs)}")
+    keys = {(x["vary"], x["seed"]) for x in runs}
+    check(len(keys) == 30, "every (point, seed) once")
+    check({x["seed"] for x in runs} == {"1", "2", "3"}, "seeds 1..3")
+    summary = rows(os.path.join(work, "grid-summary.csv"))
+    check(len(summary) == 10, f"10 summary rows, got {len(summary)}")
+    for s in summary:
+        mine = [x for x in runs if x["vary"] == s["vary"]]
+        check(len(mine) == 3 and s["runs"] == "3", f"{s['vary']}: 3 runs")
+        for fig in FIGURES:
+            v = [float(x[fig]) for x in mine]
+            mean = sum(v) / 3
+            std = math.sqrt(sum((a - mean) ** 2 for a in v) / 2)
+            ci = T95[2] * std / math.sqrt(3)
+            got = [float(s[f"{fig}_{k}"]) for k in ("mean", "std", "ci95")]
+            for want, g, k in zip((mean, std, ci), got, ("mean", "std", "ci95")):
+                check(abs(want - g) <= 1e-6 + 1e-9 * abs(want),
+                      f"{s['vary']} {fig}_{k}: {g} != {want}")
+        load = float(s["vary"].split("traffic.load=")[1])
+        check(abs(float(s["offered_load_mean"]) - load) < 1e-9, "offered load is the point's")
+    check("± " in r.stdout and r.stdout.count("traffic.load=") == 10,
+          f"a table of the 10 points on screen:\n{r.stdout}")
+    # The runs are the same as `insee run` of the point and seed.
+    one = os.path.join(work, "one.csv")
+    subprocess.run([binary, "run", TINY, "--set", "arbiter.plugin=random", "--set",
+                    "traffic.load=0.3", "--set", "simulation.seed=2", "--set",
+                    f"stats.csv={one}"], capture_output=True, check=True)
+    direct = rows(one)[0]
+    swept = next(x for x in runs if x["vary"] == "arbiter.plugin=random;traffic.load=0.3"
+                 and x["seed"] == "2")
+    check(all(swept[k] == v for k, v in direct.items()), "a swept run equals insee run")
+    # Done already: a rerun runs nothing and writes the same files.
+    before = read(out)
+    r = sweep(binary, TINY, *GRID, "-o", out)
+    check(r.returncode == 0 and read(out) == before, "a rerun of a finished sweep changes nothing")
+    check("30 of 30 runs done" in r.stderr, r.stderr)
+
+
+def test_resume(binary, work, fixtures):
+    """SIGKILL in the middle, rerun: the files equal an uninterrupted
+    sweep's byte for byte (which ran with another -j and order)."""
+    whole = os.path.join(work, "whole.csv")
+    r = sweep(binary, TINY, *GRID, "-j", "1", "-o", whole)
+    check(r.returncode == 0, r.stderr)
+    cut = os.path.join(work, "cut.csv")
+    p = subprocess.Popen([binary, "sweep", TINY, *GRID, "-j", "2", "-o", cut],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while p.poll() is None and (not os.path.exists(cut) or len(rows(cut)) < 8):
+        time.sleep(0.01)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    kept = len(rows(cut))
+    check(8 <= kept < 30, f"killed in the middle ({kept} runs kept)")
+    r = sweep(binary, TINY, *GRID, "-j", "2", "-o", cut)
+    check(r.returncode == 0, r.stderr)
+    check(f"{30} of 30 runs done" in r.stderr, r.stderr)
+    check(read(cut) == read(whole), "resumed results equal the uninterrupted ones")
+    check(read(os.path.join(work, "cut-summary.csv")) == read(os.path.join(work, "whole-summary.csv")),
+          "resumed summary equals the uninterrupted one")
+    # Another configuration is refused, not mixed in.
+    r = sweep(binary, TINY, *GRID, "--set", "router.vcs=3", "-o", cut)
+    check(r.returncode == 2 and "another sweep" in r.stderr and read(cut) == read(whole),
+          f"a changed configuration is refused: {r.returncode} {r.stderr}")
+
+
+def test_crash(binary, work, fixtures):
+    """A plugin that aborts at one point: its runs are reported failed with
+    the reason, the others complete, the exit status is 1."""
+    out = os.path.join(work, "crash.csv")
+    args = [TINY, "--plugin-dir", fixtures, "--set", "arbiter.plugin=test-abort",
+            "--vary", "arbiter.value=1,2,3", "--seeds", "2", "-j", "2", "-o", out]
+    r = sweep(binary, *args)
+    check(r.returncode == 1, f"exit 1 when a run failed, got {r.returncode}: {r.stderr}")
+    failed = [l for l in r.stderr.splitlines() if l.startswith("insee: run failed:")]
+    check(len(failed) == 2 and all("arbiter.value=2" in l and "signal 6" in l for l in failed),
+          f"both runs at value 2 named, with the signal:\n{r.stderr}")
+    got = rows(out)
+    check(sorted((x["vary"], x["seed"]) for x in got) ==
+          [(f"arbiter.value={v}", s) for v in (1, 3) for s in ("1", "2")],
+          "the 4 other runs are in the results")
+    summary = rows(os.path.join(work, "crash-summary.csv"))
+    check([s["runs"] for s in summary] == ["2", "0", "2"], "the summary counts the runs")
+    # A rerun tries the failed runs only, and fails again.
+    r = sweep(binary, *args)
+    check(r.returncode == 1 and r.stderr.count("insee: run failed:") == 2, r.stderr)
+    check(len(rows(out)) == 4, "nothing repeated")
+
+
+def test_saturation(binary, work, fixtures):
+    """An 8x8 torus under uniform traffic cannot accept more than its
+    bisection allows, 8 / k = 1 phit/node/cycle for k = 8, and the bubble
+    router saturates well below it (about 0.65): at 0.9 it accepts less than
+    90 % of the offer, at 0.1 and 0.2 all of it within 10 %. The loads past
+    0.9 are not run."""
+    out = os.path.join(work, "sat.csv")
+    loads = "0.1,0.2,0.9,0.95,1.0"
+    common = [TINY, "--set", "topology.dims=[8,8]", "--set", "simulation.cycles=2000",
+              "--vary", f"traffic.load={loads}", "--stop-at-saturation"]
+    r = sweep(binary, *common, "--saturation-tolerance", "0.1", "--seeds", "2", "-j", "2",
+              "-o", out)
+    check(r.returncode == 0, r.stderr)
+    got = rows(out)
+    ran = sorted({x["vary"] for x in got})
+    check(ran == ["traffic.load=0.1", "traffic.load=0.2", "traffic.load=0.9"],
+          f"runs up to the first saturated load only: {ran}")
+    for x in got:
+        offered, accepted = float(x["offered_load"]), float(x["accepted_load"])
+        check((accepted < 0.9 * offered) == (offered > 0.5), f"saturated only at 0.9: {x['vary']}")
+    check("4 skipped" in r.stderr, r.stderr)
+    # A latency bound below every latency stops after the first load.
+    out2 = os.path.join(work, "bound.csv")
+    r = sweep(binary, *common, "--latency-bound", "1", "-o", out2)
+    check(r.returncode == 0 and {x["vary"] for x in rows(out2)} == {"traffic.load=0.1"},
+          "a latency bound stops raising the load")
+
+
+def test_bad_input(binary, work, fixtures):
+    out = os.path.join(work, "bad.csv")
+    cases = [
+        (["--vary", "traffic.load=0.5:0.1:0.1"], "FROM <= TO"),
+        (["--vary", "traffic.load"], "KEY=V1,V2"),
+        (["--vary", "traffic.load=1,,2"], "empty value"),
+        (["--vary", "simulation.seed=1,2"], "--seeds"),
+        (["--vary", "topology.dims=[4,4"], "unclosed"),
+        (["--vary", "router.plugin=dally", "--stop-at-saturation"], "load"),
+        (["--vary", "traffic.load=0.1", "--latency-bound", "3"], "--stop-at-saturation"),
+        (["--vary", "traffic.load=0.1", "--seeds", "-1"], "--seeds"),
+        (["--vary", "traffic.load=0.1"], "-o"),
+    ]
+    for extra, words in cases:
+        o = [] if words == "-o" else ["-o", out]
+        r = sweep(binary, TINY, *extra, *o)
+        check(r.returncode == 2 and words in r.stderr and not os.path.exists(out),
+              f"{extra}: exit 2 naming {words!r}: {r.returncode} {r.stderr}")
+    with open(out, "w") as f:
+        f.write("plugins,params\nx,y\n")
+    r = sweep(binary, TINY, "--vary", "traffic.load=0.1", "-o", out)
+    check(r.returncode == 2 and out in r.stderr, f"not a sweep's file: {r.stderr}")
+    r = subprocess.run([binary, "run", TINY, "--seeds", "2"], capture_output=True, text=True)
+    check(r.returncode == 2 and "sweep" in r.stderr, "sweep options on another command")
+    # Unknown keys are each run's error, named with the reason.
+    os.remove(out)
+    r = sweep(binary, TINY, "--vary", "traffic.lod=0.1,0.2", "-o", out)
+    check(r.returncode == 1 and r.stderr.count("run failed") == 2 and "lod" in r.stderr, r.stderr)
+
+
+def main():
+    what, binary, work, fixtures = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    {"grid": test_grid, "resume": test_resume, "crash": test_crash,
+     "saturation": test_saturation, "bad-input": test_bad_input}[what](binary, work, fixtures)
+
+
+if __name__ == "__main__":
+    main()
