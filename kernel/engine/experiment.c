@@ -174,6 +174,27 @@ static const insee_param_def plugins_params[] = {
     {0},
 };
 
+/* `insee sweep`'s table (kernel/sweep/sweep.h); a run validates it and
+   leaves it to the sweep. In the order of experiment.h's INSEE_SWEEP_*. */
+static const insee_param_def sweep_params[] = {
+    {"vary", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+     "the grid, as --vary: KEY=V1,V2,... or KEY=FROM:TO:STEP, several separated by ';'"},
+    {"seeds", INSEE_PARAM_INT, "1", 1, 1e6, NULL, NULL, "runs per point, seeds 1..seeds"},
+    {"jobs", INSEE_PARAM_INT, "0", 0, 4096, NULL, NULL,
+     "runs at a time (0: the cores the sweep may use)"},
+    {"output", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+     "the results file, as -o (relative to the working directory)"},
+    {"summary", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+     "the summary file (empty: the results file less .csv plus -summary.csv)"},
+    {"stop_at_saturation", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
+     "stop raising a configuration's load once it saturates"},
+    {"saturation_tolerance", INSEE_PARAM_DOUBLE, "0.05", 0, 0.99, NULL, NULL,
+     "saturated when the accepted load falls short of the offered by this fraction"},
+    {"latency_bound", INSEE_PARAM_DOUBLE, "0", 0, 1e15, NULL, "cycles",
+     "saturated too when the mean latency from generation passes this (0: no bound)"},
+    {0},
+};
+
 typedef struct section {
     const char *name;
     insee_kind kind;             /* 0: kernel-only section */
@@ -187,6 +208,7 @@ static const section sections[] = {
     {"simulation", 0, NULL, simulation_params},
     {"stats", 0, NULL, stats_params},
     {"plugins", 0, NULL, plugins_params},
+    {"sweep", 0, NULL, sweep_params},
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
     {"router", INSEE_KIND_ROUTER, "bubble", router_params},
     {"arbiter", INSEE_KIND_ARBITER, "round-robin", NULL},
@@ -413,6 +435,8 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
         const section *sec = &sections[i];
         if (sec->kernel_params == plugins_params)
             continue; /* bound before the registry scan: insee_experiment_plugin_dirs() */
+        if (sec->kernel_params == sweep_params && !insee_config_has_section(exp->cfg, "sweep"))
+            continue; /* a run's echo shows the table only where a file has one */
         if (!bind_section(exp, sec->name, sec->kind, sec->default_plugin, sec->kernel_params,
                           &exp->net[i], err))
             return FALSE;
@@ -426,6 +450,15 @@ gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **
     if (!insee_config_bind(cfg, "plugins", &b, 1, err))
         return FALSE;
     *dirs = g_strsplit(b.values[0].s ? b.values[0].s : "", ":", -1);
+    return TRUE;
+}
+
+gboolean insee_experiment_sweep(insee_config *cfg, const insee_value **values, GError **err)
+{
+    insee_binding b = {sweep_params, "the kernel", NULL};
+    if (!insee_config_bind(cfg, "sweep", &b, 1, err))
+        return FALSE;
+    *values = b.values;
     return TRUE;
 }
 
@@ -797,7 +830,7 @@ static void fill_report_header(insee_experiment *exp)
     insee_report *rep = &exp->eng.report;
     rep->echo = insee_config_echo(exp->cfg);
     /* Where the figures go does not change them. */
-    static const char *const outputs[] = {"stats", "plugins", NULL};
+    static const char *const outputs[] = {"stats", "plugins", "sweep", NULL};
     rep->params = insee_config_differs(exp->cfg, outputs);
     rep->seed = exp->eng.seed;
     GString *apps = g_string_new(NULL);

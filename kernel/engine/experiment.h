@@ -64,6 +64,13 @@ void insee_experiment_free(insee_experiment *exp);
    *dirs is a NULL-terminated g_strfreev() list; callers skip empty entries. */
 gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **err);
 
+/* The [sweep] table of a configuration (validated, defaults applied) for
+   `insee sweep`: one value per key, in this order; owned by cfg. */
+enum { INSEE_SWEEP_VARY, INSEE_SWEEP_SEEDS, INSEE_SWEEP_JOBS, INSEE_SWEEP_OUTPUT,
+       INSEE_SWEEP_SUMMARY, INSEE_SWEEP_STOP_AT_SATURATION, INSEE_SWEEP_SATURATION_TOLERANCE,
+       INSEE_SWEEP_LATENCY_BOUND };
+gboolean insee_experiment_sweep(insee_config *cfg, const insee_value **values, GError **err);
+
 /* The embedded default experiment (8x8 torus, uniform traffic). */
 extern const char insee_default_experiment[];
 

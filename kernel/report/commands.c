@@ -5,6 +5,7 @@
 #include "report/gnuplot.h"
 #include "report/page.h"
 #include "report/results.h"
+#include "report/sweep_page.h"
 #include "stats/output.h"
 
 static int fail(GError *e, int code)
@@ -47,11 +48,22 @@ static int finish(char *text, const char *output, GError *e)
 int insee_report_command(int argc, char **argv, const char *output)
 {
     GError *e = NULL;
-    if (!start("report", argc, 1, 1, output, "insee report RUN.json -o report.html", &e))
+    if (!start("report", argc, 1, 1, output,
+               "insee report RUN.json|SWEEP.csv -o report.html", &e))
         return fail(e, 2);
-    insee_results *r = insee_results_load(argv[0], &e);
-    char *page = r ? insee_report_page(r, &e) : NULL;
-    insee_results_free(r);
+    char *text = NULL;
+    gsize len = 0;
+    if (!insee_report_read(argv[0], &text, &len, &e))
+        return fail(e, 2);
+    char *page = NULL;
+    if (insee_report_is_sweep(text)) {
+        page = insee_report_sweep_page(argv[0], text, len, &e);
+    } else {
+        insee_results *r = insee_results_parse(argv[0], text, len, &e);
+        page = r ? insee_report_page(r, &e) : NULL;
+        insee_results_free(r);
+    }
+    g_free(text);
     return finish(page, output, e);
 }
 

@@ -8,19 +8,21 @@
 #include "report/csv.h"
 #include "report/gnuplot.h"
 #include "report/results.h"
+#include "stats/report.h"
 
 /* One run's figures, read from a CSV row or a JSON file. */
 typedef struct {
     double offered, accepted, latency;
     gboolean unconverged; /* the steady state was sought and not found */
+    gboolean swept;       /* a row of an `insee sweep` results file */
 } run;
 
 /* All runs at one offered load of one configuration. */
 typedef struct {
     double offered;
-    guint n;
-    double sum[2], min[2], max[2]; /* [0] latency, [1] accepted load */
-    gboolean unconverged;          /* one of the runs did not converge */
+    GArray *values[2];    /* of double: [0] latency, [1] accepted load, per run */
+    gboolean unconverged; /* one of the runs did not converge */
+    gboolean swept;       /* error bars: the 95 % CI over the runs, not min to max */
 } point;
 
 typedef struct {
@@ -41,6 +43,9 @@ static void curve_free(gpointer p)
     curve *c = p;
     g_free(c->plugins);
     g_free(c->config);
+    for (guint i = 0; i < c->points->len; i++)
+        for (int k = 0; k < 2; k++)
+            g_array_free(g_array_index(c->points, point, i).values[k], TRUE);
     g_array_free(c->points, TRUE);
     g_free(c);
 }
@@ -88,17 +93,16 @@ static void add_run(collection *col, const char *plugins, const char *params, ru
         if (fabs(g_array_index(c->points, point, i).offered - r.offered) < 5e-7)
             pt = &g_array_index(c->points, point, i);
     if (!pt) {
-        point fresh = {.offered = r.offered, .min = {INFINITY, INFINITY}, .max = {-INFINITY, -INFINITY}};
+        point fresh = {.offered = r.offered};
+        for (int k = 0; k < 2; k++)
+            fresh.values[k] = g_array_new(FALSE, FALSE, sizeof(double));
         g_array_append_val(c->points, fresh);
         pt = &g_array_index(c->points, point, c->points->len - 1);
     }
-    pt->n++;
     pt->unconverged = pt->unconverged || r.unconverged;
-    for (int k = 0; k < 2; k++) {
-        pt->sum[k] += v[k];
-        pt->min[k] = MIN(pt->min[k], v[k]);
-        pt->max[k] = MAX(pt->max[k], v[k]);
-    }
+    pt->swept = pt->swept || r.swept;
+    for (int k = 0; k < 2; k++)
+        g_array_append_val(pt->values[k], v[k]);
 }
 
 static gboolean read_json(collection *col, const char *path, const char *text, gsize len,
@@ -162,6 +166,8 @@ static gboolean read_csv(collection *col, const char *path, const char *text, GE
     gboolean ok = TRUE;
     char **head = rows->len ? g_ptr_array_index(rows, 0) : NULL;
     guint width = head ? g_strv_length(head) : 0;
+    /* A sweep's results (kernel/sweep/results.h) begin with these. */
+    gboolean swept = width > 2 && strcmp(head[0], "sweep") == 0 && strcmp(head[1], "vary") == 0;
     char *latency = g_strconcat("lat_gen_", col->options->latency, NULL);
     int at[COLS];
     for (guint k = 0; k < COLS && ok; k++) {
@@ -194,7 +200,7 @@ static gboolean read_csv(collection *col, const char *path, const char *text, GE
             ok = FALSE;
             break;
         }
-        run x = {0};
+        run x = {.swept = swept};
         GError *e = NULL;
         gboolean open = csv_number(f[at[COL_OFFERED]], path, line, "offered_load", &x.offered, &e);
         x.latency = NAN;
@@ -330,8 +336,32 @@ static int by_offered(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* One curve's points: offered, then mean, min and max of the latency and of
-   the accepted load, then 1 where a run did not converge. */
+/* The mean of a point's figure and its error bar: the 95 % CI over the
+   runs of a sweep (none for one run), else the smallest to the largest. A
+   run without the figure (NaN) leaves the point without it. */
+static void bar(GString *s, const point *p, int k)
+{
+    const double *v = (const double *)(const void *)p->values[k]->data;
+    guint n = p->values[k]->len;
+    double lo = INFINITY, hi = -INFINITY;
+    for (guint i = 0; i < n; i++) {
+        lo = MIN(lo, v[i]);
+        hi = MAX(hi, v[i]);
+        if (!isfinite(v[i])) {
+            g_string_append(s, " NaN NaN NaN");
+            return;
+        }
+    }
+    insee_estimate e = insee_estimate_values(v, n);
+    if (p->swept) {
+        lo = e.n > 1 ? e.ci_lo : e.mean;
+        hi = e.n > 1 ? e.ci_hi : e.mean;
+    }
+    g_string_append_printf(s, " %.9g %.9g %.9g", e.mean, lo, hi);
+}
+
+/* One curve's points: offered, then mean and error bar of the latency and
+   of the accepted load, then 1 where a run did not converge. */
 static void data_block(GString *s, guint i, curve *c)
 {
     g_array_sort(c->points, by_offered);
@@ -339,13 +369,8 @@ static void data_block(GString *s, guint i, curve *c)
     for (guint j = 0; j < c->points->len; j++) {
         const point *p = &g_array_index(c->points, point, j);
         g_string_append_printf(s, "%.9g", p->offered);
-        for (int k = 0; k < 2; k++) {
-            if (isfinite(p->sum[k]))
-                g_string_append_printf(s, " %.9g %.9g %.9g", p->sum[k] / p->n, p->min[k],
-                                       p->max[k]);
-            else
-                g_string_append(s, " NaN NaN NaN");
-        }
+        for (int k = 0; k < 2; k++)
+            bar(s, p, k);
         g_string_append_printf(s, " %d\n", p->unconverged);
     }
     g_string_append(s, "EOD\n");

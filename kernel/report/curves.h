@@ -5,7 +5,9 @@
  * plugins and the parameters that differ from their defaults, less every
  * `*.load` and `simulation.seed` entry. Each configuration is one curve,
  * with a point per offered load: the mean over the runs (seeds) at that
- * load, and error bars from the smallest to the largest of them. The legend
+ * load, and error bars from the smallest to the largest of them; for the
+ * rows of an `insee sweep` results file, the 95 % confidence interval of
+ * the mean over its seeds (Student's t) instead. The legend
  * names only what tells the configurations apart, a caption what they share.
  * Runs without an offered
  * load (causal workloads) are left out with a notice on stderr.

@@ -5,7 +5,7 @@
 
 #include "report/figures.h"
 
-static const char style[] =
+const char insee_report_style[] =
     "body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
     "h1{font-size:1.5em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}"
     "table{border-collapse:collapse;margin:.5em 0}"
@@ -69,7 +69,7 @@ static void title(insee_results *r, GString *out)
     g_string_append(out, "<title>insee report: ");
     text(out, r, "plugins");
     g_string_append(out, "</title>\n<style>");
-    g_string_append(out, style);
+    g_string_append(out, insee_report_style);
     g_string_append(out, "</style>\n</head>\n<body>\n<h1>insee run: ");
     text(out, r, "plugins");
     g_string_append(out, "</h1>\n<p class=\"ids\">");

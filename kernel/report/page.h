@@ -19,5 +19,8 @@ G_BEGIN_DECLS
    or when a figure cannot be drawn. */
 char *insee_report_page(insee_results *r, GError **err);
 
+/* The page's inline style sheet, shared with the sweep's page. */
+extern const char insee_report_style[];
+
 G_END_DECLS
 #endif

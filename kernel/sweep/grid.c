@@ -101,7 +101,19 @@ static gboolean parse_axis(const char *spec, axis *a, GError **err)
     a->values = g_ptr_array_new_with_free_func(g_free);
     const char *v = eq + 1;
     gboolean range = strchr(v, ':') && !strpbrk(v, ",[{\"'");
-    return range ? expand_range(spec, v, a->values, err) : split_list(spec, v, a->values, err);
+    if (!(range ? expand_range(spec, v, a->values, err) : split_list(spec, v, a->values, err)))
+        return FALSE;
+    /* A point's key must name it alone: no value twice, no ';' (the
+       separator of keys). */
+    for (guint i = 0; i < a->values->len; i++) {
+        const char *x = g_ptr_array_index(a->values, i);
+        if (strchr(x, ';'))
+            return bad(err, spec, "a value holds ';', which separates a point's keys");
+        for (guint j = 0; j < i; j++)
+            if (strcmp(x, g_ptr_array_index(a->values, j)) == 0)
+                return bad(err, spec, "a value given twice");
+    }
+    return TRUE;
 }
 
 static void build_points(insee_sweep_grid *g)
@@ -147,9 +159,9 @@ insee_sweep_grid *insee_sweep_grid_new(char *const *specs, GError **err)
             g->load_axis = (gint)g->axes->len - 1;
         points *= a.values->len;
     }
-    if (points > 1e7) {
+    if (points > 1e6) {
         g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "--vary: the grid has %.0f points, more than 10^7; vary fewer keys or values",
+                    "--vary: the grid has %.0f points, more than 10^6; vary fewer keys or values",
                     points);
         insee_sweep_grid_free(g);
         return NULL;

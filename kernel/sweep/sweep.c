@@ -60,8 +60,18 @@ typedef struct {
     guint run;
 } child;
 
+/* What the options and the [sweep] table decide, the options first. */
+typedef struct {
+    char **vary;
+    guint seeds, jobs;
+    gboolean saturation;
+    double tolerance, latency_bound; /* bound 0: none */
+    char *output, *summary;
+} settings;
+
 typedef struct {
     const char *config; /* NULL: the embedded default */
+    settings set;
     char *const *sets, *const *plugin_dirs;
     char *exe, *tmpdir;
     insee_sweep_grid *grid;
@@ -130,21 +140,27 @@ static char *fingerprint(const char *config, char *const *sets, char *const *dir
     return fp;
 }
 
-/* The configuration and every point's assignments parse: a typo is told
-   now, not once per run. Whether the keys exist each run tells. */
-static gboolean check_assignments(const sweep *s, GError **err)
+static insee_config *load_config(const char *config, char *const *sets, GError **err)
 {
-    insee_config *cfg = s->config ? insee_config_load_file(s->config, err)
-                                  : insee_config_load_default(insee_default_experiment,
-                                                              "<embedded default experiment>", err);
-    gboolean ok = cfg != NULL;
-    for (char *const *a = s->sets; ok && a && *a; a++)
-        ok = insee_config_set(cfg, *a, err);
+    insee_config *cfg = config ? insee_config_load_file(config, err)
+                               : insee_config_load_default(insee_default_experiment,
+                                                           "<embedded default experiment>", err);
+    for (char *const *a = sets; cfg && a && *a; a++)
+        if (!insee_config_set(cfg, *a, err)) {
+            insee_config_free(cfg);
+            cfg = NULL;
+        }
+    return cfg;
+}
+
+/* Every point's assignments parse: a typo is told now, not once per run.
+   Whether the keys exist each run tells. */
+static gboolean check_assignments(const sweep *s, insee_config *cfg, GError **err)
+{
+    gboolean ok = TRUE;
     for (guint p = 0; ok && p < insee_sweep_grid_points(s->grid); p++)
         for (const char *const *a = insee_sweep_grid_assignments(s->grid, p); ok && *a; a++)
             ok = insee_config_set(cfg, *a, err);
-    if (cfg)
-        insee_config_free(cfg);
     return ok;
 }
 
@@ -199,8 +215,8 @@ static gboolean saturated(const sweep *s, guint point)
     double accepted = insee_sweep_estimate(s->results, rows, n, "accepted_load").mean;
     double latency = insee_sweep_estimate(s->results, rows, n, "lat_gen_mean").mean;
     g_free(rows);
-    double tol = opt_tolerance >= 0 ? opt_tolerance : 0.05;
-    return accepted < offered * (1 - tol) || (opt_latency_bound > 0 && latency > opt_latency_bound);
+    return accepted < offered * (1 - s->set.tolerance) ||
+           (s->set.latency_bound > 0 && latency > s->set.latency_bound);
 }
 
 /* Under --stop-at-saturation: whether a pending run may start now, must
@@ -212,7 +228,7 @@ static verdict load_verdict(const sweep *s, guint run)
 {
     guint point = run / s->seeds;
     guint rank = insee_sweep_grid_load_rank(s->grid, point);
-    if (!opt_saturation || rank == 0)
+    if (!s->set.saturation || rank == 0)
         return GO;
     guint below = s->points_by_load[insee_sweep_grid_configuration(s->grid, point) * s->loads +
                                     rank - 1];
@@ -399,8 +415,6 @@ static gboolean run_all(sweep *s, GError **err)
 
 static char *summary_path(const char *output)
 {
-    if (opt_summary)
-        return g_strdup(opt_summary);
     gsize len = strlen(output) - (g_str_has_suffix(output, ".csv") ? 4 : 0);
     char *base = g_strndup(output, len);
     char *path = g_strconcat(base, "-summary.csv", NULL);
@@ -409,7 +423,7 @@ static char *summary_path(const char *output)
 }
 
 /* The end of a sweep that was not stopped: rows in grid order, summary. */
-static gboolean conclude(sweep *s, const char *summary, GError **err)
+static gboolean conclude(sweep *s, GError **err)
 {
     if (!insee_sweep_results_rewrite(s->results, run_of_row, s, err))
         return FALSE;
@@ -421,55 +435,97 @@ static gboolean conclude(sweep *s, const char *summary, GError **err)
             s->row_of_run[run] = (gint)row;
     }
     char *text = insee_sweep_summary(s->results, s->grid, s->seeds, s->row_of_run);
-    gboolean ok = insee_output_replace(summary, "--summary", text, err);
+    gboolean ok = insee_output_replace(s->set.summary, "--summary", text, err);
     g_free(text);
     if (ok)
         insee_sweep_summary_print(s->results, s->grid, s->seeds, s->row_of_run, stdout);
     return ok;
 }
 
-static gboolean check_options(int argc, const char *output, GError **err)
+static gboolean usage(GError **err, const char *why)
 {
-    const char *why = argc > 1                  ? "takes at most one config file"
-                      : !output                 ? "needs -o RESULTS.csv"
-                      : opt_seeds < 0           ? "--seeds needs N >= 1"
-                      : opt_jobs < 0            ? "-j needs JOBS >= 1"
-                      : opt_tolerance >= 1      ? "--saturation-tolerance is a fraction below 1"
-                      : (opt_tolerance >= 0 || opt_latency_bound >= 0) && !opt_saturation
-                          ? "--saturation-tolerance and --latency-bound go with --stop-at-saturation"
-                          : NULL;
-    if (why)
-        g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                    "sweep %s; usage: insee sweep [CONFIG.toml] --vary KEY=V1,V2,... "
-                    "[--seeds N] [-j JOBS] -o RESULTS.csv",
-                    why);
-    return why == NULL;
+    g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "sweep %s; usage: insee sweep [CONFIG.toml] --vary KEY=V1,V2,... [--seeds N] "
+                "[-j JOBS] -o RESULTS.csv (or the same in a [sweep] table)",
+                why);
+    return FALSE;
 }
 
-static gboolean prepare(sweep *s, const char *output, const char *summary, GError **err)
+/* [sweep] vary: the --vary specifications separated by ';'. */
+static char **table_vary(const char *text)
 {
-    s->grid = insee_sweep_grid_new(opt_vary, err);
-    if (!s->grid)
+    char **parts = g_strsplit(text ? text : "", ";", -1);
+    GPtrArray *specs = g_ptr_array_new();
+    for (char **p = parts; *p; p++)
+        if (*g_strstrip(*p))
+            g_ptr_array_add(specs, g_strdup(*p));
+    g_ptr_array_add(specs, NULL);
+    g_strfreev(parts);
+    return (char **)g_ptr_array_free(specs, FALSE);
+}
+
+static char *text_or(const char *option, const char *table)
+{
+    return g_strdup(option ? option : table && *table ? table : NULL);
+}
+
+/* The options over the [sweep] table of cfg. */
+static gboolean decide(settings *set, insee_config *cfg, const char *output, GError **err)
+{
+    const insee_value *t;
+    if (!insee_experiment_sweep(cfg, &t, err))
         return FALSE;
-    if (opt_saturation && !insee_sweep_grid_has_load(s->grid)) {
+    if (opt_seeds < 0 || opt_jobs < 0)
+        return usage(err, opt_seeds < 0 ? "--seeds needs N >= 1" : "-j needs JOBS >= 1");
+    if (opt_tolerance >= 1)
+        return usage(err, "--saturation-tolerance is a fraction below 1");
+    set->vary = opt_vary ? g_strdupv(opt_vary) : table_vary(t[INSEE_SWEEP_VARY].s);
+    set->seeds = opt_seeds ? (guint)opt_seeds : (guint)t[INSEE_SWEEP_SEEDS].i;
+    set->jobs = opt_jobs ? (guint)opt_jobs : (guint)t[INSEE_SWEEP_JOBS].i;
+    set->jobs = set->jobs ? set->jobs : default_jobs();
+    set->saturation = opt_saturation || t[INSEE_SWEEP_STOP_AT_SATURATION].b;
+    set->tolerance = opt_tolerance >= 0 ? opt_tolerance : t[INSEE_SWEEP_SATURATION_TOLERANCE].d;
+    set->latency_bound = opt_latency_bound >= 0 ? opt_latency_bound : t[INSEE_SWEEP_LATENCY_BOUND].d;
+    set->output = text_or(output, t[INSEE_SWEEP_OUTPUT].s);
+    set->summary = text_or(opt_summary, t[INSEE_SWEEP_SUMMARY].s);
+    if (!set->output)
+        return usage(err, "needs -o RESULTS.csv");
+    if (!set->summary)
+        set->summary = summary_path(set->output);
+    if ((opt_tolerance >= 0 || opt_latency_bound >= 0) && !set->saturation)
+        return usage(err, "--saturation-tolerance and --latency-bound go with --stop-at-saturation");
+    return TRUE;
+}
+
+static gboolean prepare(sweep *s, const char *output, GError **err)
+{
+    insee_config *cfg = load_config(s->config, s->sets, err);
+    gboolean ok = cfg && decide(&s->set, cfg, output, err);
+    s->grid = ok ? insee_sweep_grid_new(s->set.vary, err) : NULL;
+    ok = s->grid && check_assignments(s, cfg, err);
+    if (cfg)
+        insee_config_free(cfg);
+    if (!ok)
+        return FALSE;
+    if (s->set.saturation && !insee_sweep_grid_has_load(s->grid)) {
         g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                     "--stop-at-saturation needs a --vary of a load (a key ending in .load, "
                     "e.g. --vary traffic.load=0.1:1:0.1)");
         return FALSE;
     }
     char *fp = fingerprint(s->config, s->sets, s->plugin_dirs, err);
-    if (!fp || !check_assignments(s, err) || !insee_output_check(summary, "--summary", err)) {
+    if (!fp || !insee_output_check(s->set.summary, "--summary", err)) {
         g_free(fp);
         return FALSE;
     }
-    s->results = insee_sweep_results_open(output, fp, err);
+    s->results = insee_sweep_results_open(s->set.output, fp, err);
     g_free(fp);
     s->exe = s->results ? g_file_read_link("/proc/self/exe", err) : NULL;
     s->tmpdir = s->exe ? g_dir_make_tmp("insee-sweep-XXXXXX", err) : NULL;
     if (!s->tmpdir)
         return FALSE;
-    s->seeds = opt_seeds ? (guint)opt_seeds : 1;
-    s->jobs = opt_jobs ? (guint)opt_jobs : default_jobs();
+    s->seeds = s->set.seeds;
+    s->jobs = s->set.jobs;
     s->runs = insee_sweep_grid_points(s->grid) * s->seeds;
     s->state = g_new0(run_state, s->runs);
     s->counts[PENDING] = s->runs;
@@ -484,6 +540,9 @@ static gboolean prepare(sweep *s, const char *output, const char *summary, GErro
 
 static void sweep_clear(sweep *s)
 {
+    g_strfreev(s->set.vary);
+    g_free(s->set.output);
+    g_free(s->set.summary);
     if (s->tmpdir)
         g_rmdir(s->tmpdir);
     g_free(s->tmpdir);
@@ -501,13 +560,14 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
                         char *const *plugin_dirs)
 {
     GError *err = NULL;
-    if (!check_options(argc, output, &err))
+    if (argc > 1) {
+        usage(&err, "takes at most one config file");
         return fail(err, EXIT_USAGE);
+    }
     sweep s = {.config = argc ? argv[0] : NULL, .sets = sets, .plugin_dirs = plugin_dirs,
                .started = g_get_monotonic_time()};
-    char *summary = summary_path(output);
     int code = EXIT_OK;
-    if (!prepare(&s, output, summary, &err)) {
+    if (!prepare(&s, output, &err)) {
         code = fail(err, EXIT_USAGE);
     } else {
         catch_stop_signals(TRUE);
@@ -517,7 +577,7 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
             code = fail(err, EXIT_FAILED);
         else if (stop_signal)
             code = 128 + stop_signal;
-        else if (!conclude(&s, summary, &err))
+        else if (!conclude(&s, &err))
             code = fail(err, EXIT_FAILED);
         else if (s.counts[FAILED])
             code = EXIT_FAILED;
@@ -526,7 +586,6 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
                        s.counts[DONE], s.runs, s.counts[FAILED], s.counts[SKIPPED],
                        s.counts[FAILED] ? "; run the same command again to retry the failed" : "");
     }
-    g_free(summary);
     sweep_clear(&s);
     return code;
 }

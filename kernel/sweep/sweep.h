@@ -17,6 +17,10 @@
  * --saturation-tolerance (a fraction, 0.05) or whose latency from
  * generation passes --latency-bound (cycles, 0: none) are not run.
  *
+ * A [sweep] table in the experiment file may hold the same settings
+ * (experiment.h's INSEE_SWEEP_*; vary holds the specifications separated by
+ * ';'); an option given on the command line wins.
+ *
  * Exit status: 0 every run succeeded, 1 a run failed (each is named with
  * its reason on standard error; a rerun tries it again), 2 usage or
  * configuration error, 128 + N when signal N stopped the sweep (the

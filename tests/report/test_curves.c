@@ -1,6 +1,9 @@
 /* How `insee plot` reads CSV files and groups runs into configurations
  * (kernel/report/csv.h, curves.h), on exact examples. */
 #include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "report/csv.h"
 #include "report/curves.h"
@@ -107,4 +110,51 @@ Test(gnuplot_text, nothing_gnuplot_can_evaluate)
     insee_gnuplot_text(s, "a`id` $(id) @m 'q' \"d\"\nEOD\t\x1b\xff^{x}");
     cr_assert_str_eq(s->str, "'a`id` $(id) @m ''q'' \"d\"\\nEOD\\t\\x1b\xef\xbf\xbd^{x}' noenhanced");
     g_string_free(s, TRUE);
+}
+
+/* The first point of the first curve of a plot of `csv`: offered load,
+   then mean, low and high end of the latency and of the accepted load. */
+static void first_point(const char *csv, double v[7])
+{
+    const char *name = "runs.csv";
+    gsize len = strlen(csv);
+    insee_plot_options o = {.latency = "mean"};
+    GError *err = NULL;
+    char *script = insee_plot_script(&name, &csv, &len, 1, &o, &err);
+    cr_assert_not_null(script, "%s", err ? err->message : "");
+    const char *data = strstr(script, "$c0 << EOD\n");
+    cr_assert_not_null(data);
+    cr_assert_eq(sscanf(data + strlen("$c0 << EOD\n"), "%lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1],
+                        &v[2], &v[3], &v[4], &v[5], &v[6]),
+                 7);
+    g_free(script);
+}
+
+Test(curves, a_sweep_has_ci_bars_and_runs_have_their_range)
+{
+    /* Latencies 10, 12, 17: mean 13, s = sqrt(13); accepted 0.20, 0.19,
+       0.21: mean 0.2, s = 0.01; t(0.975, 2) = 4.303. */
+    const char *rows = "x,a,torus/bubble/rr/consecutive/uniform,,0.2,0.20,10\n"
+                       "x,a,torus/bubble/rr/consecutive/uniform,,0.2,0.19,12\n"
+                       "x,a,torus/bubble/rr/consecutive/uniform,,0.2,0.21,17\n";
+    char *swept = g_strconcat("sweep,vary,plugins,params,offered_load,accepted_load,lat_gen_mean\n",
+                              rows, NULL);
+    char *plain = g_strconcat("other,vary,plugins,params,offered_load,accepted_load,lat_gen_mean\n",
+                              rows, NULL);
+    double v[7];
+    first_point(swept, v);
+    double lat = 4.303 * sqrt(13.0) / sqrt(3.0), acc = 4.303 * 0.01 / sqrt(3.0);
+    cr_assert_float_eq(v[1], 13, 1e-6);
+    cr_assert_float_eq(v[2], 13 - lat, 1e-6);
+    cr_assert_float_eq(v[3], 13 + lat, 1e-6);
+    cr_assert_float_eq(v[4], 0.2, 1e-9);
+    cr_assert_float_eq(v[5], 0.2 - acc, 1e-6);
+    cr_assert_float_eq(v[6], 0.2 + acc, 1e-6);
+    first_point(plain, v);
+    cr_assert_float_eq(v[2], 10, 1e-9);
+    cr_assert_float_eq(v[3], 17, 1e-9);
+    cr_assert_float_eq(v[5], 0.19, 1e-9);
+    cr_assert_float_eq(v[6], 0.21, 1e-9);
+    g_free(swept);
+    g_free(plain);
 }

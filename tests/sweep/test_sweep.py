@@ -78,6 +78,22 @@ def test_grid(binary, work, fixtures):
     swept = next(x for x in runs if x["vary"] == "arbiter.plugin=random;traffic.load=0.3"
                  and x["seed"] == "2")
     check(all(swept[k] == v for k, v in direct.items()), "a swept run equals insee run")
+    # The same sweep from a [sweep] table: the same runs (only the
+    # fingerprint of the file differs), and `insee run` of that file
+    # ignores the table.
+    with open(TINY) as f:
+        text = f.read()
+    table = os.path.join(work, "table.toml")
+    with open(table, "w") as f:
+        f.write(text + '\n[sweep]\nvary = "arbiter.plugin=round-robin,random; '
+                'traffic.load=0.1:0.5:0.1"\nseeds = 3\njobs = 2\noutput = "table.csv"\n')
+    r = sweep(binary, table, cwd=work)
+    check(r.returncode == 0, f"sweep of a [sweep] table: {r.returncode} {r.stderr}")
+    strip = lambda path: [{k: v for k, v in x.items() if k != "sweep"} for x in rows(path)]
+    check(strip(os.path.join(work, "table.csv")) == strip(out), "a [sweep] table sweeps the same")
+    check(os.path.exists(os.path.join(work, "table-summary.csv")), "summary beside it")
+    plain = subprocess.run([binary, "run", table], capture_output=True, text=True)
+    check(plain.returncode == 0, f"insee run of a file with [sweep]: {plain.stderr}")
     # Done already: a rerun runs nothing and writes the same files.
     before = read(out)
     r = sweep(binary, TINY, *GRID, "-o", out)
@@ -169,12 +185,15 @@ def test_bad_input(binary, work, fixtures):
         (["--vary", "traffic.load=0.5:0.1:0.1"], "FROM <= TO"),
         (["--vary", "traffic.load"], "KEY=V1,V2"),
         (["--vary", "traffic.load=1,,2"], "empty value"),
+        (["--vary", "traffic.load=0.1,0.2,0.1"], "twice"),
         (["--vary", "simulation.seed=1,2"], "--seeds"),
         (["--vary", "topology.dims=[4,4"], "unclosed"),
         (["--vary", "router.plugin=dally", "--stop-at-saturation"], "load"),
         (["--vary", "traffic.load=0.1", "--latency-bound", "3"], "--stop-at-saturation"),
         (["--vary", "traffic.load=0.1", "--seeds", "-1"], "--seeds"),
         (["--vary", "traffic.load=0.1"], "-o"),
+        (["--vary", "traffic.load=0.1", "--set", "sweep.seeds=0"], "seeds"),
+        (["--vary", "traffic.load=0.1", "--set", "sweep.sede=2"], "seeds"),
     ]
     for extra, words in cases:
         o = [] if words == "-o" else ["-o", out]
@@ -193,12 +212,41 @@ def test_bad_input(binary, work, fixtures):
     check(r.returncode == 1 and r.stderr.count("run failed") == 2 and "lod" in r.stderr, r.stderr)
 
 
+def test_report(binary, work, fixtures):
+    """insee plot draws a sweep's results (a curve per configuration), and
+    insee report makes a page of it: the curves and a table of the points
+    whose cells are mean ± t s / sqrt(n) of the runs' own figures."""
+    out = os.path.join(work, "r.csv")
+    r = sweep(binary, TINY, "--vary", "arbiter.plugin=round-robin,random",
+              "--vary", "traffic.load=0.1,0.3", "--seeds", "3", "-o", out)
+    check(r.returncode == 0, r.stderr)
+    svg = os.path.join(work, "curves.svg")
+    p = subprocess.run([binary, "plot", out, "-o", svg], capture_output=True, text=True)
+    check(p.returncode == 0 and os.path.getsize(svg) > 0, f"insee plot: {p.stderr}")
+    with open(svg) as f:
+        text = f.read()
+    check("round-robin" in text and "random" in text, "a curve per configuration")
+    page = os.path.join(work, "sweep.html")
+    p = subprocess.run([binary, "report", out, "-o", page], capture_output=True, text=True)
+    check(p.returncode == 0, f"insee report: {p.stderr}")
+    with open(page) as f:
+        html = f.read()
+    check(html.count("<svg") == 1 and "12 runs · 4 points" in html, "curves and counts")
+    runs = rows(out)
+    for key in {x["vary"] for x in runs}:
+        v = [float(x["lat_gen_mean"]) for x in runs if x["vary"] == key]
+        mean = sum(v) / 3
+        half = T95[2] * math.sqrt(sum((a - mean) ** 2 for a in v) / 2) / math.sqrt(3)
+        cell = f"{mean:.4f} ± {half:.4f}"
+        check(cell in html, f"{key}: latency cell {cell}")
+
+
 def main():
     what, binary, work, fixtures = sys.argv[1:5]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     {"grid": test_grid, "resume": test_resume, "crash": test_crash,
-     "saturation": test_saturation, "bad-input": test_bad_input}[what](binary, work, fixtures)
+     "saturation": test_saturation, "bad-input": test_bad_input, "report": test_report}[what](binary, work, fixtures)
 
 
 if __name__ == "__main__":
