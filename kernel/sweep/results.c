@@ -18,6 +18,7 @@ struct insee_sweep_results {
     char *header;           /* "sweep,vary," + the run's header */
     GHashTable *columns;    /* run column name -> index + 1 in a record */
     GPtrArray *records;     /* of GStrv, the header left out */
+    guint saved;            /* records[0 .. saved - 1] are in the file */
 };
 
 static void index_columns(insee_sweep_results *r)
@@ -91,6 +92,7 @@ insee_sweep_results *insee_sweep_results_open(const char *path, const char *fing
         insee_sweep_results_free(r);
         return NULL;
     }
+    r->saved = r->records->len;
     return r;
 }
 
@@ -150,8 +152,8 @@ static void append_record(GString *s, const char *const *f)
     g_string_append_c(s, '\n');
 }
 
-gboolean insee_sweep_results_append(insee_sweep_results *r, const char *vary,
-                                    const char *run_csv, GError **err)
+gboolean insee_sweep_results_add(insee_sweep_results *r, const char *vary, const char *run_csv,
+                                 GError **err)
 {
     GArray *lines = NULL;
     GPtrArray *rows = insee_csv_read(run_csv, "a run's [stats] csv", &lines, err);
@@ -164,23 +166,31 @@ gboolean insee_sweep_results_append(insee_sweep_results *r, const char *vary,
         g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                     "the run wrote %u rows to its [stats] csv instead of a header and one row",
                     rows->len);
-    GString *row = g_string_new(NULL);
     if (ok) {
         GPtrArray *f = g_ptr_array_new();
-        g_ptr_array_add(f, r->fingerprint);
-        g_ptr_array_add(f, (gpointer)vary);
+        g_ptr_array_add(f, g_strdup(r->fingerprint));
+        g_ptr_array_add(f, g_strdup(vary));
         for (char **v = g_ptr_array_index(rows, 1); *v; v++)
-            g_ptr_array_add(f, *v);
+            g_ptr_array_add(f, g_strdup(*v));
         g_ptr_array_add(f, NULL);
-        append_record(row, (const char *const *)f->pdata);
-        ok = insee_output_append(r->path, "-o", r->header, row->str, err);
-        if (ok)
-            g_ptr_array_add(r->records, g_strdupv((char **)f->pdata));
-        g_ptr_array_free(f, TRUE);
+        g_ptr_array_add(r->records, g_ptr_array_free(f, FALSE));
     }
-    g_string_free(row, TRUE);
     g_ptr_array_free(rows, TRUE);
     g_array_free(lines, TRUE);
+    return ok;
+}
+
+gboolean insee_sweep_results_save(insee_sweep_results *r, GError **err)
+{
+    if (r->saved == r->records->len)
+        return TRUE;
+    GString *text = g_string_new(NULL);
+    for (guint i = r->saved; i < r->records->len; i++)
+        append_record(text, (const char *const *)g_ptr_array_index(r->records, i));
+    gboolean ok = insee_output_append(r->path, "-o", r->header, text->str, err);
+    g_string_free(text, TRUE);
+    if (ok)
+        r->saved = r->records->len;
     return ok;
 }
 
@@ -219,5 +229,7 @@ gboolean insee_sweep_results_rewrite(insee_sweep_results *r,
     g_free(order);
     gboolean ok = insee_output_replace(r->path, "-o", text->str, err);
     g_string_free(text, TRUE);
+    if (ok)
+        r->saved = n;
     return ok;
 }

@@ -38,10 +38,13 @@ const char *insee_sweep_results_field(const insee_sweep_results *r, guint row,
 /* A numeric field, NAN when empty or not a number. */
 double insee_sweep_results_number(const insee_sweep_results *r, guint row, const char *column);
 
-/* Append the run whose [stats] csv file (header and one row) is `run_csv`,
-   at point `vary`: to the file and to the rows above. */
-gboolean insee_sweep_results_append(insee_sweep_results *r, const char *vary,
-                                    const char *run_csv, GError **err);
+/* Add the run whose [stats] csv file (header and one row) is `run_csv`,
+   at point `vary`, to the rows above; insee_sweep_results_save() appends
+   every row added since the last save to the file in one write, so runs
+   that end together cost one wait for the disk. */
+gboolean insee_sweep_results_add(insee_sweep_results *r, const char *vary, const char *run_csv,
+                                 GError **err);
+gboolean insee_sweep_results_save(insee_sweep_results *r, GError **err);
 
 /* Rewrite the file with its rows sorted by `rank(row)` (ties keep their
    order), atomically. */

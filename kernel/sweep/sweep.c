@@ -336,8 +336,8 @@ static gboolean finish_run(sweep *s, guint run, int status, GError **err)
     char *text = NULL;
     gboolean ok = TRUE;
     if (!why && g_file_get_contents(csv, &text, NULL, err)) {
-        ok = insee_sweep_results_append(s->results, insee_sweep_grid_key(s->grid, run / s->seeds),
-                                        text, err);
+        ok = insee_sweep_results_add(s->results, insee_sweep_grid_key(s->grid, run / s->seeds),
+                                     text, err);
         if (ok) {
             s->row_of_run[run] = (gint)insee_sweep_results_rows(s->results) - 1;
             set_state(s, run, DONE);
@@ -374,13 +374,15 @@ static void show_progress(const sweep *s)
         fprintf(stderr, ", about %.0f s left", elapsed / s->done_here * left);
 }
 
-/* Wait for one run to end and take it in. */
-static gboolean reap_one(sweep *s, GError **err)
+/* Wait for one run to end (`block`) or take one that has ended, and take
+   it in; *none when there was none. */
+static gboolean reap_one(sweep *s, gboolean block, gboolean *none, GError **err)
 {
     int status;
-    pid_t pid = waitpid(-1, &status, 0);
+    pid_t pid = waitpid(-1, &status, block ? 0 : WNOHANG);
+    *none = pid <= 0;
     if (pid < 0)
-        return errno == EINTR;
+        return errno == EINTR || errno == ECHILD;
     for (guint i = 0; i < s->children->len; i++) {
         child c = g_array_index(s->children, child, i);
         if (c.pid == pid) {
@@ -392,25 +394,30 @@ static gboolean reap_one(sweep *s, GError **err)
 }
 
 /* The schedule: as many runs going as -j allows, until none is left or a
-   stop is requested (then the runs going are stopped and waited for). */
+   stop is requested (then the runs going are stopped and waited for). The
+   rows of the runs that ended are saved once their successors have
+   started, so the processors never wait for the disk. */
 static gboolean run_all(sweep *s, GError **err)
 {
-    gboolean ok = TRUE;
+    gboolean ok = TRUE, none = FALSE;
     while (ok && !stop_signal) {
         guint run = 0;
         while (ok && s->children->len < s->jobs && (run = next_run(s)) != G_MAXUINT)
             ok = start_run(s, run, err);
+        ok = ok && insee_sweep_results_save(s->results, err);
         show_progress(s);
         if (!s->children->len)
             break;
-        ok = ok && reap_one(s, err);
+        ok = ok && reap_one(s, TRUE, &none, err);
+        while (ok && !none && s->children->len)
+            ok = reap_one(s, FALSE, &none, err);
     }
     for (guint i = 0; i < s->children->len; i++)
         kill(g_array_index(s->children, child, i).pid, SIGTERM);
     while (s->children->len)
-        reap_one(s, NULL);
+        reap_one(s, TRUE, &none, NULL);
     clear_progress();
-    return ok;
+    return insee_sweep_results_save(s->results, ok ? err : NULL) && ok;
 }
 
 static char *summary_path(const char *output)
@@ -497,6 +504,28 @@ static gboolean decide(settings *set, insee_config *cfg, const char *output, GEr
     return TRUE;
 }
 
+/* Where the runs write their rows for the sweep to take: a RAM file system
+   when there is one, since each run's file is synced to disk when written
+   and on a disk busy with other work that wait was most of a short run's
+   time (a sweep of 40 short runs took 1.8 times a shell loop's wall time
+   with -j 1, for 1.16 times its CPU time). */
+static char *scratch_dir(GError **err)
+{
+    const char *runtime = g_getenv("XDG_RUNTIME_DIR");
+    const char *ram = runtime && g_file_test(runtime, G_FILE_TEST_IS_DIR) ? runtime
+                      : access("/dev/shm", W_OK) == 0                    ? "/dev/shm"
+                                                                        : g_get_tmp_dir();
+    char *tmpl = g_build_filename(ram, "insee-sweep-XXXXXX", NULL);
+    char *dir = g_mkdtemp(tmpl);
+    if (!dir) {
+        int e = errno;
+        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e),
+                    "cannot make a scratch directory in %s: %s", ram, g_strerror(e));
+        g_free(tmpl);
+    }
+    return dir;
+}
+
 static gboolean prepare(sweep *s, const char *output, GError **err)
 {
     insee_config *cfg = load_config(s->config, s->sets, err);
@@ -521,7 +550,7 @@ static gboolean prepare(sweep *s, const char *output, GError **err)
     s->results = insee_sweep_results_open(s->set.output, fp, err);
     g_free(fp);
     s->exe = s->results ? g_file_read_link("/proc/self/exe", err) : NULL;
-    s->tmpdir = s->exe ? g_dir_make_tmp("insee-sweep-XXXXXX", err) : NULL;
+    s->tmpdir = s->exe ? scratch_dir(err) : NULL;
     if (!s->tmpdir)
         return FALSE;
     s->seeds = s->set.seeds;
