@@ -99,7 +99,8 @@ static const char summary[] =
     "  sweep [CONFIG.toml] --vary KEY=V1,V2,... [--vary KEY=FROM:TO:STEP] [--seeds N]\n"
     "        [-j JOBS] [--stop-at-saturation] -o RESULTS.csv\n"
     "                           a run per point of the grid and seed, JOBS at a time,\n"
-    "                           resumable; a summary per point (mean, std, 95 % CI)\n"
+    "                           resumable; a summary per point (mean, std, 95 % CI);\n"
+    "                           --shard I/N, --merge FILE, --slurm FILE: on a cluster\n"
     "  trace phits TRACE.gz     the phits of a packet trace ([stats] trace), hop by hop;\n"
     "                           --packet ID: one packet\n";
 

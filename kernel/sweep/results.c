@@ -79,6 +79,15 @@ static gboolean read_rows(insee_sweep_results *r, GError **err)
     return ok;
 }
 
+char *insee_sweep_results_sibling(const char *output, const char *suffix)
+{
+    gsize len = strlen(output) - (g_str_has_suffix(output, ".csv") ? 4 : 0);
+    char *base = g_strndup(output, len);
+    char *path = g_strconcat(base, suffix, NULL);
+    g_free(base);
+    return path;
+}
+
 insee_sweep_results *insee_sweep_results_open(const char *path, const char *fingerprint,
                                               GError **err)
 {
@@ -178,6 +187,11 @@ gboolean insee_sweep_results_add(insee_sweep_results *r, const char *vary, const
     g_ptr_array_free(rows, TRUE);
     g_array_free(lines, TRUE);
     return ok;
+}
+
+void insee_sweep_results_take(insee_sweep_results *r, const insee_sweep_results *from, guint row)
+{
+    g_ptr_array_add(r->records, g_strdupv((char **)record(from, row)));
 }
 
 gboolean insee_sweep_results_save(insee_sweep_results *r, GError **err)

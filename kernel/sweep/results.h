@@ -21,6 +21,10 @@ G_BEGIN_DECLS
 
 typedef struct insee_sweep_results insee_sweep_results;
 
+/* A file named after the results file `output`: its name less .csv, then
+   `suffix` ("runs.csv", "-summary.csv" -> "runs-summary.csv"). */
+char *insee_sweep_results_sibling(const char *output, const char *suffix);
+
 /* The rows already in `path` (none when it is absent or empty). NULL with
    *err when it is not a sweep's results file or holds a row of another
    fingerprint, naming the file and the line. */
@@ -45,6 +49,9 @@ double insee_sweep_results_number(const insee_sweep_results *r, guint row, const
 gboolean insee_sweep_results_add(insee_sweep_results *r, const char *vary, const char *run_csv,
                                  GError **err);
 gboolean insee_sweep_results_save(insee_sweep_results *r, GError **err);
+/* Add `from`'s row (another file of the same sweep: a shard's) to the rows
+   above, as insee_sweep_results_add() does. */
+void insee_sweep_results_take(insee_sweep_results *r, const insee_sweep_results *from, guint row);
 
 /* Rewrite the file with its rows sorted by `rank(row)` (ties keep their
    order), atomically. */

@@ -15,6 +15,7 @@
 #include "engine/experiment.h"
 #include "stats/output.h"
 #include "sweep/child.h"
+#include "sweep/cluster.h"
 #include "sweep/grid.h"
 #include "sweep/results.h"
 #include "sweep/summary.h"
@@ -28,6 +29,10 @@ static gboolean opt_saturation;
 static gdouble opt_tolerance = -1;
 static gdouble opt_latency_bound = -1;
 static char *opt_summary;
+static char *opt_shard;
+static char **opt_merge;
+static char *opt_slurm;
+static gint opt_array;
 
 const GOptionEntry insee_sweep_entries[] = {
     {"vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_vary,
@@ -44,16 +49,26 @@ const GOptionEntry insee_sweep_entries[] = {
      "sweep: saturated too when the mean latency passes this (0: no bound)", "CYCLES"},
     {"summary", 0, 0, G_OPTION_ARG_FILENAME, &opt_summary,
      "sweep: the summary file (default: RESULTS less .csv plus -summary.csv)", "FILE"},
+    {"shard", 0, 0, G_OPTION_ARG_STRING, &opt_shard,
+     "sweep: run only the I-th of N disjoint shards of the runs", "I/N"},
+    {"merge", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_merge,
+     "sweep: gather a shard's results into -o, running nothing (repeatable)", "FILE"},
+    {"slurm", 0, 0, G_OPTION_ARG_FILENAME, &opt_slurm,
+     "sweep: write a Slurm job array script running the sweep in shards, and stop", "FILE"},
+    {"array", 0, 0, G_OPTION_ARG_INT, &opt_array,
+     "sweep --slurm: the shards (array tasks; default: one per run, at most 100)", "N"},
     {0},
 };
 
 gboolean insee_sweep_options_given(void)
 {
     return opt_vary || opt_seeds || opt_jobs || opt_saturation || opt_tolerance >= 0 ||
-           opt_latency_bound >= 0 || opt_summary;
+           opt_latency_bound >= 0 || opt_summary || opt_shard || opt_merge || opt_slurm ||
+           opt_array;
 }
 
-typedef enum { PENDING, RUNNING, DONE, FAILED, SKIPPED } run_state;
+/* ELSEWHERE: a run of another shard. */
+typedef enum { PENDING, RUNNING, DONE, FAILED, SKIPPED, ELSEWHERE } run_state;
 
 typedef struct {
     pid_t pid;
@@ -67,13 +82,14 @@ typedef struct {
     gboolean saturation;
     double tolerance, latency_bound; /* bound 0: none */
     char *output, *summary;
+    guint shard, shards; /* shard of shards; 0 of 0: every run */
 } settings;
 
 typedef struct {
     const char *config; /* NULL: the embedded default */
     settings set;
     char *const *sets, *const *plugin_dirs;
-    char *exe, *tmpdir;
+    char *exe, *tmpdir, *fingerprint;
     insee_sweep_grid *grid;
     insee_sweep_results *results;
     guint seeds, runs, jobs;
@@ -82,7 +98,7 @@ typedef struct {
     guint *points_by_load; /* [configuration * loads + rank] -> point */
     guint loads;
     GArray *children; /* of child */
-    guint counts[SKIPPED + 1];
+    guint counts[ELSEWHERE + 1];
     guint done_here; /* runs finished by this process, for the time left */
     gint64 started;
 } sweep;
@@ -267,7 +283,9 @@ static char *run_file(const sweep *s, guint run, const char *ext)
     return path;
 }
 
-static char **run_argv(const sweep *s, guint run)
+/* The words of an insee `command` of this sweep, up to its configuration:
+   the program, the plugin directories, the command, the file. */
+static GPtrArray *command_words(const sweep *s, const char *command)
 {
     GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(a, g_strdup(s->exe));
@@ -275,9 +293,15 @@ static char **run_argv(const sweep *s, guint run)
         g_ptr_array_add(a, g_strdup("--plugin-dir"));
         g_ptr_array_add(a, g_strdup(*d));
     }
-    g_ptr_array_add(a, g_strdup("run"));
+    g_ptr_array_add(a, g_strdup(command));
     if (s->config)
         g_ptr_array_add(a, g_strdup(s->config));
+    return a;
+}
+
+static char **run_argv(const sweep *s, guint run)
+{
+    GPtrArray *a = command_words(s, "run");
     GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
     for (char *const *x = s->sets; x && *x; x++)
         g_ptr_array_add(sets, g_strdup(*x));
@@ -369,7 +393,8 @@ static void show_progress(const sweep *s)
     guint left = s->counts[PENDING] + s->counts[RUNNING];
     double elapsed = (double)(g_get_monotonic_time() - s->started) / 1e6;
     fprintf(stderr, "\r\033[Ksweep: %u/%u done, %u running, %u failed, %u skipped", s->counts[DONE],
-            s->runs, s->counts[RUNNING], s->counts[FAILED], s->counts[SKIPPED]);
+            s->runs - s->counts[ELSEWHERE], s->counts[RUNNING], s->counts[FAILED],
+            s->counts[SKIPPED]);
     if (s->done_here)
         fprintf(stderr, ", about %.0f s left", elapsed / s->done_here * left);
 }
@@ -420,15 +445,6 @@ static gboolean run_all(sweep *s, GError **err)
     return insee_sweep_results_save(s->results, ok ? err : NULL) && ok;
 }
 
-static char *summary_path(const char *output)
-{
-    gsize len = strlen(output) - (g_str_has_suffix(output, ".csv") ? 4 : 0);
-    char *base = g_strndup(output, len);
-    char *path = g_strconcat(base, "-summary.csv", NULL);
-    g_free(base);
-    return path;
-}
-
 /* The end of a sweep that was not stopped: rows in grid order, summary. */
 static gboolean conclude(sweep *s, GError **err)
 {
@@ -441,6 +457,8 @@ static gboolean conclude(sweep *s, GError **err)
         if (run != G_MAXUINT && s->row_of_run[run] < 0)
             s->row_of_run[run] = (gint)row;
     }
+    if (s->set.shards)
+        return TRUE; /* a shard's summary would be a part's: the merge writes it */
     char *text = insee_sweep_summary(s->results, s->grid, s->seeds, s->row_of_run);
     gboolean ok = insee_output_replace(s->set.summary, "--summary", text, err);
     g_free(text);
@@ -498,9 +516,19 @@ static gboolean decide(settings *set, insee_config *cfg, const char *output, GEr
     if (!set->output)
         return usage(err, "needs -o RESULTS.csv");
     if (!set->summary)
-        set->summary = summary_path(set->output);
+        set->summary = insee_sweep_results_sibling(set->output, "-summary.csv");
     if ((opt_tolerance >= 0 || opt_latency_bound >= 0) && !set->saturation)
         return usage(err, "--saturation-tolerance and --latency-bound go with --stop-at-saturation");
+    if (opt_shard && !insee_sweep_shard_parse(opt_shard, &set->shard, &set->shards, err))
+        return FALSE;
+    if ((opt_shard != NULL) + (opt_merge != NULL) + (opt_slurm != NULL) > 1)
+        return usage(err, "takes one of --shard, --merge and --slurm");
+    if (set->saturation && (opt_shard || opt_merge || opt_slurm))
+        return usage(err, "cannot stop at saturation in shards: a shard does not see the "
+                          "other shards' runs of a load. Sweep on one machine, or leave out "
+                          "--stop-at-saturation");
+    if (opt_array && !opt_slurm)
+        return usage(err, opt_array < 0 ? "--array needs N >= 1" : "--array goes with --slurm");
     return TRUE;
 }
 
@@ -526,6 +554,7 @@ static char *scratch_dir(GError **err)
     return dir;
 }
 
+/* What every mode needs: the settings, the grid, the fingerprint. */
 static gboolean prepare(sweep *s, const char *output, GError **err)
 {
     insee_config *cfg = load_config(s->config, s->sets, err);
@@ -542,33 +571,100 @@ static gboolean prepare(sweep *s, const char *output, GError **err)
                     "e.g. --vary traffic.load=0.1:1:0.1)");
         return FALSE;
     }
-    char *fp = fingerprint(s->config, s->sets, s->plugin_dirs, err);
-    if (!fp || !insee_output_check(s->set.summary, "--summary", err)) {
-        g_free(fp);
-        return FALSE;
-    }
-    s->results = insee_sweep_results_open(s->set.output, fp, err);
-    g_free(fp);
-    s->exe = s->results ? g_file_read_link("/proc/self/exe", err) : NULL;
-    s->tmpdir = s->exe ? scratch_dir(err) : NULL;
-    if (!s->tmpdir)
-        return FALSE;
     s->seeds = s->set.seeds;
     s->jobs = s->set.jobs;
     s->runs = insee_sweep_grid_points(s->grid) * s->seeds;
+    s->fingerprint = fingerprint(s->config, s->sets, s->plugin_dirs, err);
+    s->exe = s->fingerprint ? g_file_read_link("/proc/self/exe", err) : NULL;
+    return s->exe && insee_output_check(s->set.summary, "--summary", err);
+}
+
+/* The results file read and each run's state: done, to do, or another
+   shard's. */
+static gboolean open_results(sweep *s, GError **err)
+{
+    s->results = insee_sweep_results_open(s->set.output, s->fingerprint, err);
+    s->tmpdir = s->results ? scratch_dir(err) : NULL;
+    if (!s->tmpdir)
+        return FALSE;
     s->state = g_new0(run_state, s->runs);
     s->counts[PENDING] = s->runs;
     s->row_of_run = g_new(gint, s->runs);
     for (guint run = 0; run < s->runs; run++)
         s->row_of_run[run] = -1;
     take_finished_rows(s);
+    for (guint run = 0; s->set.shards && run < s->runs; run++)
+        if (s->state[run] == PENDING && !insee_sweep_shard_has(run, s->set.shard, s->set.shards))
+            set_state(s, run, ELSEWHERE);
     index_loads(s);
     s->children = g_array_new(FALSE, FALSE, sizeof(child));
     return TRUE;
 }
 
+/* --slurm: the job array script; nothing runs. */
+static int write_slurm(sweep *s)
+{
+    GPtrArray *a = command_words(s, "sweep");
+    for (char *const *x = s->sets; x && *x; x++) {
+        g_ptr_array_add(a, g_strdup("--set"));
+        g_ptr_array_add(a, g_strdup(*x));
+    }
+    for (char *const *v = s->set.vary; *v; v++) {
+        g_ptr_array_add(a, g_strdup("--vary"));
+        g_ptr_array_add(a, g_strdup(*v));
+    }
+    g_ptr_array_add(a, g_strdup("--seeds"));
+    g_ptr_array_add(a, g_strdup_printf("%u", s->seeds));
+    g_ptr_array_add(a, NULL);
+    if (strpbrk(s->set.output, " \t\n%")) {
+        GError *e = NULL;
+        usage(&e, "--slurm: the results file's name goes into #SBATCH lines, which cannot "
+                  "hold a blank or a '%'; name it without");
+        g_ptr_array_free(a, TRUE);
+        return fail(e, EXIT_USAGE);
+    }
+    guint tasks = opt_array ? (guint)opt_array : MIN(s->runs, 100);
+    char *dir = g_get_current_dir();
+    char *text = insee_sweep_slurm_script((char *const *)a->pdata, tasks, opt_jobs ? (guint)opt_jobs : 1,
+                                          dir, s->set.output, s->set.summary);
+    GError *err = NULL;
+    gboolean ok = insee_output_replace(opt_slurm, "--slurm", text, &err);
+    g_free(text);
+    g_free(dir);
+    g_ptr_array_free(a, TRUE);
+    if (!ok)
+        return fail(err, EXIT_FAILED);
+    printf("%s: the %u runs in %u shards; submit them and the merge with: bash %s\n", opt_slurm,
+           s->runs, tasks, opt_slurm);
+    return EXIT_OK;
+}
+
+/* --merge: every shard's rows of this sweep that the results lack. */
+static gboolean merge(sweep *s, GError **err)
+{
+    for (char **f = opt_merge; *f; f++) {
+        if (!g_file_test(*f, G_FILE_TEST_EXISTS))
+            g_printerr("insee: notice: --merge %s: no such file; its shard's runs are missing\n",
+                       *f);
+        insee_sweep_results *part = insee_sweep_results_open(*f, s->fingerprint, err);
+        if (!part)
+            return FALSE;
+        for (guint row = 0; row < insee_sweep_results_rows(part); row++) {
+            guint run = run_of_row(part, row, s);
+            if (run == G_MAXUINT || s->row_of_run[run] >= 0)
+                continue;
+            insee_sweep_results_take(s->results, part, row);
+            s->row_of_run[run] = (gint)insee_sweep_results_rows(s->results) - 1;
+            set_state(s, run, DONE);
+        }
+        insee_sweep_results_free(part);
+    }
+    return insee_sweep_results_save(s->results, err);
+}
+
 static void sweep_clear(sweep *s)
 {
+    g_free(s->fingerprint);
     g_strfreev(s->set.vary);
     g_free(s->set.output);
     g_free(s->set.summary);
@@ -585,6 +681,33 @@ static void sweep_clear(sweep *s)
         g_array_free(s->children, TRUE);
 }
 
+/* Run what is left of the sweep (or take it from the shards) and conclude. */
+static int sweep_all(sweep *s)
+{
+    GError *err = NULL;
+    int code = EXIT_OK;
+    catch_stop_signals(TRUE);
+    gboolean ok = opt_merge ? merge(s, &err) : run_all(s, &err);
+    catch_stop_signals(FALSE);
+    if (!ok)
+        code = fail(err, EXIT_FAILED);
+    else if (stop_signal)
+        code = 128 + stop_signal;
+    else if (!conclude(s, &err))
+        code = fail(err, EXIT_FAILED);
+    else if (s->counts[FAILED] || s->counts[PENDING])
+        code = EXIT_FAILED;
+    g_printerr("insee: sweep: %u of %u runs done, %u failed, %u skipped", s->counts[DONE],
+               s->runs - s->counts[ELSEWHERE], s->counts[FAILED], s->counts[SKIPPED]);
+    if (s->counts[FAILED])
+        g_printerr("; run the same command again to retry the failed");
+    if (opt_merge && s->counts[PENDING])
+        g_printerr("; %u missing from the shards: run the sweep without --merge to run them",
+                   s->counts[PENDING]);
+    g_printerr("\n");
+    return code;
+}
+
 int insee_sweep_command(int argc, char **argv, const char *output, char *const *sets,
                         char *const *plugin_dirs)
 {
@@ -595,26 +718,15 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
     }
     sweep s = {.config = argc ? argv[0] : NULL, .sets = sets, .plugin_dirs = plugin_dirs,
                .started = g_get_monotonic_time()};
-    int code = EXIT_OK;
-    if (!prepare(&s, output, &err)) {
+    int code;
+    if (!prepare(&s, output, &err))
         code = fail(err, EXIT_USAGE);
-    } else {
-        catch_stop_signals(TRUE);
-        gboolean ok = run_all(&s, &err);
-        catch_stop_signals(FALSE);
-        if (!ok)
-            code = fail(err, EXIT_FAILED);
-        else if (stop_signal)
-            code = 128 + stop_signal;
-        else if (!conclude(&s, &err))
-            code = fail(err, EXIT_FAILED);
-        else if (s.counts[FAILED])
-            code = EXIT_FAILED;
-        if (code != EXIT_USAGE)
-            g_printerr("insee: sweep: %u of %u runs done, %u failed, %u skipped%s\n",
-                       s.counts[DONE], s.runs, s.counts[FAILED], s.counts[SKIPPED],
-                       s.counts[FAILED] ? "; run the same command again to retry the failed" : "");
-    }
+    else if (opt_slurm)
+        code = write_slurm(&s);
+    else if (!open_results(&s, &err))
+        code = fail(err, EXIT_USAGE);
+    else
+        code = sweep_all(&s);
     sweep_clear(&s);
     return code;
 }

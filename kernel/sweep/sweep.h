@@ -17,6 +17,10 @@
  * --saturation-tolerance (a fraction, 0.05) or whose latency from
  * generation passes --latency-bound (cycles, 0: none) are not run.
  *
+ * On a cluster (cluster.h): --shard I/N runs one of N disjoint shards of
+ * the runs, --merge FILE... gathers shards' results and runs nothing,
+ * --slurm FILE [--array N] writes a Slurm job array script and runs nothing.
+ *
  * A [sweep] table in the experiment file may hold the same settings
  * (experiment.h's INSEE_SWEEP_*; vary holds the specifications separated by
  * ';'); an option given on the command line wins.

@@ -1,6 +1,7 @@
 /* Fuzz target for what `insee sweep` reads from its user (kernel/sweep/):
- * the input's lines up to the first empty one are --vary specifications,
- * the rest is an existing results file. Whatever the bytes, the grid is
+ * the input's lines up to the first empty one are --vary specifications
+ * (the first also read as --shard I/N), the rest is an existing results
+ * file. Whatever the bytes, the grid is
  * built or refused with an error, every point's key is found again and its
  * configuration and load rank lie within the grid; the results file is
  * taken (its rows' fields then read) or refused with an error naming it,
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sweep/cluster.h"
 #include "sweep/grid.h"
 #include "sweep/results.h"
 
@@ -64,6 +66,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         *rest = 0;
     char **specs = g_strsplit(text, "\n", 5);
     GError *err = NULL;
+    guint shard, shards;
+    if (specs[0] && insee_sweep_shard_parse(specs[0], &shard, &shards, &err) &&
+        (shard < 1 || shard > shards))
+        g_error("--shard %s taken as %u/%u", specs[0], shard, shards);
+    g_clear_error(&err);
     insee_sweep_grid *g = insee_sweep_grid_new(specs, &err);
     if (g)
         walk_grid(g);

@@ -241,12 +241,61 @@ def test_report(binary, work, fixtures):
         check(cell in html, f"{key}: latency cell {cell}")
 
 
+def test_cluster(binary, work, fixtures):
+    """--slurm writes a job array script of N shards and a merge; its tasks,
+    run here in any order as Slurm would run them, and its merge give the
+    results and summary of a -j 2 sweep byte for byte. Shards are disjoint
+    and cover the grid; a merge missing a shard says so and a plain sweep
+    then completes it."""
+    grid = ["--vary", "arbiter.plugin=round-robin,random", "--vary", "traffic.load=0.1:0.3:0.1",
+            "--seeds", "2"]
+    ref = os.path.join(work, "ref.csv")
+    check(sweep(binary, TINY, *grid, "-j", "2", "-o", ref).returncode == 0, "reference sweep")
+    job = os.path.join(work, "job.sh")
+    r = sweep(binary, TINY, *grid, "--slurm", job, "--array", "3", "-o", "all.csv", cwd=work)
+    check(r.returncode == 0 and not os.path.exists(os.path.join(work, "all.csv")),
+          f"--slurm writes the script and runs nothing: {r.stderr}")
+    with open(job) as f:
+        script = f.read()
+    for line in ["#SBATCH --array=1-3", "#SBATCH --output=all-shard-%a.log",
+                 '--shard "$SLURM_ARRAY_TASK_ID/3"', "sbatch --parsable",
+                 "--dependency=afterany:", "-o 'all-shard-'\"$SLURM_ARRAY_TASK_ID\".csv"]:
+        check(line in script, f"the script holds {line!r}:\n{script}")
+    check(script.count("--merge 'all-shard-") == 3, "the merge names the 3 shards")
+    for task in ("3", "1"):
+        t = subprocess.run(["bash", job], env={**os.environ, "SLURM_ARRAY_TASK_ID": task},
+                           capture_output=True, text=True)
+        check(t.returncode == 0, f"task {task}: {t.stderr}")
+    shards = [rows(os.path.join(work, f"all-shard-{i}.csv")) for i in (1, 3)]
+    keys = [{(x["vary"], x["seed"]) for x in s} for s in shards]
+    check(len(keys[0]) == len(keys[1]) == 4 and not keys[0] & keys[1], "disjoint shards of 4")
+    m = subprocess.run(["bash", job, "merge"], capture_output=True, text=True)
+    check(m.returncode == 1 and "4 missing from the shards" in m.stderr,
+          f"a merge without shard 2 names what is missing: {m.returncode} {m.stderr}")
+    t = subprocess.run(["bash", job], env={**os.environ, "SLURM_ARRAY_TASK_ID": "2"},
+                       capture_output=True, text=True)
+    check(t.returncode == 0, t.stderr)
+    m = subprocess.run(["bash", job, "merge"], capture_output=True, text=True)
+    check(m.returncode == 0, m.stderr)
+    out = os.path.join(work, "all.csv")
+    check(read(out) == read(ref), "shards + merge equal the -j 2 sweep")
+    check(read(os.path.join(work, "all-summary.csv")) == read(os.path.join(work, "ref-summary.csv")),
+          "and so does the summary")
+    for extra, words in [(["--shard", "0/3"], "1 <= I <= N"), (["--shard", "4/3"], "1 <= I <= N"),
+                         (["--shard", "1/3", "--stop-at-saturation"], "shards"),
+                         (["--array", "2"], "--slurm"),
+                         (["--shard", "1/2", "--merge", out], "one of")]:
+        r = sweep(binary, TINY, *grid, *extra, "-o", os.path.join(work, "bad.csv"))
+        check(r.returncode == 2 and words in r.stderr, f"{extra}: {r.returncode} {r.stderr}")
+
+
 def main():
     what, binary, work, fixtures = sys.argv[1:5]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     {"grid": test_grid, "resume": test_resume, "crash": test_crash,
-     "saturation": test_saturation, "bad-input": test_bad_input, "report": test_report}[what](binary, work, fixtures)
+     "saturation": test_saturation, "bad-input": test_bad_input, "report": test_report,
+     "cluster": test_cluster}[what](binary, work, fixtures)
 
 
 if __name__ == "__main__":
