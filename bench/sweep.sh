@@ -3,8 +3,8 @@
 # bubble oblivious and smart, loads 0.1 to 0.4, 5 seeds, 1000 + 4000
 # cycles each) run by a shell loop of `insee run`, by `insee sweep -j 1` and
 # by `insee sweep -j 2`. Prints each one's wall time, best of REPEATS, and
-# its ratio to the loop; then what one run spends outside its time loop
-# (set-up: plugins, network) against its time loop, as insee reports them.
+# its ratio to the loop; then what a run costs before its first cycle
+# against one of those runs, whole processes each.
 #
 #   bench/sweep.sh [BUILD_DIR] [REPEATS]   (defaults: build-bench, 3)
 set -euo pipefail
@@ -59,7 +59,14 @@ for jobs in 1 2; do
   printf '%-26s %8.2f %8.3f\n' "insee sweep -j $jobs" "$t" "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
 done
 
+# What a run costs before its first cycle (starting insee, finding and
+# loading the plugins, building the network): a run of one cycle, against
+# one of the sweep's runs.
+one() {
+  "$build/insee" run "$config" "$@" >/dev/null
+}
+start=$(best one --set simulation.phases=fixed --set simulation.warmup=0 --set simulation.cycles=1)
+whole=$(best one "${window[@]}" --set traffic.load=0.4)
 echo
-"$build/insee" run "$config" "${window[@]}" --set traffic.load=0.4 |
-  awk '/^set-up time/ { s = $3 } /^wall time/ { w = $3 }
-       END { printf "one run: set-up %.3f s, time loop %.3f s (set-up %.0f %% of the run)\n", s, w, 100 * s / (s + w) }'
+printf 'start-up %.3f s of a %.3f s run (%.0f %%)\n' "$start" "$whole" \
+  "$(awk -v a="$start" -v b="$whole" 'BEGIN { print 100 * a / b }')"
