@@ -9,10 +9,12 @@
 
 enum { STATIC, ADAPTIVE };
 static const char *const modes[] = {"static", "adaptive"};
+enum { UP_SOURCE, UP_SOURCE_VC };
+static const char *const up_rules[] = {"source", "source-vc"};
 
 /* Free room downstream per (router, port, VC), in packets; room_phits()
    reports it in phits. Every other queue has room_default. */
-#define MAX_ROUTERS 64u
+#define MAX_ROUTERS 128u
 #define MAX_PORTS 16u
 #define MAX_VCS 4u
 static uint32_t room_of[MAX_ROUTERS][MAX_PORTS][MAX_VCS];
@@ -61,21 +63,34 @@ static void rig_topology(rig *g, const char *name, const insee_value *params, ui
                 room_of[r][p][v] = 4;
 }
 
-static void *rig_router(rig *g, int mode, insee_error *err)
+static void *rig_router_up(rig *g, int mode, int up_rule, insee_error *err)
 {
     const insee_plugin_desc *d = load_plugin("router", "multistage");
     cr_assert_eq(d->kind, INSEE_KIND_ROUTER);
     g->vt = d->vtable;
-    insee_value params[1] = {value_enum(mode, modes[mode])};
+    insee_value params[2] = {value_enum(mode, modes[mode]), value_enum(up_rule, up_rules[up_rule])};
     return g->self = g->vt->create(&g->host, params, err);
+}
+
+static void *rig_router(rig *g, int mode, insee_error *err)
+{
+    return rig_router_up(g, mode, UP_SOURCE, err);
+}
+
+/* A k-ary n-tree, nodes on the leaves (nic = false) unless `nic`. */
+static void rig_tree_nic(rig *g, int64_t k, int64_t n, bool nic, int mode, int up_rule,
+                         uint32_t vcs)
+{
+    insee_value params[3] = {value_int(k), value_int(n), value_bool(nic)};
+    rig_topology(g, "kary-ntree", params, vcs);
+    insee_error err = {0};
+    cr_assert_not_null(rig_router_up(g, mode, up_rule, &err), "multistage create: %s",
+                       err.message);
 }
 
 static void rig_tree(rig *g, int64_t k, int64_t n, int mode, uint32_t vcs)
 {
-    insee_value params[2] = {value_int(k), value_int(n)};
-    rig_topology(g, "kary-ntree", params, vcs);
-    insee_error err = {0};
-    cr_assert_not_null(rig_router(g, mode, &err), "multistage create: %s", err.message);
+    rig_tree_nic(g, k, n, false, mode, UP_SOURCE, vcs);
 }
 
 static void rig_free(rig *g)
@@ -159,12 +174,44 @@ Test(multistage, static_up_ports_follow_the_source)
     rig_free(&g);
 }
 
+/* With network interfaces (routers 48 + y) the same route is two hops
+   longer, and the switches' choices are the same: the level is the up
+   hops' dim, not the hops taken. INSEE's code (static_up = "source-vc")
+   adds the packet's VC before the mod: with salt 7 and 3 VCs, VC 1, so
+   4 + (6 + 1) mod 4 = 7 at the leaf, 4 + (1 + 1) mod 4 = 6 at level 1
+   (router 19, label (3, 0)) to top switch (3, 2) = 32 + 11 = 43, down
+   through level-1 switch (3, 3) = router 31 to leaf 15. */
+static void check_route_6_to_60(rig *g, const uint32_t *want_router, const uint32_t *want_port)
+{
+    uint32_t routers[8];
+    insee_candidate taken[8];
+    cr_assert_eq(walk(g, 6, 60, 7, routers, taken, 8), 6u);
+    for (uint32_t i = 0; i < 6; i++) {
+        cr_assert_eq(routers[i], want_router[i], "hop %u at router %u", i, routers[i]);
+        cr_assert_eq(taken[i].port, want_port[i], "hop %u port %u", i, taken[i].port);
+        cr_assert_eq(taken[i].vc, 7 % 3, "the salt's VC, kept all the way");
+    }
+}
+
+Test(multistage, network_interfaces_and_the_vc_in_the_up_port)
+{
+    rig g;
+    rig_tree_nic(&g, 4, 3, true, STATIC, UP_SOURCE, 3);
+    check_route_6_to_60(&g, (const uint32_t[]){48 + 6, 1, 18, 38, 30, 15},
+                        (const uint32_t[]){0, 6, 5, 3, 3, 60 % 4});
+    rig_free(&g);
+    rig_tree_nic(&g, 4, 3, true, STATIC, UP_SOURCE_VC, 3);
+    check_route_6_to_60(&g, (const uint32_t[]){48 + 6, 1, 19, 43, 31, 15},
+                        (const uint32_t[]){0, 7, 6, 3, 3, 60 % 4});
+    rig_free(&g);
+}
+
 /* A 5:2-ary 3-thin-tree has 2 up ports (5, 6): node 7 (leaf 1) leaves by
    port 5 + 7 mod 2 = 6, then by 5 + (7 / 5) mod 2 = 6 again. */
 Test(multistage, static_on_a_thin_tree_takes_source_mod_k_up)
 {
     rig g;
-    insee_value params[3] = {value_int(5), value_int(2), value_int(3)};
+    insee_value params[4] = {value_int(5), value_int(2), value_int(3), value_bool(false)};
     rig_topology(&g, "thin-tree", params, 1);
     insee_error err = {0};
     cr_assert_not_null(rig_router(&g, STATIC, &err), "multistage create: %s", err.message);
@@ -218,7 +265,7 @@ Test(multistage, adaptive_takes_the_roomiest_up_port)
 Test(multistage, adaptive_reads_packets_without_phit_counts)
 {
     rig g;
-    insee_value params[2] = {value_int(4), value_int(3)};
+    insee_value params[3] = {value_int(4), value_int(3), value_bool(false)};
     rig_topology(&g, "kary-ntree", params, 1);
     g.host.output_free_phits = NULL;
     insee_error err = {0};

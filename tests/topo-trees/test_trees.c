@@ -35,18 +35,26 @@ static uint32_t ipow(uint32_t b, uint32_t e)
     return p;
 }
 
-/* create() of `plugin` ("kary-ntree": k and n only); NULL with err filled
-   when refused. */
-static void *create(tree *t, const char *plugin, int64_t k, int64_t kup, int64_t n,
-                    insee_error *err)
+/* create() of `plugin` ("kary-ntree": k and n only), with network
+   interfaces or without; NULL with err filled when refused. */
+static void *create_nic(tree *t, const char *plugin, int64_t k, int64_t kup, int64_t n, bool nic,
+                        insee_error *err)
 {
     const insee_plugin_desc *d = load_plugin("topology", plugin);
     cr_assert_eq(d->kind, INSEE_KIND_TOPOLOGY);
     t->vt = d->vtable;
     t->host = mock_host(&t->kernel);
     bool full = strcmp(plugin, "kary-ntree") == 0;
-    insee_value params[3] = {value_int(k), full ? value_int(n) : value_int(kup), value_int(n)};
+    insee_value params[4] = {value_int(k), full ? value_int(n) : value_int(kup),
+                             full ? value_bool(nic) : value_int(n), value_bool(nic)};
     return t->vt->create(&t->host, params, err);
+}
+
+/* The switches alone (nic = false): nodes attach to their leaves. */
+static void *create(tree *t, const char *plugin, int64_t k, int64_t kup, int64_t n,
+                    insee_error *err)
+{
+    return create_nic(t, plugin, k, kup, n, false, err);
 }
 
 static tree make(const char *plugin, uint32_t k, uint32_t kup, uint32_t n)
@@ -330,6 +338,68 @@ Test(thin_tree, figure_3b_by_hand)
     tree_free(&t);
 }
 
+/* With network interfaces (nic = true, the default): router S + y is node
+   y's NIC, one port linked to down port y mod k of leaf y / k and back; the
+   links stay symmetric and connected, distances from a NIC are the tree's
+   plus two (one plus one, from a switch), every minimal hop one BFS hop
+   closer; the diameter grows by two and so does the average over node
+   pairs (the closed form of check_distances, + 2 for each distinct pair). */
+static void check_nic(const char *plugin, uint32_t k, uint32_t kup, uint32_t n)
+{
+    tree bare = make(plugin, k, kup, n), t = {.k = k, .kup = kup, .n = n};
+    insee_error err = {0};
+    t.self = create_nic(&t, plugin, k, kup, n, true, &err);
+    cr_assert_not_null(t.self, "%s", err.message);
+    t.vt->info(t.self, &t.info);
+    uint32_t S = bare.info.routers, N = bare.info.nodes;
+    cr_assert_eq(t.info.routers, S + N);
+    cr_assert_eq(t.info.nodes, N);
+    cr_assert_eq(t.info.max_ports, k + kup);
+    cr_assert_eq(t.info.diameter, bare.info.diameter + 2);
+    cr_assert_eq(t.info.flags, (uint32_t)INSEE_TOPO_INDIRECT);
+    topo_read(&t.links, t.vt, t.self);
+    cr_assert_eq(topo_check_links(&t.links), topo_check_links(&bare.links) + 2 * N);
+    uint32_t *bfs = topo_bfs_all(&t.links);
+    uint32_t diameter;
+    uint64_t sum = topo_check_distances(&t.links, bfs, &diameter);
+    uint64_t bare_sum = 0;
+    for (uint32_t x = 0; x < N; x++)
+        for (uint32_t y = 0; y < N; y++)
+            bare_sum += bare.vt->distance(bare.self, x / k, y);
+    cr_assert_eq(sum, bare_sum + 2ull * N * (N - 1), "%u:%u %u", k, kup, n);
+    cr_assert_eq(diameter, t.info.diameter);
+    for (uint32_t y = 0; y < N; y++) {
+        insee_port_peer peer;
+        cr_assert_eq(t.vt->node_router(t.self, y), S + y);
+        cr_assert_eq(t.vt->ports(t.self, S + y), 1u);
+        cr_assert(t.vt->link(t.self, S + y, 0, &peer));
+        cr_assert_eq(peer.router, y / k);
+        cr_assert_eq(peer.port, y % k, "the leaf's down port y mod k");
+        insee_hop info;
+        t.vt->port_info(t.self, S + y, 0, &info);
+        cr_assert_eq(info.flags, INSEE_HOP_UP);
+        cr_assert_eq(info.dim, -1);
+    }
+    insee_hop h[64];
+    for (uint32_t r = 0; r < S + N; r++)
+        for (uint32_t y = 0; y < N; y++)
+            cr_assert_eq(topo_check_hops(&t.links, bfs, r, y, 0, h, 64),
+                         r == S + y ? 0u : (r >= S || r == y / k ? 1u : bare.vt->minimal_hops(
+                                                 bare.self, r, y, 0, h, 64)));
+    free(bfs);
+    topo_table_free(&t.links);
+    t.vt->destroy(t.self);
+    tree_free(&bare);
+}
+
+Test(trees, network_interfaces)
+{
+    check_nic("kary-ntree", 4, 4, 3);
+    check_nic("kary-ntree", 2, 2, 1);
+    check_nic("thin-tree", 5, 2, 3);
+    check_nic("thin-tree", 3, 1, 2);
+}
+
 /* A 16-ary 3-tree (4096 nodes) is cheap: nothing is sized nodes squared. */
 Test(kary_ntree, sixteen_ary_three_tree)
 {
@@ -401,12 +471,17 @@ Test(trees, parameter_tables)
     cr_assert_str_eq(full->params[1].name, "n");
     cr_assert_str_eq(full->params[1].default_value, "3");
     cr_assert_eq(full->params[1].min, 1);
-    cr_assert_null(full->params[2].name);
+    cr_assert_str_eq(full->params[2].name, "nic");
+    cr_assert_eq(full->params[2].type, INSEE_PARAM_BOOL);
+    cr_assert_str_eq(full->params[2].default_value, "true", "INSEE's node model by default");
+    cr_assert_null(full->params[3].name);
     const insee_plugin_desc *thin = load_plugin("topology", "thin-tree");
     cr_assert_str_eq(thin->params[0].name, "k");
     cr_assert_str_eq(thin->params[1].name, "k_up");
     cr_assert_str_eq(thin->params[1].default_value, "2");
     cr_assert_eq(thin->params[1].min, 1);
     cr_assert_str_eq(thin->params[2].name, "n");
-    cr_assert_null(thin->params[3].name);
+    cr_assert_str_eq(thin->params[3].name, "nic");
+    cr_assert_str_eq(thin->params[3].default_value, "true");
+    cr_assert_null(thin->params[4].name);
 }

@@ -11,9 +11,12 @@
  *  - static: up port by the source, (source / k^level) mod k' (at the
  *    leaves source mod k', the paper's source_id mod k; higher up the
  *    source's next digits, as INSEE's own code does, so that the sources
- *    spread over every top switch instead of k of them); the VC is the
+ *    spread over every top switch instead of k of them), plus the packet's
+ *    VC with static_up = "source-vc" as INSEE's code has it; the VC is the
  *    packet's salt mod vcs, a random draw fixed at generation, kept all the
- *    way (INSEE draws it at injection and the packet never leaves it).
+ *    way (INSEE draws it at injection and the packet never leaves it). The
+ *    level is the up hops' dim; a network interface's one hop (dim -1)
+ *    leaves no choice.
  *  - adaptive: the (up port, VC) with most free room downstream, the one
  *    down port's VC with most room going down; ties drawn at random.
  * Each attempt asks for exactly one output, as INSEE does: a head whose
@@ -23,20 +26,26 @@
 
 #include <stdlib.h>
 
-enum { P_MODE };
+enum { P_MODE, P_STATIC_UP };
 enum mode { STATIC, ADAPTIVE }; /* order of the choices */
+enum static_up { UP_SOURCE, UP_SOURCE_VC };
 
 static const insee_param_def multistage_params[] = {
     [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"adaptive\"", 1, 0, "static|adaptive", NULL,
                 "routing (INSEE §2.2.3): up ports fixed by the source and one VC per packet "
                 "(static), or the up port and VC with most free room downstream (adaptive); "
                 "down ports follow the destination"},
+    [P_STATIC_UP] = {"static_up", INSEE_PARAM_ENUM, "\"source\"", 1, 0, "source|source-vc", NULL,
+                     "static mode's up port: (source / k^level) mod k' as the paper says "
+                     "(source), or with the packet's VC added before the mod, as INSEE's code "
+                     "does (source-vc)"},
     {0},
 };
 
 typedef struct multistage {
     const insee_host *host;
     enum mode mode;
+    bool up_adds_vc; /* static_up = "source-vc" */
     uint32_t vcs;
     uint32_t L;     /* packet_phits: free phits from free packets on an ABI 1.0 host */
     uint32_t k;     /* nodes per leaf switch: the base of the source's digits */
@@ -82,6 +91,20 @@ static bool is_tree(const insee_host *h, uint32_t routers, insee_error *err)
     return true;
 }
 
+/* The leaf switch of a node: its router, or the one past its network
+   interface (a router of one port, up, in no dimension: topology nic = true). */
+static uint32_t leaf_of(const insee_host *h, uint32_t node)
+{
+    uint32_t r = h->node_router(h->kernel, node);
+    insee_hop info;
+    insee_port_peer peer;
+    h->port_info(h->kernel, r, 0, &info);
+    if (h->ports(h->kernel, r) == 1 && info.dim < 0 && (info.flags & INSEE_HOP_UP) &&
+        h->peer(h->kernel, r, 0, &peer))
+        return peer.router;
+    return r;
+}
+
 static void *multistage_create(const insee_host *host, const insee_value *params,
                                insee_error *err)
 {
@@ -94,27 +117,28 @@ static void *multistage_create(const insee_host *host, const insee_value *params
         insee_error_set(err, INSEE_ERR_NOMEM, "multistage: out of memory");
         return NULL;
     }
-    *self = (multistage){.host = host, .mode = (enum mode)params[P_MODE].i, .vcs = shape.vcs,
+    *self = (multistage){.host = host, .mode = (enum mode)params[P_MODE].i,
+                         .up_adds_vc = params[P_STATIC_UP].i == UP_SOURCE_VC, .vcs = shape.vcs,
                          .L = shape.packet_phits,
                          .phit_view = INSEE_HOST_HAS(host, output_free_phits)};
     /* The trees attach node y to leaf y / k. */
-    uint32_t leaf = host->node_router(host->kernel, 0);
-    while (self->k < shape.nodes && host->node_router(host->kernel, self->k) == leaf)
+    uint32_t leaf = leaf_of(host, 0);
+    while (self->k < shape.nodes && leaf_of(host, self->k) == leaf)
         self->k++;
     return self;
 }
 
 /* The source counted in blocks of k^level nodes, the nodes below one switch
-   of this switch's level: a static route climbs from the source's leaf
-   (level 0) one level per hop, so the level is the hops taken. Mod the up
+   of this level (the up hops' dim, as the trees label them). Mod the up
    ports it is source mod k' at the leaves and, with k' = k, the source's
-   base-k digit of each level above. */
-static uint32_t source_block(const multistage *self, const insee_route_ctx *ctx)
+   base-k digit of each level above. INSEE's code adds the packet's VC. */
+static uint32_t source_block(const multistage *self, const insee_route_ctx *ctx, int level,
+                             uint16_t vc)
 {
     uint64_t span = 1;
-    for (uint32_t l = 0; l < ctx->hops && span <= ctx->src_node; l++)
+    for (int l = 0; l < level && span <= ctx->src_node; l++)
         span *= self->k;
-    return (uint32_t)(ctx->src_node / span);
+    return (uint32_t)(ctx->src_node / span) + (self->up_adds_vc ? vc : 0u);
 }
 
 /* Free room downstream of (port, vc), in phits as INSEE's credits count it. */
@@ -160,15 +184,16 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
     uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
                                  INSEE_MAX_CANDIDATES);
     if (n == 0)
-        return 0; /* cannot happen: the kernel consumes at the destination's leaf */
+        return 0; /* cannot happen: the kernel consumes where the destination attaches */
     if (self->mode == ADAPTIVE) {
         out[0] = roomiest(self, ctx, hops, n);
         return 1;
     }
     /* Going down the one hop listed is the way. */
-    uint32_t pick = hops[0].flags & INSEE_HOP_UP ? source_block(self, ctx) % n : 0;
-    out[0] = (insee_candidate){.port = hops[pick].port, .vc = (uint16_t)(ctx->salt % self->vcs),
-                               .room = 1};
+    uint16_t vc = (uint16_t)(ctx->salt % self->vcs);
+    uint32_t pick = hops[0].flags & INSEE_HOP_UP ? source_block(self, ctx, hops[0].dim, vc) % n
+                                                 : 0;
+    out[0] = (insee_candidate){.port = hops[pick].port, .vc = vc, .room = 1};
     return 1;
 }
 

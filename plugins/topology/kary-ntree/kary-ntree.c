@@ -4,23 +4,30 @@
  * ../thin-tree/thintree.c, shared with the thin-tree plugin. */
 #include "thintree.h"
 
-enum { P_K, P_N };
+#include "nic.h"
+
+enum { P_K, P_N, P_NIC };
 
 static const insee_param_def kary_ntree_params[] = {
     [P_K] = {"k", INSEE_PARAM_INT, "4", 2, 32766, NULL, "ports",
              "down ports and up ports per switch (nodes per leaf switch)"},
     [P_N] = {"n", INSEE_PARAM_INT, "3", 1, THINTREE_MAX_LEVELS, NULL, "levels",
              "levels of switches (k^n nodes)"},
+    [P_NIC] = TOPO_NIC_PARAM("true"),
     {0},
 };
 
 static void *kary_ntree_create(const insee_host *host, const insee_value *params, insee_error *err)
 {
     (void)host; /* the wiring is a pure function of the parameters */
-    return thintree_create("kary-ntree", params[P_K].i, params[P_K].i, params[P_N].i, err);
+    thintree *t = thintree_create("kary-ntree", params[P_K].i, params[P_K].i, params[P_N].i, err);
+    if (!t)
+        return NULL;
+    return topo_nic_wrap("kary-ntree", &thintree_vtable, t, thintree_leaf_port, params[P_NIC].b,
+                         err);
 }
 
-static const insee_topology_vtable kary_ntree_vtable = THINTREE_VTABLE(kary_ntree_create);
+static const insee_topology_vtable kary_ntree_vtable = TOPO_NIC_VTABLE(kary_ntree_create);
 
 static const insee_plugin_desc kary_ntree_desc = {
     .abi_major = INSEE_ABI_MAJOR,

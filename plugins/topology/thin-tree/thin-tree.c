@@ -4,7 +4,9 @@
  * thintree.c, shared with the kary-ntree plugin. */
 #include "thintree.h"
 
-enum { P_K, P_K_UP, P_N };
+#include "nic.h"
+
+enum { P_K, P_K_UP, P_N, P_NIC };
 
 static const insee_param_def thin_tree_params[] = {
     [P_K] = {"k", INSEE_PARAM_INT, "4", 2, 65532, NULL, "ports",
@@ -13,16 +15,21 @@ static const insee_param_def thin_tree_params[] = {
                 "up ports per switch (k'), at most k"},
     [P_N] = {"n", INSEE_PARAM_INT, "3", 1, THINTREE_MAX_LEVELS, NULL, "levels",
              "levels of switches (k^n nodes)"},
+    [P_NIC] = TOPO_NIC_PARAM("true"),
     {0},
 };
 
 static void *thin_tree_create(const insee_host *host, const insee_value *params, insee_error *err)
 {
     (void)host; /* the wiring is a pure function of the parameters */
-    return thintree_create("thin-tree", params[P_K].i, params[P_K_UP].i, params[P_N].i, err);
+    thintree *t = thintree_create("thin-tree", params[P_K].i, params[P_K_UP].i, params[P_N].i, err);
+    if (!t)
+        return NULL;
+    return topo_nic_wrap("thin-tree", &thintree_vtable, t, thintree_leaf_port, params[P_NIC].b,
+                         err);
 }
 
-static const insee_topology_vtable thin_tree_vtable = THINTREE_VTABLE(thin_tree_create);
+static const insee_topology_vtable thin_tree_vtable = TOPO_NIC_VTABLE(thin_tree_create);
 
 static const insee_plugin_desc thin_tree_desc = {
     .abi_major = INSEE_ABI_MAJOR,

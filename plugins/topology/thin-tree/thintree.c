@@ -193,3 +193,21 @@ uint32_t thintree_distance(void *self, uint32_t router, uint32_t dst_node)
     }
     return (h - s.level) + h;
 }
+
+uint32_t thintree_leaf_port(void *self, uint32_t node)
+{
+    const thintree *t = self;
+    return node % t->k;
+}
+
+const insee_topology_vtable thintree_vtable = {
+    .size = sizeof(insee_topology_vtable),
+    .destroy = thintree_destroy,
+    .info = thintree_info,
+    .ports = thintree_ports,
+    .link = thintree_link,
+    .node_router = thintree_node_router,
+    .minimal_hops = thintree_minimal_hops,
+    .port_info = thintree_port_info,
+    .distance = thintree_distance,
+};

@@ -8,7 +8,8 @@
  * made at each level below it, `b` (digits l..n-2 in base k) names the
  * subtree of nodes it reaches going down: the nodes y with y / k^(l+1) = b.
  * Node y attaches to leaf switch y / k (through injection/consumption, not
- * through a port). Ports: 0..k-1 down, k..k+k'-1 up. Up port k+j of
+ * through a port; the plugins put a network interface between them, linked
+ * to the leaf's down port y mod k, unless nic = false). Ports: 0..k-1 down, k..k+k'-1 up. Up port k+j of
  * <a, b, l> feeds down port b mod k of <a + j k'^l, b / k, l+1>; down port d
  * of <a, b, l> feeds up port k + a / k'^(l-1) of <a mod k'^(l-1), b k + d,
  * l-1>, so every link comes back into the same port index. Leaf down ports
@@ -53,20 +54,13 @@ uint32_t thintree_minimal_hops(void *self, uint32_t router, uint32_t dst_node, u
 void thintree_port_info(void *self, uint32_t router, uint32_t port, insee_hop *out);
 uint32_t thintree_distance(void *self, uint32_t router, uint32_t dst_node);
 
-/* The topology vtable of a tree; only create differs between plugins. No
+/* The port of node y's leaf its network interface links to: the leaf's down
+   port y mod k, unplugged in the tree itself (nic.h's topo_nic_port_fn). */
+uint32_t thintree_leaf_port(void *self, uint32_t node);
+
+/* The tree's own entries, without create: the plugins build it with
+   thintree_create() and wrap it in ../common/nic.h's network interfaces. No
    coords: info.dims is 0. */
-#define THINTREE_VTABLE(CREATE)                                              \
-    {                                                                        \
-        .size = sizeof(insee_topology_vtable),                               \
-        .create = (CREATE),                                                  \
-        .destroy = thintree_destroy,                                         \
-        .info = thintree_info,                                               \
-        .ports = thintree_ports,                                             \
-        .link = thintree_link,                                               \
-        .node_router = thintree_node_router,                                 \
-        .minimal_hops = thintree_minimal_hops,                               \
-        .port_info = thintree_port_info,                                     \
-        .distance = thintree_distance,                                       \
-    }
+extern const insee_topology_vtable thintree_vtable;
 
 #endif
