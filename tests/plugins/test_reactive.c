@@ -11,11 +11,20 @@
 
 enum { TAG_INDEPENDENT = 0, TAG_REPLY = 1 }; /* the tags the README documents */
 
+/* replies = "extra" or "instead", reply_to = "sender" or "pattern". */
+static void make_as(traffic_rig *r, double load, double q, int64_t a, int64_t b, bool cascade,
+                    bool instead, bool pattern)
+{
+    insee_value params[7] = {value_double(load), value_double(q), value_int(a), value_int(b),
+                             value_bool(cascade),
+                             value_enum(instead, instead ? "instead" : "extra"),
+                             value_enum(pattern, pattern ? "pattern" : "sender")};
+    rig_create(r, "reactive", params);
+}
+
 static void make(traffic_rig *r, double load, double q, int64_t a, int64_t b, bool cascade)
 {
-    insee_value params[5] = {value_double(load), value_double(q), value_int(a), value_int(b),
-                             value_bool(cascade)};
-    rig_create(r, "reactive", params);
+    make_as(r, load, q, a, b, cascade, false, false);
 }
 
 /* Deliver to task 0, n times, a message tagged `tag` from task 1 + i % 3,
@@ -165,20 +174,75 @@ Test(reactive, offered_load_with_cascade)
     rig_free(&r);
 }
 
+/* INSEE's own reactive traffic (replies = "instead", reply_to = "pattern",
+   cascade): each delivered packet triggers, with probability q, a packet
+   to a drawn destination, sent in place of that cycle's Bernoulli draw.
+   Per task and cycle the independent draws succeed p (1 - R) times and
+   the triggered packets R = q g times, g = their sum: g = p / (1 - q (1 -
+   p)). With p = 0.1 and q = 0.5, g = 0.1 / 0.55 and the independent part
+   p (1 - q g) = 0.1 / 1.1, where replies = "extra" keeps 0.1 and offers
+   0.2: the offered load is 2 L p / (1 + p), INSEE's 2 load / (1 + load /
+   L) (about 2 load (1 - load / L)). The loop runs in the kernel's order:
+   a reply is sent in a later cycle than the delivery that triggered it. */
+static void count_insee(void *user, uint32_t task, uint64_t now, const insee_message *m,
+                        uint64_t next)
+{
+    (void)now;
+    (void)next;
+    uint64_t *sent = user;
+    if (!m)
+        return;
+    cr_assert_neq(m->dst, task);
+    cr_assert_eq(m->packets, 1u);
+    sent[m->tag == TAG_REPLY]++;
+}
+
+Test(reactive, insee_sends_triggered_packets_instead_of_a_draw)
+{
+    traffic_rig r;
+    rig_tasks(&r, 16, 4);
+    make_as(&r, 0.4, 0.5, 1, 1, true, true, true); /* p = 0.4 / 4 = 0.1 */
+    double p = 0.1, g = p / (1 - 0.5 * (1 - p));
+    cr_assert_float_eq(r.vt->offered_load(r.self), 4 * g, 1e-12);
+    cr_assert_float_eq(r.vt->offered_load(r.self), 2 * 0.4 / (1 + 0.4 / 4), 1e-12);
+    static uint64_t sent[2];
+    memset(sent, 0, sizeof sent);
+    const uint64_t cycles = 40000;
+    causal_rig *c = causal_new(&r, 10, 1, &(causal_hooks){count_insee, NULL, sent});
+    causal_emit_first(c);
+    causal_run(c, cycles);
+    double independent = (double)sent[0] / (16.0 * cycles), all = (double)(sent[0] + sent[1]) /
+                                                                   (16.0 * cycles);
+    cr_assert(fabs(independent - p * (1 - 0.5 * g)) < 0.03 * p, "independent %.5f per cycle, "
+              "closed form %.5f; all %.5f, closed form %.5f", independent, p * (1 - 0.5 * g), all, g);
+    cr_assert(fabs(all - g) < 0.03 * g, "%.5f messages per cycle, closed form %.5f", all, g);
+    causal_free(c);
+    rig_free(&r);
+}
+
 Test(reactive, refuses_impossible_parameters)
 {
-    static const struct { double q; int64_t a, b; bool cascade; uint32_t tasks; const char *says; }
-        cases[] = {
-            {0.5, 4, 2, false, 8, "reply_min = 4 is above reply_max = 2"},
-            {1.0, 1, 1, true, 8, "forever"},
-            {0.5, 1, 1, false, 1, "at least 2 tasks"},
-        };
+    static const struct {
+        double q;
+        int64_t a, b;
+        bool cascade, pattern;
+        uint32_t tasks;
+        const char *says;
+    } cases[] = {
+        {0.5, 4, 2, false, false, 8, "reply_min = 4 is above reply_max = 2"},
+        {1.0, 1, 1, true, false, 8, "forever"},
+        /* pattern: 0.5 x 2 one-packet replies per message trigger as many */
+        {0.5, 2, 2, true, true, 8, "forever"},
+        {0.5, 1, 1, false, false, 1, "at least 2 tasks"},
+    };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         traffic_rig r;
         rig_tasks(&r, cases[i].tasks, 16);
-        insee_value params[5] = {value_double(0.1), value_double(cases[i].q),
+        insee_value params[7] = {value_double(0.1), value_double(cases[i].q),
                                  value_int(cases[i].a), value_int(cases[i].b),
-                                 value_bool(cases[i].cascade)};
+                                 value_bool(cases[i].cascade), value_enum(0, "extra"),
+                                 value_enum(cases[i].pattern, cases[i].pattern ? "pattern"
+                                                                               : "sender")};
         insee_error err = {0};
         cr_assert_null(rig_try(&r, "reactive", params, &err));
         cr_assert_not_null(strstr(err.message, cases[i].says), "%s", err.message);

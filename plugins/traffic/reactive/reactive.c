@@ -11,13 +11,23 @@
  * Bernoulli cycle has come. A wake replaces the task's due cycle in the
  * kernel, so emit() always hands back the earliest of "next reply" and
  * "next independent message". The tag says which a message is.
+ *
+ * INSEE's own code differs in two ways, both offered: a cycle that sends a
+ * triggered packet makes no independent draw (replies = "instead"), and
+ * each triggered packet goes to a destination of the pattern (reply_to =
+ * "pattern"). With cascade as well, that is INSEE's reactive traffic.
  */
 #include "bernoulli.h"
 #include "ring.h"
 
 #include <stdlib.h>
 
-enum { P_LOAD, P_PROBABILITY, P_REPLY_MIN, P_REPLY_MAX, P_CASCADE };
+enum { P_LOAD, P_PROBABILITY, P_REPLY_MIN, P_REPLY_MAX, P_CASCADE, P_REPLIES, P_REPLY_TO };
+enum { REPLIES_EXTRA, REPLIES_INSTEAD };   /* order of the choices */
+enum { REPLY_TO_SENDER, REPLY_TO_PATTERN }; /* order of the choices */
+
+/* A queued reply whose destination is drawn when it is sent. */
+#define DRAWN_DST UINT32_MAX
 
 enum { TAG_INDEPENDENT = 0, TAG_REPLY = 1 };
 
@@ -31,6 +41,12 @@ static const insee_param_def reactive_params[] = {
                      "b: the longest reply (lengths uniform in [a, b])"},
     [P_CASCADE] = {"cascade", INSEE_PARAM_BOOL, "false", 1, 0, NULL, NULL,
                    "replies trigger replies too (INSEE's own code reacts to every packet)"},
+    [P_REPLIES] = {"replies", INSEE_PARAM_ENUM, "\"extra\"", 1, 0, "extra|instead", NULL,
+                   "a cycle that sends a reply also draws the independent message (extra), "
+                   "or makes no draw, as INSEE's sources (instead)"},
+    [P_REPLY_TO] = {"reply_to", INSEE_PARAM_ENUM, "\"sender\"", 1, 0, "sender|pattern", NULL,
+                    "a reply is one message back to the sender, or (pattern, as INSEE's code) "
+                    "its packets go one by one to uniformly drawn destinations"},
     {0},
 };
 
@@ -41,6 +57,8 @@ typedef struct reactive {
     double q;
     uint32_t reply_min, reply_span; /* lengths reply_min + below(reply_span) */
     bool cascade;
+    bool instead;  /* replies = "instead" */
+    bool scatter;  /* reply_to = "pattern" */
     uint64_t *independent_at; /* per task: the cycle its next independent message is due */
     traffic_ring *queue;      /* per task: replies to send, dst << 32 | packets */
     insee_rng *rng;           /* per task: its decisions on what it receives */
@@ -74,10 +92,16 @@ static void *reactive_create(const insee_host *host, const insee_value *params, 
                         (long long)a, (long long)b);
         return NULL;
     }
-    if (cascade && q >= 1) {
+    bool scatter = params[P_REPLY_TO].i == REPLY_TO_PATTERN;
+    /* Each triggering message brings q replies (sender) or q m one-packet
+       replies (pattern); with cascade they trigger in turn. */
+    double mean = (double)(a + b) / 2;
+    if (cascade && (scatter ? q * mean : q) >= 1) {
         insee_error_set(err, INSEE_ERR_PARAM,
-                        "reactive: with cascade = true and probability = 1 every reply "
-                        "triggers another, forever; use a probability below 1");
+                        "reactive: with cascade = true every message would trigger %g replies "
+                        "on average, each triggering as many, forever; use probability x "
+                        "replies per trigger below 1",
+                        scatter ? q * mean : q);
         return NULL;
     }
     if (shape.tasks < 2) {
@@ -106,6 +130,8 @@ static void *reactive_create(const insee_host *host, const insee_value *params, 
     re->reply_min = (uint32_t)a;
     re->reply_span = (uint32_t)(b - a + 1);
     re->cascade = cascade;
+    re->instead = params[P_REPLIES].i == REPLIES_INSTEAD;
+    re->scatter = scatter;
     for (uint32_t t = 0; t < shape.tasks; t++)
         host->rng_seed(host->kernel, t, &re->rng[t]);
     return re;
@@ -126,8 +152,15 @@ static bool reactive_emit(void *vself, uint32_t task, uint64_t now, insee_rng *r
     if (rq->len) {
         /* Replies first, as INSEE's sources send triggered packets first. */
         uint64_t r = traffic_ring_pop(rq);
-        *msg = (insee_message){.dst = (uint32_t)(r >> 32), .packets = (uint32_t)r,
-                               .tag = TAG_REPLY};
+        uint32_t dst = (uint32_t)(r >> 32);
+        *msg = (insee_message){.dst = dst == DRAWN_DST ? traffic_other_task(rng, re->tasks, task)
+                                                       : dst,
+                               .packets = (uint32_t)r, .tag = TAG_REPLY};
+        /* INSEE makes no Bernoulli draw in a cycle that sends a triggered
+           packet: an independent message due now is never made (one due
+           earlier, held back by a full queue or a wake, was made: it waits). */
+        if (re->instead && re->independent_at[task] == now)
+            re->independent_at[task] = traffic_bernoulli_next(&re->rate, now, rng);
     } else if (now >= re->independent_at[task]) {
         *msg = (insee_message){.dst = traffic_other_task(rng, re->tasks, task),
                                .packets = 1,
@@ -153,25 +186,36 @@ static void reactive_delivered(void *vself, uint32_t src_task, const insee_messa
     if (!(insee_rng_double(rng) < re->q))
         return;
     uint32_t packets = re->reply_min + insee_rng_below(rng, re->reply_span);
-    if (!traffic_ring_push(&re->queue[receiver], (uint64_t)src_task << 32 | packets)) {
-        re->host->log(re->host->kernel, INSEE_LOG_ERROR,
-                      "reactive: out of memory queuing a reply; it is not sent");
-        return;
-    }
+    /* pattern: as many one-packet replies, each to a destination drawn
+       when it is sent. */
+    uint64_t entry = re->scatter ? (uint64_t)DRAWN_DST << 32 | 1u
+                                 : (uint64_t)src_task << 32 | packets;
+    for (uint32_t i = 0; i < (re->scatter ? packets : 1u); i++)
+        if (!traffic_ring_push(&re->queue[receiver], entry)) {
+            re->host->log(re->host->kernel, INSEE_LOG_ERROR,
+                          "reactive: out of memory queuing a reply; it is not sent");
+            return;
+        }
     re->host->wake_task(re->host->kernel, receiver, now + 1);
 }
 
-/* Phits per node per cycle: the independent load, plus the expected reply
-   packets per independent message (q m, m = (a + b) / 2), and with cascade
-   the replies to replies, a geometric series of ratio q. */
+/* Phits per node per cycle. Per triggering message come rho reply
+   messages (q, or q m one-packet ones with pattern) and q m reply packets,
+   m = (a + b) / 2; with cascade the replies trigger too, kappa = 1 / (1 -
+   rho) triggering messages per independent one, else kappa = 1. With
+   extra the independent messages keep their rate p = load / L; with
+   instead each reply message takes a cycle from their draws, so p_i =
+   p (1 - rho kappa p_i), p_i = p / (1 + p rho kappa). The load is
+   L p_i (1 + q m kappa). */
 static double reactive_offered_load(void *vself)
 {
     const reactive *re = vself;
     double mean = re->reply_min + (re->reply_span - 1) / 2.0;
-    double replies = re->q * mean;
-    if (re->cascade)
-        replies /= 1 - re->q;
-    return re->rate.load * (1 + replies);
+    double rho = re->scatter ? re->q * mean : re->q;
+    double kappa = re->cascade ? 1 / (1 - rho) : 1;
+    double p = re->rate.p;
+    double kept = re->instead ? 1 / (1 + p * rho * kappa) : 1; /* p_i / p */
+    return re->rate.load * kept * (1 + re->q * mean * kappa);
 }
 
 static const insee_traffic_vtable reactive_vtable = {
