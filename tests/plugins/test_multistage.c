@@ -9,8 +9,8 @@
 
 enum { STATIC, ADAPTIVE };
 static const char *const modes[] = {"static", "adaptive"};
-enum { UP_SOURCE, UP_SOURCE_VC };
-static const char *const up_rules[] = {"source", "source-vc"};
+enum { RULE_PAPER, RULE_INSEE };
+static const char *const static_rules[] = {"paper", "insee"};
 
 /* Free room downstream per (router, port, VC), in packets; room_phits()
    reports it in phits. Every other queue has room_default. */
@@ -63,34 +63,34 @@ static void rig_topology(rig *g, const char *name, const insee_value *params, ui
                 room_of[r][p][v] = 4;
 }
 
-static void *rig_router_up(rig *g, int mode, int up_rule, insee_error *err)
+static void *rig_router_rule(rig *g, int mode, int rule, insee_error *err)
 {
     const insee_plugin_desc *d = load_plugin("router", "multistage");
     cr_assert_eq(d->kind, INSEE_KIND_ROUTER);
     g->vt = d->vtable;
-    insee_value params[2] = {value_enum(mode, modes[mode]), value_enum(up_rule, up_rules[up_rule])};
+    insee_value params[2] = {value_enum(mode, modes[mode]), value_enum(rule, static_rules[rule])};
     return g->self = g->vt->create(&g->host, params, err);
 }
 
 static void *rig_router(rig *g, int mode, insee_error *err)
 {
-    return rig_router_up(g, mode, UP_SOURCE, err);
+    return rig_router_rule(g, mode, RULE_PAPER, err);
 }
 
 /* A k-ary n-tree, nodes on the leaves (nic = false) unless `nic`. */
-static void rig_tree_nic(rig *g, int64_t k, int64_t n, bool nic, int mode, int up_rule,
+static void rig_tree_nic(rig *g, int64_t k, int64_t n, bool nic, int mode, int rule,
                          uint32_t vcs)
 {
     insee_value params[3] = {value_int(k), value_int(n), value_bool(nic)};
     rig_topology(g, "kary-ntree", params, vcs);
     insee_error err = {0};
-    cr_assert_not_null(rig_router_up(g, mode, up_rule, &err), "multistage create: %s",
+    cr_assert_not_null(rig_router_rule(g, mode, rule, &err), "multistage create: %s",
                        err.message);
 }
 
 static void rig_tree(rig *g, int64_t k, int64_t n, int mode, uint32_t vcs)
 {
-    rig_tree_nic(g, k, n, false, mode, UP_SOURCE, vcs);
+    rig_tree_nic(g, k, n, false, mode, RULE_PAPER, vcs);
 }
 
 static void rig_free(rig *g)
@@ -117,13 +117,13 @@ static insee_candidate route_one(rig *g, insee_rng *rng, uint32_t router, uint32
     return c[0];
 }
 
-/* Carry a packet from src to dst taking route()'s candidate; records the
-   routers it crossed and the port and VC it took at each. Returns the hops. */
-static uint32_t walk(rig *g, uint32_t src, uint32_t dst, uint32_t salt, uint32_t *routers,
-                     insee_candidate *taken, uint32_t max)
+/* Carry a packet from src to dst taking route()'s candidate, drawing from a
+   copy of *rngp; records the routers it crossed and the port and VC it
+   took at each. Returns the hops. walk(): a fixed stream. */
+static uint32_t walk_with(rig *g, insee_rng *rngp, uint32_t src, uint32_t dst, uint32_t salt,
+                          uint32_t *routers, insee_candidate *taken, uint32_t max)
 {
-    insee_rng rng;
-    insee_rng_init(&rng, 1, 2);
+    insee_rng rng = *rngp;
     uint32_t first = g->k.topo->node_router(g->k.topo_self, src);
     uint32_t leaf = g->k.topo->node_router(g->k.topo_self, dst);
     uint32_t r = first, in_port = INSEE_PORT_INJECTION, in_vc = 0, hops = 0;
@@ -140,6 +140,14 @@ static uint32_t walk(rig *g, uint32_t src, uint32_t dst, uint32_t salt, uint32_t
     cr_assert_eq(hops, g->k.topo->distance(g->k.topo_self, first, dst),
                  "%u -> %u: a shortest route", src, dst);
     return hops;
+}
+
+static uint32_t walk(rig *g, uint32_t src, uint32_t dst, uint32_t salt, uint32_t *routers,
+                     insee_candidate *taken, uint32_t max)
+{
+    insee_rng rng;
+    insee_rng_init(&rng, 1, 2);
+    return walk_with(g, &rng, src, dst, salt, routers, taken, max);
 }
 
 /* 4-ary 3-tree (ports 0-3 down, 4-7 up; leaf y/4 holds node y; level-1
@@ -176,33 +184,50 @@ Test(multistage, static_up_ports_follow_the_source)
 
 /* With network interfaces (routers 48 + y) the same route is two hops
    longer, and the switches' choices are the same: the level is the up
-   hops' dim, not the hops taken. INSEE's code (static_up = "source-vc")
-   adds the packet's VC before the mod: with salt 7 and 3 VCs, VC 1, so
-   4 + (6 + 1) mod 4 = 7 at the leaf, 4 + (1 + 1) mod 4 = 6 at level 1
-   (router 19, label (3, 0)) to top switch (3, 2) = 32 + 11 = 43, down
-   through level-1 switch (3, 3) = router 31 to leaf 15. */
-static void check_route_6_to_60(rig *g, const uint32_t *want_router, const uint32_t *want_port)
+   hops' dim, not the hops taken. INSEE's code (static_rule = "insee")
+   draws the VC at the interface on every attempt and keeps it, and adds it
+   before the mod: on VC 1, 4 + (6 + 1) mod 4 = 7 at the leaf, 4 + (1 + 1)
+   mod 4 = 6 at level 1 (router 19, label (3, 0)) to top switch (3, 2) = 32
+   + 11 = 43, down through level-1 switch (3, 3) = router 31 to leaf 15. */
+static void check_route_6_to_60(rig *g, insee_rng *rng, const uint32_t *want_router,
+                                const uint32_t *want_port, uint32_t want_vc)
 {
     uint32_t routers[8];
     insee_candidate taken[8];
-    cr_assert_eq(walk(g, 6, 60, 7, routers, taken, 8), 6u);
+    cr_assert_eq(walk_with(g, rng, 6, 60, 7, routers, taken, 8), 6u);
     for (uint32_t i = 0; i < 6; i++) {
         cr_assert_eq(routers[i], want_router[i], "hop %u at router %u", i, routers[i]);
         cr_assert_eq(taken[i].port, want_port[i], "hop %u port %u", i, taken[i].port);
-        cr_assert_eq(taken[i].vc, 7 % 3, "the salt's VC, kept all the way");
+        cr_assert_eq(taken[i].vc, want_vc, "one VC all the way");
     }
 }
 
-Test(multistage, network_interfaces_and_the_vc_in_the_up_port)
+Test(multistage, network_interfaces_and_insee_static_rule)
 {
     rig g;
-    rig_tree_nic(&g, 4, 3, true, STATIC, UP_SOURCE, 3);
-    check_route_6_to_60(&g, (const uint32_t[]){48 + 6, 1, 18, 38, 30, 15},
-                        (const uint32_t[]){0, 6, 5, 3, 3, 60 % 4});
+    insee_rng rng;
+    insee_rng_init(&rng, 1, 2);
+    rig_tree_nic(&g, 4, 3, true, STATIC, RULE_PAPER, 3);
+    check_route_6_to_60(&g, &rng, (const uint32_t[]){48 + 6, 1, 18, 38, 30, 15},
+                        (const uint32_t[]){0, 6, 5, 3, 3, 60 % 4}, 7 % 3);
     rig_free(&g);
-    rig_tree_nic(&g, 4, 3, true, STATIC, UP_SOURCE_VC, 3);
-    check_route_6_to_60(&g, (const uint32_t[]){48 + 6, 1, 19, 43, 31, 15},
-                        (const uint32_t[]){0, 7, 6, 3, 3, 60 % 4});
+    rig_tree_nic(&g, 4, 3, true, STATIC, RULE_INSEE, 3);
+    cr_assert_eq(g.vt->properties(g.self), 0u, "draws at the interface: not pure");
+    uint32_t seen[3] = {0};
+    for (int i = 0; i < 300; i++)
+        seen[route_one(&g, &rng, 48 + 6, INSEE_PORT_INJECTION, 0, 0, 6, 60, 7).vc]++;
+    for (uint32_t vc = 0; vc < 3; vc++)
+        cr_assert_gt(seen[vc], 60u, "VC %u drawn %u times of 300", vc, seen[vc]);
+    /* A walk whose interface drew VC 1 (the walk's stream decides). */
+    for (int tries = 0;; tries++) {
+        cr_assert_lt(tries, 100);
+        insee_rng probe = rng;
+        if (route_one(&g, &probe, 48 + 6, INSEE_PORT_INJECTION, 0, 0, 6, 60, 7).vc == 1)
+            break;
+        insee_rng_below(&rng, 2);
+    }
+    check_route_6_to_60(&g, &rng, (const uint32_t[]){48 + 6, 1, 19, 43, 31, 15},
+                        (const uint32_t[]){0, 7, 6, 3, 3, 60 % 4}, 1);
     rig_free(&g);
 }
 

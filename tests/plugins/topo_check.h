@@ -72,7 +72,8 @@ uint64_t topo_check_distances(const topo_table *t, const uint32_t *bfs, uint32_t
 
 /* minimal_hops(router, node, salt) into out (cap entries, at least
    ports(router)), then: nothing exactly at the node's router; every hop a
-   plugged port, listed once, one BFS hop closer, in non-decreasing dim,
+   plugged port, listed once, one BFS hop closer, in non-decreasing dim
+   after the first,
    with the dim and dir of port_info() (dim -1 without port_info()); every
    plugged port one BFS hop closer listed; max = 1 gives the same first hop
    and max = 0 writes nothing. Returns how many hops were listed. */

@@ -50,18 +50,19 @@ void net_close(net *t)
 }
 
 insee_value *twisted_params(const int64_t *dims, size_t n, int64_t twist, int which,
-                            insee_value out[3])
+                            insee_value out[4])
 {
     static const char *const choices[] = {"all", "y", "z"};
     out[0] = value_int_list(dims, n);
     out[1] = value_int(twist);
     out[2] = value_enum(which, choices[which]);
+    out[3] = value_enum(0, "draw");
     return out;
 }
 
 void twisted_open(net *t, const int64_t *dims, size_t n, int64_t twist, int which)
 {
-    insee_value p[3];
+    insee_value p[4];
     net_open(t, "twisted-torus", twisted_params(dims, n, twist, which, p));
 }
 
@@ -182,7 +183,10 @@ uint64_t check_net(const net *t, bool dateline_safe, uint32_t *diameter)
     free(xy);
     uint32_t *all = topo_bfs_all(&links);
     uint64_t sum = topo_check_distances(&links, all, diameter);
-    static const uint32_t salts[] = {0u, ~0u, 0x2u, 0x5u};
+    /* Every tie bit in two dimensions, and for a twisted torus's draw the
+       orders of preference its hash gives salts 0 to 15. */
+    static const uint32_t salts[] = {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u,
+                                     9u, 10u, 11u, 12u, 13u, 14u, 15u, ~0u};
     for (uint32_t s = 0; s < n; s++)
         for (uint32_t x = 0; x < n; x++) {
             insee_hop out[8]; /* exactly the ports one hop closer, each once */
@@ -281,12 +285,13 @@ bool dally_cdg_cyclic(net *t, const char *mode)
     void *router = vt->create(&t->host, params, &err);
     cr_assert_not_null(router, "dally create: %s", err.message);
     uint32_t n = t->info.routers;
-    static const uint32_t salts[] = {0u, ~0u, 0x2u, 0x5u};
+    /* Salts 0..31 and ~0: every tie bit, and every order of preference a
+       twisted torus's draw hashes them to (6 per dimension). */
     edges g = {0};
     for (uint32_t s = 0; s < n; s++)
         for (uint32_t x = 0; x < n; x++)
-            for (size_t i = 0; i < sizeof salts / sizeof salts[0]; i++)
-                dally_walk(t, vt, router, s, x, salts[i], &g);
+            for (uint32_t salt = 0; salt <= 32; salt++)
+                dally_walk(t, vt, router, s, x, salt < 32 ? salt : ~0u, &g);
     bool found = cyclic(&g, n * t->info.max_ports * 2);
     free(g.e);
     vt->destroy(router);

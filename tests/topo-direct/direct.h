@@ -31,7 +31,7 @@ void twisted_open(net *t, const int64_t *dims, size_t n, int64_t twist, int whic
 void midimew_open(net *t, int64_t nodes);
 void spinnaker_open(net *t, int64_t w, int64_t h);
 insee_value *twisted_params(const int64_t *dims, size_t n, int64_t twist, int which,
-                            insee_value out[3]);
+                            insee_value out[4]);
 
 /* Check everything the topology says against BFS over its links: wiring
    (in range, symmetric, inputs fed once, port_info), coordinates (unique;

@@ -7,6 +7,7 @@
 #include "direct.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 enum { ALL, ONLY_Y, ONLY_Z };
@@ -170,11 +171,13 @@ Test(twisted_torus, figure_2d_wiring)
 }
 
 /* The symmetric 2a x a: from (0,0) to (a,0) the four directions tie, and
-   the salt's bit 0 picks + or - along x first. */
+   with order = "farther" the salt's bit 0 picks + or - along x first. */
 Test(twisted_torus, ties_follow_the_salt)
 {
     net t;
-    twisted_open(&t, DIMS(8, 4), -1, ALL);
+    insee_value p[4];
+    twisted_params(DIMS(8, 4), -1, ALL, p)[3] = value_enum(1, "farther");
+    net_open(&t, "twisted-torus", p);
     insee_hop out[4];
     cr_assert_eq(t.vt->minimal_hops(t.self, 0, 4, 0, out, 4), 4u);
     cr_assert(out[0].port == 0 && out[0].dim_hops == 4 && (out[0].flags & INSEE_HOP_TIE));
@@ -185,11 +188,36 @@ Test(twisted_torus, ties_follow_the_salt)
     net_close(&t);
 }
 
+/* order = "draw" (the default, INSEE's): from (0,0) to (a,0) the packet
+   goes +x, -x or straight along y (either way) as its salt prefers, a third
+   each, as INSEE draws its routing record among the equally short ones.
+   Whatever the salt, following the first hop router by router is a
+   shortest dimension-ordered path: check_net's walks (every source,
+   destination and salt 0..63 here) say so. */
+Test(twisted_torus, draw_spreads_over_every_shortest_way)
+{
+    net t;
+    twisted_open(&t, DIMS(8, 4), -1, ALL);
+    insee_hop out[4];
+    uint32_t seen[4] = {0};
+    const uint32_t salts = 6000;
+    for (uint32_t salt = 0; salt < salts; salt++) {
+        cr_assert_eq(t.vt->minimal_hops(t.self, 0, 4, salt, out, 4), 4u);
+        seen[out[0].port]++;
+    }
+    for (uint32_t port = 0; port < 4; port++) {
+        double want = port < 2 ? 1.0 / 3 : 1.0 / 6;
+        cr_assert(fabs((double)seen[port] / salts - want) < 0.02, "port %u taken %u times of %u",
+                  port, seen[port], salts);
+    }
+    net_close(&t);
+}
+
 static void expect_refused(const int64_t *dims, size_t n, int64_t twist, int which,
                            const char *says)
 {
     net t;
-    insee_value p[3];
+    insee_value p[4];
     insee_error err = {0};
     cr_assert_not(net_try(&t, "twisted-torus", twisted_params(dims, n, twist, which, p), &err));
     cr_assert_eq(err.code, INSEE_ERR_PARAM);

@@ -11,12 +11,13 @@
  *  - static: up port by the source, (source / k^level) mod k' (at the
  *    leaves source mod k', the paper's source_id mod k; higher up the
  *    source's next digits, as INSEE's own code does, so that the sources
- *    spread over every top switch instead of k of them), plus the packet's
- *    VC with static_up = "source-vc" as INSEE's code has it; the VC is the
+ *    spread over every top switch instead of k of them); the VC is the
  *    packet's salt mod vcs, a random draw fixed at generation, kept all the
- *    way (INSEE draws it at injection and the packet never leaves it). The
- *    level is the up hops' dim; a network interface's one hop (dim -1)
- *    leaves no choice.
+ *    way (the paper: drawn at injection, never left). The level is the up
+ *    hops' dim; a network interface's one hop (dim -1) leaves no choice.
+ *    static_rule = "insee" is INSEE's code instead: the VC added to the up
+ *    port's index before the mod, and at a network interface the VC drawn
+ *    anew at every attempt, then kept (the VC the packet came in on).
  *  - adaptive: the (up port, VC) with most free room downstream, the one
  *    down port's VC with most room going down; ties drawn at random.
  * Each attempt asks for exactly one output, as INSEE does: a head whose
@@ -26,26 +27,27 @@
 
 #include <stdlib.h>
 
-enum { P_MODE, P_STATIC_UP };
+enum { P_MODE, P_STATIC_RULE };
 enum mode { STATIC, ADAPTIVE }; /* order of the choices */
-enum static_up { UP_SOURCE, UP_SOURCE_VC };
+enum static_rule { RULE_PAPER, RULE_INSEE }; /* order of the choices */
 
 static const insee_param_def multistage_params[] = {
     [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"adaptive\"", 1, 0, "static|adaptive", NULL,
                 "routing (INSEE §2.2.3): up ports fixed by the source and one VC per packet "
                 "(static), or the up port and VC with most free room downstream (adaptive); "
                 "down ports follow the destination"},
-    [P_STATIC_UP] = {"static_up", INSEE_PARAM_ENUM, "\"source\"", 1, 0, "source|source-vc", NULL,
-                     "static mode's up port: (source / k^level) mod k' as the paper says "
-                     "(source), or with the packet's VC added before the mod, as INSEE's code "
-                     "does (source-vc)"},
+    [P_STATIC_RULE] = {"static_rule", INSEE_PARAM_ENUM, "\"paper\"", 1, 0, "paper|insee", NULL,
+                       "static mode: up port (source / k^level) mod k' and one VC per packet, "
+                       "as the paper says (paper), or as INSEE's code: the VC added to the up "
+                       "port before the mod, and drawn at every attempt at a network "
+                       "interface (insee)"},
     {0},
 };
 
 typedef struct multistage {
     const insee_host *host;
     enum mode mode;
-    bool up_adds_vc; /* static_up = "source-vc" */
+    bool insee_rule; /* static_rule = "insee" */
     uint32_t vcs;
     uint32_t L;     /* packet_phits: free phits from free packets on an ABI 1.0 host */
     uint32_t k;     /* nodes per leaf switch: the base of the source's digits */
@@ -118,7 +120,7 @@ static void *multistage_create(const insee_host *host, const insee_value *params
         return NULL;
     }
     *self = (multistage){.host = host, .mode = (enum mode)params[P_MODE].i,
-                         .up_adds_vc = params[P_STATIC_UP].i == UP_SOURCE_VC, .vcs = shape.vcs,
+                         .insee_rule = params[P_STATIC_RULE].i == RULE_INSEE, .vcs = shape.vcs,
                          .L = shape.packet_phits,
                          .phit_view = INSEE_HOST_HAS(host, output_free_phits)};
     /* The trees attach node y to leaf y / k. */
@@ -138,7 +140,7 @@ static uint32_t source_block(const multistage *self, const insee_route_ctx *ctx,
     uint64_t span = 1;
     for (int l = 0; l < level && span <= ctx->src_node; l++)
         span *= self->k;
-    return (uint32_t)(ctx->src_node / span) + (self->up_adds_vc ? vc : 0u);
+    return (uint32_t)(ctx->src_node / span) + (self->insee_rule ? vc : 0u);
 }
 
 /* Free room downstream of (port, vc), in phits as INSEE's credits count it. */
@@ -174,6 +176,22 @@ static insee_candidate roomiest(const multistage *self, const insee_route_ctx *c
     return choice;
 }
 
+/* The static mode's VC: the salt's, drawn at generation and kept (the
+   paper); with INSEE's rule drawn anew at every attempt at a network
+   interface (INSEE's check_rr_fattree_static: rand() % nchan while the
+   packet has made no hop), then the VC it came in on. */
+static uint16_t static_vc(const multistage *self, const insee_route_ctx *ctx,
+                          const insee_hop *hop)
+{
+    if (!self->insee_rule)
+        return (uint16_t)(ctx->salt % self->vcs);
+    if (ctx->in_port != INSEE_PORT_INJECTION)
+        return (uint16_t)ctx->in_vc;
+    if (hop->dim < 0)
+        return (uint16_t)insee_rng_below(ctx->rng, self->vcs);
+    return (uint16_t)(ctx->salt % self->vcs); /* no interface: injected at the leaf */
+}
+
 static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
                                  uint32_t max)
 {
@@ -190,7 +208,7 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
         return 1;
     }
     /* Going down the one hop listed is the way. */
-    uint16_t vc = (uint16_t)(ctx->salt % self->vcs);
+    uint16_t vc = static_vc(self, ctx, &hops[0]);
     uint32_t pick = hops[0].flags & INSEE_HOP_UP ? source_block(self, ctx, hops[0].dim, vc) % n
                                                  : 0;
     out[0] = (insee_candidate){.port = hops[pick].port, .vc = vc, .room = 1};
@@ -198,11 +216,12 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
 }
 
 /* static depends only on the packet and where it is: the kernel may keep its
-   answer while the head waits. adaptive reads the room and draws ties. */
+   answer while the head waits. adaptive reads the room and draws ties, and
+   INSEE's static rule draws at the interfaces. */
 static uint32_t multistage_properties(void *vself)
 {
     const multistage *self = vself;
-    return self->mode == STATIC ? INSEE_ROUTE_PURE : 0u;
+    return self->mode == STATIC && !self->insee_rule ? INSEE_ROUTE_PURE : 0u;
 }
 
 static const insee_router_vtable multistage_vtable = {

@@ -16,6 +16,19 @@ static int port_dir(uint32_t port)
     return port & 1u ? -1 : +1;
 }
 
+/* Sign patterns (cayley.h): base-3 digits, one per dimension. */
+static uint32_t pow3(uint32_t d)
+{
+    return d == 0 ? 1u : 3u * pow3(d - 1);
+}
+
+/* Pattern p with dimension d's digit set to the sign of `move`. */
+static uint32_t with_sign(uint32_t p, uint32_t d, int move)
+{
+    uint32_t unit = pow3(d);
+    return p - (p / unit % 3) * unit + (uint32_t)(move + 1) * unit;
+}
+
 static const int32_t *reach_of(const cayley *g, uint32_t c, uint32_t d)
 {
     return &g->reach[((size_t)c * g->dims + d) * 2];
@@ -42,6 +55,8 @@ static void explore(cayley *g, uint32_t *queue)
     g->dist[0] = 0;
     uint32_t head = 0, tail = 0;
     queue[tail++] = 0;
+    if (g->ways) /* node 0: the empty path, no move along any dimension */
+        g->ways[0] = 1u << ((pow3(n) - 1) / 2);
     while (head < tail) {
         uint32_t c = queue[head++];
         int32_t *rc = &g->reach[(size_t)c * n * 2];
@@ -57,6 +72,8 @@ static void explore(cayley *g, uint32_t *queue)
             if (g->dist[w] + 1 != g->dist[c])
                 continue;
             /* c = w - dir along d: w's paths plus one move of -dir. */
+            for (uint32_t bits = g->ways ? g->ways[w] : 0; bits; bits &= bits - 1)
+                g->ways[c] |= 1u << with_sign((uint32_t)__builtin_ctz(bits), d, -dir);
             for (uint32_t e = 0; e < n; e++) {
                 const int32_t *rw = reach_of(g, w, e);
                 int32_t move = e == d ? -dir : 0;
@@ -91,7 +108,9 @@ bool cayley_build(cayley *g, const insee_host *host, insee_error *err)
     g->dist = malloc(sizeof *g->dist * n);
     g->reach = calloc(n * g->dims * 2, sizeof *g->reach); /* node 0 keeps its zeros */
     uint32_t *queue = malloc(sizeof *queue * n);
-    if (!g->pos || !g->dist || !g->reach || !queue) {
+    if (g->draw)
+        g->ways = calloc(n, sizeof *g->ways);
+    if (!g->pos || !g->dist || !g->reach || !queue || (g->draw && !g->ways)) {
         free(queue);
         insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory for the tables of %zu nodes",
                         g->name, n);
@@ -119,6 +138,7 @@ void cayley_destroy(void *self)
     free(g->pos);
     free(g->dist);
     free(g->reach);
+    free(g->ways);
     free(g);
 }
 
@@ -174,6 +194,75 @@ static insee_hop make_hop(const cayley *g, uint32_t router, uint32_t d, int dir,
     };
 }
 
+/* The lowest dimension with a move toward c, in *d, and its way: toward
+   the extreme farther from 0, the salt's bit d on a tie. 0: c is node 0. */
+static int farther_way(const cayley *g, uint32_t c, uint32_t salt, uint32_t *d)
+{
+    for (*d = 0; *d < g->dims; ++*d) {
+        const int32_t *r = reach_of(g, c, *d);
+        if (r[0] <= 0 && r[1] >= 0)
+            continue;
+        bool tie = r[0] == -r[1];
+        return r[0] > -r[1] || (tie && !((salt >> *d) & 1u)) ? +1 : -1;
+    }
+    return 0;
+}
+
+/* The packet's rank of the signs -, none, + along dimension d: one of the
+   6 orders, from a hash of the salt (each dimension hashed apart, and none
+   reusing the tie bits). */
+static const int8_t *sign_order(uint32_t salt, uint32_t d)
+{
+    static const int8_t orders[6][3] = {{+1, -1, 0}, {+1, 0, -1}, {-1, +1, 0},
+                                        {-1, 0, +1}, {0, +1, -1}, {0, -1, +1}};
+    uint32_t h = (salt + 0x9e3779b9u * (d + 1)) * 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return orders[h % 6];
+}
+
+/* The pattern the packet prefers among the shortest ways to c (cayley.h):
+   its lowest moving dimension in *d and the way along it; 0 at node 0. */
+static int drawn_way(const cayley *g, uint32_t c, uint32_t salt, uint32_t *d)
+{
+    uint32_t kept = g->ways[c];
+    for (uint32_t e = 0; e < g->dims; e++) {
+        const int8_t *order = sign_order(salt, e);
+        for (int i = 0; i < 3; i++) {
+            uint32_t same = 0;
+            for (uint32_t bits = kept; bits; bits &= bits - 1) {
+                uint32_t p = (uint32_t)__builtin_ctz(bits);
+                if ((int)(p / pow3(e) % 3) - 1 == order[i])
+                    same |= 1u << p;
+            }
+            if (same) {
+                kept = same;
+                break;
+            }
+        }
+    }
+    uint32_t p = (uint32_t)__builtin_ctz(kept); /* one pattern is left */
+    for (*d = 0; *d < g->dims; ++*d)
+        if (p / pow3(*d) % 3 != 1)
+            return (int)(p / pow3(*d) % 3) - 1;
+    return 0;
+}
+
+/* How many moves the packet makes along dim, way, from router on: patterns
+   of one sign may differ in length, and which the packet follows shows
+   only as it goes (O(those moves)). */
+static uint32_t drawn_run(const cayley *g, uint32_t router, uint32_t dst_node, uint32_t salt,
+                          uint32_t dim, int way)
+{
+    uint32_t hops = 0, d = dim;
+    do {
+        router = g->ops->neighbour(g, router, dim, way);
+        hops++;
+    } while (drawn_way(g, g->ops->difference(g, dst_node, router), salt, &d) == way && d == dim);
+    return hops;
+}
+
 uint32_t cayley_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uint32_t salt,
                              insee_hop *out, uint32_t max)
 {
@@ -181,17 +270,16 @@ uint32_t cayley_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uin
     uint32_t c = g->ops->difference(g, dst_node, router);
     uint32_t w = 0, first = UINT32_MAX;
     /* The dimension-order hop first (cayley.h): the lowest dimension with a
-       move, toward its extreme farther from 0, the salt's bit on a tie. */
-    for (uint32_t d = 0; d < g->dims && w < max; d++) {
-        const int32_t *r = reach_of(g, c, d);
-        if (r[0] <= 0 && r[1] >= 0)
-            continue;
-        bool tie = r[0] == -r[1];
-        bool plus = r[0] > -r[1] || (tie && !((salt >> d) & 1u));
-        out[w++] = plus ? make_hop(g, router, d, +1, (uint32_t)r[0], r[1] < 0)
-                        : make_hop(g, router, d, -1, (uint32_t)-r[1], r[0] > 0);
+       move, toward its extreme farther from 0, the salt's bit on a tie; or
+       the way of the pattern the packet prefers. */
+    uint32_t dim = 0;
+    int way = g->draw ? drawn_way(g, c, salt, &dim) : farther_way(g, c, salt, &dim);
+    if (way != 0 && w < max) {
+        const int32_t *r = reach_of(g, c, dim);
+        uint32_t hops = g->draw ? drawn_run(g, router, dst_node, salt, dim, way)
+                                : (uint32_t)(way > 0 ? r[0] : -r[1]);
+        out[w++] = make_hop(g, router, dim, way, hops, way > 0 ? r[1] < 0 : r[0] > 0);
         first = out[0].port;
-        break;
     }
     /* Then every other minimal port, in port order. */
     for (uint32_t d = 0; d < g->dims && w < max; d++) {

@@ -27,6 +27,21 @@
  *    router picks the same path: the shortest paths from there are those of
  *    here that started with this move, so the extreme of this dimension is
  *    still there, one move shorter, and the lower dimensions stay done.
+ *  - With `draw` (INSEE's twisted torus: a routing record drawn per packet
+ *    among every equally short one), create() also tables, per node c, the
+ *    sign patterns (-, none, + along each dimension) of the shortest paths
+ *    0 -> c: a path to c is a path to a neighbour one move closer plus that
+ *    move, which sets that dimension's sign. The first hop is then the
+ *    pattern the packet prefers: dimension by dimension, lowest first, the
+ *    sign its salt ranks highest (one of the 6 orders of -, none, +, from a
+ *    hash of the salt) among the patterns still kept, then the lowest
+ *    dimension that pattern moves along. The same choice holds at the next
+ *    router: the pattern taken is still there (one move shorter, at most
+ *    losing this dimension's sign, which then ranks as it did), no pattern
+ *    moving the other way along it can appear (it would pass back through
+ *    here), and in lower dimensions the "none" kept stays, so the packet
+ *    never returns to a lower dimension. At the source each pattern of the
+ *    lowest tie is equally likely, as INSEE's draw makes each record.
  *  - Datelines: along dimension d every node has a position 0 .. length-1
  *    on a ring of that dimension (pos, set by the plugin); one hop moves it
  *    by `step`; a hop that leaves [0, length) crosses the dimension's
@@ -73,6 +88,9 @@ struct cayley {
     uint32_t axes;                     /* coordinates per node, >= dims */
     cayley_ring ring[CAYLEY_MAX_DIMS]; /* one per axis; step 1 past dims */
     uint32_t diameter;
+    bool draw;       /* dimension order draws among the shortest ways (above); set before build */
+    uint32_t *ways;  /* with draw, ways[c]: bit i set when some shortest path 0 -> c makes the
+                        net moves of sign pattern i (base-3 digit d: 0 -, 1 none, 2 +) */
     uint32_t *pos;   /* pos[node * axes + a]: position on the ring of a */
     uint32_t *dist;  /* dist[c]: hops from node 0 to node c */
     int32_t *reach;  /* reach[(c * dims + d) * 2]: the largest net move along d

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-enum { P_DIMS, P_TWIST, P_TWISTED };
+enum { P_DIMS, P_TWIST, P_TWISTED, P_ORDER };
 enum { TWISTED_ALL, TWISTED_Y, TWISTED_Z }; /* order of the choices */
 
 static const insee_param_def twisted_params[] = {
@@ -21,6 +21,9 @@ static const insee_param_def twisted_params[] = {
                  "(the symmetric 2a x a and 2a x a x a networks when dims[0] = 2a)"},
     [P_TWISTED] = {"twisted", INSEE_PARAM_ENUM, "\"all\"", 1, 0, "all|y|z", NULL,
                    "which wrap-around links carry the twist: all = those of y and z"},
+    [P_ORDER] = {"order", INSEE_PARAM_ENUM, "\"draw\"", 1, 0, "draw|farther", NULL,
+                 "dimension order among equally short ways: drawn per packet, as INSEE "
+                 "draws its routing record (draw), or toward the farther extreme (farther)"},
     {0},
 };
 
@@ -129,7 +132,7 @@ static void *twisted_create(const insee_host *host, const insee_value *params, i
         return NULL;
     }
     t->g = (cayley){.ops = &twisted_ops, .name = "twisted-torus", .nodes = (uint32_t)nodes,
-                    .dims = n, .axes = n};
+                    .dims = n, .axes = n, .draw = params[P_ORDER].i == 0};
     t->twist = (uint32_t)twist;
     for (uint32_t d = 0; d < n; d++) {
         t->k[d] = (uint32_t)dims->list[d];

@@ -107,8 +107,11 @@ typedef struct insee_host {
           dimension first; half way round an even ring both directions,
           flagged INSEE_HOP_TIE, bit `dim` of salt choosing which comes first;
         - twisted torus, midimew, SpiNNaker: the dimension-order hop first
-          (the lowest dimension with a move; bit `dim` of salt on a tie),
-          then every other minimal port in port order;
+          (the lowest dimension with a move; bit `dim` of salt on a tie;
+          on a twisted torus with order = "draw", the default, the first
+          hop of the dimension-ordered shortest way the salt draws, which
+          may start in a higher dimension), then every other minimal port
+          in port order;
         - HyperX, hypercube: lowest dimension first; within a dimension its
           K parallel links (trunking), from index salt % K on;
         - k-ary n-tree, thin-tree: going down, the one down port toward the

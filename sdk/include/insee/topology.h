@@ -18,7 +18,8 @@
  *    reverse link come back into input p (the conformance suite checks it
  *    unless info.flags has INSEE_TOPO_DIRECTED).
  *  - minimal_hops() lists every output port at `router` that lies on a
- *    shortest path to dst_node, in dimension order (lowest dimension first);
+ *    shortest path to dst_node, in dimension order (lowest dimension first;
+ *    a topology may put its own pick first, host.h says which do);
  *    0 entries means router hosts dst_node. It returns how many it wrote
  *    (at most `max`; the first `max` in that order when there are more). `salt` is a per-packet random
  *    word fixed at generation: where two directions tie (a torus ring of even
