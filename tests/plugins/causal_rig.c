@@ -23,7 +23,6 @@ struct causal_rig {
     uint64_t jitter;
     insee_rng jitter_rng;
     bool lose_next;
-    bool emit_first; /* the kernel's order within a cycle */
 };
 
 static bool before(const flight *a, const flight *b)
@@ -135,16 +134,6 @@ static void emit_task(causal_rig *c, uint32_t t, uint64_t now)
                      .msg = m});
 }
 
-static void emit_due(causal_rig *c, uint64_t now)
-{
-    for (uint32_t t = 0; t < c->tasks; t++) {
-        if (c->due[t] != now)
-            continue;
-        emit_task(c, t, now);
-        take_wakes(c, now);
-    }
-}
-
 uint64_t causal_run(causal_rig *c, uint64_t limit)
 {
     uint64_t last = 0;
@@ -155,8 +144,6 @@ uint64_t causal_run(causal_rig *c, uint64_t limit)
                 now = c->due[t];
         if (now == INSEE_NEVER || now >= limit)
             return last;
-        if (c->emit_first)
-            emit_due(c, now);
         while (c->len && c->heap[0].at == now) {
             flight f = pop(c);
             if (c->r->vt->delivered)
@@ -165,8 +152,12 @@ uint64_t causal_run(causal_rig *c, uint64_t limit)
                 c->hooks.delivered(c->hooks.user, f.src, &f.msg, now);
             take_wakes(c, now);
         }
-        if (!c->emit_first)
-            emit_due(c, now);
+        for (uint32_t t = 0; t < c->tasks; t++) {
+            if (c->due[t] != now)
+                continue;
+            emit_task(c, t, now);
+            take_wakes(c, now);
+        }
         last = now;
     }
 }
@@ -174,11 +165,6 @@ uint64_t causal_run(causal_rig *c, uint64_t limit)
 uint64_t causal_in_flight(const causal_rig *c)
 {
     return c->len;
-}
-
-void causal_emit_first(causal_rig *c)
-{
-    c->emit_first = true;
 }
 
 void causal_jitter(causal_rig *c, uint64_t max)

@@ -41,10 +41,6 @@ uint64_t causal_in_flight(const causal_rig *c);
    0 .. max (a seeded stream of the rig's own), so that messages overtake
    each other. */
 void causal_jitter(causal_rig *c, uint64_t max);
-/* Within a cycle, run the emits due before the deliveries, as the kernel
-   does (generation first): a reply triggered in a cycle is never sent in
-   it. By default deliveries come first. */
-void causal_emit_first(causal_rig *c);
 /* Make the next message sent be lost (never delivered), as a dropped
    packet would be. */
 void causal_lose_next(causal_rig *c);

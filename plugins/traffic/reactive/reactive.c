@@ -60,6 +60,8 @@ typedef struct reactive {
     bool instead;  /* replies = "instead" */
     bool scatter;  /* reply_to = "pattern" */
     uint64_t *independent_at; /* per task: the cycle its next independent message is due */
+    uint64_t *fresh_at;       /* per task: the cycle of its last trigger ... */
+    uint32_t *fresh;          /* ... and the replies it queued then, last in the FIFO */
     traffic_ring *queue;      /* per task: replies to send, dst << 32 | packets */
     insee_rng *rng;           /* per task: its decisions on what it receives */
 } reactive;
@@ -71,6 +73,8 @@ static void reactive_destroy(void *vself)
         traffic_ring_free(&re->queue[t]);
     free(re->queue);
     free(re->independent_at);
+    free(re->fresh_at);
+    free(re->fresh);
     free(re->rng);
     free(re);
 }
@@ -115,10 +119,12 @@ static void *reactive_create(const insee_host *host, const insee_value *params, 
     if (re) {
         re->tasks = shape.tasks;
         re->independent_at = malloc(sizeof *re->independent_at * shape.tasks);
+        re->fresh_at = calloc(shape.tasks, sizeof *re->fresh_at);
+        re->fresh = calloc(shape.tasks, sizeof *re->fresh);
         re->queue = calloc(shape.tasks, sizeof *re->queue);
         re->rng = malloc(sizeof *re->rng * shape.tasks);
     }
-    if (!re || !re->independent_at || !re->queue || !re->rng) {
+    if (!re || !re->independent_at || !re->fresh_at || !re->fresh || !re->queue || !re->rng) {
         if (re)
             reactive_destroy(re);
         insee_error_set(err, INSEE_ERR_NOMEM, "reactive: out of memory");
@@ -148,8 +154,12 @@ static bool reactive_emit(void *vself, uint32_t task, uint64_t now, insee_rng *r
 {
     reactive *re = vself;
     traffic_ring *rq = &re->queue[task];
+    /* A reply leaves in a cycle after the delivery that triggered it, as
+       INSEE's receptions come after the cycle's generation, whichever order
+       the host calls delivered() and emit() within a cycle. */
+    size_t ready = rq->len - (re->fresh_at[task] == now ? re->fresh[task] : 0);
     bool sent = true;
-    if (rq->len) {
+    if (ready) {
         /* Replies first, as INSEE's sources send triggered packets first. */
         uint64_t r = traffic_ring_pop(rq);
         uint32_t dst = (uint32_t)(r >> 32);
@@ -186,16 +196,21 @@ static void reactive_delivered(void *vself, uint32_t src_task, const insee_messa
     if (!(insee_rng_double(rng) < re->q))
         return;
     uint32_t packets = re->reply_min + insee_rng_below(rng, re->reply_span);
+    if (re->fresh_at[receiver] != now)
+        re->fresh[receiver] = 0;
+    re->fresh_at[receiver] = now;
     /* pattern: as many one-packet replies, each to a destination drawn
        when it is sent. */
     uint64_t entry = re->scatter ? (uint64_t)DRAWN_DST << 32 | 1u
                                  : (uint64_t)src_task << 32 | packets;
-    for (uint32_t i = 0; i < (re->scatter ? packets : 1u); i++)
+    for (uint32_t i = 0; i < (re->scatter ? packets : 1u); i++) {
         if (!traffic_ring_push(&re->queue[receiver], entry)) {
             re->host->log(re->host->kernel, INSEE_LOG_ERROR,
                           "reactive: out of memory queuing a reply; it is not sent");
             return;
         }
+        re->fresh[receiver]++;
+    }
     re->host->wake_task(re->host->kernel, receiver, now + 1);
 }
 
