@@ -5,12 +5,13 @@
 #include "harness.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 enum { STATIC, ADAPTIVE };
 static const char *const modes[] = {"static", "adaptive"};
 enum { RULE_PAPER, RULE_INSEE };
-static const char *const static_rules[] = {"paper", "insee"};
+static const char *const rules[] = {"paper", "insee"};
 
 /* Free room downstream per (router, port, VC), in packets; room_phits()
    reports it in phits. Every other queue has room_default. */
@@ -68,7 +69,7 @@ static void *rig_router_rule(rig *g, int mode, int rule, insee_error *err)
     const insee_plugin_desc *d = load_plugin("router", "multistage");
     cr_assert_eq(d->kind, INSEE_KIND_ROUTER);
     g->vt = d->vtable;
-    insee_value params[2] = {value_enum(mode, modes[mode]), value_enum(rule, static_rules[rule])};
+    insee_value params[2] = {value_enum(mode, modes[mode]), value_enum(rule, rules[rule])};
     return g->self = g->vt->create(&g->host, params, err);
 }
 
@@ -184,7 +185,7 @@ Test(multistage, static_up_ports_follow_the_source)
 
 /* With network interfaces (routers 48 + y) the same route is two hops
    longer, and the switches' choices are the same: the level is the up
-   hops' dim, not the hops taken. INSEE's code (static_rule = "insee")
+   hops' dim, not the hops taken. INSEE's code (rule = "insee")
    draws the VC at the interface on every attempt and keeps it, and adds it
    before the mod: on VC 1, 4 + (6 + 1) mod 4 = 7 at the leaf, 4 + (1 + 1)
    mod 4 = 6 at level 1 (router 19, label (3, 0)) to top switch (3, 2) = 32
@@ -283,6 +284,31 @@ Test(multistage, adaptive_takes_the_roomiest_up_port)
     insee_candidate c = route_one(&g, &rng, 38, 5, 0, 2, 6, 60, 0);
     cr_assert_eq(c.port, 3);
     cr_assert_eq(c.vc, 1);
+    rig_free(&g);
+}
+
+/* rule = "insee": of two equally roomy pairs the first (port 4 VC 0, before
+   port 6 VC 1) is drawn twice as often, as INSEE's min_queue_occupation()
+   counts it twice: 2/3 of 900 draws, within five binomial deviations. */
+Test(multistage, insee_rule_weighs_the_first_roomiest_twice)
+{
+    rig g;
+    rig_tree_nic(&g, 4, 3, false, ADAPTIVE, RULE_INSEE, 2);
+    for (uint32_t p = 4; p < 8; p++)
+        room_of[1][p][0] = room_of[1][p][1] = 1;
+    room_of[1][4][0] = room_of[1][6][1] = 3;
+    insee_rng rng;
+    insee_rng_init(&rng, 5, 1);
+    int first = 0;
+    const int draws = 900;
+    for (int i = 0; i < draws; i++) {
+        insee_candidate c = route_one(&g, &rng, 1, INSEE_PORT_INJECTION, 0, 0, 6, 60, 0);
+        cr_assert((c.port == 4 && c.vc == 0) || (c.port == 6 && c.vc == 1));
+        first += c.port == 4;
+    }
+    double sd = sqrt(draws * (2.0 / 3) * (1.0 / 3));
+    cr_assert(fabs(first - draws * 2.0 / 3) < 5 * sd, "first roomiest %d times of %d", first,
+              draws);
     rig_free(&g);
 }
 

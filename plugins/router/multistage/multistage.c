@@ -15,11 +15,13 @@
  *    packet's salt mod vcs, a random draw fixed at generation, kept all the
  *    way (the paper: drawn at injection, never left). The level is the up
  *    hops' dim; a network interface's one hop (dim -1) leaves no choice.
- *    static_rule = "insee" is INSEE's code instead: the VC added to the up
- *    port's index before the mod, and at a network interface the VC drawn
- *    anew at every attempt, then kept (the VC the packet came in on).
+ *    rule = "insee" is INSEE's code instead: the VC added to the up port's
+ *    index before the mod, and at a network interface the VC drawn anew at
+ *    every attempt, then kept (the VC the packet came in on).
  *  - adaptive: the (up port, VC) with most free room downstream, the one
- *    down port's VC with most room going down; ties drawn at random.
+ *    down port's VC with most room going down; ties drawn at random (with
+ *    rule = "insee" the first of the roomiest, in port and VC order,
+ *    weighs twice: INSEE's min_queue_occupation() records it twice).
  * Each attempt asks for exactly one output, as INSEE does: a head whose
  * choice is not admitted waits for the next cycle and chooses again.
  */
@@ -27,27 +29,26 @@
 
 #include <stdlib.h>
 
-enum { P_MODE, P_STATIC_RULE };
+enum { P_MODE, P_RULE };
 enum mode { STATIC, ADAPTIVE }; /* order of the choices */
-enum static_rule { RULE_PAPER, RULE_INSEE }; /* order of the choices */
+enum rule { RULE_PAPER, RULE_INSEE }; /* order of the choices */
 
 static const insee_param_def multistage_params[] = {
     [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"adaptive\"", 1, 0, "static|adaptive", NULL,
                 "routing (INSEE §2.2.3): up ports fixed by the source and one VC per packet "
                 "(static), or the up port and VC with most free room downstream (adaptive); "
                 "down ports follow the destination"},
-    [P_STATIC_RULE] = {"static_rule", INSEE_PARAM_ENUM, "\"paper\"", 1, 0, "paper|insee", NULL,
-                       "static mode: up port (source / k^level) mod k' and one VC per packet, "
-                       "as the paper says (paper), or as INSEE's code: the VC added to the up "
-                       "port before the mod, and drawn at every attempt at a network "
-                       "interface (insee)"},
+    [P_RULE] = {"rule", INSEE_PARAM_ENUM, "\"paper\"", 1, 0, "paper|insee", NULL,
+                "each mode as the paper defines it (paper), or as INSEE's code does it "
+                "(insee): static adds the VC to the up port and draws it at every attempt "
+                "at a network interface; adaptive counts the first roomiest twice in ties"},
     {0},
 };
 
 typedef struct multistage {
     const insee_host *host;
     enum mode mode;
-    bool insee_rule; /* static_rule = "insee" */
+    bool insee_rule; /* rule = "insee" */
     uint32_t vcs;
     uint32_t L;     /* packet_phits: free phits from free packets on an ABI 1.0 host */
     uint32_t k;     /* nodes per leaf switch: the base of the source's digits */
@@ -120,7 +121,7 @@ static void *multistage_create(const insee_host *host, const insee_value *params
         return NULL;
     }
     *self = (multistage){.host = host, .mode = (enum mode)params[P_MODE].i,
-                         .insee_rule = params[P_STATIC_RULE].i == RULE_INSEE, .vcs = shape.vcs,
+                         .insee_rule = params[P_RULE].i == RULE_INSEE, .vcs = shape.vcs,
                          .L = shape.packet_phits,
                          .phit_view = INSEE_HOST_HAS(host, output_free_phits)};
     /* The trees attach node y to leaf y / k. */
@@ -154,7 +155,7 @@ static uint32_t free_phits(const multistage *self, uint32_t router, uint32_t por
 
 /* Of every VC of every listed hop, the one with most free room; among equals
    one drawn uniformly (reservoir sampling: the t-th tie replaces the choice
-   with probability 1/t). */
+   with probability 1/t), or with INSEE's rule the first counted as two. */
 static insee_candidate roomiest(const multistage *self, const insee_route_ctx *ctx,
                                 const insee_hop *hops, uint32_t n)
 {
@@ -166,7 +167,7 @@ static insee_candidate roomiest(const multistage *self, const insee_route_ctx *c
             insee_candidate c = {.port = hops[i].port, .vc = vc, .room = 1};
             if (ties == 0 || room > best) {
                 best = room;
-                ties = 1;
+                ties = self->insee_rule ? 2 : 1; /* INSEE: the first best counts twice */
                 choice = c;
             } else if (room == best && insee_rng_below(ctx->rng, ++ties) == 0) {
                 choice = c;
