@@ -1,7 +1,10 @@
 /* Golden results: the original INSEE's own figures (tests/golden/, measured
  * by running INSEE beside insee) against ours, for every router mode both
- * simulators have, on an 8x8 torus and mesh under uniform traffic. The
- * numbers cannot have come from our code: they are INSEE's.
+ * simulators have, on an 8x8 torus and mesh under uniform traffic, and for
+ * the families of insee-families.csv: k-ary n-trees with network
+ * interfaces under both multistage modes, the twisted torus under Dally
+ * basic, reactive traffic. The numbers cannot have come from our code:
+ * they are INSEE's.
  *
  * Each row runs here with fewer seeds and cycles than the reference,
  * so the tolerance is the acceptance criterion (accepted load within 1 %,
@@ -18,6 +21,8 @@
 #define GOLDEN INSEE_TEST_SOURCE_DIR "/tests/golden/insee-8x8-uniform.csv"
 #define ROWS 70
 #define REF_SEEDS 5
+#define FAMILIES INSEE_TEST_SOURCE_DIR "/tests/golden/insee-families.csv"
+#define FAMILY_ROWS 18
 #define REF_CYCLES 100000.0
 /* Under the sanitizers (about 20 times slower) one shorter run per row,
    after INSEE's whole warm-up; the tolerance widens with the noise of
@@ -37,44 +42,72 @@ typedef struct golden_row {
     double offered, accepted, accepted_sd, latency, latency_sd;
 } golden_row;
 
-/* Row `index` of the golden file (comments and the header skipped). */
+/* Data line `index` of a golden file (comments and the header, the line
+   starting with `header`, skipped) into line (len bytes). */
+static void read_line(const char *path, const char *header, int index, char *line, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    int seen = -1;
+    while (seen < index && fgets(line, (int)len, f))
+        if (line[0] != '#' && strncmp(line, header, strlen(header)) != 0)
+            seen++;
+    fclose(f);
+    cr_assert_eq(seen, index, "%s has fewer than %d rows", path, index + 1);
+}
+
+/* Row `index` of the 8x8 file. */
 static golden_row read_row(int index)
 {
-    FILE *f = fopen(GOLDEN, "r");
-    cr_assert_not_null(f, "cannot open %s", GOLDEN);
     char line[512];
-    int seen = -1;
+    read_line(GOLDEN, "topology,", index, line, sizeof line);
     golden_row r = {0};
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || strncmp(line, "topology,", 9) == 0)
-            continue;
-        if (++seen < index)
-            continue;
-        int fields = sscanf(line, "%15[^,],%15[^,],%15[^,],%lf,%lf,%lf,%lf,%lf", r.topology,
-                            r.router, r.mode, &r.offered, &r.accepted, &r.accepted_sd,
-                            &r.latency, &r.latency_sd);
-        cr_assert_eq(fields, 8, "%s: malformed row %d: %s", GOLDEN, index, line);
-        break;
-    }
-    fclose(f);
-    cr_assert_eq(seen, index, "%s has fewer than %d rows", GOLDEN, index + 1);
+    int fields = sscanf(line, "%15[^,],%15[^,],%15[^,],%lf,%lf,%lf,%lf,%lf", r.topology,
+                        r.router, r.mode, &r.offered, &r.accepted, &r.accepted_sd, &r.latency,
+                        &r.latency_sd);
+    cr_assert_eq(fields, 8, "%s: malformed row %d: %s", GOLDEN, index, line);
     return r;
 }
 
 /* Tolerance on a mean: `rel` of the reference, or three standard errors of
-   the difference (INSEE over REF_SEEDS runs of REF_CYCLES, ours over SEEDS
+   the difference (INSEE over ref_seeds runs of REF_CYCLES, ours over SEEDS
    runs of CYCLES, whose spread scales as 1/sqrt(cycles)). */
-static double tolerance(double ref, double sd, double rel)
+static double tolerance(double ref, double sd, double rel, int ref_seeds)
 {
     double ours = sd * sqrt(REF_CYCLES / CYCLES);
-    double se = sqrt(sd * sd / REF_SEEDS + ours * ours / SEEDS);
+    double se = sqrt(sd * sd / ref_seeds + ours * ours / SEEDS);
     return fmax(rel * ref, 3 * se);
 }
 
+/* Our means over SEEDS runs of the experiment `body` (its [topology],
+   [router] and [traffic] tables) against INSEE's figures. */
+static void check_point(const char *label, const char *body, const golden_row *g, int ref_seeds)
+{
+    double accepted = 0, latency = 0;
+    for (int seed = 1; seed <= SEEDS; seed++) {
+        char *toml = g_strdup_printf("[simulation]\nseed = %d\nwarmup = %d\ncycles = %d\n%s",
+                                     seed, WARMUP, CYCLES, body);
+        insee_report r = run_toml(toml);
+        accepted += r.accepted_load / SEEDS;
+        latency += r.latency_gen.mean / SEEDS;
+        insee_report_clear(&r);
+        g_free(toml);
+    }
+    double ta = tolerance(g->accepted, g->accepted_sd, 0.01, ref_seeds);
+    double tl = tolerance(g->latency, g->latency_sd, 0.05, ref_seeds);
+    cr_expect(fabs(accepted - g->accepted) <= ta,
+              "%s at %.1f: accepted %.4f, INSEE %.4f (tolerance %.4f)", label, g->offered,
+              accepted, g->accepted, ta);
+    cr_expect(fabs(latency - g->latency) <= tl,
+              "%s at %.1f: latency %.2f, INSEE %.2f (tolerance %.2f)", label, g->offered,
+              latency, g->latency, tl);
+}
+
+/* 0, 1, ..., enough for either file's rows. */
 static int *row_indices(void)
 {
-    static int idx[ROWS];
-    for (int i = 0; i < ROWS; i++)
+    static int idx[ROWS > FAMILY_ROWS ? ROWS : FAMILY_ROWS];
+    for (int i = 0; i < (int)G_N_ELEMENTS(idx); i++)
         idx[i] = i;
     return idx;
 }
@@ -87,26 +120,73 @@ ParameterizedTestParameters(golden, insee_8x8_uniform)
 ParameterizedTest(int *i, golden, insee_8x8_uniform)
 {
     golden_row g = read_row(*i);
-    double accepted = 0, latency = 0;
-    for (int seed = 1; seed <= SEEDS; seed++) {
-        char *toml = g_strdup_printf(
-            "[simulation]\nseed = %d\nwarmup = %d\ncycles = %d\n"
-            "[topology]\nplugin = \"%s\"\ndims = [8, 8]\n"
-            "[router]\nplugin = \"%s\"\nmode = \"%s\"\nvcs = 2\nqueue_packets = 4\n"
-            "inject_packets = 4\n[traffic]\nplugin = \"uniform\"\nload = %.2f\n",
-            seed, WARMUP, CYCLES, g.topology, g.router, g.mode, g.offered);
-        insee_report r = run_toml(toml);
-        accepted += r.accepted_load / SEEDS;
-        latency += r.latency_gen.mean / SEEDS;
-        insee_report_clear(&r);
-        g_free(toml);
-    }
-    double ta = tolerance(g.accepted, g.accepted_sd, 0.01);
-    double tl = tolerance(g.latency, g.latency_sd, 0.05);
-    cr_expect(fabs(accepted - g.accepted) <= ta,
-              "%s %s %s at %.1f: accepted %.4f, INSEE %.4f (tolerance %.4f)", g.topology,
-              g.router, g.mode, g.offered, accepted, g.accepted, ta);
-    cr_expect(fabs(latency - g.latency) <= tl,
-              "%s %s %s at %.1f: latency %.2f, INSEE %.2f (tolerance %.2f)", g.topology, g.router,
-              g.mode, g.offered, latency, g.latency, tl);
+    char *body = g_strdup_printf(
+        "[topology]\nplugin = \"%s\"\ndims = [8, 8]\n"
+        "[router]\nplugin = \"%s\"\nmode = \"%s\"\nvcs = 2\nqueue_packets = 4\n"
+        "inject_packets = 4\n[traffic]\nplugin = \"uniform\"\nload = %.2f\n",
+        g.topology, g.router, g.mode, g.offered);
+    char *label = g_strdup_printf("%s %s %s", g.topology, g.router, g.mode);
+    check_point(label, body, &g, REF_SEEDS);
+    g_free(label);
+    g_free(body);
+}
+
+/* What each case of insee-families.csv runs: INSEE's model in each family,
+   with the options that make it INSEE's (multistage rule = "insee";
+   twisted-torus order = "draw" and kary-ntree nic = true are defaults;
+   reactive as INSEE sends it). %.2f is the offered load. */
+static const struct family_case {
+    const char *name;
+    const char *body;
+} family_cases[] = {
+    {"kary-ntree-static",
+     "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n"
+     "[router]\nplugin = \"multistage\"\nmode = \"static\"\nrule = \"insee\"\nvcs = 2\n"
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+    {"kary-ntree-adaptive",
+     "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n"
+     "[router]\nplugin = \"multistage\"\nmode = \"adaptive\"\nrule = \"insee\"\nvcs = 2\n"
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+    {"twisted-torus-basic",
+     "[topology]\nplugin = \"twisted-torus\"\ndims = [8, 4]\n"
+     "[router]\nplugin = \"dally\"\nmode = \"basic\"\nvcs = 2\n"
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+    {"torus-reactive",
+     "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+     "[router]\nplugin = \"bubble\"\nmode = \"smart\"\nvcs = 2\n"
+     "[traffic]\nplugin = \"reactive\"\nload = %.2f\nprobability = 0.5\ncascade = true\n"
+     "replies = \"instead\"\nreply_to = \"pattern\"\n"},
+};
+
+/* Row `index` of the families file: its case, INSEE's seeds and figures. */
+static golden_row read_family_row(int index, char *name, size_t name_len, int *seeds)
+{
+    char line[512], field[32];
+    read_line(FAMILIES, "case,", index, line, sizeof line);
+    golden_row r = {0};
+    int fields = sscanf(line, "%31[^,],%d,%lf,%lf,%lf,%lf,%lf", field, seeds, &r.offered,
+                        &r.accepted, &r.accepted_sd, &r.latency, &r.latency_sd);
+    cr_assert_eq(fields, 7, "%s: malformed row %d: %s", FAMILIES, index, line);
+    g_strlcpy(name, field, name_len);
+    return r;
+}
+
+ParameterizedTestParameters(golden, insee_families)
+{
+    return cr_make_param_array(int, row_indices(), FAMILY_ROWS);
+}
+
+ParameterizedTest(int *i, golden, insee_families)
+{
+    char name[32];
+    int seeds = 0;
+    golden_row g = read_family_row(*i, name, sizeof name, &seeds);
+    const struct family_case *c = NULL;
+    for (size_t k = 0; k < G_N_ELEMENTS(family_cases); k++)
+        if (strcmp(family_cases[k].name, name) == 0)
+            c = &family_cases[k];
+    cr_assert_not_null(c, "%s: unknown case %s", FAMILIES, name);
+    char *body = g_strdup_printf(c->body, g.offered);
+    check_point(name, body, &g, seeds);
+    g_free(body);
 }
