@@ -598,6 +598,8 @@ static const char *const updown_topologies[] = {
     "plugin = \"thin-tree\"\nk = 5\nk_up = 2\nn = 3",
     "plugin = \"dragonfly\"\na = 4\nh = 2\np = 2",
     "plugin = \"dragonfly\"\na = 3\nh = 2\np = 1\narrangement = \"palmtree\"",
+    "plugin = \"dragonfly\"\na = 3\nh = 2\np = 2\nnic = true",
+    "plugin = \"kary-ntree\"\nk = 3\nn = 2\nnic = false",
     "plugin = \"hyperx\"\ndims = [3, 4]\ntrunking = 2",
     "plugin = \"hypercube\"\nn = 5",
     "plugin = \"jellyfish\"\nrouters = 24\ndegree = 5\np = 2",

@@ -92,8 +92,9 @@ static void hypercube(rig *g, int64_t n, uint32_t vcs)
 /* a = 4, h = 2, p = 2: 9 groups of 4 routers, 72 nodes. */
 static void dragonfly(rig *g, bool palmtree, uint32_t vcs)
 {
-    insee_value params[5] = {value_int(4), value_int(2), value_int(2), value_int(0),
-                             value_enum(palmtree, palmtree ? "palmtree" : "consecutive")};
+    insee_value params[6] = {value_int(4), value_int(2), value_int(2), value_int(0),
+                             value_enum(palmtree, palmtree ? "palmtree" : "consecutive"),
+                             value_bool(false)};
     rig_topology(g, "dragonfly", params, vcs);
 }
 

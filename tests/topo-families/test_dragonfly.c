@@ -13,18 +13,30 @@
 enum { CONSECUTIVE, PALMTREE };
 static const char *const arrangements[] = {"consecutive", "palmtree"};
 
+/* The parameters in table order; terminals attached to their routers
+   unless nic. */
+static insee_value *df_params(insee_value out[6], int64_t a, int64_t p, int64_t h,
+                              int64_t groups, int arr, bool nic)
+{
+    out[0] = value_int(a);
+    out[1] = value_int(p);
+    out[2] = value_int(h);
+    out[3] = value_int(groups);
+    out[4] = value_enum(arr, arrangements[arr]);
+    out[5] = value_bool(nic);
+    return out;
+}
+
 static void *try_df(int64_t a, int64_t p, int64_t h, int64_t groups, int arr, insee_error *err)
 {
-    insee_value params[5] = {value_int(a), value_int(p), value_int(h), value_int(groups),
-                             value_enum(arr, arrangements[arr])};
-    return fam_try("dragonfly", params, 1, err);
+    insee_value params[6];
+    return fam_try("dragonfly", df_params(params, a, p, h, groups, arr, false), 1, err);
 }
 
 static void make_df(fam *t, int64_t a, int64_t p, int64_t h, int64_t groups, int arr)
 {
-    insee_value params[5] = {value_int(a), value_int(p), value_int(h), value_int(groups),
-                             value_enum(arr, arrangements[arr])};
-    fam_make(t, "dragonfly", params, 1);
+    insee_value params[6];
+    fam_make(t, "dragonfly", df_params(params, a, p, h, groups, arr, false), 1);
 }
 
 /* Links whose ports are local (< a - 1) or global, each counted once. */
@@ -233,10 +245,45 @@ Test(dragonfly, impossible_sizes_refused)
 Test(dragonfly, parameter_table)
 {
     const insee_plugin_desc *d = load_plugin("topology", "dragonfly");
-    static const char *const names[] = {"a", "p", "h", "groups", "arrangement"};
-    for (size_t i = 0; i < 5; i++)
+    static const char *const names[] = {"a", "p", "h", "groups", "arrangement", "nic"};
+    for (size_t i = 0; i < 6; i++)
         cr_assert_str_eq(d->params[i].name, names[i]);
     cr_assert_str_eq(d->params[3].default_value, "0");
     cr_assert_str_eq(d->params[4].choices, "consecutive|palmtree");
-    cr_assert_null(d->params[5].name);
+    cr_assert_str_eq(d->params[5].default_value, "false", "terminals on their routers");
+    cr_assert_null(d->params[6].name);
+}
+
+/* Terminals behind network interfaces (nic = true): a = 3, p = 2, h = 1
+   gives 4 groups, 12 routers and 24 nodes; each router gains p ports after
+   its a - 1 + h, port a - 1 + h + i linked to the interface of its i-th
+   node, router 12 + y for node y, whose one port comes back. Links check
+   against a BFS, distances are the routers' plus 2 from an interface (plus
+   1 from a router), and the diameter grows by 2. */
+Test(dragonfly, network_interfaces)
+{
+    fam bare, t;
+    insee_value params[6];
+    fam_make(&bare, "dragonfly", df_params(params, 3, 2, 1, 0, PALMTREE, false), 1);
+    fam_make(&t, "dragonfly", df_params(params, 3, 2, 1, 0, PALMTREE, true), 1);
+    uint32_t R = bare.info.routers, N = bare.info.nodes;
+    cr_assert_eq(R, 12u);
+    cr_assert_eq(t.info.routers, R + N);
+    cr_assert_eq(t.info.max_ports, 3u + 2u);
+    cr_assert_eq(t.info.diameter, bare.info.diameter + 2);
+    cr_assert(t.info.flags & INSEE_TOPO_INDIRECT);
+    fam_check_all(&t);
+    for (uint32_t y = 0; y < N; y++) {
+        uint32_t home = bare.vt->node_router(bare.self, y);
+        insee_port_peer peer;
+        cr_assert_eq(t.vt->node_router(t.self, y), R + y);
+        cr_assert(t.vt->link(t.self, R + y, 0, &peer));
+        cr_assert_eq(peer.router, home);
+        cr_assert_eq(peer.port, 3u + y % 2, "after the a - 1 + h ports, in node order");
+        for (uint32_t x = 0; x < N; x++)
+            cr_assert_eq(t.vt->distance(t.self, R + y, x),
+                         x == y ? 0u : 2 + bare.vt->distance(bare.self, home, x));
+    }
+    fam_free(&bare);
+    fam_free(&t);
 }

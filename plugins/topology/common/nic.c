@@ -19,6 +19,7 @@ struct topo_nic {
     uint32_t *hosted;
     uint32_t *own;   /* per switch: its inner ports (appended ones follow) */
     bool appended;   /* links land on ports appended to the switches' own */
+    bool labelled;   /* the switches' links are labelled up or down (a tree) */
 };
 
 void topo_nic_destroy(void *self)
@@ -51,6 +52,18 @@ static void place_links(topo_nic *t, topo_nic_port_fn port_of, uint32_t *rank)
         t->port[y] = port_of ? port_of(t->inner, y) : t->own[r] + rank[r];
         rank[r]++;
     }
+}
+
+/* Whether the inner topology labels its ports up or down, as trees do (all
+   or none: updown refuses a mix), judged by router 0's port 0, plugged or
+   not (a one-switch tree has no link). */
+static bool labels_links(const topo_nic *t)
+{
+    if (!t->vt->port_info || t->own[0] == 0)
+        return false;
+    insee_hop info;
+    t->vt->port_info(t->inner, 0, 0, &info);
+    return info.flags & (INSEE_HOP_UP | INSEE_HOP_DOWN);
 }
 
 static bool fail_nomem(const char *name, topo_nic *t, insee_error *err)
@@ -98,6 +111,7 @@ static bool build(const char *name, topo_nic *t, topo_nic_port_fn port_of, insee
     for (uint32_t y = 0; y < t->nodes; y++)
         t->home[y] = t->vt->node_router(t->inner, y);
     t->appended = !port_of;
+    t->labelled = labels_links(t);
     place_links(t, port_of, rank);
     free(rank);
     return true;
@@ -183,12 +197,13 @@ uint32_t topo_nic_node_router(void *self, uint32_t node)
 }
 
 /* The NIC's link, seen from the NIC (toward the network, up) or from the
-   switch (toward the node, down); no dimension. */
-static insee_hop nic_hop(uint32_t port, bool up, uint16_t dim_hops)
+   switch (toward the node, down), flagged so only where the switches' links
+   are labelled too; no dimension. */
+static insee_hop nic_hop(const topo_nic *t, uint32_t port, bool up, uint16_t dim_hops)
 {
-    return (insee_hop){.port = (uint16_t)port, .dir = (int8_t)(up ? +1 : -1),
-                       .flags = up ? INSEE_HOP_UP : INSEE_HOP_DOWN, .dim = -1,
-                       .dim_hops = dim_hops};
+    uint8_t flags = !t->labelled ? 0 : up ? INSEE_HOP_UP : INSEE_HOP_DOWN;
+    return (insee_hop){.port = (uint16_t)port, .dir = (int8_t)(up ? +1 : -1), .flags = flags,
+                       .dim = -1, .dim_hops = dim_hops};
 }
 
 uint32_t topo_nic_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uint32_t salt,
@@ -202,11 +217,11 @@ uint32_t topo_nic_minimal_hops(void *self, uint32_t router, uint32_t dst_node, u
     if (router >= t->switches) {
         if (router - t->switches == dst_node)
             return 0;
-        out[0] = nic_hop(0, true, 1);
+        out[0] = nic_hop(t, 0, true, 1);
         return 1;
     }
     if (t->home[dst_node] == router) {
-        out[0] = nic_hop(t->port[dst_node], false, 1);
+        out[0] = nic_hop(t, t->port[dst_node], false, 1);
         return 1;
     }
     return t->vt->minimal_hops(t->inner, router, dst_node, salt, out, max);
@@ -216,11 +231,11 @@ void topo_nic_port_info(void *self, uint32_t router, uint32_t port, insee_hop *o
 {
     const topo_nic *t = self;
     if (t->on && router >= t->switches) {
-        *out = nic_hop(port, true, 0);
+        *out = nic_hop(t, port, true, 0);
         return;
     }
     if (t->on && node_at(t, router, port) < t->nodes) {
-        *out = nic_hop(port, false, 0);
+        *out = nic_hop(t, port, false, 0);
         return;
     }
     if (t->vt->port_info)

@@ -13,12 +13,13 @@
  *  - routers 0..S-1 are the inner switches, unchanged; router S + y is the
  *    NIC of node y, and node_router(y) = S + y;
  *  - the NIC has one port, 0, linked to its switch; its port_info and its
- *    minimal hop are flagged INSEE_HOP_UP, dim -1 (toward the network);
+ *    minimal hop have dim -1, dir +1, and, when the inner topology labels
+ *    its links up or down (a tree), INSEE_HOP_UP (toward the network);
  *  - at the switch the link lands on the port `port_of(inner, y)` names (one
  *    the inner topology leaves unplugged, a tree leaf's down port) or, when
  *    port_of is NULL, on a port appended after the switch's own, one per
- *    hosted node in node order; it is flagged INSEE_HOP_DOWN, dim -1, and it
- *    is the one minimal hop at the switch toward a node it hosts;
+ *    hosted node in node order; dim -1, dir -1 (INSEE_HOP_DOWN in a tree),
+ *    and it is the one minimal hop at the switch toward a node it hosts;
  *  - distances grow by one at a switch (the last link) and by two at a NIC
  *    (the first link too); info.diameter by two, flags gain INDIRECT.
  * The inner topology must provide distance(). Create-time tables are linear

@@ -19,8 +19,9 @@
 #include <string.h>
 
 #include "../common/limits.h"
+#include "../common/nic.h"
 
-enum { P_A, P_P, P_H, P_GROUPS, P_ARRANGEMENT };
+enum { P_A, P_P, P_H, P_GROUPS, P_ARRANGEMENT, P_NIC };
 enum { ARR_CONSECUTIVE, ARR_PALMTREE }; /* order of the choices */
 
 static const insee_param_def dragonfly_params[] = {
@@ -36,6 +37,7 @@ static const insee_param_def dragonfly_params[] = {
     [P_ARRANGEMENT] = {"arrangement", INSEE_PARAM_ENUM, "\"consecutive\"", 1, 0,
                        "consecutive|palmtree", NULL,
                        "which global port reaches which group (see the README)"},
+    [P_NIC] = TOPO_NIC_PARAM("false"),
     {0},
 };
 
@@ -140,8 +142,8 @@ static uint32_t hops_between(const dragonfly *df, uint32_t G, uint32_t i, uint32
     return *hops_at(df, (G2 + df->g - G) % df->g, i, i2);
 }
 
-static void *dragonfly_create(const insee_host *host, const insee_value *params,
-                              insee_error *err)
+static dragonfly *dragonfly_build(const insee_host *host, const insee_value *params,
+                                  insee_error *err)
 {
     (void)host; /* the wiring is a pure function of the parameters */
     uint64_t a = (uint64_t)params[P_A].i, p = (uint64_t)params[P_P].i;
@@ -308,9 +310,10 @@ static uint32_t dragonfly_coords(void *vself, uint32_t node, int32_t *out, uint3
     return w;
 }
 
-static const insee_topology_vtable dragonfly_vtable = {
+/* The switches' own entries; the plugin's wrap them in network interfaces
+   (../common/nic.h), on with nic = true. */
+static const insee_topology_vtable dragonfly_switches = {
     .size = sizeof(insee_topology_vtable),
-    .create = dragonfly_create,
     .destroy = dragonfly_destroy,
     .info = dragonfly_info,
     .ports = dragonfly_ports,
@@ -321,6 +324,19 @@ static const insee_topology_vtable dragonfly_vtable = {
     .distance = dragonfly_distance,
     .coords = dragonfly_coords,
 };
+
+/* Terminals behind network interfaces (nic = true): each node's link lands
+   on a port appended after the router's a - 1 + h. */
+static void *dragonfly_create(const insee_host *host, const insee_value *params,
+                              insee_error *err)
+{
+    dragonfly *df = dragonfly_build(host, params, err);
+    if (!df)
+        return NULL;
+    return topo_nic_wrap("dragonfly", &dragonfly_switches, df, NULL, params[P_NIC].b, err);
+}
+
+static const insee_topology_vtable dragonfly_vtable = TOPO_NIC_VTABLE(dragonfly_create);
 
 static const insee_plugin_desc dragonfly_desc = {
     .abi_major = INSEE_ABI_MAJOR,
