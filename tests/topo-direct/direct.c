@@ -66,10 +66,15 @@ void twisted_open(net *t, const int64_t *dims, size_t n, int64_t twist, int whic
     net_open(t, "twisted-torus", twisted_params(dims, n, twist, which, p));
 }
 
+void midimew_open_first(net *t, int64_t nodes, bool b_first)
+{
+    insee_value p[2] = {value_int(nodes), value_enum(b_first, b_first ? "b" : "b-1")};
+    net_open(t, "midimew", p);
+}
+
 void midimew_open(net *t, int64_t nodes)
 {
-    insee_value p[1] = {value_int(nodes)};
-    net_open(t, "midimew", p);
+    midimew_open_first(t, nodes, false);
 }
 
 void spinnaker_open(net *t, int64_t w, int64_t h)

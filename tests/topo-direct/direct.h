@@ -29,6 +29,8 @@ void net_close(net *t);
    `twisted` choice: 0 all, 1 y, 2 z. */
 void twisted_open(net *t, const int64_t *dims, size_t n, int64_t twist, int which);
 void midimew_open(net *t, int64_t nodes);
+/* first = "b" (dimension 0 the b jump, as INSEE numbers them) or "b-1". */
+void midimew_open_first(net *t, int64_t nodes, bool b_first);
 void spinnaker_open(net *t, int64_t w, int64_t h);
 insee_value *twisted_params(const int64_t *dims, size_t n, int64_t twist, int which,
                             insee_value out[4]);

@@ -177,7 +177,42 @@ Test(midimew, parameter_table)
     cr_assert_str_eq(d->params[0].name, "nodes");
     cr_assert_eq(d->params[0].type, INSEE_PARAM_INT);
     cr_assert_eq(d->params[0].min, 5); /* below, jumps coincide (N = 4: b = N - b) */
-    cr_assert_null(d->params[1].name);
+    cr_assert_str_eq(d->params[1].name, "first");
+    cr_assert_str_eq(d->params[1].default_value, "\"b-1\"");
+    cr_assert_null(d->params[2].name);
+}
+
+/* first = "b" (INSEE's numbering): ports 0 and 1 jump by +-b, 2 and 3 by
+   +-(b-1), so dimension order takes the b jumps first: from 0 to 5 in the
+   13-node midimew (b = 3), 5 = 3 + 2, the first hop is +3 where the
+   default's is +2. Distances, hops and Dally's deadlock freedom hold as
+   with the default numbering. */
+Test(midimew, b_jumps_first)
+{
+    net t;
+    midimew_open_first(&t, 13, true);
+    static const uint32_t jump[4] = {3, 13 - 3, 2, 13 - 2};
+    for (uint32_t p = 0; p < 4; p++) {
+        insee_port_peer to;
+        cr_assert(t.vt->link(t.self, 0, p, &to));
+        cr_assert_eq(to.router, jump[p]);
+    }
+    insee_hop h[4];
+    cr_assert_geq(t.vt->minimal_hops(t.self, 0, 5, 0, h, 4), 1u);
+    cr_assert_eq(h[0].port, 0, "+b first");
+    net_close(&t);
+    midimew_open(&t, 13);
+    cr_assert_geq(t.vt->minimal_hops(t.self, 0, 5, 0, h, 4), 1u);
+    cr_assert_eq(h[0].port, 0, "+(b-1) first");
+    net_close(&t);
+    static const uint32_t sizes[] = {5, 13, 20, 41, 64};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        midimew_open_first(&t, sizes[i], true);
+        uint32_t diameter;
+        check_net(&t, true, &diameter);
+        cr_assert_not(dally_cdg_cyclic(&t, "basic"), "N %u basic", sizes[i]);
+        net_close(&t);
+    }
 }
 
 /* Dally's two jumps as dimensions, each with its dateline VCs: no channel

@@ -1,40 +1,45 @@
 /* midimew.c — the midimew (INSEE §2.1.1, Fig. 2c; Beivide et al., IEEE TC
  * 40(10), 1991): the circulant graph C_N(b-1, b) with b = ceil(sqrt(N/2)),
  * the radix-4 network of least diameter and average distance for any node
- * count N. Dimension 0 moves by +-(b-1), dimension 1 by +-b; routing,
- * distances and datelines come from cayley.c. */
+ * count N. Dimension 0 moves by +-(b-1), dimension 1 by +-b (or the other
+ * way round with first = "b", as INSEE's midimew.c numbers them, so that
+ * dimension order takes the b jumps first); routing, distances and
+ * datelines come from cayley.c. */
 #include "cayley.h"
 
 #include <stdlib.h>
 
-enum { P_NODES };
+enum { P_NODES, P_FIRST };
 
 static const insee_param_def midimew_params[] = {
     [P_NODES] = {"nodes", INSEE_PARAM_INT, "64", 5, 16777216, NULL, "routers",
                  "node count N; node i links to i +- (b-1) and i +- b (mod N), "
                  "b = ceil(sqrt(N / 2))"},
+    [P_FIRST] = {"first", INSEE_PARAM_ENUM, "\"b-1\"", 1, 0, "b-1|b", NULL,
+                 "the jump of dimension 0, which dimension order takes first: b - 1, or b "
+                 "as INSEE's code does"},
     {0},
 };
 
 typedef struct midimew {
     cayley g; /* first: the shared code sees a cayley */
-    uint32_t jump[2]; /* b - 1, b */
+    uint32_t jump[2]; /* of dimensions 0 and 1: b - 1 and b, or b and b - 1 */
 } midimew;
 
 /* Both jumps: the position is i itself, moved by the jump per hop, and
    the dateline is where i + jump passes N (or i - jump goes below 0):
    about N / jump hops apart round each ring of that jump, more than a
    shortest path makes. Coordinates 0 and 1 are then i / (b-1) and i / b,
-   the jumps since that dateline; the third, the column i mod b, gives
+   the jumps since that dateline (i / b and i / (b-1) with first = "b");
+   the third, the column i mod b, gives
    every node its own (with i / b, its row and column in rows of b). */
 static void midimew_place(cayley *g)
 {
-    const midimew *m = (const midimew *)g;
     for (uint32_t i = 0; i < g->nodes; i++) {
         uint32_t *p = &g->pos[(size_t)i * 3];
         p[0] = i;
         p[1] = i;
-        p[2] = i % m->jump[1];
+        p[2] = i % g->ring[2].length;
     }
 }
 
@@ -67,12 +72,13 @@ static void *midimew_create(const insee_host *host, const insee_value *params, i
         insee_error_set(err, INSEE_ERR_NOMEM, "midimew: out of memory");
         return NULL;
     }
-    m->jump[0] = b - 1;
-    m->jump[1] = b;
+    bool b_first = params[P_FIRST].i == 1;
+    m->jump[0] = b_first ? b : b - 1;
+    m->jump[1] = b_first ? b - 1 : b;
     m->g = (cayley){.ops = &midimew_ops, .name = "midimew", .nodes = nodes, .dims = 2,
                     .axes = 3};
-    m->g.ring[0] = (cayley_ring){.length = nodes, .step = b - 1};
-    m->g.ring[1] = (cayley_ring){.length = nodes, .step = b};
+    m->g.ring[0] = (cayley_ring){.length = nodes, .step = m->jump[0]};
+    m->g.ring[1] = (cayley_ring){.length = nodes, .step = m->jump[1]};
     m->g.ring[2] = (cayley_ring){.length = b, .step = 1};
     if (!cayley_build(&m->g, host, err)) {
         cayley_destroy(m);
