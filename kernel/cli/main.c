@@ -241,9 +241,9 @@ static void catch_stop_signals(gboolean on)
 }
 
 /* The report on standard output, and whether it all arrived there. */
-static gboolean print_report(const insee_report *rep, GError **err)
+static gboolean print_report(const insee_experiment *exp, GError **err)
 {
-    insee_report_print(rep, stdout);
+    insee_experiment_print(exp, stdout);
     if (fflush(stdout) == 0 && !ferror(stdout))
         return TRUE;
     int e = errno;
@@ -270,7 +270,7 @@ static int cmd_run(int argc, char **argv)
         insee_experiment_set_stop(exp, &stop_signal);
     if (!exp || !insee_experiment_run(exp, &err)) {
         code = report_error(err);
-    } else if (!print_report(insee_experiment_report(exp), &err)) {
+    } else if (!print_report(exp, &err)) {
         /* The report first: a CSV that cannot be written must not hide it;
            and a report nobody received must not leave files as if all went
            well. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "flow/output.h"
 #include "workload/bridge.h"
 #include "net/memory.h"
 #include "stats/json.h"
@@ -39,10 +40,27 @@ const char insee_default_experiment[] =
 /* Kernel-owned keys, validated like any plugin's. */
 enum { SIM_SEED, SIM_WARMUP, SIM_CYCLES, SIM_DRAIN, SIM_PACKET_PHITS, SIM_PHIT_BYTES,
        SIM_DEADLOCK, SIM_MAX_CYCLES, SIM_PHASES, SIM_CONV_WINDOW, SIM_CONV_PACKETS,
-       SIM_CONV_TOLERANCE, SIM_CONV_MAX, SIM_BATCHES, SIM_BATCH_CYCLES };
+       SIM_CONV_TOLERANCE, SIM_CONV_MAX, SIM_BATCHES, SIM_BATCH_CYCLES, SIM_ENGINE };
+enum { ENGINE_PACKET, ENGINE_STATIC, ENGINE_DYNAMIC };
+/* The keys every engine reads, shared by the packet engine's tables and the
+   flow engines' (flow_tables). */
+#define SEED_PARAM                                                                        \
+    {"seed", INSEE_PARAM_INT, "1", 0, 9007199254740991.0, NULL, NULL,                     \
+     "seed of every random stream; same seed and config, same results"}
+#define ENGINE_PARAM                                                                      \
+    {"engine", INSEE_PARAM_ENUM, "\"packet\"", 1, 0, "packet|static|dynamic", NULL,       \
+     "packet: INSEE's cycle engine; static: every flow routed at once, link capacity "    \
+     "shared equally (INRFlow's static engine, docs/flow.md); dynamic: not built yet"}
+#define VCS_PARAM {"vcs", INSEE_PARAM_INT, "2", 1, 64, NULL, NULL, "virtual channels per port"}
+#define CSV_PARAM                                                                         \
+    {"csv", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,                                  \
+     "append one row per run to this CSV file (empty: none)"}
+#define JSON_PARAM                                                                        \
+    {"json", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,                                 \
+     "write every figure of the run to this JSON file (docs/results.md; empty: none)"}
+
 static const insee_param_def simulation_params[] = {
-    {"seed", INSEE_PARAM_INT, "1", 0, 9007199254740991.0, NULL, NULL,
-     "seed of every random stream; same seed and config, same results"},
+    SEED_PARAM,
     {"warmup", INSEE_PARAM_INT, "5000", 0, 1e15, NULL, "cycles", "cycles before measuring"},
     {"cycles", INSEE_PARAM_INT, "20000", 1, 1e15, NULL, "cycles", "measured cycles"},
     {"drain", INSEE_PARAM_INT, "200000", 0, 1e15, NULL, "cycles",
@@ -75,13 +93,22 @@ static const insee_param_def simulation_params[] = {
     {"batches", INSEE_PARAM_INT, "10", 1, 1e6, NULL, NULL,
      "converge: batches measured; the report gives their mean and 95% confidence interval"},
     {"batch_cycles", INSEE_PARAM_INT, "1000", 1, 1e15, NULL, "cycles", "converge: batch length"},
+    ENGINE_PARAM,
+    {0},
+};
+
+enum { F_ROUNDS };
+static const insee_param_def flow_params[] = {
+    {"rounds", INSEE_PARAM_INT, "1", 1, 1e6, NULL, NULL,
+     "flow engines: how many times each task sends its traffic's round of flows (uniform "
+     "with rounds = F is INRFlow's random_F)"},
     {0},
 };
 
 enum { R_VCS, R_QUEUE, R_INJECT, R_INJECTORS, R_INJECTION, R_CONSUMPTION, R_IPR, R_GCC,
        R_GCC_PERIOD };
 static const insee_param_def router_params[] = {
-    {"vcs", INSEE_PARAM_INT, "2", 1, 64, NULL, NULL, "virtual channels per port"},
+    VCS_PARAM,
     {"queue_packets", INSEE_PARAM_INT, "4", 1, 4096, NULL, "packets",
      "capacity of each transit queue (one per port and VC)"},
     {"inject_packets", INSEE_PARAM_INT, "4", 1, 4096, NULL, "packets",
@@ -116,10 +143,8 @@ enum { S_CSV, S_JSON, S_INTERVAL, S_LATENCY_HIST, S_DISTANCE_HIST, S_QUEUE_HIST,
        S_NODE_MAP, S_PAIR_MAP, S_TRACE, S_TRACE_PACKETS, S_TRACE_FROM, S_TRACE_UNTIL,
        S_TRACE_MAX_MB };
 static const insee_param_def stats_params[] = {
-    {"csv", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
-     "append one row per run to this CSV file (empty: none)"},
-    {"json", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
-     "write every figure of the run to this JSON file (docs/results.md; empty: none)"},
+    CSV_PARAM,
+    JSON_PARAM,
     {"interval", INSEE_PARAM_INT, "1000", 0, 1e15, NULL, "cycles",
      "time series: the summary figures of every interval of this many cycles (0: none)"},
     {"latency_histogram", INSEE_PARAM_BOOL, "true", 0, 0, NULL, NULL,
@@ -209,11 +234,29 @@ static const section sections[] = {
     {"stats", 0, NULL, stats_params},
     {"plugins", 0, NULL, plugins_params},
     {"sweep", 0, NULL, sweep_params},
+    {"flow", 0, NULL, flow_params},
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
     {"router", INSEE_KIND_ROUTER, "bubble", router_params},
     {"arbiter", INSEE_KIND_ARBITER, "round-robin", NULL},
 };
 #define N_SECTIONS G_N_ELEMENTS(sections)
+
+/* What a flow engine reads of the kernel's keys. The others are refused
+   when set (check_engine) and left out of the echo, so that the echo of a
+   flow run repeats it (echo_flow_keys); the values of the full tables,
+   defaults all, stay what the kernel reads. */
+static const insee_param_def flow_simulation_params[] = {SEED_PARAM, ENGINE_PARAM, {0}};
+static const insee_param_def flow_router_params[] = {VCS_PARAM, {0}};
+static const insee_param_def flow_stats_params[] = {CSV_PARAM, JSON_PARAM, {0}};
+static const insee_param_def no_params[] = {{0}};
+static const struct {
+    const char *section;
+    const insee_param_def *all, *read;
+} flow_tables[] = {
+    {"simulation", simulation_params, flow_simulation_params},
+    {"router", router_params, flow_router_params},
+    {"stats", stats_params, flow_stats_params},
+};
 
 /* One plugin instance of a section: what it was bound to and its host. */
 typedef struct instance {
@@ -245,6 +288,9 @@ struct insee_experiment {
     insee_engine eng;
     gboolean ran;
     insee_trace *trace;                         /* [stats] trace, during and after the run */
+    int engine;                                 /* ENGINE_* */
+    insee_flow_report flow;                     /* engine = "static": its figures */
+    char *flow_plugins;                         /* and its topology/router/traffic names */
 };
 
 static int section_index(const char *name)
@@ -410,6 +456,87 @@ static gboolean bind_applications(insee_experiment *exp, GError **err)
            add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
 }
 
+static gboolean reads_key(const insee_param_def *defs, const char *key)
+{
+    for (const insee_param_def *d = defs; d->name; d++)
+        if (strcmp(d->name, key) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+/* Every key of `all` set in `section` that `engine` does not read (`read`)
+   is refused, naming the engine. */
+static gboolean refuse_unread(const insee_experiment *exp, const char *section,
+                              const insee_param_def *all, const insee_param_def *read,
+                              const char *engine, GError **err)
+{
+    for (const insee_param_def *d = all; d->name; d++) {
+        if (reads_key(read, d->name) || !insee_config_has_key(exp->cfg, section, d->name))
+            continue;
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[%s] %s means nothing to engine = \"%s\" (docs/flow.md says which keys "
+                    "each engine reads); remove it, or choose the engine it belongs to",
+                    section, d->name, engine);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The keys that make sense for the engine: the flow engines have no
+   cycles, queues, arbiters, outside simulators or packet statistics; the
+   packet engine no rounds of flows. */
+static gboolean check_engine(const insee_experiment *exp, GError **err)
+{
+    if (exp->engine == ENGINE_PACKET)
+        return refuse_unread(exp, "flow", flow_params, no_params, "packet", err);
+    if (exp->engine == ENGINE_DYNAMIC) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[simulation] engine = \"dynamic\" is not built yet; engine = \"static\" "
+                    "(flows routed at once) and engine = \"packet\" run (docs/flow.md)");
+        return FALSE;
+    }
+    static const char *const tables[] = {"arbiter", "bridge"};
+    for (guint i = 0; i < G_N_ELEMENTS(tables); i++) {
+        if (insee_config_has_section(exp->cfg, tables[i])) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "[%s] means nothing to engine = \"static\" (flows are not arbitrated "
+                        "or driven by an outside simulator); remove the table, or use "
+                        "engine = \"packet\"", tables[i]);
+            return FALSE;
+        }
+    }
+    for (guint i = 0; i < G_N_ELEMENTS(flow_tables); i++)
+        if (!refuse_unread(exp, flow_tables[i].section, flow_tables[i].all, flow_tables[i].read,
+                           "static", err))
+            return FALSE;
+    for (guint a = 0; a < exp->apps->len; a++)
+        if (!refuse_unread(exp, app_at(exp, a)->traffic_section, traffic_params, no_params,
+                           "static", err))
+            return FALSE;
+    return TRUE;
+}
+
+/* Bind again, for the echo alone, the sections of a flow run with only
+   the keys it reads (a later bind replaces a section's echo). */
+static gboolean echo_flow_keys(insee_experiment *exp, GError **err)
+{
+    instance scratch;
+    for (guint i = 0; i < G_N_ELEMENTS(flow_tables); i++) {
+        const section *sec = &sections[section_index(flow_tables[i].section)];
+        scratch = (instance){0};
+        if (!bind_section(exp, sec->name, sec->kind, sec->default_plugin, flow_tables[i].read,
+                          &scratch, err))
+            return FALSE;
+    }
+    for (guint a = 0; a < exp->apps->len; a++) {
+        scratch = (instance){0};
+        if (!bind_section(exp, app_at(exp, a)->traffic_section, INSEE_KIND_TRAFFIC, "uniform",
+                          no_params, &scratch, err))
+            return FALSE;
+    }
+    return TRUE;
+}
+
 static gboolean bind_sections(insee_experiment *exp, GError **err)
 {
     const char *known[N_SECTIONS + 6];
@@ -437,11 +564,19 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
             continue; /* bound before the registry scan: insee_experiment_plugin_dirs() */
         if (sec->kernel_params == sweep_params && !insee_config_has_section(exp->cfg, "sweep"))
             continue; /* a run's echo shows the table only where a file has one */
+        /* [simulation] comes first and names the engine, which decides
+           whether [arbiter] or [flow] has any meaning. */
+        if ((sec->kind == INSEE_KIND_ARBITER && exp->engine != ENGINE_PACKET) ||
+            (sec->kernel_params == flow_params && exp->engine == ENGINE_PACKET))
+            continue;
         if (!bind_section(exp, sec->name, sec->kind, sec->default_plugin, sec->kernel_params,
                           &exp->net[i], err))
             return FALSE;
+        if (sec->kernel_params == simulation_params)
+            exp->engine = (int)exp->net[i].kernel[SIM_ENGINE].i;
     }
-    return bind_applications(exp, err);
+    return bind_applications(exp, err) && check_engine(exp, err) &&
+           (exp->engine == ENGINE_PACKET || echo_flow_keys(exp, err));
 }
 
 gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **err)
@@ -695,10 +830,12 @@ static void wire_network(insee_experiment *exp)
     const instance *arb = &exp->net[section_index("arbiter")];
     eng->router = r->plugin->vtable;
     eng->router_self = r->self;
-    eng->arbiter = arb->plugin->vtable;
-    eng->arbiter_self = arb->self;
-    eng->arb_stride = arb->plugin->desc->abi_minor >= 1 ? sizeof(insee_request)
-                                                        : INSEE_REQUEST_SIZE_1_0;
+    if (arb->plugin) { /* none in a flow engine */
+        eng->arbiter = arb->plugin->vtable;
+        eng->arbiter_self = arb->self;
+        eng->arb_stride = arb->plugin->desc->abi_minor >= 1 ? sizeof(insee_request)
+                                                            : INSEE_REQUEST_SIZE_1_0;
+    }
     /* Router and arbiter exist: size their state before any packet. */
     const insee_router_vtable *rv = eng->router;
     eng->net.pstate_size = insee_state_round(
@@ -706,7 +843,8 @@ static void wire_network(insee_experiment *exp)
     eng->rstate_size = insee_state_round(
         rv->router_state_size ? rv->router_state_size(eng->router_self) : 0);
     eng->astate_size = insee_state_round(
-        eng->arbiter->state_size ? eng->arbiter->state_size(eng->arbiter_self) : 0);
+        eng->arbiter && eng->arbiter->state_size ? eng->arbiter->state_size(eng->arbiter_self)
+                                                 : 0);
 }
 
 /* The kernel's own keys, into the engine. */
@@ -802,8 +940,8 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
         goto fail;
     set_engine_params(exp);
     for (guint i = 0; i < N_SECTIONS; i++) {
-        if (!sections[i].kind)
-            continue;
+        if (!sections[i].kind || !exp->net[i].plugin)
+            continue; /* a kernel section, or [arbiter] in a flow engine */
         if (!create_instance(exp, sections[i].name, sections[i].kind, 0, &exp->shape,
                              &exp->net[i], err))
             goto fail;
@@ -815,6 +953,11 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
         }
     }
     wire_network(exp);
+    if (exp->engine != ENGINE_PACKET) {
+        if (!start_applications(exp, err))
+            goto fail;
+        return exp;
+    }
     if (!start_stats(exp, err) || !start_applications(exp, err) || !series_fits(exp, err))
         goto fail;
     insee_engine_prepare(eng);
@@ -868,7 +1011,10 @@ static gboolean check_output(const insee_experiment *exp, int key, const char *w
 
 static gboolean check_outputs(const insee_experiment *exp, GError **err)
 {
-    return check_output(exp, S_CSV, "[stats] csv", err) &&
+    const char *csv = kernel_value(exp, "stats", S_CSV)->s;
+    if (exp->engine != ENGINE_PACKET && *csv && !insee_flow_check_csv(csv, err))
+        return FALSE;
+    return (exp->engine != ENGINE_PACKET || check_output(exp, S_CSV, "[stats] csv", err)) &&
            check_output(exp, S_JSON, "[stats] json", err) &&
            check_output(exp, S_TRACE, "[stats] trace", err);
 }
@@ -923,12 +1069,65 @@ static gboolean start_trace(insee_experiment *exp, GError **err)
     return exp->trace != NULL;
 }
 
+/* The static flow engine over what the experiment built: the network, the
+   router, the placed tasks and their traffic. */
+static gboolean run_static(insee_experiment *exp, GError **err)
+{
+    const insee_engine *eng = &exp->eng;
+    const instance *router = &exp->net[section_index("router")];
+    insee_flow_app *apps = g_new(insee_flow_app, eng->n_apps);
+    GString *names = g_string_new(NULL);
+    g_string_printf(names, "%s/%s/", exp->net[section_index("topology")].plugin->name,
+                    router->plugin->name);
+    for (uint32_t a = 0; a < eng->n_apps; a++) {
+        apps[a] = (insee_flow_app){.plugin = app_at(exp, a)->traffic.plugin->name,
+                                   .traffic = eng->apps[a].traffic, .self = eng->apps[a].self,
+                                   .first_task = eng->apps[a].first_task,
+                                   .tasks = eng->apps[a].tasks};
+        g_string_append_printf(names, "%s%s", a ? "+" : "", apps[a].plugin);
+    }
+    exp->flow_plugins = g_string_free(names, FALSE);
+    insee_flow_setup setup = {
+        .net = &eng->net, .router_name = router->plugin->name, .router = eng->router,
+        .router_self = eng->router_self, .pstate_size = eng->net.pstate_size,
+        .rstate_size = eng->rstate_size, .apps = apps, .n_apps = eng->n_apps,
+        .task_node = eng->task_node, .seed = eng->seed,
+        .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i,
+    };
+    gboolean ok = insee_flow_static_run(&setup, &exp->flow, err);
+    g_free(apps);
+    return ok;
+}
+
+static insee_flow_run flow_run_of(const insee_experiment *exp)
+{
+    return (insee_flow_run){
+        .rep = &exp->flow, .echo = exp->eng.report.echo, .plugins = exp->flow_plugins,
+        .nodes = exp->eng.net.nodes, .routers = exp->eng.net.routers,
+        .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .seed = exp->eng.seed,
+    };
+}
+
+void insee_experiment_print(const insee_experiment *exp, FILE *out)
+{
+    if (exp->engine == ENGINE_PACKET) {
+        insee_report_print(&exp->eng.report, out);
+        return;
+    }
+    insee_flow_run run = flow_run_of(exp);
+    insee_flow_print(&run, out);
+}
+
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
 {
     g_return_val_if_fail(!exp->ran && exp->eng.router, FALSE);
     if (!check_outputs(exp, err) || !start_trace(exp, err))
         return FALSE;
     exp->ran = TRUE;
+    if (exp->engine != ENGINE_PACKET) {
+        exp->eng.report.echo = insee_config_echo(exp->cfg);
+        return run_static(exp, err);
+    }
     fill_report_header(exp);
     gboolean ok = insee_engine_run(&exp->eng, err);
     if (exp->trace) {
@@ -950,6 +1149,11 @@ gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **er
                     "the run was interrupted: its figures are partial, so no output file was "
                     "written");
         return FALSE;
+    }
+    if (exp->engine != ENGINE_PACKET) {
+        insee_flow_run run = flow_run_of(exp);
+        return (!*csv || insee_flow_append_csv(&run, csv, err)) &&
+               (!*json || insee_flow_write_json(&run, json, err));
     }
     /* The trace first: it took the whole run to write. */
     if (exp->trace && !insee_trace_commit(exp->trace, err))
@@ -999,6 +1203,11 @@ uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp)
     return info.diameter;
 }
 
+const insee_flow_report *insee_experiment_flow_report(const insee_experiment *exp)
+{
+    return exp->engine == ENGINE_PACKET ? NULL : &exp->flow;
+}
+
 const insee_report *insee_experiment_report(const insee_experiment *exp)
 {
     return &exp->eng.report;
@@ -1020,6 +1229,8 @@ void insee_experiment_free(insee_experiment *exp)
     g_array_unref(exp->apps);
     insee_trace_free(exp->trace); /* removed unless the outputs were written */
     g_free(exp->eng.apps);
+    insee_flow_report_clear(&exp->flow);
+    g_free(exp->flow_plugins);
     insee_engine_clear(&exp->eng);
     insee_report_clear(&exp->eng.report);
     g_free(exp);

@@ -16,6 +16,7 @@
 #define INSEE_KERNEL_EXPERIMENT_H
 
 #include <glib.h>
+#include <stdio.h>
 
 #include "config/config.h"
 #include "net/network.h"
@@ -56,6 +57,12 @@ gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **er
 /* While *stop is non-zero the run stops at the next cycle, its report
    marked interrupted (the CLI's SIGINT handler sets it). NULL: never. */
 void insee_experiment_set_stop(insee_experiment *exp, const volatile int *stop);
+/* The human report of a successful run: the packet engine's
+   (insee_report_print) or a flow engine's (flow/output.h). */
+void insee_experiment_print(const insee_experiment *exp, FILE *out);
+/* The static flow engine's figures, valid after a successful run of
+   engine = "static"; NULL for the packet engine. */
+const struct insee_flow_report *insee_experiment_flow_report(const insee_experiment *exp);
 /* Valid after a successful run; owned by the experiment. */
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);

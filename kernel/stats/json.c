@@ -461,7 +461,12 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
     plugin_figures(b, r);
     performance(b, r);
     json_builder_end_object(b);
+    return insee_json_write_builder(path, b, err);
+}
 
+gboolean insee_json_write_builder(const char *path, void *builder, GError **err)
+{
+    JsonBuilder *b = builder;
     JsonGenerator *gen = json_generator_new();
     JsonNode *root = json_builder_get_root(b);
     json_generator_set_root(gen, root);

@@ -42,5 +42,10 @@ typedef struct insee_layout {
 gboolean insee_json_write(const char *path, const insee_report *r, const insee_stats *st,
                           const insee_net *net, const insee_layout *layout, GError **err);
 
+/* The document a json-glib builder holds (a JsonBuilder *, whose object is
+   complete), written to `path` as [stats] json is; the builder is released.
+   For the other engines' results (flow/output.h). */
+gboolean insee_json_write_builder(const char *path, void *builder, GError **err);
+
 G_END_DECLS
 #endif

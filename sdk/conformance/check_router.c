@@ -29,6 +29,7 @@
 
 #include "conform.h"
 #include "engine/experiment.h"
+#include "flow/flow.h"
 
 /* The most VCs tried when looking for the fewest a router accepts. */
 #define VCS_MAX 8u
@@ -836,6 +837,75 @@ static conform_status check_no_forwarded_claim(conform_ctx *ctx, GString *detail
                       "network each setting's create() accepts)");
 }
 
+/* The static flow engine on network n with all-to-all traffic: every pair
+   of nodes walked through the router; the walk's refusals (a loop, a dead
+   end, two ports at a hop, no candidate) are findings, the runs it cannot
+   set up (an override a flow engine refuses) are not. */
+static void paths_on(const conform_ctx *ctx, const router_state *st, const conform_setting *set,
+                     guint n, uint32_t vcs, conform_findings *f, guint *walked)
+{
+    char vcs_line[32] = "";
+    if (vcs)
+        snprintf(vcs_line, sizeof vcs_line, "vcs = %u\n", vcs);
+    char *text = g_strdup_printf("[simulation]\nseed = %u\nengine = \"static\"\n[topology]\n%s"
+                                 "[router]\nplugin = \"%s\"\n%s%s\n"
+                                 "[traffic]\nplugin = \"all-to-all\"\n",
+                                 CONFORM_SEED, st->nets[n].toml, ctx->plugin->desc->name,
+                                 vcs_line, set->line);
+    GError *err = NULL;
+    insee_config *cfg = load_experiment(ctx, text, &err);
+    insee_experiment *exp = cfg ? insee_experiment_new(cfg, ctx->reg, &err) : NULL;
+    gboolean ran = exp && insee_experiment_run(exp, &err);
+    if (!ran && err && err->domain == INSEE_FLOW_ERROR)
+        conform_note(f, st->nets[n].name, "%s: %s", set->label, err->message);
+    *walked += ran || (err && err->domain == INSEE_FLOW_ERROR);
+    g_clear_error(&err);
+    insee_experiment_free(exp);
+    if (cfg)
+        insee_config_free(cfg);
+    g_free(text);
+}
+
+/* Whether setting s, created on its claim network, declares `flag`. */
+static gboolean setting_declares(const conform_ctx *ctx, router_state *st, guint s, uint32_t flag)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    guint n;
+    uint32_t vcs;
+    if (!vt->properties || !claim_network(ctx, st, s, &n, &vcs))
+        return FALSE;
+    conform_mock mock;
+    router_mock(st, st->topos[n], vcs, &mock);
+    GError *bind_err = NULL;
+    insee_error create_err;
+    conform_instance *inst = conform_instance_new(ctx, st->settings->pdata[s], &mock.host,
+                                                  vt->create, &bind_err, &create_err);
+    g_clear_error(&bind_err);
+    gboolean declares = inst && (vt->properties(inst->self) & flag);
+    conform_instance_free(inst, vt->destroy);
+    return declares;
+}
+
+static conform_status check_paths(conform_ctx *ctx, GString *detail)
+{
+    router_state *st = ctx->state;
+    conform_findings f = {detail, 0};
+    guint walked = 0;
+    for (guint s = 0; s < st->settings->len; s++) {
+        if (!setting_declares(ctx, st, s, INSEE_ROUTE_PURE))
+            continue;
+        for (guint m = 0; m < st->n_nets; m++) {
+            const fit *ft = fit_of(ctx, st, s, m);
+            if (ft->fewest)
+                paths_on(ctx, st, st->settings->pdata[s], m,
+                         ft->standard ? st->kernel.vcs : ft->fewest, &f, &walked);
+        }
+    }
+    return conform_skip_if_none(conform_verdict(&f), walked, detail,
+                                "no setting declares INSEE_ROUTE_PURE, so the flow engines "
+                                "refuse the router as adaptive and walk no path");
+}
+
 static const conform_check router_checks[] = {
     {"router.runs", CONFORM_ERROR,
      "experiments at saturation (uniform traffic, load 1.0) on every test network the router accepts "
@@ -875,6 +945,14 @@ static const conform_check router_checks[] = {
      "when properties() declares INSEE_ROUTE_NO_FORWARDED, forwarded() leaves the packet and "
      "router state as they were (the kernel skips the call)",
      "drop the flag for the modes whose forwarded() updates packet state", check_no_forwarded_claim},
+    {"router.paths", CONFORM_ERROR,
+     "when route() is declared INSEE_ROUTE_PURE, the static flow engine walks every pair of nodes "
+     "of every test network the router accepts (all-to-all), each hop by route()'s first "
+     "candidate, from the source's router to the destination's, through plugged links and "
+     "never twice through a router",
+     "the detail names the network, the nodes and the router where the walk failed: a packet "
+     "alone in the network must reach its destination by the first candidates",
+     check_paths},
 };
 
 const conform_suite conform_router_suite =

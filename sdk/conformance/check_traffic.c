@@ -6,6 +6,8 @@
  */
 #include "conform.h"
 
+#include <string.h>
+
 #define TASKS CONFORM_MOCK_NODES
 #define LATENCY 32u               /* cycles from a send to its delivered() */
 #define RATE_PACKETS 20000u       /* packets over which the rate is measured */
@@ -54,6 +56,22 @@ static const conform_instance *defaults(const conform_ctx *ctx, GString *detail)
     return set ? set->created->pdata[0] : NULL;
 }
 
+/* A new instance at `setting` on a new mock host (which it keeps a pointer
+   to), or NULL when the setting no longer creates. */
+static conform_instance *fresh_instance(const conform_ctx *ctx, const conform_setting *setting,
+                                        conform_mock *mock)
+{
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    const conform_instances *set = ctx->state; /* a setting that created: the network exists */
+    conform_mock_init(mock, set->topo);
+    GError *bind_err = NULL;
+    insee_error create_err = {0};
+    conform_instance *inst =
+        conform_instance_new(ctx, setting, &mock->host, vt->create, &bind_err, &create_err);
+    g_clear_error(&bind_err);
+    return inst;
+}
+
 /* Drive a fresh instance at `setting` for up to `cycles` cycles or until
    `max_packets` packets were sent, showing every emit() to `observe`. */
 static drive_result drive(const conform_ctx *ctx, const conform_setting *setting, uint64_t cycles,
@@ -61,17 +79,10 @@ static drive_result drive(const conform_ctx *ctx, const conform_setting *setting
 {
     const insee_traffic_vtable *vt = ctx->plugin->vtable;
     drive_result res = {.offered = -1.0};
-    const conform_instances *set = ctx->state; /* a setting that created: the network exists */
     conform_mock mock;
-    conform_mock_init(&mock, set->topo);
-    GError *bind_err = NULL;
-    insee_error create_err = {0};
-    conform_instance *inst =
-        conform_instance_new(ctx, setting, &mock.host, vt->create, &bind_err, &create_err);
-    if (!inst) {
-        g_clear_error(&bind_err);
+    conform_instance *inst = fresh_instance(ctx, setting, &mock);
+    if (!inst)
         return res;
-    }
     res.created = TRUE;
     void *self = inst->self;
     if (vt->offered_load)
@@ -309,6 +320,75 @@ static conform_status check_completes(conform_ctx *ctx, GString *detail)
     return conform_each_instance(ctx, detail, completes_at, NULL);
 }
 
+static void add_to_round(void *data, const insee_message *msg)
+{
+    g_array_append_val((GArray *)data, *msg);
+}
+
+/* Two rounds of every task from a fresh instance, each task with its own
+   stream as the flow engines give it: the messages, in order, appended to
+   `out` (a task's followed by `separator`, which no valid message equals). */
+static const insee_message separator = {.dst = UINT32_MAX, .packets = 0};
+
+static gboolean two_rounds(const conform_ctx *ctx, const conform_setting *setting, GArray *out)
+{
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    conform_mock mock;
+    conform_instance *inst = fresh_instance(ctx, setting, &mock);
+    if (!inst)
+        return FALSE;
+    for (uint32_t t = 0; t < TASKS; t++) {
+        insee_rng rng;
+        insee_rng_init(&rng, CONFORM_SEED, 1000u + t);
+        for (int r = 0; r < 2; r++)
+            vt->round(inst->self, t, &rng, add_to_round, out);
+        g_array_append_val(out, separator);
+    }
+    conform_instance_free(inst, vt->destroy);
+    return TRUE;
+}
+
+static void round_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                     void *data)
+{
+    (void)data;
+    GArray *a = g_array_new(FALSE, TRUE, sizeof(insee_message));
+    GArray *b = g_array_new(FALSE, TRUE, sizeof(insee_message));
+    if (two_rounds(ctx, inst->setting, a) && two_rounds(ctx, inst->setting, b)) {
+        uint32_t task = 0;
+        for (guint k = 0; k < a->len; k++) {
+            const insee_message *m = &g_array_index(a, insee_message, k);
+            if (m->dst == separator.dst && m->packets == separator.packets) {
+                task++;
+                continue;
+            }
+            if (m->dst >= TASKS || m->packets == 0) {
+                conform_note(f, inst->setting->label,
+                             "round() of task %u gave a message of %u packets to task %u of %u",
+                             task, m->packets, m->dst, TASKS);
+                break;
+            }
+        }
+        if (a->len != b->len ||
+            memcmp(a->data, b->data, sizeof(insee_message) * a->len) != 0)
+            conform_note(f, inst->setting->label,
+                         "two instances asked the same rounds with the same streams gave "
+                         "different messages");
+    }
+    g_array_free(a, TRUE);
+    g_array_free(b, TRUE);
+}
+
+static conform_status check_round(conform_ctx *ctx, GString *detail)
+{
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    if (!conform_instances_if(ctx, vt->round != NULL,
+                              "round() not provided (the flow engines refuse this traffic)",
+                              detail))
+        return CONFORM_SKIP;
+    return conform_each_instance(ctx, detail, round_at, NULL);
+}
+
 static const conform_check traffic_checks[] = {
     {"traffic.create", CONFORM_ERROR, "create() succeeds at the defaults (and at every choice of its enums)",
      "fill err with what is wrong; defaults must work", check_create},
@@ -333,6 +413,11 @@ static const conform_check traffic_checks[] = {
     {"traffic.completes", CONFORM_WARNING,
      "when finished() is given, it is true once every task is idle and every message delivered",
      "return true from finished() when the workload has no more work", check_completes},
+    {"traffic.round", CONFORM_ERROR,
+     "when round() is given (ABI 1.7), every message goes to a task < tasks with at least one "
+     "packet, and the same streams give the same rounds",
+     "draw only from the rng argument, and keep round() free of state that emit() advances",
+     check_round},
 };
 
 const conform_suite conform_traffic_suite =

@@ -213,6 +213,17 @@ void traffic_flows_delivered(void *self, uint32_t src_task, const insee_message 
     }
 }
 
+void traffic_flows_round(void *self, uint32_t task, insee_rng *rng,
+                         void (*add)(void *ctx, const insee_message *msg), void *ctx)
+{
+    const traffic_flows *f = self;
+    for (uint32_t m = 0; m < f->count[task]; m++) {
+        insee_message msg = {.dst = member(f, task, m),
+                             .packets = traffic_source_packets(f->source, rng)};
+        add(ctx, &msg);
+    }
+}
+
 bool traffic_flows_finished(void *self)
 {
     const traffic_flows *f = self;

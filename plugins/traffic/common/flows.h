@@ -96,6 +96,11 @@ bool traffic_flows_emit(void *self, uint32_t task, uint64_t now, insee_rng *rng,
 void traffic_flows_delivered(void *self, uint32_t src_task, const insee_message *msg,
                              uint64_t now);
 bool traffic_flows_finished(void *self);
+/* A round for the flow engines: one message to every member of the set,
+   whatever the mode (the pattern itself, as INRFlow's static engine routes
+   it). */
+void traffic_flows_round(void *self, uint32_t task, insee_rng *rng,
+                         void (*add)(void *ctx, const insee_message *msg), void *ctx);
 double traffic_flows_offered_load(void *self);
 bool traffic_flows_describe_wait(void *self, char *buf, size_t len);
 /* Whether the instance is finite (runs to completion) or sends at a load. */
@@ -111,13 +116,14 @@ bool traffic_flows_causal(void *self);
         .finished = traffic_flows_finished,                                    \
         .offered_load = traffic_flows_offered_load,                            \
         .describe_wait = traffic_flows_describe_wait,                          \
-        .causal = traffic_flows_causal,                                        \
+        .causal = traffic_flows_causal, .round = traffic_flows_round,          \
     }
 #define TRAFFIC_FLOWS_OPEN_VTABLE(create_fn)                                   \
     {                                                                          \
         .size = sizeof(insee_traffic_vtable), .create = (create_fn),           \
         .destroy = traffic_flows_destroy, .start = traffic_flows_start,        \
         .emit = traffic_flows_emit, .offered_load = traffic_flows_offered_load, \
+        .round = traffic_flows_round,                                          \
     }
 
 #endif

@@ -74,10 +74,8 @@ static uint64_t hot_region_start(void *vself, uint32_t task, insee_rng *rng)
     return traffic_source_start(h->source, task, rng);
 }
 
-static bool hot_region_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
-                            insee_message *msg, uint64_t *next)
+static insee_message hot_region_draw(const hot_region *h, uint32_t task, insee_rng *rng)
 {
-    hot_region *h = vself;
     uint32_t dst;
     /* A hot task draws among the other hot tasks; the only hot task has
        none, and all its packets are uniform. */
@@ -88,9 +86,28 @@ static bool hot_region_emit(void *vself, uint32_t task, uint64_t now, insee_rng 
         dst = traffic_other_task(rng, h->region, task);
     else
         dst = insee_rng_below(rng, h->region);
-    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(h->source, rng)};
+    return (insee_message){.dst = dst, .packets = traffic_source_packets(h->source, rng)};
+}
+
+static bool hot_region_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
+                            insee_message *msg, uint64_t *next)
+{
+    hot_region *h = vself;
+    *msg = hot_region_draw(h, task, rng);
     *next = traffic_source_next(h->source, task, now, rng);
     return true;
+}
+
+/* A round: one message per task, drawn as emit() draws (INRFlow's
+   hotregion_F is F rounds). */
+static void hot_region_round(void *vself, uint32_t task, insee_rng *rng,
+                             void (*add)(void *ctx, const insee_message *msg), void *ctx)
+{
+    const hot_region *h = vself;
+    if (h->tasks < 2)
+        return; /* no destination but itself */
+    insee_message msg = hot_region_draw(h, task, rng);
+    add(ctx, &msg);
 }
 
 static double hot_region_offered_load(void *vself)
@@ -106,6 +123,7 @@ static const insee_traffic_vtable hot_region_vtable = {
     .start = hot_region_start,
     .emit = hot_region_emit,
     .offered_load = hot_region_offered_load,
+    .round = hot_region_round,
 };
 
 static const insee_plugin_desc hot_region_desc = {

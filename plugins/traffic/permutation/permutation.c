@@ -73,14 +73,30 @@ static uint64_t permutation_start(void *vself, uint32_t task, insee_rng *rng)
                                               : traffic_source_start(p->source, task, rng);
 }
 
+static insee_message permutation_draw(const permutation *p, uint32_t task, insee_rng *rng)
+{
+    uint32_t dst = traffic_perm_dst(p->perm, task, rng);
+    return (insee_message){.dst = dst, .packets = traffic_source_packets(p->source, rng)};
+}
+
 static bool permutation_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                              insee_message *msg, uint64_t *next)
 {
     permutation *p = vself;
-    uint32_t dst = traffic_perm_dst(p->perm, task, rng);
-    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(p->source, rng)};
+    *msg = permutation_draw(p, task, rng);
     *next = traffic_source_next(p->source, task, now, rng);
     return true;
+}
+
+/* A round: each task's one message to its image; a silent task sends none. */
+static void permutation_round(void *vself, uint32_t task, insee_rng *rng,
+                              void (*add)(void *ctx, const insee_message *msg), void *ctx)
+{
+    const permutation *p = vself;
+    if (traffic_perm_silent(p->perm, task))
+        return;
+    insee_message msg = permutation_draw(p, task, rng);
+    add(ctx, &msg);
 }
 
 static double permutation_offered_load(void *vself)
@@ -96,6 +112,7 @@ static const insee_traffic_vtable permutation_vtable = {
     .start = permutation_start,
     .emit = permutation_emit,
     .offered_load = permutation_offered_load,
+    .round = permutation_round,
 };
 
 static const insee_plugin_desc permutation_desc = {

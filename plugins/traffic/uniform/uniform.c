@@ -69,15 +69,32 @@ static uint64_t uniform_start(void *vself, uint32_t task, insee_rng *rng)
     return traffic_source_start(u->source, task, rng);
 }
 
+static insee_message uniform_draw(const uniform *u, uint32_t task, insee_rng *rng)
+{
+    uint32_t dst =
+        u->self ? insee_rng_below(rng, u->tasks) : traffic_other_task(rng, u->tasks, task);
+    return (insee_message){.dst = dst, .packets = traffic_source_packets(u->source, rng)};
+}
+
 static bool uniform_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                          insee_message *msg, uint64_t *next)
 {
     uniform *u = vself;
-    uint32_t dst =
-        u->self ? insee_rng_below(rng, u->tasks) : traffic_other_task(rng, u->tasks, task);
-    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(u->source, rng)};
+    *msg = uniform_draw(u, task, rng);
     *next = traffic_source_next(u->source, task, now, rng);
     return true;
+}
+
+/* A round: one message per task, as INRFlow's random pattern sends one flow
+   per node and round. */
+static void uniform_round(void *vself, uint32_t task, insee_rng *rng,
+                          void (*add)(void *ctx, const insee_message *msg), void *ctx)
+{
+    const uniform *u = vself;
+    if (u->tasks >= (u->self ? 1u : 2u)) {
+        insee_message msg = uniform_draw(u, task, rng);
+        add(ctx, &msg);
+    }
 }
 
 static double uniform_offered_load(void *vself)
@@ -93,6 +110,7 @@ static const insee_traffic_vtable uniform_vtable = {
     .start = uniform_start,
     .emit = uniform_emit,
     .offered_load = uniform_offered_load,
+    .round = uniform_round,
 };
 
 static const insee_plugin_desc uniform_desc = {

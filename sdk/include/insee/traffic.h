@@ -70,6 +70,22 @@ typedef struct insee_traffic_vtable {
        flows or a load). NULL: an instance is causal exactly when the plugin
        has finished(). Asked once, after create(). */
     bool (*causal)(void *self);
+
+    /* minor 7 — optional */
+    /* The flow engines' view of the pattern: one round, every message
+       `task` sends once through it, each handed to add(ctx, msg) (dst and
+       packets filled as emit() fills them; tag free). A round of an
+       open-ended source is one message per task to the destination emit()
+       would draw (uniform: one random task; a permutation: its image); a
+       pattern with destination sets sends to each member once (all-to-all:
+       every other task). Draws come from `rng`, the task's own stream, so a
+       round depends on the seed alone; the kernel asks each task in turn,
+       once per round ([flow] rounds), and may ask the same rounds again
+       with the same streams, getting the same messages. A task that sends
+       nothing adds nothing. NULL: the flow engines refuse this traffic,
+       naming it. */
+    void (*round)(void *self, uint32_t task, insee_rng *rng,
+                  void (*add)(void *ctx, const insee_message *msg), void *ctx);
 } insee_traffic_vtable;
 
 #ifdef __cplusplus

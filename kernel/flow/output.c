@@ -1,0 +1,143 @@
+/* kernel/flow/output.c — the static engine's report; see output.h. */
+#include "flow/output.h"
+
+#include <json-glib/json-glib.h>
+
+#include "stats/json.h"
+#include "stats/output.h"
+
+static const char csv_header[] =
+    "engine,plugins,seed,nodes,routers,rounds,flows,self_flows,unroutable,links,ports,"
+    "load_min,load_mean,load_median,load_max,load_std,hops_mean,hops_max,links_mean,"
+    "links_max,restricted,non_restricted,restricted_per_port,non_restricted_per_port\n";
+
+/* A double as text, '.' whatever the locale; `fmt` as printf's. */
+static const char *num(char buf[G_ASCII_DTOSTR_BUF_SIZE], const char *fmt, double x)
+{
+    return g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, fmt, x);
+}
+
+static double per_port(const insee_flow_report *r, double x)
+{
+    return r->ports ? x / (double)r->ports : 0;
+}
+
+void insee_flow_print(const insee_flow_run *run, FILE *out)
+{
+    const insee_flow_report *r = run->rep;
+    char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE],
+        d[G_ASCII_DTOSTR_BUF_SIZE];
+    fprintf(out, "# insee report\n# parameters (this block is a config file that repeats the run)\n");
+    fputs(run->echo ? run->echo : "", out);
+    fprintf(out, "\n# results (static flow engine: every flow routed at once, link capacity "
+                 "shared equally)\n");
+    fprintf(out, "%-28s %u nodes, %u routers, %" G_GUINT64_FORMAT " directed links (node links "
+            "included), %" G_GUINT64_FORMAT " router ports\n", "network", run->nodes,
+            run->routers, r->links, r->ports);
+    fprintf(out, "%-28s %" G_GUINT64_FORMAT " routed in %u round(s); %" G_GUINT64_FORMAT
+            " self-flows (no link, not counted); %" G_GUINT64_FORMAT " unroutable\n", "flows",
+            r->flows, run->rounds, r->self_flows, r->unroutable);
+    fprintf(out, "%-28s min %u  mean %s  median %s  max %u  std %s\n", "flows per link",
+            r->load_min, num(a, "%.4f", r->load_mean), num(b, "%.1f", r->load_median),
+            r->load_max, num(c, "%.4f", r->load_std));
+    fprintf(out, "%-28s mean %s  max %u (links: mean %s  max %u)\n", "path length, router hops",
+            num(a, "%.4f", r->hops_mean), r->hops_max,
+            num(b, "%.4f", r->flows ? r->hops_mean + 2 : 0), r->flows ? r->hops_max + 2 : 0);
+    fprintf(out, "%-28s %s flows (F/B), %s per port\n", "restricted throughput",
+            num(a, "%.4f", r->restricted), num(b, "%.6f", per_port(r, r->restricted)));
+    fprintf(out, "%-28s %s flows (sum of 1/bottleneck), %s per port\n",
+            "non-restricted throughput", num(c, "%.4f", r->non_restricted),
+            num(d, "%.6f", per_port(r, r->non_restricted)));
+    fprintf(out, "%-28s", "links by flows crossing");
+    for (uint32_t k = 0; k <= r->load_max; k++)
+        if (r->load_hist[k])
+            fprintf(out, " %u:%" G_GUINT64_FORMAT, k, r->load_hist[k]);
+    fprintf(out, "\n%-28s", "flows by router hops");
+    for (uint32_t h = 0; r->flows && h <= r->hops_max; h++)
+        if (r->hops_hist[h])
+            fprintf(out, " %u:%" G_GUINT64_FORMAT, h, r->hops_hist[h]);
+    fprintf(out, "\n");
+}
+
+static void add_hist(JsonBuilder *b, const char *name, const uint64_t *h, uint32_t top)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (uint32_t k = 0; h && k <= top; k++)
+        json_builder_add_int_value(b, (gint64)h[k]);
+    json_builder_end_array(b);
+}
+
+static void add_int(JsonBuilder *b, const char *name, gint64 v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_add_int_value(b, v);
+}
+
+static void add_double(JsonBuilder *b, const char *name, double v)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_add_double_value(b, v);
+}
+
+gboolean insee_flow_write_json(const insee_flow_run *run, const char *path, GError **err)
+{
+    const insee_flow_report *r = run->rep;
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "engine");
+    json_builder_add_string_value(b, "static");
+    json_builder_set_member_name(b, "plugins");
+    json_builder_add_string_value(b, run->plugins);
+    add_int(b, "seed", (gint64)run->seed);
+    add_int(b, "nodes", run->nodes);
+    add_int(b, "routers", run->routers);
+    add_int(b, "rounds", run->rounds);
+    add_int(b, "flows", (gint64)r->flows);
+    add_int(b, "self_flows", (gint64)r->self_flows);
+    add_int(b, "unroutable", (gint64)r->unroutable);
+    add_int(b, "links", (gint64)r->links);
+    add_int(b, "ports", (gint64)r->ports);
+    add_int(b, "load_min", r->load_min);
+    add_double(b, "load_mean", r->load_mean);
+    add_double(b, "load_median", r->load_median);
+    add_int(b, "load_max", r->load_max);
+    add_double(b, "load_std", r->load_std);
+    add_hist(b, "load_histogram", r->load_hist, r->load_max);
+    add_double(b, "hops_mean", r->hops_mean);
+    add_int(b, "hops_max", r->hops_max);
+    add_hist(b, "hops_histogram", r->flows ? r->hops_hist : NULL, r->hops_max);
+    add_double(b, "restricted", r->restricted);
+    add_double(b, "non_restricted", r->non_restricted);
+    add_double(b, "restricted_per_port", per_port(r, r->restricted));
+    add_double(b, "non_restricted_per_port", per_port(r, r->non_restricted));
+    json_builder_end_object(b);
+    return insee_json_write_builder(path, b, err);
+}
+
+gboolean insee_flow_check_csv(const char *path, GError **err)
+{
+    return insee_output_check_append(path, "[stats] csv", csv_header, err);
+}
+
+gboolean insee_flow_append_csv(const insee_flow_run *run, const char *path, GError **err)
+{
+    const insee_flow_report *r = run->rep;
+    char v[9][G_ASCII_DTOSTR_BUF_SIZE];
+    /* The plugins field holds '/', never ',' or '"': plugin names are [a-z0-9-]. */
+    char *row = g_strdup_printf(
+        "static,%s,%" G_GUINT64_FORMAT ",%u,%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+        ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%u,%s,%s,%u,%s,%s,"
+        "%u,%s,%u,%s,%s,%s,%s\n",
+        run->plugins, run->seed, run->nodes, run->routers, run->rounds, r->flows, r->self_flows,
+        r->unroutable, r->links, r->ports, r->load_min, num(v[0], "%.6g", r->load_mean),
+        num(v[1], "%.6g", r->load_median), r->load_max, num(v[2], "%.6g", r->load_std),
+        num(v[3], "%.6g", r->hops_mean), r->hops_max,
+        num(v[4], "%.6g", r->flows ? r->hops_mean + 2 : 0), r->flows ? r->hops_max + 2 : 0,
+        num(v[5], "%.6g", r->restricted), num(v[6], "%.6g", r->non_restricted),
+        num(v[7], "%.6g", per_port(r, r->restricted)),
+        num(v[8], "%.6g", per_port(r, r->non_restricted)));
+    gboolean ok = insee_output_append(path, "[stats] csv", csv_header, row, err);
+    g_free(row);
+    return ok;
+}

@@ -1,0 +1,225 @@
+/* The static flow engine (kernel/flow/, docs/flow.md) against closed forms:
+ * every link's flow count under all-to-all on a k-ary n-tree and on an odd
+ * torus, a contention-free permutation on a fat tree, all-to-one, and the
+ * throughputs INRFlow §4 defines; determinism; and the refusals of what a
+ * flow engine cannot run. */
+/* open_memstream() is POSIX.1-2008. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "flow/flow.h"
+#include "run_helpers.h"
+
+/* Run `toml` with engine = "static" and hand back a copy of its figures
+   (histograms copied too) and, when `text` is not NULL, its printed report. */
+static insee_flow_report run_static(const char *toml, char **text)
+{
+    GError *err = NULL;
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    const insee_flow_report *r = insee_experiment_flow_report(exp);
+    cr_assert(r);
+    insee_flow_report copy = *r;
+    copy.load_hist = g_memdup2(r->load_hist, sizeof(uint64_t) * (r->load_max + 1));
+    copy.hops_hist = r->flows ? g_memdup2(r->hops_hist, sizeof(uint64_t) * (r->hops_max + 1))
+                              : NULL;
+    if (text) {
+        size_t len;
+        FILE *f = open_memstream(text, &len);
+        insee_experiment_print(exp, f);
+        fclose(f);
+    }
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    return copy;
+}
+
+static double sum_hist(const insee_flow_report *r)
+{
+    double links = 0;
+    for (uint32_t k = 0; k <= r->load_max; k++)
+        links += (double)r->load_hist[k];
+    return links;
+}
+
+/* k-ary n-tree, all-to-all, multistage static (up port chosen by the
+   source's digits): at every level each up link carries one source's flows
+   out of its subtree, and by the same digit argument each down link one
+   destination's flows into it. A level-l subtree holds k^(l+1) nodes, so
+   each of the 2N directed links between levels l and l+1 carries
+   N - k^(l+1) flows; the 2N node links carry N - 1 each. */
+Test(flow, all_to_all_on_a_kary_ntree_loads_every_link_as_its_level_says)
+{
+    const uint32_t k = 2, n = 3, N = 8;
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\n"
+        "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
+        "[traffic]\nplugin = \"all-to-all\"\n", NULL);
+    cr_assert_eq(r.flows, (uint64_t)N * (N - 1));
+    cr_assert_eq(r.self_flows, 0);
+    cr_assert_eq(r.load_max, N - 1);
+    cr_assert_eq(r.load_hist[N - 1], 2 * N, "node links: %" G_GUINT64_FORMAT, r.load_hist[N - 1]);
+    uint32_t span = k;
+    for (uint32_t l = 0; l + 1 < n; l++, span *= k)
+        cr_assert_eq(r.load_hist[N - span], 2 * N, "level %u: %" G_GUINT64_FORMAT " links of %u",
+                     l, r.load_hist[N - span], N - span);
+    cr_assert_eq(sum_hist(&r), 2 * N * n, "no other link");
+    cr_assert_eq(r.links, 2 * N * n);
+    cr_assert_eq(r.ports, N * (2 * n - 1), "every switch port but the top's up ports");
+    /* F / B: every flow at the node link's share. */
+    cr_assert_float_eq(r.restricted, N * (N - 1) / (double)(N - 1), 1e-9);
+    cr_assert_float_eq(r.non_restricted, N, 1e-9, "each flow's bottleneck is a node link");
+    insee_flow_report_clear(&r);
+}
+
+/* An odd k-ary n-cube under all-to-all with dimension-order routing: in a
+   ring of k = 2m + 1 a directed link is crossed by the flows of distance d
+   > j from the node j before it, m(m + 1)/2 of them, once for each of the
+   k^(n-1) choices of the other coordinates; node links carry N - 1. */
+Test(flow, all_to_all_on_an_odd_torus_loads_every_network_link_equally)
+{
+    const uint32_t k = 5, m = 2, N = 25;
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"torus\"\ndims = [5, 5]\n"
+        "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
+        "[traffic]\nplugin = \"all-to-all\"\n", NULL);
+    uint32_t per_link = k * m * (m + 1) / 2;
+    cr_assert_eq(r.flows, (uint64_t)N * (N - 1));
+    cr_assert_eq(r.load_hist[per_link], 4 * N, "every network link carries %u", per_link);
+    cr_assert_eq(r.load_hist[N - 1], 2 * N);
+    cr_assert_eq(sum_hist(&r), 6 * N);
+    cr_assert_eq(r.load_min, per_link);
+    /* Mean distance of an odd ring, (k^2 - 1)/(4k) per dimension, over
+       distinct pairs. */
+    int dims[] = {5, 5};
+    cr_assert_float_eq(r.hops_mean, torus_avg_distance(dims, 2), 1e-9);
+    cr_assert_eq(r.hops_max, 2 * m);
+    insee_flow_report_clear(&r);
+}
+
+/* Bit-complement on a k-ary n-tree with source-digit up ports: a down link
+   into a level-l switch is fixed by the destination's digits from l up and
+   the source's below l + 1, which for d = ~s name one flow; every flow has
+   its links to itself: F / B = F and each flow at full rate. */
+Test(flow, bit_complement_on_a_fat_tree_runs_every_flow_at_full_rate)
+{
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 4\n"
+        "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
+        "[traffic]\nplugin = \"permutation\"\npattern = \"bit-complement\"\n", NULL);
+    cr_assert_eq(r.flows, 16);
+    cr_assert_eq(r.load_max, 1);
+    cr_assert_float_eq(r.restricted, 16.0, 1e-12);
+    cr_assert_float_eq(r.non_restricted, 16.0, 1e-12);
+    cr_assert_eq(r.hops_max, 6, "to the top and back: 2(n - 1)");
+    cr_assert_float_eq(r.hops_mean, 6.0, 1e-12);
+    insee_flow_report_clear(&r);
+}
+
+/* All-to-one: the root's node link carries all N - 1 flows, so F / B = 1,
+   and every flow has that link as its bottleneck. */
+Test(flow, all_to_one_loads_the_root_link_with_every_flow)
+{
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+        "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
+        "[traffic]\nplugin = \"all-to-one\"\nroot = 5\n", NULL);
+    cr_assert_eq(r.flows, 15);
+    cr_assert_eq(r.load_max, 15);
+    cr_assert_eq(r.load_hist[15], 1, "only the root's link");
+    cr_assert_float_eq(r.restricted, 1.0, 1e-12);
+    cr_assert_float_eq(r.non_restricted, 1.0, 1e-12);
+    insee_flow_report_clear(&r);
+}
+
+/* Two tasks per node: the flows between a node's own tasks use no link and
+   are counted apart; F counts the others only (not N^2). */
+Test(flow, self_flows_are_counted_apart)
+{
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"torus\"\ndims = [3]\n"
+        "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
+        "[[application]]\ntasks = 6\ntasks_per_node = 2\n"
+        "[application.traffic]\nplugin = \"all-to-all\"\n", NULL);
+    cr_assert_eq(r.self_flows, 6, "each task to its node's other task");
+    cr_assert_eq(r.flows, 6 * 5 - 6);
+    /* Each node sends 8 flows and receives 8. */
+    cr_assert_eq(r.load_max, 8);
+    insee_flow_report_clear(&r);
+}
+
+/* Rounds multiply a round's flows; the same seed gives the same bytes. */
+Test(flow, uniform_rounds_are_deterministic)
+{
+    static const char toml[] =
+        "[simulation]\nengine = \"static\"\nseed = 7\n"
+        "[topology]\nplugin = \"torus\"\ndims = [4, 4, 4]\n"
+        "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
+        "[flow]\nrounds = 3\n"
+        "[traffic]\nplugin = \"uniform\"\n";
+    char *a, *b;
+    insee_flow_report r = run_static(toml, &a);
+    insee_flow_report s = run_static(toml, &b);
+    cr_assert_str_eq(a, b);
+    cr_assert_eq(r.flows, 3 * 64, "one flow per task and round");
+    /* Every flow crosses two node links: their loads add up to 2F. */
+    uint64_t node_sum = 0;
+    for (uint32_t k = 0; k <= r.load_max; k++)
+        node_sum += k * r.load_hist[k];
+    cr_assert_float_eq((double)node_sum, 2.0 * r.flows + r.hops_mean * r.flows, 1e-6,
+                       "links crossed = flows x (hops + 2)");
+    g_free(a);
+    g_free(b);
+    insee_flow_report_clear(&r);
+    insee_flow_report_clear(&s);
+}
+
+static void assert_refused(const char *toml, const char *const *words)
+{
+    char *msg = run_toml_error(toml);
+    for (const char *const *w = words; *w; w++)
+        cr_assert(strstr(msg, *w), "'%s' not in: %s", *w, msg);
+    g_free(msg);
+}
+
+Test(flow, an_adaptive_router_is_refused_by_name)
+{
+    assert_refused("[simulation]\nengine = \"static\"\n"
+                   "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 2\n"
+                   "[router]\nplugin = \"multistage\"\nmode = \"adaptive\"\n"
+                   "[traffic]\nplugin = \"all-to-all\"\n",
+                   (const char *const[]){"'multistage'", "adaptive", "INSEE_ROUTE_PURE", NULL});
+}
+
+Test(flow, keys_the_engine_does_not_read_are_refused_naming_it)
+{
+    assert_refused("[simulation]\nengine = \"static\"\n[router]\nqueue_packets = 8\n",
+                   (const char *const[]){"[router] queue_packets", "\"static\"", NULL});
+    assert_refused("[simulation]\nengine = \"static\"\ncycles = 100\n",
+                   (const char *const[]){"[simulation] cycles", "\"static\"", NULL});
+    assert_refused("[simulation]\nengine = \"static\"\n[arbiter]\nplugin = \"round-robin\"\n",
+                   (const char *const[]){"[arbiter]", "\"static\"", NULL});
+    assert_refused("[flow]\nrounds = 2\n",
+                   (const char *const[]){"[flow] rounds", "\"packet\"", NULL});
+    assert_refused("[simulation]\nengine = \"dynamic\"\n",
+                   (const char *const[]){"dynamic", "not built yet", NULL});
+}
+
+Test(flow, a_traffic_without_rounds_is_refused_by_name)
+{
+    assert_refused("[simulation]\nengine = \"static\"\n"
+                   "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                   "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
+                   "[traffic]\nplugin = \"hotspot\"\n",
+                   (const char *const[]){"'hotspot'", "round()", NULL});
+}
