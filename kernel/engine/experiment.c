@@ -238,6 +238,7 @@ static const section sections[] = {
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
     {"router", INSEE_KIND_ROUTER, "bubble", router_params},
     {"arbiter", INSEE_KIND_ARBITER, "round-robin", NULL},
+    {"routing", INSEE_KIND_ROUTING, NULL, NULL},
 };
 #define N_SECTIONS G_N_ELEMENTS(sections)
 
@@ -456,6 +457,20 @@ static gboolean bind_applications(insee_experiment *exp, GError **err)
            add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
 }
 
+/* Whether a path routing ([routing]) gives a flow engine its paths. */
+static gboolean routed_by_table(const insee_experiment *exp)
+{
+    return exp->engine != ENGINE_PACKET && insee_config_has_section(exp->cfg, "routing");
+}
+
+/* The kind a section is bound as: [router] holds only the kernel's keys
+   when a path routing replaces its plugin (which is then not created, and
+   left out of the echo; the embedded default names one). */
+static insee_kind router_kind(const insee_experiment *exp, const section *sec)
+{
+    return sec->kind == INSEE_KIND_ROUTER && routed_by_table(exp) ? 0 : sec->kind;
+}
+
 static gboolean reads_key(const insee_param_def *defs, const char *key)
 {
     for (const insee_param_def *d = defs; d->name; d++)
@@ -487,8 +502,16 @@ static gboolean refuse_unread(const insee_experiment *exp, const char *section,
    packet engine no rounds of flows. */
 static gboolean check_engine(const insee_experiment *exp, GError **err)
 {
-    if (exp->engine == ENGINE_PACKET)
+    if (exp->engine == ENGINE_PACKET) {
+        if (insee_config_has_section(exp->cfg, "routing")) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "[routing] gives a flow engine its paths and means nothing to "
+                        "engine = \"packet\" (packets are routed by [router]); remove it, or "
+                        "set [simulation] engine = \"static\"");
+            return FALSE;
+        }
         return refuse_unread(exp, "flow", flow_params, no_params, "packet", err);
+    }
     if (exp->engine == ENGINE_DYNAMIC) {
         g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
                     "[simulation] engine = \"dynamic\" is not built yet; engine = \"static\" "
@@ -524,8 +547,8 @@ static gboolean echo_flow_keys(insee_experiment *exp, GError **err)
     for (guint i = 0; i < G_N_ELEMENTS(flow_tables); i++) {
         const section *sec = &sections[section_index(flow_tables[i].section)];
         scratch = (instance){0};
-        if (!bind_section(exp, sec->name, sec->kind, sec->default_plugin, flow_tables[i].read,
-                          &scratch, err))
+        if (!bind_section(exp, sec->name, router_kind(exp, sec), sec->default_plugin,
+                          flow_tables[i].read, &scratch, err))
             return FALSE;
     }
     for (guint a = 0; a < exp->apps->len; a++) {
@@ -567,10 +590,11 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
         /* [simulation] comes first and names the engine, which decides
            whether [arbiter] or [flow] has any meaning. */
         if ((sec->kind == INSEE_KIND_ARBITER && exp->engine != ENGINE_PACKET) ||
-            (sec->kernel_params == flow_params && exp->engine == ENGINE_PACKET))
+            (sec->kernel_params == flow_params && exp->engine == ENGINE_PACKET) ||
+            (sec->kind == INSEE_KIND_ROUTING && !routed_by_table(exp)))
             continue;
-        if (!bind_section(exp, sec->name, sec->kind, sec->default_plugin, sec->kernel_params,
-                          &exp->net[i], err))
+        if (!bind_section(exp, sec->name, router_kind(exp, sec), sec->default_plugin,
+                          sec->kernel_params, &exp->net[i], err))
             return FALSE;
         if (sec->kernel_params == simulation_params)
             exp->engine = (int)exp->net[i].kernel[SIM_ENGINE].i;
@@ -828,8 +852,10 @@ static void wire_network(insee_experiment *exp)
     insee_engine *eng = &exp->eng;
     const instance *r = &exp->net[section_index("router")];
     const instance *arb = &exp->net[section_index("arbiter")];
-    eng->router = r->plugin->vtable;
-    eng->router_self = r->self;
+    if (r->plugin) { /* none when a [routing] gives a flow engine its paths */
+        eng->router = r->plugin->vtable;
+        eng->router_self = r->self;
+    }
     if (arb->plugin) { /* none in a flow engine */
         eng->arbiter = arb->plugin->vtable;
         eng->arbiter_self = arb->self;
@@ -839,9 +865,9 @@ static void wire_network(insee_experiment *exp)
     /* Router and arbiter exist: size their state before any packet. */
     const insee_router_vtable *rv = eng->router;
     eng->net.pstate_size = insee_state_round(
-        rv->packet_state_size ? rv->packet_state_size(eng->router_self) : 0);
+        rv && rv->packet_state_size ? rv->packet_state_size(eng->router_self) : 0);
     eng->rstate_size = insee_state_round(
-        rv->router_state_size ? rv->router_state_size(eng->router_self) : 0);
+        rv && rv->router_state_size ? rv->router_state_size(eng->router_self) : 0);
     eng->astate_size = insee_state_round(
         eng->arbiter && eng->arbiter->state_size ? eng->arbiter->state_size(eng->arbiter_self)
                                                  : 0);
@@ -1074,11 +1100,12 @@ static gboolean start_trace(insee_experiment *exp, GError **err)
 static gboolean run_static(insee_experiment *exp, GError **err)
 {
     const insee_engine *eng = &exp->eng;
-    const instance *router = &exp->net[section_index("router")];
+    const instance *routing = &exp->net[section_index("routing")];
+    const instance *paths = routing->plugin ? routing : &exp->net[section_index("router")];
     insee_flow_app *apps = g_new(insee_flow_app, eng->n_apps);
     GString *names = g_string_new(NULL);
     g_string_printf(names, "%s/%s/", exp->net[section_index("topology")].plugin->name,
-                    router->plugin->name);
+                    paths->plugin->name);
     for (uint32_t a = 0; a < eng->n_apps; a++) {
         apps[a] = (insee_flow_app){.plugin = app_at(exp, a)->traffic.plugin->name,
                                    .traffic = eng->apps[a].traffic, .self = eng->apps[a].self,
@@ -1088,8 +1115,10 @@ static gboolean run_static(insee_experiment *exp, GError **err)
     }
     exp->flow_plugins = g_string_free(names, FALSE);
     insee_flow_setup setup = {
-        .net = &eng->net, .router_name = router->plugin->name, .router = eng->router,
-        .router_self = eng->router_self, .pstate_size = eng->net.pstate_size,
+        .net = &eng->net, .router_name = paths->plugin->name, .router = eng->router,
+        .router_self = eng->router_self,
+        .routing = routing->plugin ? routing->plugin->vtable : NULL,
+        .routing_self = routing->self, .pstate_size = eng->net.pstate_size,
         .rstate_size = eng->rstate_size, .apps = apps, .n_apps = eng->n_apps,
         .task_node = eng->task_node, .seed = eng->seed,
         .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i,
@@ -1120,7 +1149,7 @@ void insee_experiment_print(const insee_experiment *exp, FILE *out)
 
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
 {
-    g_return_val_if_fail(!exp->ran && exp->eng.router, FALSE);
+    g_return_val_if_fail(!exp->ran && (exp->eng.router || exp->engine != ENGINE_PACKET), FALSE);
     if (!check_outputs(exp, err) || !start_trace(exp, err))
         return FALSE;
     exp->ran = TRUE;

@@ -12,7 +12,8 @@
  * Workload: every application's traffic gives its flows through the
  * traffic entry round() (insee/traffic.h, ABI 1.7), asked `rounds` times
  * per task with the task's own stream; a traffic without it is refused.
- * Paths: the router is walked hop by hop (walk.h).
+ * Paths: a path routing's paths() (insee/routing.h) when the experiment has
+ * a [routing] table, else the router walked hop by hop (walk.h).
  *
  * insee_flow_static_run() is INRFlow's static engine (its §3.1 and §4):
  * all flows routed at once, each directed link's capacity shared equally
@@ -47,9 +48,11 @@ typedef struct insee_flow_app {
 
 typedef struct insee_flow_setup {
     const insee_net *net;
-    const char *router_name;
-    const insee_router_vtable *router;
+    const char *router_name;          /* router or routing: the one that gives paths */
+    const insee_router_vtable *router; /* NULL when `routing` gives the paths */
     void *router_self;
+    const insee_routing_vtable *routing;
+    void *routing_self;
     size_t pstate_size, rstate_size; /* the router's per-packet and per-router blocks */
     const insee_flow_app *apps;
     uint32_t n_apps;
@@ -67,12 +70,13 @@ typedef struct insee_flow_report {
     uint64_t unroutable; /* flows the router dropped (INSEE_PORT_DROP): not in F */
     uint64_t links;      /* directed links counted */
     uint64_t ports;      /* router ports: plugged network ports + one per node */
-    uint32_t load_min, load_max; /* flows per link; load_max is B */
-    double load_mean, load_std, load_median;
-    uint64_t *load_hist; /* load_hist[k]: links crossed by k flows, k = 0 .. load_max */
+    /* Flows per link; a flow split over several paths counts its share on
+       each. load_max is B. */
+    double load_min, load_max, load_mean, load_std, load_median;
+    uint64_t *load_hist; /* load_hist[k]: links whose load is in [k, k + 1), k = 0 .. floor(B) */
     double hops_mean;    /* router-to-router links per flow; links per flow = hops + 2 */
     uint32_t hops_max;
-    uint64_t *hops_hist; /* hops_hist[h]: flows of h router hops, h = 0 .. hops_max */
+    double *hops_hist;   /* hops_hist[h]: flows (shares) of h router hops, h = 0 .. hops_max */
     double restricted;      /* F / B */
     double non_restricted;  /* sum over flows of 1 / (max load on the flow's links) */
 } insee_flow_report;

@@ -26,7 +26,7 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
 {
     const insee_flow_report *r = run->rep;
     char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE],
-        d[G_ASCII_DTOSTR_BUF_SIZE];
+        d[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE];
     fprintf(out, "# insee report\n# parameters (this block is a config file that repeats the run)\n");
     fputs(run->echo ? run->echo : "", out);
     fprintf(out, "\n# results (static flow engine: every flow routed at once, link capacity "
@@ -37,9 +37,10 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " routed in %u round(s); %" G_GUINT64_FORMAT
             " self-flows (no link, not counted); %" G_GUINT64_FORMAT " unroutable\n", "flows",
             r->flows, run->rounds, r->self_flows, r->unroutable);
-    fprintf(out, "%-28s min %u  mean %s  median %s  max %u  std %s\n", "flows per link",
-            r->load_min, num(a, "%.4f", r->load_mean), num(b, "%.1f", r->load_median),
-            r->load_max, num(c, "%.4f", r->load_std));
+    fprintf(out, "%-28s min %s  mean %s  median %s  max %s  std %s\n", "flows per link",
+            num(a, "%.6g", r->load_min), num(b, "%.4f", r->load_mean),
+            num(c, "%.6g", r->load_median), num(d, "%.6g", r->load_max),
+            num(e, "%.4f", r->load_std));
     fprintf(out, "%-28s mean %s  max %u (links: mean %s  max %u)\n", "path length, router hops",
             num(a, "%.4f", r->hops_mean), r->hops_max,
             num(b, "%.4f", r->flows ? r->hops_mean + 2 : 0), r->flows ? r->hops_max + 2 : 0);
@@ -49,22 +50,28 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
             "non-restricted throughput", num(c, "%.4f", r->non_restricted),
             num(d, "%.6f", per_port(r, r->non_restricted)));
     fprintf(out, "%-28s", "links by flows crossing");
-    for (uint32_t k = 0; k <= r->load_max; k++)
+    for (uint32_t k = 0; k <= (uint32_t)r->load_max; k++)
         if (r->load_hist[k])
             fprintf(out, " %u:%" G_GUINT64_FORMAT, k, r->load_hist[k]);
     fprintf(out, "\n%-28s", "flows by router hops");
     for (uint32_t h = 0; r->flows && h <= r->hops_max; h++)
-        if (r->hops_hist[h])
-            fprintf(out, " %u:%" G_GUINT64_FORMAT, h, r->hops_hist[h]);
+        if (r->hops_hist[h] > 0)
+            fprintf(out, " %u:%s", h, num(a, "%.6g", r->hops_hist[h]));
     fprintf(out, "\n");
 }
 
-static void add_hist(JsonBuilder *b, const char *name, const uint64_t *h, uint32_t top)
+/* A histogram of `top` + 1 counts, whole (ints) or shares (doubles). */
+static void add_hist(JsonBuilder *b, const char *name, const uint64_t *ints, const double *shares,
+                     uint32_t top)
 {
     json_builder_set_member_name(b, name);
     json_builder_begin_array(b);
-    for (uint32_t k = 0; h && k <= top; k++)
-        json_builder_add_int_value(b, (gint64)h[k]);
+    for (uint32_t k = 0; (ints || shares) && k <= top; k++) {
+        if (ints)
+            json_builder_add_int_value(b, (gint64)ints[k]);
+        else
+            json_builder_add_double_value(b, shares[k]);
+    }
     json_builder_end_array(b);
 }
 
@@ -98,15 +105,15 @@ gboolean insee_flow_write_json(const insee_flow_run *run, const char *path, GErr
     add_int(b, "unroutable", (gint64)r->unroutable);
     add_int(b, "links", (gint64)r->links);
     add_int(b, "ports", (gint64)r->ports);
-    add_int(b, "load_min", r->load_min);
+    add_double(b, "load_min", r->load_min);
     add_double(b, "load_mean", r->load_mean);
     add_double(b, "load_median", r->load_median);
-    add_int(b, "load_max", r->load_max);
+    add_double(b, "load_max", r->load_max);
     add_double(b, "load_std", r->load_std);
-    add_hist(b, "load_histogram", r->load_hist, r->load_max);
+    add_hist(b, "load_histogram", r->load_hist, NULL, (uint32_t)r->load_max);
     add_double(b, "hops_mean", r->hops_mean);
     add_int(b, "hops_max", r->hops_max);
-    add_hist(b, "hops_histogram", r->flows ? r->hops_hist : NULL, r->hops_max);
+    add_hist(b, "hops_histogram", NULL, r->flows ? r->hops_hist : NULL, r->hops_max);
     add_double(b, "restricted", r->restricted);
     add_double(b, "non_restricted", r->non_restricted);
     add_double(b, "restricted_per_port", per_port(r, r->restricted));
@@ -123,20 +130,21 @@ gboolean insee_flow_check_csv(const char *path, GError **err)
 gboolean insee_flow_append_csv(const insee_flow_run *run, const char *path, GError **err)
 {
     const insee_flow_report *r = run->rep;
-    char v[9][G_ASCII_DTOSTR_BUF_SIZE];
+    char v[11][G_ASCII_DTOSTR_BUF_SIZE];
     /* The plugins field holds '/', never ',' or '"': plugin names are [a-z0-9-]. */
     char *row = g_strdup_printf(
         "static,%s,%" G_GUINT64_FORMAT ",%u,%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-        ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%u,%s,%s,%u,%s,%s,"
+        ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s,%s,"
         "%u,%s,%u,%s,%s,%s,%s\n",
         run->plugins, run->seed, run->nodes, run->routers, run->rounds, r->flows, r->self_flows,
-        r->unroutable, r->links, r->ports, r->load_min, num(v[0], "%.6g", r->load_mean),
-        num(v[1], "%.6g", r->load_median), r->load_max, num(v[2], "%.6g", r->load_std),
-        num(v[3], "%.6g", r->hops_mean), r->hops_max,
-        num(v[4], "%.6g", r->flows ? r->hops_mean + 2 : 0), r->flows ? r->hops_max + 2 : 0,
-        num(v[5], "%.6g", r->restricted), num(v[6], "%.6g", r->non_restricted),
-        num(v[7], "%.6g", per_port(r, r->restricted)),
-        num(v[8], "%.6g", per_port(r, r->non_restricted)));
+        r->unroutable, r->links, r->ports, num(v[0], "%.6g", r->load_min),
+        num(v[1], "%.6g", r->load_mean), num(v[2], "%.6g", r->load_median),
+        num(v[3], "%.6g", r->load_max), num(v[4], "%.6g", r->load_std),
+        num(v[5], "%.6g", r->hops_mean), r->hops_max,
+        num(v[6], "%.6g", r->flows ? r->hops_mean + 2 : 0), r->flows ? r->hops_max + 2 : 0,
+        num(v[7], "%.6g", r->restricted), num(v[8], "%.6g", r->non_restricted),
+        num(v[9], "%.6g", per_port(r, r->restricted)),
+        num(v[10], "%.6g", per_port(r, r->non_restricted)));
     gboolean ok = insee_output_append(path, "[stats] csv", csv_header, row, err);
     g_free(row);
     return ok;

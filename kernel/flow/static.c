@@ -6,10 +6,13 @@
  * salts): the first counts the flows on each link, the second gives each
  * flow the rate of its most loaded link for the non-restricted throughput.
  * Walking twice costs time but keeps memory at one counter per link, never
- * a stored path per flow (docs/flow.md, "scale"). */
+ * a stored path per flow (docs/flow.md §6). A flow split over several
+ * paths (a multipath routing) counts its share on each path's links, and
+ * each share runs at share / (its path's most loaded link). */
 #include "flow/flow.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "flow/walk.h"
 
@@ -20,13 +23,15 @@ typedef struct pass {
     const insee_flow_setup *s;
     insee_flow_walker *walker;
     gboolean second;
-    uint32_t *load;           /* per link: plugged network ports, then node in, node out */
-    GArray *path;             /* the flow being routed: its global ports */
+    double *load;             /* per link: plugged network ports, then node in, node out */
+    GArray *path;             /* a path being routed: its global ports */
     const insee_flow_app *app;
     uint32_t src_task;        /* the application's own task number */
+    uint32_t src, dst;        /* the flow's nodes */
+    uint32_t paths;           /* the paths the flow got so far */
     insee_rng salt_rng;       /* the source task's salts */
     insee_flow_report *rep;
-    GArray *hops_hist;        /* uint64_t, first pass */
+    GArray *hops_hist;        /* double, first pass */
     double hops_sum;
     double non_restricted;    /* second pass */
     GError *error;            /* the first failure; later messages are ignored */
@@ -42,28 +47,76 @@ static uint32_t node_out(const insee_net *net, uint32_t node)
     return net->ports_total + net->nodes + node;
 }
 
-static void count_path(pass *p, uint32_t src, uint32_t dst)
+/* One path of the flow (p->path), carrying `share` of it. */
+static void take_path(pass *p, double share)
 {
     const insee_net *net = p->s->net;
-    p->load[node_in(net, src)]++;
-    p->load[node_out(net, dst)]++;
-    for (guint i = 0; i < p->path->len; i++)
-        p->load[g_array_index(p->path, uint32_t, i)]++;
     guint hops = p->path->len;
+    p->paths++;
+    if (p->second) {
+        double worst = MAX(p->load[node_in(net, p->src)], p->load[node_out(net, p->dst)]);
+        for (guint i = 0; i < hops; i++)
+            worst = MAX(worst, p->load[g_array_index(p->path, uint32_t, i)]);
+        p->non_restricted += share / worst;
+        return;
+    }
+    for (guint i = 0; i < hops; i++)
+        p->load[g_array_index(p->path, uint32_t, i)] += share;
     if (p->hops_hist->len <= hops)
         g_array_set_size(p->hops_hist, hops + 1);
-    g_array_index(p->hops_hist, uint64_t, hops)++;
-    p->hops_sum += hops;
-    p->rep->flows++;
+    g_array_index(p->hops_hist, double, hops) += share;
+    p->hops_sum += hops * share;
 }
 
-static void rate_path(pass *p, uint32_t src, uint32_t dst)
+/* A path routing's path, in ports of successive routers, as global ports;
+   refused when it leaves by a port that leads nowhere or ends elsewhere. */
+static void add_routed_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
 {
+    pass *p = ctx;
     const insee_net *net = p->s->net;
-    uint32_t worst = MAX(p->load[node_in(net, src)], p->load[node_out(net, dst)]);
-    for (guint i = 0; i < p->path->len; i++)
-        worst = MAX(worst, p->load[g_array_index(p->path, uint32_t, i)]);
-    p->non_restricted += 1.0 / worst;
+    if (p->error)
+        return;
+    uint32_t r = net->node_router[p->src];
+    g_array_set_size(p->path, 0);
+    for (uint32_t i = 0; i < hops && r != INSEE_NONE; i++) {
+        uint32_t gp = net->port_base[r] + ports[i];
+        r = ports[i] < net->port_base[r + 1] - net->port_base[r] ? insee_net_next_router(net, gp)
+                                                                  : INSEE_NONE;
+        g_array_append_val(p->path, gp);
+    }
+    if (r != net->node_router[p->dst] || !(share > 0 && share <= 1)) {
+        g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                    "[routing] plugin '%s' gave a flow from router %u to router %u a path of "
+                    "%u hops that does not lead there through plugged links, or a share %g "
+                    "outside (0, 1]", p->s->router_name, net->node_router[p->src],
+                    net->node_router[p->dst], hops, share);
+        return;
+    }
+    take_path(p, share);
+}
+
+/* The flow's paths, by the path routing or by walking the router. */
+static void route_flow(pass *p, uint32_t salt)
+{
+    const insee_flow_setup *s = p->s;
+    uint32_t from = s->net->node_router[p->src], to = s->net->node_router[p->dst];
+    p->paths = 0;
+    if (from == to) {
+        g_array_set_size(p->path, 0);
+        take_path(p, 1.0);
+    } else if (s->routing) {
+        insee_error perr = {0};
+        if (!s->routing->paths(s->routing_self, from, to, salt, add_routed_path, p, &perr) &&
+            !p->error)
+            g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                        "[routing] plugin '%s' failed: %s", s->router_name,
+                        perr.code ? perr.message : "no reason given");
+    } else {
+        gboolean routable;
+        if (insee_flow_walk(p->walker, p->src, p->dst, salt, p->path, &routable, &p->error) &&
+            routable)
+            take_path(p, 1.0);
+    }
 }
 
 static void add_flow(void *ctx, const insee_message *msg)
@@ -78,26 +131,24 @@ static void add_flow(void *ctx, const insee_message *msg)
                     "has %u tasks", app->plugin, p->src_task, msg->dst, app->tasks);
         return;
     }
-    uint32_t src = p->s->task_node[app->first_task + p->src_task];
-    uint32_t dst = p->s->task_node[app->first_task + msg->dst];
+    p->src = p->s->task_node[app->first_task + p->src_task];
+    p->dst = p->s->task_node[app->first_task + msg->dst];
     uint32_t salt = (uint32_t)insee_rng_u64(&p->salt_rng);
-    if (src == dst) {
+    if (p->src == p->dst) {
         p->rep->self_flows += !p->second;
         return;
     }
-    gboolean routable;
-    if (!insee_flow_walk(p->walker, src, dst, salt, p->path, &routable, &p->error))
+    route_flow(p, salt);
+    if (p->error || p->second)
         return;
-    if (!routable)
-        p->rep->unroutable += !p->second;
-    else if (!p->second && p->rep->flows >= UINT32_MAX)
-        g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
-                    "the workload has more than %u flows, more than a link's counter holds; "
-                    "lower [flow] rounds or use fewer tasks", UINT32_MAX);
-    else if (p->second)
-        rate_path(p, src, dst);
-    else
-        count_path(p, src, dst);
+    if (p->paths == 0) {
+        p->rep->unroutable++;
+        return;
+    }
+    const insee_net *net = p->s->net;
+    p->load[node_in(net, p->src)]++;
+    p->load[node_out(net, p->dst)]++;
+    p->rep->flows++;
 }
 
 /* Every task of every application, `rounds` rounds each, from its own
@@ -130,40 +181,37 @@ static gboolean link_counted(const insee_net *net, uint32_t l)
     return l >= net->ports_total || net->peer_queue[l] != INSEE_NONE;
 }
 
-/* Flows per link: min, mean, std, the histogram and its median. */
-static void link_figures(const insee_net *net, const uint32_t *load, insee_flow_report *rep)
+static int compare_loads(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Flows per link: min, max, median from the sorted loads; mean, std; the
+   histogram by whole flows. */
+static void link_figures(const insee_net *net, const double *load, insee_flow_report *rep)
 {
     uint32_t n = net->ports_total + 2 * net->nodes;
+    double *sorted = g_new(double, n);
     double sum = 0, sq = 0;
-    rep->load_min = UINT32_MAX;
     for (uint32_t l = 0; l < n; l++) {
         if (!link_counted(net, l))
             continue;
-        rep->links++;
-        rep->load_min = MIN(rep->load_min, load[l]);
-        rep->load_max = MAX(rep->load_max, load[l]);
+        sorted[rep->links++] = load[l];
         sum += load[l];
-        sq += (double)load[l] * load[l];
+        sq += load[l] * load[l];
     }
-    rep->load_hist = g_new0(uint64_t, (gsize)rep->load_max + 1);
-    for (uint32_t l = 0; l < n; l++)
-        if (link_counted(net, l))
-            rep->load_hist[load[l]]++;
+    qsort(sorted, rep->links, sizeof *sorted, compare_loads);
+    rep->load_min = sorted[0];
+    rep->load_max = sorted[rep->links - 1];
+    rep->load_median = (sorted[(rep->links - 1) / 2] + sorted[rep->links / 2]) / 2;
     rep->load_mean = sum / (double)rep->links;
     double var = sq / (double)rep->links - rep->load_mean * rep->load_mean;
     rep->load_std = var > 0 ? sqrt(var) : 0;
-    /* The median of the sorted loads: the middle one, or the mean of the
-       two middle ones. */
-    uint64_t lo = (rep->links - 1) / 2, hi = rep->links / 2, seen = 0;
-    double m_lo = 0, m_hi = 0;
-    for (uint32_t k = 0; k <= rep->load_max; k++) {
-        if (seen <= lo && lo < seen + rep->load_hist[k])
-            m_lo = k;
-        if (seen <= hi && hi < seen + rep->load_hist[k])
-            m_hi = k;
-        seen += rep->load_hist[k];
-    }
-    rep->load_median = (m_lo + m_hi) / 2;
+    rep->load_hist = g_new0(uint64_t, (gsize)rep->load_max + 1);
+    for (uint64_t i = 0; i < rep->links; i++)
+        rep->load_hist[(gsize)sorted[i]]++;
+    g_free(sorted);
     rep->ports = rep->links - net->nodes; /* each node's two links meet one router port */
 }
 
@@ -183,16 +231,17 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
     const insee_net *net = setup->net;
     *rep = (insee_flow_report){0};
     pass p = {.s = setup, .rep = rep, .path = g_array_new(FALSE, FALSE, sizeof(uint32_t)),
-              .hops_hist = g_array_new(FALSE, TRUE, sizeof(uint64_t)),
-              .load = g_new0(uint32_t, (gsize)net->ports_total + 2 * net->nodes)};
-    p.walker = insee_flow_walker_new(setup, err);
-    gboolean ok = p.walker && run_pass(&p, err);
+              .hops_hist = g_array_new(FALSE, TRUE, sizeof(double)),
+              .load = g_new0(double, (gsize)net->ports_total + 2 * net->nodes)};
+    if (!setup->routing)
+        p.walker = insee_flow_walker_new(setup, err);
+    gboolean ok = (setup->routing || p.walker) && run_pass(&p, err);
     if (ok) {
         link_figures(net, p.load, rep);
         rep->hops_mean = rep->flows ? p.hops_sum / (double)rep->flows : 0;
         rep->hops_max = p.hops_hist->len ? p.hops_hist->len - 1 : 0;
-        rep->hops_hist = (uint64_t *)g_array_steal(p.hops_hist, NULL);
-        rep->restricted = rep->load_max ? (double)rep->flows / rep->load_max : 0;
+        rep->hops_hist = (double *)g_array_steal(p.hops_hist, NULL);
+        rep->restricted = rep->load_max > 0 ? (double)rep->flows / rep->load_max : 0;
         p.second = TRUE;
         ok = run_pass(&p, err);
         rep->non_restricted = p.non_restricted;

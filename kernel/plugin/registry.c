@@ -78,6 +78,11 @@ static const required_entry placement_required[] = {
     REQUIRED(insee_placement_vtable, destroy),
     REQUIRED(insee_placement_vtable, place),
 };
+static const required_entry routing_required[] = {
+    REQUIRED(insee_routing_vtable, create),
+    REQUIRED(insee_routing_vtable, destroy),
+    REQUIRED(insee_routing_vtable, paths),
+};
 static const required_entry bridge_required[] = {
     REQUIRED(insee_bridge_vtable, create),
     REQUIRED(insee_bridge_vtable, destroy),
@@ -101,6 +106,7 @@ static const kind_info kinds[] = {
     [INSEE_KIND_TRAFFIC] = KIND("traffic", insee_traffic_vtable, traffic_required),
     [INSEE_KIND_PLACEMENT] = KIND("placement", insee_placement_vtable, placement_required),
     [INSEE_KIND_BRIDGE] = KIND("bridge", insee_bridge_vtable, bridge_required),
+    [INSEE_KIND_ROUTING] = KIND("routing", insee_routing_vtable, routing_required),
 };
 
 /* Every function pointer has the same size on the platforms insee targets

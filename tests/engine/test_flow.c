@@ -223,3 +223,79 @@ Test(flow, a_traffic_without_rounds_is_refused_by_name)
                    "[traffic]\nplugin = \"hotspot\"\n",
                    (const char *const[]){"'hotspot'", "round()", NULL});
 }
+
+/* Path routings ([routing], docs/flow.md §3). On an n-cube of N nodes the
+   distances from one node sum to n N / 2, so all-to-all makes n N^2 / 2
+   network hops over n N directed links; the cube's symmetry spreads them
+   evenly, N / 2 a link, whether one path per pair (bfs's lowest port
+   first, e-cube order) or every shortest path with an even split (ecmp). */
+static void assert_hypercube_all_to_all(const char *routing)
+{
+    const uint32_t n = 4, N = 16;
+    char *toml = g_strdup_printf("[simulation]\nengine = \"static\"\n"
+                                 "[topology]\nplugin = \"hypercube\"\nn = 4\n"
+                                 "[routing]\n%s\n"
+                                 "[traffic]\nplugin = \"all-to-all\"\n", routing);
+    insee_flow_report r = run_static(toml, NULL);
+    cr_assert_eq(r.flows, N * (N - 1));
+    cr_assert_eq(r.load_hist[N / 2], n * N, "%s: every network link carries N/2", routing);
+    cr_assert_eq(r.load_hist[N - 1], 2 * N);
+    cr_assert_eq(r.load_min, N / 2.0);
+    cr_assert_float_eq(r.hops_mean, n / 2.0 * N / (N - 1), 1e-9);
+    insee_flow_report_clear(&r);
+    g_free(toml);
+}
+
+Test(flow, bfs_and_even_ecmp_load_a_hypercube_evenly)
+{
+    assert_hypercube_all_to_all("plugin = \"bfs\"");
+    assert_hypercube_all_to_all("plugin = \"ecmp\"\nsplit = \"even\"");
+}
+
+/* ECMP's even split on a k-ary n-tree spreads each subtree's outgoing flows
+   over all its up links: the per-level loads of the source-digit routing
+   above, N - k^(l+1), now from every shortest path in shares. */
+Test(flow, even_ecmp_on_a_kary_ntree_loads_each_level_evenly)
+{
+    const uint32_t N = 8;
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\n"
+        "[routing]\nplugin = \"ecmp\"\n"
+        "[traffic]\nplugin = \"all-to-all\"\n", NULL);
+    cr_assert_eq(r.load_hist[N - 1], 2 * N);
+    cr_assert_eq(r.load_hist[N - 2], 2 * N);
+    cr_assert_eq(r.load_hist[N - 4], 2 * N);
+    cr_assert_eq(r.load_max, N - 1);
+    cr_assert_float_eq(r.load_min, N - 4.0, 1e-9, "shares add up to whole flows");
+    insee_flow_report_clear(&r);
+}
+
+/* Hashed ECMP puts each flow whole on one shortest path: every link carries
+   whole flows, and the links crossed add up to F (hops + 2). */
+Test(flow, hashed_ecmp_keeps_flows_whole_on_shortest_paths)
+{
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"jellyfish\"\n"
+        "[routing]\nplugin = \"ecmp\"\nsplit = \"hash\"\n"
+        "[traffic]\nplugin = \"uniform\"\n"
+        "[flow]\nrounds = 4\n", NULL);
+    insee_flow_report e = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"jellyfish\"\n"
+        "[routing]\nplugin = \"bfs\"\n"
+        "[traffic]\nplugin = \"uniform\"\n"
+        "[flow]\nrounds = 4\n", NULL);
+    cr_assert_eq(r.load_max, (double)(uint64_t)r.load_max);
+    cr_assert_float_eq(r.hops_mean, e.hops_mean, 1e-12, "both take shortest paths");
+    cr_assert_float_eq(r.load_mean * r.links, r.flows * (r.hops_mean + 2), 1e-6);
+    insee_flow_report_clear(&r);
+    insee_flow_report_clear(&e);
+}
+
+Test(flow, a_routing_table_is_refused_by_the_packet_engine)
+{
+    assert_refused("[routing]\nplugin = \"bfs\"\n",
+                   (const char *const[]){"[routing]", "\"packet\"", NULL});
+}

@@ -329,8 +329,9 @@ Test(registry, kind_vtable_sizes_are_the_kernel_sizeofs)
     cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_TRAFFIC), sizeof(insee_traffic_vtable));
     cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_PLACEMENT), sizeof(insee_placement_vtable));
     cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_BRIDGE), sizeof(insee_bridge_vtable));
+    cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_ROUTING), sizeof(insee_routing_vtable));
     cr_assert_eq(insee_kind_vtable_size(0), 0);
-    cr_assert_eq(insee_kind_vtable_size((insee_kind)7), 0);
+    cr_assert_eq(insee_kind_vtable_size((insee_kind)8), 0);
 }
 
 Test(registry, debug_trace_reports_every_attempt, .init = cr_redirect_stderr)

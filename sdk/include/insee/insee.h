@@ -11,5 +11,6 @@
 #include <insee/traffic.h>
 #include <insee/placement.h>
 #include <insee/bridge.h>
+#include <insee/routing.h>
 
 #endif

@@ -58,6 +58,7 @@ typedef enum insee_kind {
     INSEE_KIND_TRAFFIC = 4,
     INSEE_KIND_PLACEMENT = 5,
     INSEE_KIND_BRIDGE = 6,
+    INSEE_KIND_ROUTING = 7, /* minor 7: path routings for the flow engines */
 } insee_kind;
 
 /* ---- errors crossing the boundary ----------------------------------------
