@@ -58,7 +58,7 @@ Test(flow, all_to_all_on_a_kary_ntree_loads_every_link_as_its_level_says)
     const uint32_t k = 2, n = 3, N = 8;
     insee_flow_report r = run_static(
         "[simulation]\nengine = \"static\"\n"
-        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\nnic = false\n"
         "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
         "[traffic]\nplugin = \"all-to-all\"\n", NULL);
     cr_assert_eq(r.flows, (uint64_t)N * (N - 1));
@@ -112,7 +112,7 @@ Test(flow, bit_complement_on_a_fat_tree_runs_every_flow_at_full_rate)
 {
     insee_flow_report r = run_static(
         "[simulation]\nengine = \"static\"\n"
-        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 4\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 4\nnic = false\n"
         "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
         "[traffic]\nplugin = \"permutation\"\npattern = \"bit-complement\"\n", NULL);
     cr_assert_eq(r.flows, 16);
@@ -195,7 +195,7 @@ static void assert_refused(const char *toml, const char *const *words)
 Test(flow, an_adaptive_router_is_refused_by_name)
 {
     assert_refused("[simulation]\nengine = \"static\"\n"
-                   "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 2\n"
+                   "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 2\nnic = false\n"
                    "[router]\nplugin = \"multistage\"\nmode = \"adaptive\"\n"
                    "[traffic]\nplugin = \"all-to-all\"\n",
                    (const char *const[]){"'multistage'", "adaptive", "INSEE_ROUTE_PURE", NULL});
@@ -260,7 +260,7 @@ Test(flow, even_ecmp_on_a_kary_ntree_loads_each_level_evenly)
     const uint32_t N = 8;
     insee_flow_report r = run_static(
         "[simulation]\nengine = \"static\"\n"
-        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\nnic = false\n"
         "[routing]\nplugin = \"ecmp\"\n"
         "[traffic]\nplugin = \"all-to-all\"\n", NULL);
     cr_assert_eq(r.load_hist[N - 1], 2 * N);
