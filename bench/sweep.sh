@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What `insee sweep` gains from parallel runs: 40 short runs (an 8x8 torus,
 # bubble oblivious and smart, loads 0.1 to 0.4, 5 seeds, 1000 + 4000
-# cycles each) run by a shell loop of `insee run`, by `insee sweep -j 1` and
-# by `insee sweep -j 2`. Prints each one's wall time, best of REPEATS, and
-# its ratio to the loop; then what a run costs before its first cycle
+# cycles each) run by a shell loop of `insee run`, by `insee sweep -j 1`, by
+# `insee sweep -j 2` and, when mpirun is there, by `mpirun -n 4 insee sweep`
+# on the same cores. Prints each one's wall time, best of REPEATS, and its
+# ratio to the loop; then what a run costs before its first cycle
 # against one of those runs, whole processes each.
 #
 #   bench/sweep.sh [BUILD_DIR] [REPEATS]   (defaults: build-bench, 3)
@@ -33,10 +34,13 @@ loop() {
   done
 }
 
+# sweep JOBS [LAUNCHER...]: the 40 runs as one sweep, -j JOBS per process
 sweep() {
+  local jobs=$1
+  shift
   rm -f "$tmp"/runs*.csv
-  "$build/insee" sweep "$config" "${window[@]}" --vary router.mode=oblivious,smart \
-    --vary traffic.load=0.1:0.4:0.1 --seeds 5 -j "$1" -o "$tmp/runs.csv" >/dev/null 2>&1
+  "$@" "$build/insee" sweep "$config" "${window[@]}" --vary router.mode=oblivious,smart \
+    --vary traffic.load=0.1:0.4:0.1 --seeds 5 -j "$jobs" -o "$tmp/runs.csv" >/dev/null 2>&1
 }
 
 # best COMMAND...: the shortest wall time of `repeats` runs, in seconds
@@ -58,6 +62,13 @@ for jobs in 1 2; do
   t=$(best sweep "$jobs")
   printf '%-26s %8.2f %8.3f\n' "insee sweep -j $jobs" "$t" "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
 done
+# Open MPI's ranks, oversubscribed on the same cores, when mpirun is there.
+if command -v mpirun >/dev/null; then
+  as_root=()
+  [ "$(id -u)" -ne 0 ] || as_root=(--allow-run-as-root)
+  t=$(best sweep 1 mpirun -n 4 --oversubscribe "${as_root[@]}")
+  printf '%-26s %8.2f %8.3f\n' "mpirun -n 4 insee sweep" "$t" "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
+fi
 
 # What a run costs before its first cycle (starting insee, finding and
 # loading the plugins, building the network): a run of one cycle, against

@@ -18,6 +18,7 @@
 #include "sweep/cluster.h"
 #include "sweep/grid.h"
 #include "sweep/results.h"
+#include "sweep/ranks.h"
 #include "sweep/summary.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
@@ -89,6 +90,7 @@ typedef struct {
     const char *config; /* NULL: the embedded default */
     settings set;
     char *const *sets, *const *plugin_dirs;
+    char **merge; /* the shards' results to gather; NULL: run */
     char *exe, *tmpdir, *fingerprint;
     insee_sweep_grid *grid;
     insee_sweep_results *results;
@@ -642,7 +644,7 @@ static int write_slurm(sweep *s)
 /* --merge: every shard's rows of this sweep that the results lack. */
 static gboolean merge(sweep *s, GError **err)
 {
-    for (char **f = opt_merge; *f; f++) {
+    for (char **f = s->merge; *f; f++) {
         if (!g_file_test(*f, G_FILE_TEST_EXISTS))
             g_printerr("insee: notice: --merge %s: no such file; its shard's runs are missing\n",
                        *f);
@@ -665,6 +667,7 @@ static gboolean merge(sweep *s, GError **err)
 static void sweep_clear(sweep *s)
 {
     g_free(s->fingerprint);
+    g_strfreev(s->merge);
     g_strfreev(s->set.vary);
     g_free(s->set.output);
     g_free(s->set.summary);
@@ -687,7 +690,7 @@ static int sweep_all(sweep *s)
     GError *err = NULL;
     int code = EXIT_OK;
     catch_stop_signals(TRUE);
-    gboolean ok = opt_merge ? merge(s, &err) : run_all(s, &err);
+    gboolean ok = s->merge ? merge(s, &err) : run_all(s, &err);
     catch_stop_signals(FALSE);
     if (!ok)
         code = fail(err, EXIT_FAILED);
@@ -701,10 +704,98 @@ static int sweep_all(sweep *s)
                s->runs - s->counts[ELSEWHERE], s->counts[FAILED], s->counts[SKIPPED]);
     if (s->counts[FAILED])
         g_printerr("; run the same command again to retry the failed");
-    if (opt_merge && s->counts[PENDING])
+    if (s->merge && s->counts[PENDING])
         g_printerr("; %u missing from the shards: run the sweep without --merge to run them",
                    s->counts[PENDING]);
     g_printerr("\n");
+    return code;
+}
+
+/* RESULTS-shard-1.csv ... RESULTS-shard-N.csv, NULL-terminated. */
+static char **shard_files(const char *output, guint shards)
+{
+    char **files = g_new0(char *, shards + 1);
+    for (guint i = 0; i < shards; i++) {
+        char *index = g_strdup_printf("%u", i + 1);
+        files[i] = insee_sweep_shard_file(output, index);
+        g_free(index);
+    }
+    return files;
+}
+
+/* A rank's runs that the merged results already hold (a sweep run before
+   and merged, whose shard files are gone) are done. */
+static gboolean skip_merged(sweep *s, const char *merged, GError **err)
+{
+    insee_sweep_results *all = insee_sweep_results_open(merged, s->fingerprint, err);
+    if (!all)
+        return FALSE;
+    for (guint row = 0; row < insee_sweep_results_rows(all); row++) {
+        guint run = run_of_row(all, row, s);
+        if (run != G_MAXUINT && s->state[run] == PENDING)
+            set_state(s, run, ELSEWHERE);
+    }
+    insee_sweep_results_free(all);
+    return TRUE;
+}
+
+/* Rank `shard` - 1 of `shards` under mpirun: the shard into its own file,
+   less what the merged results hold. */
+static gboolean open_rank(sweep *s, guint shard, guint shards, GError **err)
+{
+    if (s->set.saturation)
+        return usage(err, "cannot stop at saturation under mpirun: a rank does not see the "
+                          "other ranks' runs of a load. Sweep on one machine, or leave out "
+                          "--stop-at-saturation");
+    char *merged = s->set.output;
+    char *index = g_strdup_printf("%u", shard);
+    s->set.output = insee_sweep_shard_file(merged, index);
+    g_free(index);
+    s->set.shard = shard;
+    s->set.shards = shards;
+    s->jobs = opt_jobs ? (guint)opt_jobs : 1;
+    gboolean ok = open_results(s, err) && skip_merged(s, merged, err);
+    g_free(merged);
+    return ok;
+}
+
+/* A sweep, or a part of it under mpirun: rank `shard` - 1 of `shards`
+   runs its shard, `shard` 0 of `shards` merges theirs. */
+static int sweep_part(sweep *s, const char *output, guint shard, guint shards)
+{
+    GError *err = NULL;
+    if (!prepare(s, output, &err))
+        return fail(err, EXIT_USAGE);
+    if (opt_slurm)
+        return write_slurm(s);
+    s->merge = shards && !shard ? shard_files(s->set.output, shards) : g_strdupv(opt_merge);
+    gboolean ok = shard ? open_rank(s, shard, shards, &err) : open_results(s, &err);
+    if (!ok)
+        return fail(err, EXIT_USAGE);
+    return sweep_all(s);
+}
+
+/* Under mpirun (ranks.h): rank R runs shard R + 1, rank 0 then merges. */
+static int sweep_ranks(const sweep *base, const char *output, guint rank, guint ranks)
+{
+    if (opt_shard || opt_merge || opt_slurm) {
+        GError *err = NULL;
+        usage(&err, "under mpirun shares the runs among the ranks itself: leave out --shard, "
+                    "--merge and --slurm");
+        return fail(err, EXIT_USAGE);
+    }
+    sweep s = *base;
+    int code = sweep_part(&s, output, rank + 1, ranks);
+    sweep_clear(&s);
+    if (stop_signal)
+        return code; /* mpirun is stopping every rank: no merge to wait for */
+    insee_sweep_ranks_wait();
+    if (rank == 0 && code != EXIT_USAGE) {
+        sweep m = *base;
+        int merged = sweep_part(&m, output, 0, ranks);
+        code = merged ? merged : code;
+        sweep_clear(&m);
+    }
     return code;
 }
 
@@ -716,17 +807,18 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
         usage(&err, "takes at most one config file");
         return fail(err, EXIT_USAGE);
     }
+    guint rank, ranks;
+    if (!insee_sweep_ranks_join(&rank, &ranks, &err))
+        return fail(err, EXIT_USAGE);
     sweep s = {.config = argc ? argv[0] : NULL, .sets = sets, .plugin_dirs = plugin_dirs,
                .started = g_get_monotonic_time()};
     int code;
-    if (!prepare(&s, output, &err))
-        code = fail(err, EXIT_USAGE);
-    else if (opt_slurm)
-        code = write_slurm(&s);
-    else if (!open_results(&s, &err))
-        code = fail(err, EXIT_USAGE);
-    else
-        code = sweep_all(&s);
-    sweep_clear(&s);
+    if (ranks) {
+        code = sweep_ranks(&s, output, rank, ranks);
+    } else {
+        code = sweep_part(&s, output, 0, 0);
+        sweep_clear(&s);
+    }
+    insee_sweep_ranks_leave(ranks);
     return code;
 }

@@ -20,6 +20,7 @@
  * On a cluster (cluster.h): --shard I/N runs one of N disjoint shards of
  * the runs, --merge FILE... gathers shards' results and runs nothing,
  * --slurm FILE [--array N] writes a Slurm job array script and runs nothing.
+ * Started by mpirun, each rank runs a shard and rank 0 merges (ranks.h).
  *
  * A [sweep] table in the experiment file may hold the same settings
  * (experiment.h's INSEE_SWEEP_*; vary holds the specifications separated by
