@@ -13,9 +13,9 @@
  *
  * Whether Open MPI is there is decided when insee is built (pkg-config
  * ompi-c); its library is opened by insee_sweep_ranks_join() under mpirun
- * only, never linked, so that other processes do not load it. Without it a sweep started by mpirun (OMPI_COMM_WORLD_SIZE set)
- * is refused with an error that says so, rather than every rank running
- * the whole sweep.
+ * only, never linked, so that other processes do not load it. Without
+ * it a sweep started by mpirun (OMPI_COMM_WORLD_SIZE set) is refused with
+ * an error that says so, rather than every rank running the whole sweep.
  */
 #ifndef INSEE_SWEEP_RANKS_H
 #define INSEE_SWEEP_RANKS_H
