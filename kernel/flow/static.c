@@ -14,21 +14,19 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "flow/walk.h"
+#include "flow/paths.h"
 
 G_DEFINE_QUARK(insee-flow-error-quark, insee_flow_error)
 
 /* What a pass needs while round() hands it messages. */
 typedef struct pass {
     const insee_flow_setup *s;
-    insee_flow_walker *walker;
+    insee_flow_paths *paths;
     gboolean second;
-    double *load;             /* per link: plugged network ports, then node in, node out */
-    GArray *path;             /* a path being routed: its global ports */
+    double *load;             /* per link (paths.h numbers them) */
     const insee_flow_app *app;
     uint32_t src_task;        /* the application's own task number */
     uint32_t src, dst;        /* the flow's nodes */
-    uint32_t paths;           /* the paths the flow got so far */
     insee_rng salt_rng;       /* the source task's salts */
     insee_flow_report *rep;
     GArray *hops_hist;        /* double, first pass */
@@ -37,86 +35,25 @@ typedef struct pass {
     GError *error;            /* the first failure; later messages are ignored */
 } pass;
 
-static uint32_t node_in(const insee_net *net, uint32_t node)
+/* One path of the flow, router ports `ports`, carrying `share` of it. */
+static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
 {
-    return net->ports_total + node;
-}
-
-static uint32_t node_out(const insee_net *net, uint32_t node)
-{
-    return net->ports_total + net->nodes + node;
-}
-
-/* One path of the flow (p->path), carrying `share` of it. */
-static void take_path(pass *p, double share)
-{
+    pass *p = ctx;
     const insee_net *net = p->s->net;
-    guint hops = p->path->len;
-    p->paths++;
     if (p->second) {
-        double worst = MAX(p->load[node_in(net, p->src)], p->load[node_out(net, p->dst)]);
-        for (guint i = 0; i < hops; i++)
-            worst = MAX(worst, p->load[g_array_index(p->path, uint32_t, i)]);
+        double worst = MAX(p->load[insee_flow_link_in(net, p->src)],
+                           p->load[insee_flow_link_out(net, p->dst)]);
+        for (uint32_t i = 0; i < hops; i++)
+            worst = MAX(worst, p->load[ports[i]]);
         p->non_restricted += share / worst;
         return;
     }
-    for (guint i = 0; i < hops; i++)
-        p->load[g_array_index(p->path, uint32_t, i)] += share;
+    for (uint32_t i = 0; i < hops; i++)
+        p->load[ports[i]] += share;
     if (p->hops_hist->len <= hops)
         g_array_set_size(p->hops_hist, hops + 1);
     g_array_index(p->hops_hist, double, hops) += share;
     p->hops_sum += hops * share;
-}
-
-/* A path routing's path, in ports of successive routers, as global ports;
-   refused when it leaves by a port that leads nowhere or ends elsewhere. */
-static void add_routed_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
-{
-    pass *p = ctx;
-    const insee_net *net = p->s->net;
-    if (p->error)
-        return;
-    uint32_t r = net->node_router[p->src];
-    g_array_set_size(p->path, 0);
-    for (uint32_t i = 0; i < hops && r != INSEE_NONE; i++) {
-        uint32_t gp = net->port_base[r] + ports[i];
-        r = ports[i] < net->port_base[r + 1] - net->port_base[r] ? insee_net_next_router(net, gp)
-                                                                  : INSEE_NONE;
-        g_array_append_val(p->path, gp);
-    }
-    if (r != net->node_router[p->dst] || !(share > 0 && share <= 1)) {
-        g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
-                    "[routing] plugin '%s' gave a flow from router %u to router %u a path of "
-                    "%u hops that does not lead there through plugged links, or a share %g "
-                    "outside (0, 1]", p->s->router_name, net->node_router[p->src],
-                    net->node_router[p->dst], hops, share);
-        return;
-    }
-    take_path(p, share);
-}
-
-/* The flow's paths, by the path routing or by walking the router. */
-static void route_flow(pass *p, uint32_t salt)
-{
-    const insee_flow_setup *s = p->s;
-    uint32_t from = s->net->node_router[p->src], to = s->net->node_router[p->dst];
-    p->paths = 0;
-    if (from == to) {
-        g_array_set_size(p->path, 0);
-        take_path(p, 1.0);
-    } else if (s->routing) {
-        insee_error perr = {0};
-        if (!s->routing->paths(s->routing_self, from, to, salt, add_routed_path, p, &perr) &&
-            !p->error)
-            g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
-                        "[routing] plugin '%s' failed: %s", s->router_name,
-                        perr.code ? perr.message : "no reason given");
-    } else {
-        gboolean routable;
-        if (insee_flow_walk(p->walker, p->src, p->dst, salt, p->path, &routable, &p->error) &&
-            routable)
-            take_path(p, 1.0);
-    }
 }
 
 static void add_flow(void *ctx, const insee_message *msg)
@@ -138,16 +75,17 @@ static void add_flow(void *ctx, const insee_message *msg)
         p->rep->self_flows += !p->second;
         return;
     }
-    route_flow(p, salt);
-    if (p->error || p->second)
+    uint32_t paths;
+    if (!insee_flow_paths_route(p->paths, p->src, p->dst, salt, take_path, p, &paths, &p->error) ||
+        p->second)
         return;
-    if (p->paths == 0) {
+    if (paths == 0) {
         p->rep->unroutable++;
         return;
     }
     const insee_net *net = p->s->net;
-    p->load[node_in(net, p->src)]++;
-    p->load[node_out(net, p->dst)]++;
+    p->load[insee_flow_link_in(net, p->src)]++;
+    p->load[insee_flow_link_out(net, p->dst)]++;
     p->rep->flows++;
 }
 
@@ -191,7 +129,7 @@ static int compare_loads(const void *a, const void *b)
    histogram by whole flows. */
 static void link_figures(const insee_net *net, const double *load, insee_flow_report *rep)
 {
-    uint32_t n = net->ports_total + 2 * net->nodes;
+    uint32_t n = insee_flow_links(net);
     double *sorted = g_new(double, n);
     double sum = 0, sq = 0;
     for (uint32_t l = 0; l < n; l++) {
@@ -230,12 +168,10 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
     }
     const insee_net *net = setup->net;
     *rep = (insee_flow_report){0};
-    pass p = {.s = setup, .rep = rep, .path = g_array_new(FALSE, FALSE, sizeof(uint32_t)),
-              .hops_hist = g_array_new(FALSE, TRUE, sizeof(double)),
-              .load = g_new0(double, (gsize)net->ports_total + 2 * net->nodes)};
-    if (!setup->routing)
-        p.walker = insee_flow_walker_new(setup, err);
-    gboolean ok = (setup->routing || p.walker) && run_pass(&p, err);
+    pass p = {.s = setup, .rep = rep, .hops_hist = g_array_new(FALSE, TRUE, sizeof(double)),
+              .load = g_new0(double, insee_flow_links(net)),
+              .paths = insee_flow_paths_new(setup, err)};
+    gboolean ok = p.paths && run_pass(&p, err);
     if (ok) {
         link_figures(net, p.load, rep);
         rep->hops_mean = rep->flows ? p.hops_sum / (double)rep->flows : 0;
@@ -246,8 +182,7 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
         ok = run_pass(&p, err);
         rep->non_restricted = p.non_restricted;
     }
-    insee_flow_walker_free(p.walker);
-    g_array_unref(p.path);
+    insee_flow_paths_free(p.paths);
     g_array_unref(p.hops_hist);
     g_free(p.load);
     return ok;
