@@ -120,6 +120,10 @@ typedef struct insee_engine {
     gboolean causal;         /* some application is causal: generation runs until all are
                                 done (window [0, max_cycles)), then the rest drains */
     uint64_t max_cycles;     /* a causal run not done by then ends with an error */
+    /* engine = "dynamic": wake_task() reaches the flow engine instead of the
+       workload room while it runs (flow/flow.h). */
+    void (*flow_wake)(void *ctx, uint32_t app, uint32_t task, uint64_t at);
+    void *flow_ctx;
     struct insee_bridge_app *bridge; /* [bridge]: the application it drives (workload/bridge.h) */
 
     uint64_t seed;

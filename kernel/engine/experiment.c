@@ -15,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "flow/output.h"
+#include "flow/paths.h"
 #include "workload/bridge.h"
 #include "net/memory.h"
 #include "stats/json.h"
@@ -50,7 +51,13 @@ enum { ENGINE_PACKET, ENGINE_STATIC, ENGINE_DYNAMIC };
 #define ENGINE_PARAM                                                                      \
     {"engine", INSEE_PARAM_ENUM, "\"packet\"", 1, 0, "packet|static|dynamic", NULL,       \
      "packet: INSEE's cycle engine; static: every flow routed at once, link capacity "    \
-     "shared equally (INRFlow's static engine, docs/flow.md); dynamic: not built yet"}
+     "shared equally (INRFlow's static engine); dynamic: flows with bytes over links "    \
+     "with bandwidth, in time (docs/flow.md)"}
+/* The dynamic engine reads them too: a message given in packets is
+   packets x packet_phits x phit_bytes bytes. */
+#define PACKET_PHITS_PARAM                                                                \
+    {"packet_phits", INSEE_PARAM_INT, "16", 1, 65535, NULL, "phits", "packet length"}
+#define PHIT_BYTES_PARAM {"phit_bytes", INSEE_PARAM_INT, "4", 1, 1048576, NULL, "bytes", "phit size"}
 #define VCS_PARAM {"vcs", INSEE_PARAM_INT, "2", 1, 64, NULL, NULL, "virtual channels per port"}
 #define CSV_PARAM                                                                         \
     {"csv", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,                                  \
@@ -65,8 +72,8 @@ static const insee_param_def simulation_params[] = {
     {"cycles", INSEE_PARAM_INT, "20000", 1, 1e15, NULL, "cycles", "measured cycles"},
     {"drain", INSEE_PARAM_INT, "200000", 0, 1e15, NULL, "cycles",
      "at most this many cycles to deliver what is in flight once generation stops"},
-    {"packet_phits", INSEE_PARAM_INT, "16", 1, 65535, NULL, "phits", "packet length"},
-    {"phit_bytes", INSEE_PARAM_INT, "4", 1, 1048576, NULL, "bytes", "phit size"},
+    PACKET_PHITS_PARAM,
+    PHIT_BYTES_PARAM,
     {"deadlock_cycles", INSEE_PARAM_INT, "10000", 0, 1e15, NULL, "cycles",
      "end the run with a diagnosis when packets are in the network and none has moved "
      "for this long (0: only after 1000000 cycles, the longest any run waits)"},
@@ -97,11 +104,41 @@ static const insee_param_def simulation_params[] = {
     {0},
 };
 
-enum { F_ROUNDS };
+enum { F_ROUNDS, F_LINK_GBPS, F_NODE_GBPS, F_DIM_GBPS, F_CYCLE_NS, F_SHARING, F_PRIORITY,
+       F_APP_SHARE, F_MAX_OUTSTANDING, F_SERIES, F_BUSIEST };
+#define ROUNDS_PARAM                                                                      \
+    {"rounds", INSEE_PARAM_INT, "1", 1, 1e6, NULL, NULL,                                  \
+     "flow engines: how many times each task sends its traffic's round of flows (uniform " \
+     "with rounds = F is INRFlow's random_F); dynamic: open-ended traffic only, all at "  \
+     "time 0"}
 static const insee_param_def flow_params[] = {
-    {"rounds", INSEE_PARAM_INT, "1", 1, 1e6, NULL, NULL,
-     "flow engines: how many times each task sends its traffic's round of flows (uniform "
-     "with rounds = F is INRFlow's random_F)"},
+    ROUNDS_PARAM,
+    {"link_gbps", INSEE_PARAM_DOUBLE, "100", 1e-6, 1e9, NULL, "Gb/s",
+     "dynamic: bandwidth of every link between routers, each direction"},
+    {"node_gbps", INSEE_PARAM_DOUBLE, "0", 0, 1e9, NULL, "Gb/s",
+     "dynamic: bandwidth of each node's links to its router (0: link_gbps)"},
+    {"dim_gbps", INSEE_PARAM_INT_LIST, "[]", 0, 1e9, NULL, "Gb/s",
+     "dynamic: bandwidth of the links of each dimension or level, as the topology numbers "
+     "them (a dragonfly's local then global links, a tree's levels from the leaves); 0 or "
+     "absent: link_gbps"},
+    {"cycle_ns", INSEE_PARAM_DOUBLE, "1", 1e-9, 1e15, NULL, "ns",
+     "dynamic: the length of one traffic cycle: compute phases of traces and application "
+     "kernels, and due times, are read in these"},
+    {"sharing", INSEE_PARAM_ENUM, "\"maxmin\"", 1, 0, "maxmin|equal", NULL,
+     "dynamic: maxmin: max-min fair rates (progressive filling); equal: INRFlow's rule, "
+     "each flow at the least over its links of capacity / flows, spare capacity unused"},
+    {"priority", INSEE_PARAM_ENUM, "\"np\"", 1, 0, "np|ba|fp", NULL,
+     "dynamic: application and I/O traffic: np: no priority; ba: each class gets its share "
+     "of a link both cross (app_share); fp: application first, I/O takes what is left"},
+    {"app_share", INSEE_PARAM_DOUBLE, "0.5", 0, 1, NULL, NULL,
+     "dynamic, priority = \"ba\": the application class's share of a link"},
+    {"max_outstanding", INSEE_PARAM_INT, "0", 0, 1e9, NULL, "messages",
+     "dynamic: messages a task has in the network at most (INRFlow's injection mode); the "
+     "next waits; 0: no limit"},
+    {"series", INSEE_PARAM_INT, "100", 1, 1e6, NULL, NULL,
+     "dynamic: spans of the link utilisation time series"},
+    {"busiest", INSEE_PARAM_INT, "10", 0, 1e6, NULL, "links",
+     "dynamic: links listed by utilisation"},
     {0},
 };
 
@@ -247,16 +284,22 @@ static const section sections[] = {
    flow run repeats it (echo_flow_keys); the values of the full tables,
    defaults all, stay what the kernel reads. */
 static const insee_param_def flow_simulation_params[] = {SEED_PARAM, ENGINE_PARAM, {0}};
+/* The dynamic engine sizes a message given in packets as the packet engine would. */
+static const insee_param_def dynamic_simulation_params[] = {
+    SEED_PARAM, ENGINE_PARAM, PACKET_PHITS_PARAM, PHIT_BYTES_PARAM, {0}};
 static const insee_param_def flow_router_params[] = {VCS_PARAM, {0}};
 static const insee_param_def flow_stats_params[] = {CSV_PARAM, JSON_PARAM, {0}};
+static const insee_param_def static_flow_params[] = {ROUNDS_PARAM, {0}};
 static const insee_param_def no_params[] = {{0}};
+/* What each flow engine reads: [ENGINE_STATIC - 1] and [ENGINE_DYNAMIC - 1]. */
 static const struct {
     const char *section;
-    const insee_param_def *all, *read;
+    const insee_param_def *all, *read[2];
 } flow_tables[] = {
-    {"simulation", simulation_params, flow_simulation_params},
-    {"router", router_params, flow_router_params},
-    {"stats", stats_params, flow_stats_params},
+    {"simulation", simulation_params, {flow_simulation_params, dynamic_simulation_params}},
+    {"router", router_params, {flow_router_params, flow_router_params}},
+    {"stats", stats_params, {flow_stats_params, flow_stats_params}},
+    {"flow", flow_params, {static_flow_params, flow_params}},
 };
 
 /* One plugin instance of a section: what it was bound to and its host. */
@@ -291,6 +334,7 @@ struct insee_experiment {
     insee_trace *trace;                         /* [stats] trace, during and after the run */
     int engine;                                 /* ENGINE_* */
     insee_flow_report flow;                     /* engine = "static": its figures */
+    insee_flow_dyn_report dyn;                  /* engine = "dynamic": its figures */
     char *flow_plugins;                         /* and its topology/router/traffic names */
 };
 
@@ -497,6 +541,12 @@ static gboolean refuse_unread(const insee_experiment *exp, const char *section,
     return TRUE;
 }
 
+static const char *engine_name(const insee_experiment *exp)
+{
+    static const char *const names[] = {"packet", "static", "dynamic"};
+    return names[exp->engine];
+}
+
 /* The keys that make sense for the engine: the flow engines have no
    cycles, queues, arbiters, outside simulators or packet statistics; the
    packet engine no rounds of flows. */
@@ -512,29 +562,24 @@ static gboolean check_engine(const insee_experiment *exp, GError **err)
         }
         return refuse_unread(exp, "flow", flow_params, no_params, "packet", err);
     }
-    if (exp->engine == ENGINE_DYNAMIC) {
-        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
-                    "[simulation] engine = \"dynamic\" is not built yet; engine = \"static\" "
-                    "(flows routed at once) and engine = \"packet\" run (docs/flow.md)");
-        return FALSE;
-    }
+    const char *name = engine_name(exp);
     static const char *const tables[] = {"arbiter", "bridge"};
     for (guint i = 0; i < G_N_ELEMENTS(tables); i++) {
         if (insee_config_has_section(exp->cfg, tables[i])) {
             g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
-                        "[%s] means nothing to engine = \"static\" (flows are not arbitrated "
+                        "[%s] means nothing to engine = \"%s\" (flows are not arbitrated "
                         "or driven by an outside simulator); remove the table, or use "
-                        "engine = \"packet\"", tables[i]);
+                        "engine = \"packet\"", tables[i], name);
             return FALSE;
         }
     }
     for (guint i = 0; i < G_N_ELEMENTS(flow_tables); i++)
-        if (!refuse_unread(exp, flow_tables[i].section, flow_tables[i].all, flow_tables[i].read,
-                           "static", err))
+        if (!refuse_unread(exp, flow_tables[i].section, flow_tables[i].all,
+                           flow_tables[i].read[exp->engine - 1], name, err))
             return FALSE;
     for (guint a = 0; a < exp->apps->len; a++)
         if (!refuse_unread(exp, app_at(exp, a)->traffic_section, traffic_params, no_params,
-                           "static", err))
+                           name, err))
             return FALSE;
     return TRUE;
 }
@@ -548,7 +593,7 @@ static gboolean echo_flow_keys(insee_experiment *exp, GError **err)
         const section *sec = &sections[section_index(flow_tables[i].section)];
         scratch = (instance){0};
         if (!bind_section(exp, sec->name, router_kind(exp, sec), sec->default_plugin,
-                          flow_tables[i].read, &scratch, err))
+                          flow_tables[i].read[exp->engine - 1], &scratch, err))
             return FALSE;
     }
     for (guint a = 0; a < exp->apps->len; a++) {
@@ -1038,7 +1083,9 @@ static gboolean check_output(const insee_experiment *exp, int key, const char *w
 static gboolean check_outputs(const insee_experiment *exp, GError **err)
 {
     const char *csv = kernel_value(exp, "stats", S_CSV)->s;
-    if (exp->engine != ENGINE_PACKET && *csv && !insee_flow_check_csv(csv, err))
+    if (exp->engine == ENGINE_STATIC && *csv && !insee_flow_check_csv(csv, err))
+        return FALSE;
+    if (exp->engine == ENGINE_DYNAMIC && *csv && !insee_flow_dyn_check_csv(csv, err))
         return FALSE;
     return (exp->engine != ENGINE_PACKET || check_output(exp, S_CSV, "[stats] csv", err)) &&
            check_output(exp, S_JSON, "[stats] json", err) &&
@@ -1095,43 +1142,121 @@ static gboolean start_trace(insee_experiment *exp, GError **err)
     return exp->trace != NULL;
 }
 
-/* The static flow engine over what the experiment built: the network, the
-   router, the placed tasks and their traffic. */
-static gboolean run_static(insee_experiment *exp, GError **err)
+/* What a flow engine borrows of what the experiment built: the network,
+   the router or path routing, the placed tasks and their traffic. `apps`
+   is the caller's to free. */
+static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
 {
     const insee_engine *eng = &exp->eng;
     const instance *routing = &exp->net[section_index("routing")];
     const instance *paths = routing->plugin ? routing : &exp->net[section_index("router")];
-    insee_flow_app *apps = g_new(insee_flow_app, eng->n_apps);
+    *apps = g_new(insee_flow_app, eng->n_apps);
     GString *names = g_string_new(NULL);
     g_string_printf(names, "%s/%s/", exp->net[section_index("topology")].plugin->name,
                     paths->plugin->name);
     for (uint32_t a = 0; a < eng->n_apps; a++) {
-        apps[a] = (insee_flow_app){.plugin = app_at(exp, a)->traffic.plugin->name,
-                                   .traffic = eng->apps[a].traffic, .self = eng->apps[a].self,
-                                   .first_task = eng->apps[a].first_task,
-                                   .tasks = eng->apps[a].tasks};
-        g_string_append_printf(names, "%s%s", a ? "+" : "", apps[a].plugin);
+        (*apps)[a] = (insee_flow_app){.plugin = app_at(exp, a)->traffic.plugin->name,
+                                      .traffic = eng->apps[a].traffic, .self = eng->apps[a].self,
+                                      .first_task = eng->apps[a].first_task,
+                                      .tasks = eng->apps[a].tasks,
+                                      .causal = eng->apps[a].causal};
+        g_string_append_printf(names, "%s%s", a ? "+" : "", (*apps)[a].plugin);
     }
     exp->flow_plugins = g_string_free(names, FALSE);
-    insee_flow_setup setup = {
+    return (insee_flow_setup){
         .net = &eng->net, .router_name = paths->plugin->name, .router = eng->router,
         .router_self = eng->router_self,
         .routing = routing->plugin ? routing->plugin->vtable : NULL,
         .routing_self = routing->self, .pstate_size = eng->net.pstate_size,
-        .rstate_size = eng->rstate_size, .apps = apps, .n_apps = eng->n_apps,
+        .rstate_size = eng->rstate_size, .apps = *apps, .n_apps = eng->n_apps,
         .task_node = eng->task_node, .seed = eng->seed,
         .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i,
     };
+}
+
+static gboolean run_static(insee_experiment *exp, GError **err)
+{
+    insee_flow_app *apps;
+    insee_flow_setup setup = flow_setup(exp, &apps);
     gboolean ok = insee_flow_static_run(&setup, &exp->flow, err);
     g_free(apps);
     return ok;
 }
 
-static insee_flow_run flow_run_of(const insee_experiment *exp)
+/* Bytes per second of every link the flow engines number (flow/paths.h):
+   a network port's by its dimension or level when [flow] dim_gbps gives
+   one, else link_gbps; a node's links node_gbps. */
+static double *link_capacities(const insee_experiment *exp)
 {
+    const insee_engine *eng = &exp->eng;
+    const insee_net *net = &eng->net;
+    double link = kernel_value(exp, "flow", F_LINK_GBPS)->d * 1e9 / 8;
+    double node = kernel_value(exp, "flow", F_NODE_GBPS)->d * 1e9 / 8;
+    const insee_value *dims = kernel_value(exp, "flow", F_DIM_GBPS);
+    double *cap = g_new(double, insee_flow_links(net));
+    for (uint32_t r = 0; r < net->routers; r++) {
+        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+            insee_hop hop = {.dim = -1};
+            if (eng->topo->port_info)
+                eng->topo->port_info(eng->topo_self, r, gp - net->port_base[r], &hop);
+            cap[gp] = hop.dim >= 0 && (size_t)hop.dim < dims->list_len && dims->list[hop.dim] > 0
+                          ? (double)dims->list[hop.dim] * 1e9 / 8
+                          : link;
+        }
+    }
+    for (uint32_t l = net->ports_total; l < insee_flow_links(net); l++)
+        cap[l] = node > 0 ? node : link;
+    return cap;
+}
+
+static void dynamic_wake(void *ctx, uint32_t app, uint32_t task, uint64_t at)
+{
+    insee_flow_dynamic_wake(ctx, app, task, at);
+}
+
+static gboolean run_dynamic(insee_experiment *exp, GError **err)
+{
+    insee_engine *eng = &exp->eng;
+    insee_flow_app *apps;
+    insee_flow_setup setup = flow_setup(exp, &apps);
+    double *capacity = link_capacities(exp);
+    insee_flow_dyn_options opt = {
+        .capacity = capacity,
+        .cycle_s = kernel_value(exp, "flow", F_CYCLE_NS)->d * 1e-9,
+        .max_outstanding = (uint32_t)kernel_value(exp, "flow", F_MAX_OUTSTANDING)->i,
+        .rule = (insee_share_rule)kernel_value(exp, "flow", F_SHARING)->i,
+        .policy = (insee_share_policy)kernel_value(exp, "flow", F_PRIORITY)->i,
+        .app_share = kernel_value(exp, "flow", F_APP_SHARE)->d,
+        .packet_bytes = (uint64_t)eng->packet_phits * eng->phit_bytes,
+        .series = (uint32_t)kernel_value(exp, "flow", F_SERIES)->i,
+        .busiest = (uint32_t)kernel_value(exp, "flow", F_BUSIEST)->i,
+        .stop = eng->stop,
+    };
+    insee_flow_dynamic *d = insee_flow_dynamic_new(&setup, &opt, err);
+    gboolean ok = d != NULL;
+    if (ok) {
+        eng->flow_wake = dynamic_wake;
+        eng->flow_ctx = d;
+        ok = insee_flow_dynamic_run(d, &exp->dyn, err);
+        eng->flow_wake = NULL;
+        eng->report.interrupted = exp->dyn.interrupted;
+    }
+    insee_flow_dynamic_free(d);
+    g_free(capacity);
+    g_free(apps);
+    return ok;
+}
+
+/* A flow run's report; app_names (dynamic) is the caller's to free with
+   g_free (the names are the experiment's). */
+static insee_flow_run flow_run_of(const insee_experiment *exp, const char ***app_names)
+{
+    *app_names = g_new(const char *, exp->apps->len);
+    for (guint a = 0; a < exp->apps->len; a++)
+        (*app_names)[a] = app_at(exp, a)->name;
     return (insee_flow_run){
-        .rep = &exp->flow, .echo = exp->eng.report.echo, .plugins = exp->flow_plugins,
+        .rep = &exp->flow, .dyn = &exp->dyn, .net = &exp->eng.net, .app_names = *app_names,
+        .echo = exp->eng.report.echo, .plugins = exp->flow_plugins,
         .nodes = exp->eng.net.nodes, .routers = exp->eng.net.routers,
         .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .seed = exp->eng.seed,
     };
@@ -1143,8 +1268,13 @@ void insee_experiment_print(const insee_experiment *exp, FILE *out)
         insee_report_print(&exp->eng.report, out);
         return;
     }
-    insee_flow_run run = flow_run_of(exp);
-    insee_flow_print(&run, out);
+    const char **names;
+    insee_flow_run run = flow_run_of(exp, &names);
+    if (exp->engine == ENGINE_STATIC)
+        insee_flow_print(&run, out);
+    else
+        insee_flow_dyn_print(&run, out);
+    g_free(names);
 }
 
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
@@ -1155,7 +1285,7 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err)
     exp->ran = TRUE;
     if (exp->engine != ENGINE_PACKET) {
         exp->eng.report.echo = insee_config_echo(exp->cfg);
-        return run_static(exp, err);
+        return exp->engine == ENGINE_STATIC ? run_static(exp, err) : run_dynamic(exp, err);
     }
     fill_report_header(exp);
     gboolean ok = insee_engine_run(&exp->eng, err);
@@ -1180,9 +1310,15 @@ gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **er
         return FALSE;
     }
     if (exp->engine != ENGINE_PACKET) {
-        insee_flow_run run = flow_run_of(exp);
-        return (!*csv || insee_flow_append_csv(&run, csv, err)) &&
-               (!*json || insee_flow_write_json(&run, json, err));
+        const char **names;
+        insee_flow_run run = flow_run_of(exp, &names);
+        gboolean ok = exp->engine == ENGINE_STATIC
+                          ? (!*csv || insee_flow_append_csv(&run, csv, err)) &&
+                                (!*json || insee_flow_write_json(&run, json, err))
+                          : (!*csv || insee_flow_dyn_append_csv(&run, csv, err)) &&
+                                (!*json || insee_flow_dyn_write_json(&run, json, err));
+        g_free(names);
+        return ok;
     }
     /* The trace first: it took the whole run to write. */
     if (exp->trace && !insee_trace_commit(exp->trace, err))
@@ -1234,7 +1370,12 @@ uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp)
 
 const insee_flow_report *insee_experiment_flow_report(const insee_experiment *exp)
 {
-    return exp->engine == ENGINE_PACKET ? NULL : &exp->flow;
+    return exp->engine == ENGINE_STATIC ? &exp->flow : NULL;
+}
+
+const insee_flow_dyn_report *insee_experiment_dyn_report(const insee_experiment *exp)
+{
+    return exp->engine == ENGINE_DYNAMIC ? &exp->dyn : NULL;
 }
 
 const insee_report *insee_experiment_report(const insee_experiment *exp)
@@ -1259,6 +1400,7 @@ void insee_experiment_free(insee_experiment *exp)
     insee_trace_free(exp->trace); /* removed unless the outputs were written */
     g_free(exp->eng.apps);
     insee_flow_report_clear(&exp->flow);
+    insee_flow_dyn_report_clear(&exp->dyn);
     g_free(exp->flow_plugins);
     insee_engine_clear(&exp->eng);
     insee_report_clear(&exp->eng.report);

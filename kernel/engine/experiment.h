@@ -61,8 +61,10 @@ void insee_experiment_set_stop(insee_experiment *exp, const volatile int *stop);
    (insee_report_print) or a flow engine's (flow/output.h). */
 void insee_experiment_print(const insee_experiment *exp, FILE *out);
 /* The static flow engine's figures, valid after a successful run of
-   engine = "static"; NULL for the packet engine. */
+   engine = "static"; NULL for another engine. */
 const struct insee_flow_report *insee_experiment_flow_report(const insee_experiment *exp);
+/* The same for engine = "dynamic". */
+const struct insee_flow_dyn_report *insee_experiment_dyn_report(const insee_experiment *exp);
 /* Valid after a successful run; owned by the experiment. */
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);

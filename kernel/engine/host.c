@@ -143,7 +143,10 @@ static double host_occupancy(insee_kernel *k)
 
 static void host_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
 {
-    insee_workload_wake(E(k), k->app, task, at);
+    if (E(k)->flow_wake)
+        E(k)->flow_wake(E(k)->flow_ctx, k->app, task, at);
+    else
+        insee_workload_wake(E(k), k->app, task, at);
 }
 
 static bool host_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)

@@ -17,8 +17,18 @@
  *
  * insee_flow_static_run() is INRFlow's static engine (its §3.1 and §4):
  * all flows routed at once, each directed link's capacity shared equally
- * by the flows crossing it; it fills an insee_flow_report. Errors are
- * GErrors in INSEE_FLOW_ERROR that name the plugin and what to change.
+ * by the flows crossing it; it fills an insee_flow_report.
+ *
+ * The dynamic engine (insee_flow_dynamic_*) gives flows bytes and links
+ * bandwidth: a causal application runs as in the packet engine (start(),
+ * emit(), delivered(), finished()), with its cycles read as
+ * insee_flow_dyn_options.cycle_s seconds each; an open-ended one sends
+ * `rounds` rounds of its pattern at time 0. Link bandwidth is shared by
+ * share.h's rule. While it runs, the kernel's wake_task() must reach
+ * insee_flow_dynamic_wake(). It fills an insee_flow_dyn_report.
+ *
+ * Errors are GErrors in INSEE_FLOW_ERROR that name the plugin and what to
+ * change.
  */
 #ifndef INSEE_KERNEL_FLOW_H
 #define INSEE_KERNEL_FLOW_H
@@ -26,6 +36,7 @@
 #include <glib.h>
 #include <insee/insee.h>
 
+#include "flow/share.h"
 #include "net/network.h"
 
 G_BEGIN_DECLS
@@ -36,6 +47,7 @@ typedef enum {
     INSEE_FLOW_ERROR_UNSUPPORTED, /* a plugin cannot serve a flow engine */
     INSEE_FLOW_ERROR_PLUGIN,      /* a plugin misbehaved (a bad destination, a looping path) */
     INSEE_FLOW_ERROR_LIMIT,       /* a count past what the engine holds */
+    INSEE_FLOW_ERROR_STUCK,       /* a causal workload waits for what never comes */
 } InseeFlowError;
 
 /* One application's traffic: its local tasks are first_task .. +tasks. */
@@ -44,6 +56,7 @@ typedef struct insee_flow_app {
     const insee_traffic_vtable *traffic;
     void *self;
     uint32_t first_task, tasks;
+    gboolean causal; /* runs through start()/emit()/delivered() (dynamic engine) */
 } insee_flow_app;
 
 typedef struct insee_flow_setup {
@@ -84,6 +97,55 @@ typedef struct insee_flow_report {
 gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report *rep,
                                GError **err);
 void insee_flow_report_clear(insee_flow_report *rep);
+
+/* What the dynamic engine reads besides the setup. */
+typedef struct insee_flow_dyn_options {
+    const double *capacity;   /* bytes per second of every link (paths.h numbers them) */
+    double cycle_s;           /* seconds of one traffic cycle (compute phases, due times) */
+    uint32_t max_outstanding; /* messages a task has in the network at most; 0: no limit */
+    insee_share_rule rule;
+    insee_share_policy policy;
+    double app_share;         /* BA: the application class's share of a link */
+    uint64_t packet_bytes;    /* a message of packets, when it gives no bytes */
+    uint32_t series;          /* buckets of the utilisation time series */
+    uint32_t busiest;         /* links listed by utilisation */
+    const volatile int *stop; /* non-zero: the run ends where it is, interrupted; may be NULL */
+} insee_flow_dyn_options;
+
+typedef struct insee_flow_dyn_report {
+    double makespan;          /* s: when the last application completed */
+    uint64_t messages;        /* messages sent between two nodes (each one flow) */
+    uint64_t self_messages;   /* between tasks of one node: no link, delivered at once */
+    uint64_t unroutable;      /* dropped: no path (not in messages) */
+    uint64_t subflows;        /* paths carried (a multipath flow has several) */
+    uint64_t bytes_sent, bytes_delivered; /* of messages (self ones included) */
+    double fct_mean, fct_p50, fct_p99, fct_max;                 /* s, network messages */
+    double slowdown_mean, slowdown_p50, slowdown_p99, slowdown_max; /* against alone */
+    uint32_t n_apps;
+    double *app_completion;   /* s, per application */
+    uint64_t *app_messages;   /* per application */
+    double utilisation;       /* mean over links of bytes / (capacity x makespan) */
+    uint32_t n_busiest;
+    uint32_t *busiest_link;   /* links (paths.h numbering), busiest first */
+    double *busiest_util;
+    uint32_t n_series;
+    double *series;           /* mean link utilisation in each of n_series equal spans */
+    uint64_t instants;        /* times at which flows started or ended */
+    uint64_t rate_changes;    /* flows given a new rate */
+    gboolean interrupted;     /* `stop` ended the run: the figures are partial */
+} insee_flow_dyn_report;
+
+typedef struct insee_flow_dynamic insee_flow_dynamic;
+
+/* Borrows setup and opt until freed. */
+insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
+                                           const insee_flow_dyn_options *opt, GError **err);
+/* The kernel's wake_task() for application `app`'s task `task`. */
+void insee_flow_dynamic_wake(insee_flow_dynamic *d, uint32_t app, uint32_t task, uint64_t at);
+gboolean insee_flow_dynamic_run(insee_flow_dynamic *d, insee_flow_dyn_report *rep,
+                                GError **err);
+void insee_flow_dynamic_free(insee_flow_dynamic *d);
+void insee_flow_dyn_report_clear(insee_flow_dyn_report *rep);
 
 G_END_DECLS
 #endif

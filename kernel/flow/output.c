@@ -75,49 +75,56 @@ static void add_hist(JsonBuilder *b, const char *name, const uint64_t *ints, con
     json_builder_end_array(b);
 }
 
-static void add_int(JsonBuilder *b, const char *name, gint64 v)
+void insee_flow_json_int(void *builder, const char *name, gint64 v)
 {
-    json_builder_set_member_name(b, name);
-    json_builder_add_int_value(b, v);
+    json_builder_set_member_name(builder, name);
+    json_builder_add_int_value(builder, v);
 }
 
-static void add_double(JsonBuilder *b, const char *name, double v)
+void insee_flow_json_double(void *builder, const char *name, double v)
 {
-    json_builder_set_member_name(b, name);
-    json_builder_add_double_value(b, v);
+    json_builder_set_member_name(builder, name);
+    json_builder_add_double_value(builder, v);
 }
+
+void *insee_flow_json_begin(const insee_flow_run *run, const char *engine)
+{
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "engine");
+    json_builder_add_string_value(b, engine);
+    json_builder_set_member_name(b, "plugins");
+    json_builder_add_string_value(b, run->plugins);
+    insee_flow_json_int(b, "seed", (gint64)run->seed);
+    insee_flow_json_int(b, "nodes", run->nodes);
+    insee_flow_json_int(b, "routers", run->routers);
+    return b;
+}
+
 
 gboolean insee_flow_write_json(const insee_flow_run *run, const char *path, GError **err)
 {
     const insee_flow_report *r = run->rep;
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "engine");
-    json_builder_add_string_value(b, "static");
-    json_builder_set_member_name(b, "plugins");
-    json_builder_add_string_value(b, run->plugins);
-    add_int(b, "seed", (gint64)run->seed);
-    add_int(b, "nodes", run->nodes);
-    add_int(b, "routers", run->routers);
-    add_int(b, "rounds", run->rounds);
-    add_int(b, "flows", (gint64)r->flows);
-    add_int(b, "self_flows", (gint64)r->self_flows);
-    add_int(b, "unroutable", (gint64)r->unroutable);
-    add_int(b, "links", (gint64)r->links);
-    add_int(b, "ports", (gint64)r->ports);
-    add_double(b, "load_min", r->load_min);
-    add_double(b, "load_mean", r->load_mean);
-    add_double(b, "load_median", r->load_median);
-    add_double(b, "load_max", r->load_max);
-    add_double(b, "load_std", r->load_std);
+    JsonBuilder *b = insee_flow_json_begin(run, "static");
+    insee_flow_json_int(b, "rounds", run->rounds);
+    insee_flow_json_int(b, "flows", (gint64)r->flows);
+    insee_flow_json_int(b, "self_flows", (gint64)r->self_flows);
+    insee_flow_json_int(b, "unroutable", (gint64)r->unroutable);
+    insee_flow_json_int(b, "links", (gint64)r->links);
+    insee_flow_json_int(b, "ports", (gint64)r->ports);
+    insee_flow_json_double(b, "load_min", r->load_min);
+    insee_flow_json_double(b, "load_mean", r->load_mean);
+    insee_flow_json_double(b, "load_median", r->load_median);
+    insee_flow_json_double(b, "load_max", r->load_max);
+    insee_flow_json_double(b, "load_std", r->load_std);
     add_hist(b, "load_histogram", r->load_hist, NULL, (uint32_t)r->load_max);
-    add_double(b, "hops_mean", r->hops_mean);
-    add_int(b, "hops_max", r->hops_max);
+    insee_flow_json_double(b, "hops_mean", r->hops_mean);
+    insee_flow_json_int(b, "hops_max", r->hops_max);
     add_hist(b, "hops_histogram", NULL, r->flows ? r->hops_hist : NULL, r->hops_max);
-    add_double(b, "restricted", r->restricted);
-    add_double(b, "non_restricted", r->non_restricted);
-    add_double(b, "restricted_per_port", per_port(r, r->restricted));
-    add_double(b, "non_restricted_per_port", per_port(r, r->non_restricted));
+    insee_flow_json_double(b, "restricted", r->restricted);
+    insee_flow_json_double(b, "non_restricted", r->non_restricted);
+    insee_flow_json_double(b, "restricted_per_port", per_port(r, r->restricted));
+    insee_flow_json_double(b, "non_restricted_per_port", per_port(r, r->non_restricted));
     json_builder_end_object(b);
     return insee_json_write_builder(path, b, err);
 }

@@ -1,5 +1,6 @@
-/* kernel/flow/output.h — the static engine's report: the printed text, the
- * JSON document and the CSV row (docs/flow.md §4 lists every field).
+/* kernel/flow/output.h — the flow engines' reports: the printed text, the
+ * JSON document and the CSV row (docs/flow.md lists every field). output.c
+ * writes the static engine's, dynamic_output.c the dynamic engine's.
  *
  * Contract
  * --------
@@ -20,7 +21,10 @@
 G_BEGIN_DECLS
 
 typedef struct insee_flow_run {
-    const insee_flow_report *rep;
+    const insee_flow_report *rep;         /* static */
+    const insee_flow_dyn_report *dyn;     /* dynamic */
+    const insee_net *net;                 /* dynamic: names the busiest links */
+    const char *const *app_names;         /* dynamic: n_apps names */
     const char *echo;
     const char *plugins;
     uint32_t nodes, routers, rounds;
@@ -32,6 +36,17 @@ gboolean insee_flow_write_json(const insee_flow_run *run, const char *path, GErr
 gboolean insee_flow_append_csv(const insee_flow_run *run, const char *path, GError **err);
 /* Before the run: whether `path` can take a row. */
 gboolean insee_flow_check_csv(const char *path, GError **err);
+
+/* Shared by both engines' JSON writers (JsonBuilder behind void *): a
+   builder with the object opened and the run's common members. */
+void *insee_flow_json_begin(const insee_flow_run *run, const char *engine);
+void insee_flow_json_int(void *builder, const char *name, gint64 v);
+void insee_flow_json_double(void *builder, const char *name, double v);
+
+void insee_flow_dyn_print(const insee_flow_run *run, FILE *out);
+gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, GError **err);
+gboolean insee_flow_dyn_append_csv(const insee_flow_run *run, const char *path, GError **err);
+gboolean insee_flow_dyn_check_csv(const char *path, GError **err);
 
 G_END_DECLS
 #endif

@@ -163,6 +163,12 @@ double insee_share_rate(const insee_share *s, uint32_t id)
     return flow_at(s, id)->rate;
 }
 
+const uint32_t *insee_share_links(const insee_share *s, uint32_t id, uint32_t *n)
+{
+    *n = flow_at(s, id)->n;
+    return flow_at(s, id)->links;
+}
+
 uint32_t insee_share_flows_on(const insee_share *s, uint32_t link)
 {
     return s->on[link].len;

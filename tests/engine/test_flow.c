@@ -211,8 +211,13 @@ Test(flow, keys_the_engine_does_not_read_are_refused_naming_it)
                    (const char *const[]){"[arbiter]", "\"static\"", NULL});
     assert_refused("[flow]\nrounds = 2\n",
                    (const char *const[]){"[flow] rounds", "\"packet\"", NULL});
-    assert_refused("[simulation]\nengine = \"dynamic\"\n",
-                   (const char *const[]){"dynamic", "not built yet", NULL});
+    assert_refused("[simulation]\nengine = \"static\"\n[flow]\nlink_gbps = 10\n",
+                   (const char *const[]){"[flow] link_gbps", "\"static\"", NULL});
+    assert_refused("[simulation]\nengine = \"dynamic\"\ncycles = 100\n",
+                   (const char *const[]){"[simulation] cycles", "\"dynamic\"", NULL});
+    assert_refused("[simulation]\nengine = \"dynamic\"\n[router]\nplugin = \"dally\"\n"
+                   "mode = \"basic\"\n[bridge]\nsocket = \"x\"\n",
+                   (const char *const[]){"[bridge]", "\"dynamic\"", NULL});
 }
 
 Test(flow, a_traffic_without_rounds_is_refused_by_name)

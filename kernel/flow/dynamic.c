@@ -1,0 +1,692 @@
+/* kernel/flow/dynamic.c — the dynamic flow engine: messages as flows with
+ * bytes over links with bandwidth, in continuous time (docs/flow.md §5).
+ *
+ * Time moves from instant to instant: the next flow to end or the next task
+ * due. At an instant every flow that ends is removed, its message delivered
+ * (which may wake tasks), tasks due are asked for messages, and the new
+ * flows added; the share then gives new rates to the flows whose rate can
+ * change, once for the whole instant, and each such flow's end is predicted
+ * again. A flow's remaining bytes are brought up to date only when its rate
+ * changes, so an instant costs what changed, not every flow.
+ *
+ * A message split over several paths is one sub-flow per path; it is
+ * delivered when its last sub-flow ends. Predicted ends sit in the kernel's
+ * due heap with the end time's bits as key (a non-negative double orders as
+ * its bits do); an entry is live while it matches the sub-flow's current
+ * prediction. */
+#include "flow/flow.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "engine/events.h"
+#include "flow/paths.h"
+
+#define NO_MESSAGE UINT32_MAX
+
+typedef struct message {
+    insee_message msg;
+    uint32_t app, src_task; /* the application and its own task number */
+    uint32_t left;          /* sub-flows not ended */
+    uint32_t next;          /* the task's next pending message, or NO_MESSAGE */
+    uint64_t bytes;
+    double start, alone; /* when it entered the network; its time alone there */
+} message;
+
+typedef struct sub {
+    uint32_t message;
+    uint32_t n_links;
+    double bytes, left, rate, since; /* bytes left at `since`, at `rate` since then */
+    uint64_t end;                    /* predicted end's bits, or 0 */
+    gboolean live;
+} sub;
+
+typedef struct series_point {
+    double at, rate; /* from `at` on, the links carry `rate` bytes per second in all */
+} series_point;
+
+struct insee_flow_dynamic {
+    const insee_flow_setup *s;
+    const insee_flow_dyn_options *o;
+    insee_flow_paths *paths;
+    insee_share *share;
+    uint32_t links, tasks;
+    double now;
+    /* tasks (global ids, as the packet engine numbers them) */
+    uint32_t *task_app;
+    insee_rng *task_rng, *salt_rng;
+    uint64_t *due;         /* the cycle the task is due, or INSEE_NEVER */
+    gboolean *blocked;     /* due while its messages still wait to start */
+    uint32_t *outstanding; /* its messages in the network */
+    uint32_t *pend_head, *pend_tail;
+    insee_heap due_heap, end_heap;
+    /* messages and sub-flows */
+    GArray *messages;      /* message */
+    GArray *free_messages; /* uint32_t */
+    GArray *subs;          /* sub, by share id */
+    GQueue done;           /* message ids delivered this instant, in order */
+    GArray *path_links;    /* uint32_t: the links of the message's paths */
+    uint32_t starting;     /* the message whose paths are taken */
+    /* figures */
+    double *link_bytes;
+    double total_rate;
+    GArray *series;         /* series_point */
+    GArray *fct, *slowdown; /* double */
+    double *app_end;
+    uint64_t *app_messages;
+    insee_flow_dyn_report *rep;
+    GError *error;
+};
+
+static message *msg_at(insee_flow_dynamic *d, uint32_t m)
+{
+    return &g_array_index(d->messages, message, m);
+}
+
+static sub *sub_at(insee_flow_dynamic *d, uint32_t id)
+{
+    return &g_array_index(d->subs, sub, id);
+}
+
+static const insee_flow_app *app_of(insee_flow_dynamic *d, uint32_t task)
+{
+    return &d->s->apps[d->task_app[task]];
+}
+
+/* Seconds of traffic cycle `at`, and the first cycle at or after a time. */
+static double seconds(const insee_flow_dynamic *d, uint64_t at)
+{
+    return (double)at * d->o->cycle_s;
+}
+
+static uint64_t cycle_at(const insee_flow_dynamic *d, double t)
+{
+    double c = ceil(t / d->o->cycle_s - 1e-9);
+    return c > 0 ? (uint64_t)c : 0;
+}
+
+insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
+                                           const insee_flow_dyn_options *opt, GError **err)
+{
+    for (uint32_t a = 0; a < setup->n_apps; a++) {
+        if (!setup->apps[a].causal && !setup->apps[a].traffic->round) {
+            g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_UNSUPPORTED,
+                        "traffic plugin '%s' is open-ended and cannot give its messages as "
+                        "rounds of flows (it has no round() entry, ABI 1.7), so engine = "
+                        "\"dynamic\" cannot run it; use a causal workload, a pattern that "
+                        "has "
+                        "round() (docs/flow.md lists them) or the packet engine",
+                        setup->apps[a].plugin);
+            return NULL;
+        }
+    }
+    insee_flow_paths *paths = insee_flow_paths_new(setup, err);
+    if (!paths)
+        return NULL;
+    insee_flow_dynamic *d = g_new0(insee_flow_dynamic, 1);
+    d->s = setup;
+    d->o = opt;
+    d->paths = paths;
+    d->links = insee_flow_links(setup->net);
+    d->share = insee_share_new(d->links, opt->capacity, opt->rule, opt->policy, opt->app_share);
+    for (uint32_t a = 0; a < setup->n_apps; a++)
+        d->tasks = MAX(d->tasks, setup->apps[a].first_task + setup->apps[a].tasks);
+    d->task_app = g_new0(uint32_t, d->tasks);
+    d->task_rng = g_new(insee_rng, d->tasks);
+    d->salt_rng = g_new(insee_rng, d->tasks);
+    d->due = g_new(uint64_t, d->tasks);
+    d->blocked = g_new0(gboolean, d->tasks);
+    d->outstanding = g_new0(uint32_t, d->tasks);
+    d->pend_head = g_new(uint32_t, d->tasks);
+    d->pend_tail = g_new(uint32_t, d->tasks);
+    for (uint32_t a = 0; a < setup->n_apps; a++)
+        for (uint32_t t = 0; t < setup->apps[a].tasks; t++)
+            d->task_app[setup->apps[a].first_task + t] = a;
+    for (uint32_t t = 0; t < d->tasks; t++) {
+        /* The streams the packet engine and the static engine give tasks. */
+        insee_rng_init(&d->task_rng[t], setup->seed, (4ull << 40) + t);
+        insee_rng_init(&d->salt_rng[t], setup->seed, (7ull << 40) + 1 + t);
+        d->due[t] = INSEE_NEVER;
+        d->pend_head[t] = d->pend_tail[t] = NO_MESSAGE;
+    }
+    d->messages = g_array_new(FALSE, FALSE, sizeof(message));
+    d->free_messages = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    d->subs = g_array_new(FALSE, TRUE, sizeof(sub));
+    g_queue_init(&d->done);
+    d->path_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    d->link_bytes = g_new0(double, d->links);
+    d->series = g_array_new(FALSE, FALSE, sizeof(series_point));
+    d->fct = g_array_new(FALSE, FALSE, sizeof(double));
+    d->slowdown = g_array_new(FALSE, FALSE, sizeof(double));
+    d->app_end = g_new0(double, setup->n_apps);
+    d->app_messages = g_new0(uint64_t, setup->n_apps);
+    return d;
+}
+
+void insee_flow_dynamic_free(insee_flow_dynamic *d)
+{
+    if (!d)
+        return;
+    insee_flow_paths_free(d->paths);
+    insee_share_free(d->share);
+    g_free(d->task_app);
+    g_free(d->task_rng);
+    g_free(d->salt_rng);
+    g_free(d->due);
+    g_free(d->blocked);
+    g_free(d->outstanding);
+    g_free(d->pend_head);
+    g_free(d->pend_tail);
+    insee_heap_clear(&d->due_heap);
+    insee_heap_clear(&d->end_heap);
+    g_array_unref(d->messages);
+    g_array_unref(d->free_messages);
+    g_array_unref(d->subs);
+    g_queue_clear(&d->done);
+    g_array_unref(d->path_links);
+    g_free(d->link_bytes);
+    g_array_unref(d->series);
+    g_array_unref(d->fct);
+    g_array_unref(d->slowdown);
+    g_free(d->app_end);
+    g_free(d->app_messages);
+    g_clear_error(&d->error);
+    g_free(d);
+}
+
+/* ---- tasks ---- */
+
+static void schedule(insee_flow_dynamic *d, uint32_t task, uint64_t at)
+{
+    d->due[task] = at;
+    if (at != INSEE_NEVER)
+        insee_heap_push(&d->due_heap, at, task);
+}
+
+void insee_flow_dynamic_wake(insee_flow_dynamic *d, uint32_t app, uint32_t task, uint64_t at)
+{
+    const insee_flow_app *a = &d->s->apps[app];
+    if (task >= a->tasks) {
+        if (!d->error)
+            g_set_error(&d->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                        "traffic plugin '%s' woke task %u (its application has %u tasks)",
+                        a->plugin, task, a->tasks);
+        return;
+    }
+    uint32_t t = a->first_task + task;
+    at = MAX(at, cycle_at(d, d->now));
+    if (at < d->due[t] && !d->blocked[t])
+        schedule(d, t, at);
+    else if (d->blocked[t])
+        d->due[t] = MIN(d->due[t], at);
+}
+
+static uint32_t new_message(insee_flow_dynamic *d, uint32_t task, const insee_message *msg)
+{
+    uint32_t m;
+    if (d->free_messages->len) {
+        m = g_array_index(d->free_messages, uint32_t, d->free_messages->len - 1);
+        g_array_set_size(d->free_messages, d->free_messages->len - 1);
+    } else {
+        m = d->messages->len;
+        g_array_set_size(d->messages, m + 1);
+    }
+    const insee_flow_app *a = app_of(d, task);
+    *msg_at(d, m) = (message){.msg = *msg,
+                              .app = d->task_app[task],
+                              .src_task = task - a->first_task,
+                              .next = NO_MESSAGE,
+                              .bytes = (uint64_t)msg->packets * d->o->packet_bytes};
+    d->rep->bytes_sent += msg_at(d, m)->bytes;
+    if (d->pend_tail[task] == NO_MESSAGE)
+        d->pend_head[task] = m;
+    else
+        msg_at(d, d->pend_tail[task])->next = m;
+    d->pend_tail[task] = m;
+    return m;
+}
+
+/* One path of the message being started: a sub-flow over the source's
+   node link, the path's links and the destination's node link. */
+static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+{
+    insee_flow_dynamic *d = ctx;
+    const insee_net *net = d->s->net;
+    message *m = msg_at(d, d->starting);
+    guint first = d->path_links->len;
+    uint32_t in =
+        insee_flow_link_in(net, d->s->task_node[d->s->apps[m->app].first_task + m->src_task]);
+    uint32_t out =
+        insee_flow_link_out(net, d->s->task_node[d->s->apps[m->app].first_task + m->msg.dst]);
+    g_array_append_val(d->path_links, in);
+    g_array_append_vals(d->path_links, ports, hops);
+    g_array_append_val(d->path_links, out);
+    uint32_t n = d->path_links->len - first;
+    uint32_t id = insee_share_add(d->share, &g_array_index(d->path_links, uint32_t, first), n,
+                                  INSEE_SHARE_APP);
+    if (id >= d->subs->len)
+        g_array_set_size(d->subs, id + 1);
+    *sub_at(d, id) = (sub){.message = d->starting,
+                           .n_links = n,
+                           .bytes = share * (double)m->bytes,
+                           .left = share * (double)m->bytes,
+                           .since = d->now,
+                           .live = TRUE};
+    m->left++;
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The message's time alone in the network: every path at the rate of its
+   most contended link, a link shared by k of the message's own paths
+   giving each a k-th of its capacity. */
+static double alone_time(insee_flow_dynamic *d, const message *m)
+{
+    GArray *l = d->path_links;
+    qsort(l->data, l->len, sizeof(uint32_t), compare_u32);
+    double per_path = G_MAXDOUBLE;
+    for (guint i = 0, j; i < l->len; i = j) {
+        uint32_t link = g_array_index(l, uint32_t, i);
+        for (j = i; j < l->len && g_array_index(l, uint32_t, j) == link; j++)
+            ;
+        per_path = MIN(per_path, d->o->capacity[link] / (double)(j - i));
+    }
+    return (double)m->bytes / (per_path * m->left);
+}
+
+/* A message leaves its task's queue into the network: routed, split into
+   sub-flows, or delivered at once between tasks of one node. */
+static void start_message(insee_flow_dynamic *d, uint32_t task, uint32_t mid)
+{
+    message *m = msg_at(d, mid);
+    const insee_flow_app *a = &d->s->apps[m->app];
+    uint32_t src = d->s->task_node[task], dst = d->s->task_node[a->first_task + m->msg.dst];
+    m->start = d->now;
+    if (src == dst) {
+        d->rep->self_messages++;
+        g_queue_push_tail(&d->done, GUINT_TO_POINTER(mid));
+        return;
+    }
+    uint32_t salt = (uint32_t)insee_rng_u64(&d->salt_rng[task]);
+    uint32_t paths;
+    d->starting = mid;
+    g_array_set_size(d->path_links, 0);
+    if (!insee_flow_paths_route(d->paths, src, dst, salt, take_path, d, &paths, &d->error))
+        return;
+    m = msg_at(d, mid);
+    if (paths == 0) {
+        d->rep->unroutable++;
+        d->rep->bytes_sent -= m->bytes;
+        g_array_append_val(d->free_messages, mid);
+        return;
+    }
+    d->rep->messages++;
+    d->rep->subflows += paths;
+    d->outstanding[task]++;
+    m->alone = alone_time(d, m);
+}
+
+/* Start the task's pending messages while it may have more in flight; a
+   task that was due meanwhile is asked again now. */
+static void start_pending(insee_flow_dynamic *d, uint32_t task)
+{
+    uint32_t cap = d->o->max_outstanding;
+    while (d->pend_head[task] != NO_MESSAGE && !d->error &&
+           (cap == 0 || d->outstanding[task] < cap)) {
+        uint32_t m = d->pend_head[task];
+        d->pend_head[task] = msg_at(d, m)->next;
+        if (d->pend_head[task] == NO_MESSAGE)
+            d->pend_tail[task] = NO_MESSAGE;
+        start_message(d, task, m);
+    }
+    if (d->blocked[task] && d->pend_head[task] == NO_MESSAGE) {
+        d->blocked[task] = FALSE;
+        schedule(d, task, MAX(d->due[task], cycle_at(d, d->now)));
+    }
+}
+
+/* A due task of a causal application: asked for a message unless its last
+   one still waits to start (throttled, as the packet engine does). */
+static void run_task(insee_flow_dynamic *d, uint32_t task, uint64_t at)
+{
+    const insee_flow_app *a = app_of(d, task);
+    if (d->pend_head[task] != NO_MESSAGE) {
+        d->blocked[task] = TRUE;
+        d->due[task] = at; /* asked when its queue has drained */
+        return;
+    }
+    insee_message msg = {0};
+    uint64_t next = INSEE_NEVER;
+    d->app_end[d->task_app[task]] = MAX(d->app_end[d->task_app[task]], d->now);
+    if (a->traffic->emit(a->self, task - a->first_task, at, &d->task_rng[task], &msg, &next)) {
+        if (msg.dst >= a->tasks) {
+            g_set_error(&d->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                        "traffic plugin '%s' gave task %u a message to task %u, but the "
+                        "application has %u tasks",
+                        a->plugin, task - a->first_task, msg.dst, a->tasks);
+            return;
+        }
+        new_message(d, task, &msg);
+    }
+    if (next != INSEE_NEVER && next <= at) {
+        g_set_error(&d->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                    "traffic plugin '%s' set task %u's next cycle to %" G_GUINT64_FORMAT
+                    ", not after the current one (%" G_GUINT64_FORMAT ")",
+                    a->plugin, task - a->first_task, next, at);
+        return;
+    }
+    /* A wake during emit() may have scheduled an earlier cycle. */
+    if (next < d->due[task])
+        schedule(d, task, next);
+    start_pending(d, task);
+}
+
+/* An open-ended application's rounds, all pending at time 0. */
+typedef struct round_ctx {
+    insee_flow_dynamic *d;
+    uint32_t task;
+} round_ctx;
+
+static void add_round_message(void *ctx, const insee_message *msg)
+{
+    round_ctx *r = ctx;
+    const insee_flow_app *a = app_of(r->d, r->task);
+    if (r->d->error)
+        return;
+    if (msg->dst >= a->tasks) {
+        g_set_error(&r->d->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                    "traffic plugin '%s' gave task %u a flow to task %u, but the "
+                    "application "
+                    "has %u tasks",
+                    a->plugin, r->task - a->first_task, msg->dst, a->tasks);
+        return;
+    }
+    new_message(r->d, r->task, msg);
+}
+
+static void start_tasks(insee_flow_dynamic *d)
+{
+    for (uint32_t t = 0; t < d->tasks && !d->error; t++) {
+        const insee_flow_app *a = app_of(d, t);
+        uint32_t local = t - a->first_task;
+        if (a->causal) {
+            uint64_t at = a->traffic->start(a->self, local, &d->task_rng[t]);
+            schedule(d, t, at);
+            continue;
+        }
+        round_ctx r = {d, t};
+        for (uint32_t k = 0; k < d->s->rounds && !d->error; k++)
+            a->traffic->round(a->self, local, &d->task_rng[t], add_round_message, &r);
+        start_pending(d, t);
+    }
+}
+
+/* ---- flows ---- */
+
+/* The share moved a sub-flow's rate: bring its bytes up to now and
+   predict its end again. */
+static void rate_changed(void *ctx, uint32_t id, double rate)
+{
+    insee_flow_dynamic *d = ctx;
+    sub *f = sub_at(d, id);
+    f->left = MAX(0.0, f->left - f->rate * (d->now - f->since));
+    f->since = d->now;
+    d->total_rate += (rate - f->rate) * f->n_links;
+    f->rate = rate;
+    d->rep->rate_changes++;
+    if (rate > 0) {
+        double end = d->now + f->left / rate;
+        memcpy(&f->end, &end, sizeof end);
+        insee_heap_push(&d->end_heap, f->end, id);
+    } else {
+        f->end = 0;
+    }
+}
+
+static void end_sub(insee_flow_dynamic *d, uint32_t id)
+{
+    sub *f = sub_at(d, id);
+    uint32_t n;
+    const uint32_t *links = insee_share_links(d->share, id, &n);
+    for (uint32_t i = 0; i < n; i++)
+        d->link_bytes[links[i]] += f->bytes;
+    d->total_rate -= f->rate * f->n_links;
+    insee_share_remove(d->share, id);
+    f->live = FALSE;
+    message *m = msg_at(d, f->message);
+    if (--m->left > 0)
+        return;
+    double fct = d->now - m->start;
+    g_array_append_val(d->fct, fct);
+    double slowdown = m->alone > 0 ? fct / m->alone : 1;
+    g_array_append_val(d->slowdown, slowdown);
+    uint32_t task = d->s->apps[m->app].first_task + m->src_task;
+    d->outstanding[task]--;
+    g_queue_push_tail(&d->done, GUINT_TO_POINTER(f->message));
+}
+
+/* Every delivery of the instant: the receiving application hears of it,
+   its sender may start what waited. */
+static void deliver_done(insee_flow_dynamic *d)
+{
+    while (!g_queue_is_empty(&d->done) && !d->error) {
+        uint32_t mid = GPOINTER_TO_UINT(g_queue_pop_head(&d->done));
+        message m = *msg_at(d, mid);
+        g_array_append_val(d->free_messages, mid);
+        const insee_flow_app *a = &d->s->apps[m.app];
+        d->rep->bytes_delivered += m.bytes;
+        d->app_end[m.app] = MAX(d->app_end[m.app], d->now);
+        d->app_messages[m.app]++;
+        if (a->traffic->delivered)
+            a->traffic->delivered(a->self, m.src_task, &m.msg, cycle_at(d, d->now));
+        start_pending(d, a->first_task + m.src_task);
+    }
+}
+
+/* The earliest live predicted end, or G_MAXDOUBLE. */
+static double next_end(insee_flow_dynamic *d)
+{
+    while (d->end_heap.len) {
+        insee_due top = d->end_heap.v[0];
+        sub *f = sub_at(d, top.task);
+        if (f->live && f->end == top.at) {
+            double t;
+            memcpy(&t, &top.at, sizeof t);
+            return t;
+        }
+        insee_heap_pop(&d->end_heap);
+    }
+    return G_MAXDOUBLE;
+}
+
+static double next_due(insee_flow_dynamic *d)
+{
+    while (d->due_heap.len) {
+        insee_due top = d->due_heap.v[0];
+        if (d->due[top.task] == top.at && !d->blocked[top.task])
+            return seconds(d, top.at);
+        insee_heap_pop(&d->due_heap);
+    }
+    return G_MAXDOUBLE;
+}
+
+/* Everything that happens at d->now. */
+static void instant(insee_flow_dynamic *d)
+{
+    /* Ends within rounding of now end now. */
+    double horizon = d->now + d->now * 1e-12;
+    while (next_end(d) <= horizon)
+        end_sub(d, insee_heap_pop(&d->end_heap).task);
+    for (;;) {
+        deliver_done(d);
+        if (d->error || next_due(d) > d->now)
+            break;
+        insee_due due = insee_heap_pop(&d->due_heap);
+        d->due[due.task] = INSEE_NEVER;
+        run_task(d, due.task, due.at);
+    }
+    insee_share_update(d->share, rate_changed, d);
+    series_point p = {d->now, d->total_rate};
+    g_array_append_val(d->series, p);
+    d->rep->instants++;
+}
+
+/* ---- figures ---- */
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mean, median, 99th percentile (nearest rank) and maximum. */
+static void distribution(GArray *v, double *mean, double *p50, double *p99, double *max)
+{
+    *mean = *p50 = *p99 = *max = 0;
+    if (!v->len)
+        return;
+    double *x = (double *)v->data, sum = 0;
+    qsort(x, v->len, sizeof *x, compare_doubles);
+    for (guint i = 0; i < v->len; i++)
+        sum += x[i];
+    *mean = sum / v->len;
+    *p50 = x[(guint)ceil(0.50 * v->len) - 1];
+    *p99 = x[(guint)ceil(0.99 * v->len) - 1];
+    *max = x[v->len - 1];
+}
+
+typedef struct ranked {
+    double util;
+    uint32_t link;
+} ranked;
+
+static int busiest_first(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->util != y->util)
+        return x->util < y->util ? 1 : -1;
+    return (x->link > y->link) - (x->link < y->link);
+}
+
+static gboolean link_exists(const insee_net *net, uint32_t l)
+{
+    return l >= net->ports_total || net->peer_queue[l] != INSEE_NONE;
+}
+
+static void link_figures(insee_flow_dynamic *d)
+{
+    insee_flow_dyn_report *r = d->rep;
+    const insee_net *net = d->s->net;
+    ranked *all = g_new(ranked, d->links);
+    uint32_t n = 0;
+    double sum = 0, capacity = 0;
+    for (uint32_t l = 0; l < d->links; l++) {
+        if (!link_exists(net, l))
+            continue;
+        double u = r->makespan > 0 ? d->link_bytes[l] / (d->o->capacity[l] * r->makespan) : 0;
+        all[n++] = (ranked){u, l};
+        sum += u;
+        capacity += d->o->capacity[l];
+    }
+    r->utilisation = n ? sum / n : 0;
+    qsort(all, n, sizeof *all, busiest_first);
+    r->n_busiest = MIN(n, d->o->busiest);
+    r->busiest_link = g_new(uint32_t, r->n_busiest);
+    r->busiest_util = g_new(double, r->n_busiest);
+    for (uint32_t i = 0; i < r->n_busiest; i++) {
+        r->busiest_link[i] = all[i].link;
+        r->busiest_util[i] = all[i].util;
+    }
+    g_free(all);
+    /* The series: the piecewise-constant total rate integrated over equal
+     spans of the makespan, as a fraction of every link's capacity. */
+    r->n_series = r->makespan > 0 ? d->o->series : 0;
+    r->series = g_new0(double, r->n_series);
+    double span = r->makespan / (r->n_series ? r->n_series : 1);
+    for (guint i = 0; i < d->series->len && r->n_series; i++) {
+        const series_point *p = &g_array_index(d->series, series_point, i);
+        double until =
+            i + 1 < d->series->len ? g_array_index(d->series, series_point, i + 1).at : r->makespan;
+        uint32_t b = MIN((uint32_t)(p->at / span), r->n_series - 1);
+        for (double t = p->at; t < until; b++) {
+            /* The last span takes what rounding leaves past its end. */
+            double stop = b + 1 < r->n_series ? MIN(until, (b + 1) * span) : until;
+            r->series[MIN(b, r->n_series - 1)] += p->rate * MAX(0.0, stop - t);
+            t = MAX(t, stop);
+            if (b + 1 >= r->n_series)
+                break;
+        }
+    }
+    for (uint32_t b = 0; b < r->n_series; b++)
+        r->series[b] /= span * capacity;
+}
+
+/* A causal application that has not finished although nothing is left to
+   happen: it waits for a message that never comes. */
+static gboolean check_finished(insee_flow_dynamic *d, GError **err)
+{
+    for (uint32_t a = 0; a < d->s->n_apps; a++) {
+        const insee_flow_app *app = &d->s->apps[a];
+        if (!app->causal || !app->traffic->finished || app->traffic->finished(app->self))
+            continue;
+        char why[512] = "";
+        if (!app->traffic->describe_wait ||
+            !app->traffic->describe_wait(app->self, why, sizeof why))
+            g_strlcpy(why, "it names no task", sizeof why);
+        g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_STUCK,
+                    "traffic plugin '%s' has not finished at %.9g s, and nothing "
+                    "is left to "
+                    "happen (%" G_GUINT64_FORMAT " messages were unroutable): %s",
+                    app->plugin, d->now, d->rep->unroutable, why);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean insee_flow_dynamic_run(insee_flow_dynamic *d, insee_flow_dyn_report *rep, GError **err)
+{
+    *rep = (insee_flow_dyn_report){.n_apps = d->s->n_apps};
+    d->rep = rep;
+    start_tasks(d);
+    while (!d->error) {
+        if (d->o->stop && *d->o->stop) {
+            rep->interrupted = TRUE;
+            break;
+        }
+        instant(d);
+        double t = MIN(next_end(d), next_due(d));
+        if (t == G_MAXDOUBLE)
+            break;
+        d->now = MAX(d->now, t);
+    }
+    if (d->error) {
+        g_propagate_error(err, d->error);
+        d->error = NULL;
+        return FALSE;
+    }
+    if (!rep->interrupted && !check_finished(d, err))
+        return FALSE;
+    for (uint32_t a = 0; a < d->s->n_apps; a++)
+        rep->makespan = MAX(rep->makespan, d->app_end[a]);
+    rep->app_completion = g_memdup2(d->app_end, sizeof(double) * d->s->n_apps);
+    rep->app_messages = g_memdup2(d->app_messages, sizeof(uint64_t) * d->s->n_apps);
+    distribution(d->fct, &rep->fct_mean, &rep->fct_p50, &rep->fct_p99, &rep->fct_max);
+    distribution(d->slowdown, &rep->slowdown_mean, &rep->slowdown_p50, &rep->slowdown_p99,
+                 &rep->slowdown_max);
+    link_figures(d);
+    return TRUE;
+}
+
+void insee_flow_dyn_report_clear(insee_flow_dyn_report *rep)
+{
+    g_free(rep->app_completion);
+    g_free(rep->app_messages);
+    g_free(rep->busiest_link);
+    g_free(rep->busiest_util);
+    g_free(rep->series);
+    *rep = (insee_flow_dyn_report){0};
+}
