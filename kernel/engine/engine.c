@@ -318,7 +318,8 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
             continue;
         else if (cd->port >= ports)
             wrong = "a port it does not have";
-        else if (net->peer_queue[net->port_base[r] + cd->port] == INSEE_NONE)
+        else if (net->peer_queue[net->port_base[r] + cd->port] == INSEE_NONE &&
+                 !(net->failed && net->failed[net->port_base[r] + cd->port]))
             wrong = "an unplugged port";
         else if (cd->vc >= net->vcs)
             wrong = "a VC beyond [router] vcs";
@@ -334,6 +335,29 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
         }
     }
     return TRUE;
+}
+
+/* A candidate port of the kernel's own: every candidate the router gave
+   leaves by a failed cable (net/faults.h), so the packet is dropped as
+   unroutable. Above every port and pseudo-port: `port >= INSEE_PORT_DROP`
+   tells both drops at once. */
+#define PORT_FAILED UINT32_MAX
+
+/* The candidates less those that leave by a failed cable; PORT_FAILED alone
+   when none is left, or, for a multicast set (whose copies cannot part),
+   when any is gone. */
+static uint32_t avoid_failed(const insee_engine *eng, uint32_t r, insee_candidate *cand,
+                             uint32_t n)
+{
+    const insee_net *net = &eng->net;
+    uint32_t kept = 0;
+    for (uint32_t c = 0; c < n; c++)
+        if (cand[c].port >= INSEE_PORT_LOCAL || !net->failed[net->port_base[r] + cand[c].port])
+            cand[kept++] = cand[c];
+    if (n == 0 || (kept > 0 && (kept == n || !eng->multicast)))
+        return kept;
+    cand[0] = (insee_candidate){.port = PORT_FAILED};
+    return 1;
 }
 
 /* The router's candidates for the head of active entry i, validated: asked
@@ -354,6 +378,8 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
         *n = 0;
         return scratch;
     }
+    if (eng->net.failed)
+        *n = avoid_failed(eng, r, scratch, *n);
     if (!eng->route_pure || *n > INSEE_ROUTE_CACHE)
         return scratch;
     for (uint32_t c = 0; c < *n; c++)
@@ -391,7 +417,7 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
     gboolean only_held = n > 0;
     for (uint32_t c = 0; c < n; c++) {
         const insee_candidate *cd = &cand[c];
-        if (cd->port == INSEE_PORT_DROP) {
+        if (cd->port >= INSEE_PORT_DROP) { /* or PORT_FAILED */
             *chosen = *cd;
             return TRUE;
         }
@@ -434,11 +460,15 @@ static insee_drop_reason drop_reason(insee_engine *eng, uint32_t q, const insee_
     return INSEE_DROP_ROUTER;
 }
 
-static void drop_head(insee_engine *eng, uint32_t q)
+/* `port`: INSEE_PORT_DROP (the router's drop) or PORT_FAILED. */
+static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
 {
     insee_net *net = &eng->net;
     const insee_packet *pk = &net->pkt[net->q_head[q]];
-    insee_stats_on_dropped(&eng->stats, drop_reason(eng, q, pk), pk, q, eng->now);
+    insee_stats_on_dropped(&eng->stats,
+                           port == PORT_FAILED ? INSEE_DROP_UNROUTABLE : drop_reason(eng, q, pk),
+                           pk, q, eng->now);
+    eng->dropped_failed += port == PORT_FAILED;
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
     if (net->q_in_done[q] > eng->now) /* its tail will not arrive: discarded as it comes */
         net->q_in_done[q] = eng->now;
@@ -486,8 +516,8 @@ static void request_phase(insee_engine *eng)
         uint32_t out = INSEE_NONE, link = INSEE_NONE;
         if (!choose_candidate(eng, i, p, r, &cand, &out, &link))
             continue;
-        if (cand.port == INSEE_PORT_DROP)
-            drop_head(eng, q);
+        if (cand.port >= INSEE_PORT_DROP)
+            drop_head(eng, q, cand.port);
         else
             add_request(eng, q, out, link, &cand);
     }
@@ -711,8 +741,8 @@ static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_
     uint32_t n = 0;
     const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
     for (uint32_t c = 0; c < n; c++) {
-        if (cand[c].port == INSEE_PORT_DROP) {
-            drop_head(eng, q);
+        if (cand[c].port >= INSEE_PORT_DROP) { /* or PORT_FAILED */
+            drop_head(eng, q, cand[c].port);
             return;
         }
     }
@@ -922,7 +952,15 @@ static char *app_waits(const insee_app *a)
    after it). */
 static void fail_unfinished(insee_engine *eng, const insee_app *a)
 {
-    char *why = app_waits(a);
+    char *waits = app_waits(a);
+    /* Why a message may never come: a drop at a failed cable says nothing
+       to the plugin, so the kernel says it. */
+    char *why = eng->dropped_failed
+                    ? g_strdup_printf("%s (%" G_GUINT64_FORMAT " packets were dropped at failed "
+                                      "cables, [faults]: their messages never arrive)", waits,
+                                      eng->dropped_failed)
+                    : g_strdup(waits);
+    g_free(waits);
     if (a->late || eng->now + 1 >= eng->max_cycles)
         insee_engine_fail(eng, "%s by [simulation] max_cycles = %" G_GUINT64_FORMAT
                           "; raise it if the workload is this long", why, eng->max_cycles);

@@ -170,6 +170,7 @@ typedef struct insee_engine {
     uint64_t drain;                    /* [simulation] drain: cycles allowed after generation */
     gboolean causal_done;              /* causal: every causal application is done */
     uint64_t last_move;                /* last cycle a packet was granted, dropped or consumed */
+    uint64_t dropped_failed;           /* packets whose every candidate left by a failed cable */
     uint64_t gcc_next;                 /* next occupancy sample */
     gboolean gcc_stop;                 /* injection stopped by global congestion control */
     insee_wheel wheel;

@@ -17,6 +17,7 @@
 #include "flow/output.h"
 #include "flow/paths.h"
 #include "workload/bridge.h"
+#include "net/faults.h"
 #include "net/memory.h"
 #include "stats/json.h"
 #include "stats/output.h"
@@ -236,6 +237,20 @@ static const insee_param_def plugins_params[] = {
     {0},
 };
 
+enum { FAULT_LINKS, FAULT_SEED, FAULT_FILE };
+static const insee_param_def faults_params[] = {
+    {"links", INSEE_PARAM_DOUBLE, "0", 0, 4294967295.0, NULL, NULL,
+     "cables that fail: a fraction in (0, 1) of them, or a whole number of them, drawn "
+     "uniformly without replacement (docs/flow.md, link failures); 0: none"},
+    {"seed", INSEE_PARAM_INT, "0", 0, 9007199254740991.0, NULL, NULL,
+     "seed of the draw (0: [simulation] seed); the draw has its own stream, so failures "
+     "move no other draw"},
+    {"file", INSEE_PARAM_PATH, "\"\"", 1, 0, NULL, NULL,
+     "cables that fail, one per line as ROUTER PORT (either end), '#' comments; they fail "
+     "before `links` more are drawn among the rest (empty: none)"},
+    {0},
+};
+
 /* `insee sweep`'s table (kernel/sweep/sweep.h); a run validates it and
    leaves it to the sweep. In the order of experiment.h's INSEE_SWEEP_*. */
 static const insee_param_def sweep_params[] = {
@@ -272,6 +287,7 @@ static const section sections[] = {
     {"plugins", 0, NULL, plugins_params},
     {"sweep", 0, NULL, sweep_params},
     {"flow", 0, NULL, flow_params},
+    {"faults", 0, NULL, faults_params},
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
     {"router", INSEE_KIND_ROUTER, "bubble", router_params},
     {"arbiter", INSEE_KIND_ARBITER, "round-robin", NULL},
@@ -630,7 +646,8 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
         const section *sec = &sections[i];
         if (sec->kernel_params == plugins_params)
             continue; /* bound before the registry scan: insee_experiment_plugin_dirs() */
-        if (sec->kernel_params == sweep_params && !insee_config_has_section(exp->cfg, "sweep"))
+        if ((sec->kernel_params == sweep_params || sec->kernel_params == faults_params) &&
+            !insee_config_has_section(exp->cfg, sec->name))
             continue; /* a run's echo shows the table only where a file has one */
         /* [simulation] comes first and names the engine, which decides
            whether [arbiter] or [flow] has any meaning. */
@@ -709,6 +726,15 @@ static gboolean build_network(insee_experiment *exp, GError **err)
                          (uint32_t)rv[R_QUEUE].i, (uint32_t)rv[R_INJECT].i,
                          (uint32_t)rv[R_INJECTORS].i, err))
         return FALSE;
+    const insee_value *fv = exp->net[section_index("faults")].kernel;
+    if (fv) {
+        insee_faults_spec spec = {
+            .links = fv[FAULT_LINKS].d, .file = fv[FAULT_FILE].s,
+            .seed = fv[FAULT_SEED].i ? (uint64_t)fv[FAULT_SEED].i : eng->seed,
+        };
+        if (!insee_net_fail_cables(&eng->net, &spec, err))
+            return FALSE;
+    }
     insee_topology_info info = {0};
     eng->topo->info(eng->topo_self, &info);
     exp->shape = (insee_shape){
@@ -1179,8 +1205,25 @@ static gboolean run_static(insee_experiment *exp, GError **err)
     insee_flow_app *apps;
     insee_flow_setup setup = flow_setup(exp, &apps);
     gboolean ok = insee_flow_static_run(&setup, &exp->flow, err);
+    exp->flow.failed_cables = exp->eng.net.failed_cables;
+    exp->flow.connected_pairs = insee_net_connected_pairs(&exp->eng.net);
     g_free(apps);
     return ok;
+}
+
+/* [faults]' figures among the kernel's own: the printed report, the JSON
+   figures and the CSV's plugin_figures field. */
+static void report_faults(insee_experiment *exp)
+{
+    const insee_net *net = &exp->eng.net;
+    insee_report *rep = &exp->eng.report;
+    if (!net->failed)
+        return;
+    insee_report_set_figure(rep, "faults", "failed_cables", net->failed_cables, "cables");
+    insee_report_set_figure(rep, "faults", "connected_pairs",
+                            (double)insee_net_connected_pairs(net), "pairs");
+    insee_report_set_figure(rep, "faults", "unroutable_packets", (double)exp->eng.dropped_failed,
+                            "packets");
 }
 
 /* Bytes per second of every link the flow engines number (flow/paths.h):
@@ -1289,6 +1332,7 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err)
     }
     fill_report_header(exp);
     gboolean ok = insee_engine_run(&exp->eng, err);
+    report_faults(exp);
     if (exp->trace) {
         insee_report *rep = &exp->eng.report;
         rep->traced = TRUE;

@@ -80,7 +80,8 @@ typedef struct insee_flow_setup {
 typedef struct insee_flow_report {
     uint64_t flows;      /* F: routed flows between two different nodes */
     uint64_t self_flows; /* source and destination on one node: no link, counted apart */
-    uint64_t unroutable; /* flows the router dropped (INSEE_PORT_DROP): not in F */
+    uint64_t unroutable; /* flows the router dropped (INSEE_PORT_DROP), sent out by a
+                            failed cable, or given no path by a path routing: not in F */
     uint64_t links;      /* directed links counted */
     uint64_t ports;      /* router ports: plugged network ports + one per node */
     /* Flows per link; a flow split over several paths counts its share on
@@ -92,6 +93,10 @@ typedef struct insee_flow_report {
     double *hops_hist;   /* hops_hist[h]: flows (shares) of h router hops, h = 0 .. hops_max */
     double restricted;      /* F / B */
     double non_restricted;  /* sum over flows of 1 / (max load on the flow's links) */
+    /* [faults] (net/faults.h), filled by the experiment: failed links are
+       unplugged, so neither counted in `links` nor crossed by a flow. */
+    uint32_t failed_cables;
+    uint64_t connected_pairs; /* ordered pairs of distinct nodes the surviving graph joins */
 } insee_flow_report;
 
 gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report *rep,

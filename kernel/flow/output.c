@@ -9,7 +9,8 @@
 static const char csv_header[] =
     "engine,plugins,seed,nodes,routers,rounds,flows,self_flows,unroutable,links,ports,"
     "load_min,load_mean,load_median,load_max,load_std,hops_mean,hops_max,links_mean,"
-    "links_max,restricted,non_restricted,restricted_per_port,non_restricted_per_port\n";
+    "links_max,restricted,non_restricted,restricted_per_port,non_restricted_per_port,"
+    "failed_cables,connected_pairs\n";
 
 /* A double as text, '.' whatever the locale; `fmt` as printf's. */
 static const char *num(char buf[G_ASCII_DTOSTR_BUF_SIZE], const char *fmt, double x)
@@ -37,6 +38,10 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " routed in %u round(s); %" G_GUINT64_FORMAT
             " self-flows (no link, not counted); %" G_GUINT64_FORMAT " unroutable\n", "flows",
             r->flows, run->rounds, r->self_flows, r->unroutable);
+    if (r->failed_cables)
+        fprintf(out, "%-28s %u failed cables; %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " ordered node pairs connected\n", "link failures", r->failed_cables,
+                r->connected_pairs, (uint64_t)run->nodes * (run->nodes - 1));
     fprintf(out, "%-28s min %s  mean %s  median %s  max %s  std %s\n", "flows per link",
             num(a, "%.6g", r->load_min), num(b, "%.4f", r->load_mean),
             num(c, "%.6g", r->load_median), num(d, "%.6g", r->load_max),
@@ -125,6 +130,8 @@ gboolean insee_flow_write_json(const insee_flow_run *run, const char *path, GErr
     insee_flow_json_double(b, "non_restricted", r->non_restricted);
     insee_flow_json_double(b, "restricted_per_port", per_port(r, r->restricted));
     insee_flow_json_double(b, "non_restricted_per_port", per_port(r, r->non_restricted));
+    insee_flow_json_int(b, "failed_cables", r->failed_cables);
+    insee_flow_json_int(b, "connected_pairs", (gint64)r->connected_pairs);
     json_builder_end_object(b);
     return insee_json_write_builder(path, b, err);
 }
@@ -142,7 +149,7 @@ gboolean insee_flow_append_csv(const insee_flow_run *run, const char *path, GErr
     char *row = g_strdup_printf(
         "static,%s,%" G_GUINT64_FORMAT ",%u,%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
         ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s,%s,"
-        "%u,%s,%u,%s,%s,%s,%s\n",
+        "%u,%s,%u,%s,%s,%s,%s,%u,%" G_GUINT64_FORMAT "\n",
         run->plugins, run->seed, run->nodes, run->routers, run->rounds, r->flows, r->self_flows,
         r->unroutable, r->links, r->ports, num(v[0], "%.6g", r->load_min),
         num(v[1], "%.6g", r->load_mean), num(v[2], "%.6g", r->load_median),
@@ -151,7 +158,8 @@ gboolean insee_flow_append_csv(const insee_flow_run *run, const char *path, GErr
         num(v[6], "%.6g", r->flows ? r->hops_mean + 2 : 0), r->flows ? r->hops_max + 2 : 0,
         num(v[7], "%.6g", r->restricted), num(v[8], "%.6g", r->non_restricted),
         num(v[9], "%.6g", per_port(r, r->restricted)),
-        num(v[10], "%.6g", per_port(r, r->non_restricted)));
+        num(v[10], "%.6g", per_port(r, r->non_restricted)), r->failed_cables,
+        r->connected_pairs);
     gboolean ok = insee_output_append(path, "[stats] csv", csv_header, row, err);
     g_free(row);
     return ok;

@@ -104,9 +104,12 @@ gboolean insee_flow_walk(insee_flow_walker *w, uint32_t src_node, uint32_t dst_n
             return TRUE;
         }
         uint32_t gp = net->port_base[ctx.router] + port;
-        uint32_t next = port < net->port_base[ctx.router + 1] - net->port_base[ctx.router]
-                            ? insee_net_next_router(net, gp)
-                            : INSEE_NONE;
+        gboolean real = port < net->port_base[ctx.router + 1] - net->port_base[ctx.router];
+        if (real && net->failed && net->failed[gp]) {
+            *routable = FALSE;
+            return TRUE;
+        }
+        uint32_t next = real ? insee_net_next_router(net, gp) : INSEE_NONE;
         if (next == INSEE_NONE) {
             g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
                         "[router] plugin '%s' sent a flow from node %u to node %u out of port "

@@ -14,7 +14,9 @@
  * state), so that one flow has one path. Any other is refused as adaptive,
  * naming it; a multicast router too. A path that
  * comes back to a router it has passed is refused as a loop, naming the
- * router; one that leaves by an unplugged port, as a dead end.
+ * router; one that leaves by an unplugged port, as a dead end. One that
+ * leaves by a failed cable (net/faults.h) is not an error: the flow is
+ * unroutable, as a packet there is dropped.
  * Router state blocks are zero at every hop (an empty network).
  */
 #ifndef INSEE_KERNEL_FLOW_WALK_H
@@ -31,7 +33,8 @@ void insee_flow_walker_free(insee_flow_walker *w);
 
 /* The global ports of src_node's path to dst_node (different nodes), in
    order, into `path` (a GArray of uint32_t, emptied first). *routable is
-   false when the router drops the flow (INSEE_PORT_DROP). */
+   false when the router drops the flow (INSEE_PORT_DROP) or sends it out
+   by a failed cable. */
 gboolean insee_flow_walk(insee_flow_walker *w, uint32_t src_node, uint32_t dst_node,
                          uint32_t salt, GArray *path, gboolean *routable, GError **err);
 

@@ -238,6 +238,7 @@ void insee_net_clear(insee_net *net)
     g_free(net->port_router);
     g_free(net->peer_queue);
     g_free(net->node_router);
+    g_free(net->failed);
     g_free(net->link_free_at);
     g_free(net->link_rr);
     g_free(net->link_waiting);

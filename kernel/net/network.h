@@ -64,6 +64,9 @@ typedef struct insee_net {
     uint32_t *port_router;    /* gp -> router */
     uint32_t *peer_queue;     /* gp -> first downstream transit queue, or INSEE_NONE */
     uint32_t *node_router;    /* node -> router */
+    uint8_t *failed;          /* gp -> its cable failed (net/faults.h), unplugged since;
+                                 NULL: no [faults] */
+    uint32_t failed_cables;
 
     uint32_t ovcs;            /* ports_total * vcs output VCs */
     uint32_t outputs;         /* ovcs + nodes: arbitrated resources */
@@ -140,6 +143,18 @@ static inline uint32_t insee_net_next_router(const insee_net *net, uint32_t gp)
 {
     uint32_t q = net->peer_queue[gp];
     return q == INSEE_NONE ? INSEE_NONE : net->port_router[q / net->vcs];
+}
+
+/* The output that comes back into output gp's link (topology.h: the port
+   gp feeds, seen as an output, leads back to gp), or INSEE_NONE. */
+static inline uint32_t insee_net_reverse(const insee_net *net, uint32_t gp)
+{
+    uint32_t q = net->peer_queue[gp];
+    if (q == INSEE_NONE)
+        return INSEE_NONE;
+    uint32_t in = q / net->vcs;
+    return net->peer_queue[in] != INSEE_NONE && net->peer_queue[in] / net->vcs == gp ? in
+                                                                                    : INSEE_NONE;
 }
 
 static inline uint32_t insee_net_inject_queue(const insee_net *net, uint32_t node, uint32_t j)

@@ -4,18 +4,8 @@
 
 #include <insee/rng.h>
 
+#include "net/faults.h"
 #include "stats/output.h"
-
-/* Whether output `gp` has its reverse: the output with the same index at the
-   router it leads to comes back into `gp` (topology.h). O(1) per port. */
-static gboolean has_reverse(const insee_net *net, uint32_t gp)
-{
-    uint32_t q = net->peer_queue[gp];
-    if (q == INSEE_NONE)
-        return FALSE;
-    uint32_t in = q / net->vcs; /* the input port it feeds, as a global port */
-    return net->peer_queue[in] != INSEE_NONE && net->peer_queue[in] / net->vcs == gp;
-}
 
 typedef struct distances {
     uint64_t sum;       /* over ordered pairs of distinct nodes */
@@ -25,25 +15,6 @@ typedef struct distances {
     gboolean sampled;
     uint32_t cut_from, cut_to; /* an unreachable pair, or INSEE_NONE */
 } distances;
-
-static void bfs(const insee_net *net, uint32_t src, uint32_t *dist, uint32_t *queue)
-{
-    for (uint32_t r = 0; r < net->routers; r++)
-        dist[r] = INSEE_NONE;
-    uint32_t head = 0, tail = 0;
-    dist[src] = 0;
-    queue[tail++] = src;
-    while (head < tail) {
-        uint32_t r = queue[head++];
-        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
-            uint32_t n = insee_net_next_router(net, gp);
-            if (n != INSEE_NONE && dist[n] == INSEE_NONE) {
-                dist[n] = dist[r] + 1;
-                queue[tail++] = n;
-            }
-        }
-    }
-}
 
 /* BFS sources: every router hosting nodes when the work stays under about
    2^30 link visits, else a seeded random sample of them (the same sample on
@@ -82,7 +53,7 @@ static distances measure(const insee_net *net, uint64_t channels)
     uint32_t *dist = g_new(uint32_t, net->routers), *queue = g_new(uint32_t, net->routers);
     for (uint32_t i = 0; i < d.sources; i++) {
         uint32_t s = sources[i];
-        bfs(net, s, dist, queue);
+        insee_net_bfs(net, s, dist, queue);
         for (uint32_t t = 0; t < net->routers; t++) {
             if (!hosted[t])
                 continue;
@@ -120,7 +91,7 @@ void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GSt
             if (net->peer_queue[gp] == INSEE_NONE)
                 continue;
             channels++;
-            paired += has_reverse(net, gp);
+            paired += insee_net_reverse(net, gp) != INSEE_NONE;
         }
     }
     distances d = measure(net, channels);
@@ -130,18 +101,28 @@ void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GSt
                            " one-way channels, %" G_GUINT64_FORMAT " without a reverse)\n",
                            "links", paired / 2 + (channels - paired), channels, channels - paired);
     g_string_append_printf(out, "%-22s %u..%u\n", "ports per router", pmin, pmax);
-    if (d.cut_from != INSEE_NONE) {
+    gboolean cut = d.cut_from != INSEE_NONE;
+    if (net->failed)
+        g_string_append_printf(out, "%-22s %u of %" G_GUINT64_FORMAT " ([faults])\n",
+                               "failed cables", net->failed_cables, insee_net_cables(net));
+    if (net->failed || cut)
+        g_string_append_printf(out, "%-22s %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                               " ordered pairs of distinct nodes\n", "connected pairs",
+                               insee_net_connected_pairs(net),
+                               (uint64_t)net->nodes * (net->nodes - 1));
+    if (cut)
         g_string_append_printf(out, "%-22s NOT connected: router %u cannot reach router %u\n",
                                "distances", d.cut_from, d.cut_to);
-        return;
-    }
-    g_string_append_printf(out, "%-22s %s%u", "diameter", d.sampled ? ">= " : "", d.diameter);
-    if (claimed_diameter && !d.sampled && claimed_diameter != d.diameter)
+    const char *over = cut ? " (over connected pairs)" : "";
+    g_string_append_printf(out, "%-22s %s%u%s", "diameter", d.sampled ? ">= " : "", d.diameter,
+                           over);
+    if (claimed_diameter && !d.sampled && !net->failed && !cut &&
+        claimed_diameter != d.diameter)
         g_string_append_printf(out, " (the plugin claims %u)", claimed_diameter);
     g_string_append_c(out, '\n');
-    g_string_append_printf(out, "%-22s %.6f hops between distinct nodes%s\n", "average distance",
-                           d.pairs ? (double)d.sum / (double)d.pairs : 0.0,
-                           d.sampled ? " (sampled)" : "");
+    g_string_append_printf(out, "%-22s %.6f hops between distinct nodes%s%s\n",
+                           "average distance", d.pairs ? (double)d.sum / (double)d.pairs : 0.0,
+                           over, d.sampled ? " (sampled)" : "");
     if (d.sampled)
         g_string_append_printf(out, "%-22s BFS from %u routers hosting nodes, drawn at random\n",
                                "sample", d.sources);
@@ -157,7 +138,7 @@ gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError
                 continue;
             /* A link and its reverse are drawn once, without arrows, from
                the lower-numbered port. */
-            if (!has_reverse(net, gp))
+            if (insee_net_reverse(net, gp) == INSEE_NONE)
                 g_string_append_printf(s, "  r%u -> r%u;\n", r, n);
             else if (gp <= net->peer_queue[gp] / net->vcs)
                 g_string_append_printf(s, "  r%u -> r%u [dir=none];\n", r, n);

@@ -6,7 +6,10 @@
  * Distances are exact while BFS from every router hosting nodes stays under
  * about 2^30 link visits; beyond, BFS runs from a seeded random sample of
  * them and the summary says so (the diameter is then a lower bound). Links
- * are paired with their reverse by port, as topology.h defines it. The DOT
+ * are paired with their reverse by port, as topology.h defines it. After
+ * [faults] (net/faults.h) everything is of the surviving graph, plus the
+ * failed cables and the connected pairs; in a graph that is not connected
+ * the diameter and average distance are over the connected pairs. The DOT
  * file is written whole or not at all.
  */
 #ifndef INSEE_KERNEL_TOPOLOGY_SUMMARY_H

@@ -1,6 +1,9 @@
+/* open_memstream() is POSIX.1-2008. */
+#define _POSIX_C_SOURCE 200809L
 #include "run_helpers.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 insee_experiment *build_toml(const char *toml, insee_config **cfg, insee_registry **reg)
@@ -92,4 +95,29 @@ char *run_toml_error(const char *toml)
     if (cfg)
         insee_config_free(cfg);
     return msg;
+}
+
+insee_flow_report run_static_toml(const char *toml, char **text)
+{
+    GError *err = NULL;
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    const insee_flow_report *r = insee_experiment_flow_report(exp);
+    cr_assert(r);
+    insee_flow_report copy = *r;
+    copy.load_hist = g_memdup2(r->load_hist, sizeof(uint64_t) * (r->load_max + 1));
+    copy.hops_hist = r->flows ? g_memdup2(r->hops_hist, sizeof(double) * (r->hops_max + 1))
+                              : NULL;
+    if (text) {
+        size_t len;
+        FILE *f = open_memstream(text, &len);
+        insee_experiment_print(exp, f);
+        fclose(f);
+    }
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    return copy;
 }

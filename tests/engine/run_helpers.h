@@ -4,6 +4,7 @@
 #define INSEE_TEST_RUN_HELPERS_H
 
 #include "engine/experiment.h"
+#include "flow/flow.h"
 
 /* Fails the test (criterion assert) when the experiment cannot run. The
    caller frees with insee_report_clear(). */
@@ -12,6 +13,10 @@ insee_report run_toml(const char *toml);
    engine directly; free with insee_experiment_free(), then
    insee_registry_free(*reg) and insee_config_free(*cfg). */
 insee_experiment *build_toml(const char *toml, insee_config **cfg, insee_registry **reg);
+/* Run `toml` with a flow engine (engine = "static") and hand back a copy
+   of its figures (histograms copied too; insee_flow_report_clear() it) and,
+   when `text` is not NULL, its printed report (g_free() it). */
+insee_flow_report run_static_toml(const char *toml, char **text);
 /* Every packet generated ended exactly once (delivered or dropped) and the
    network drained (criterion asserts). */
 void assert_all_delivered(const insee_report *r);

@@ -3,41 +3,12 @@
  * torus, a contention-free permutation on a fat tree, all-to-one, and the
  * throughputs INRFlow §4 defines; determinism; and the refusals of what a
  * flow engine cannot run. */
-/* open_memstream() is POSIX.1-2008. */
-#define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "flow/flow.h"
 #include "run_helpers.h"
-
-/* Run `toml` with engine = "static" and hand back a copy of its figures
-   (histograms copied too) and, when `text` is not NULL, its printed report. */
-static insee_flow_report run_static(const char *toml, char **text)
-{
-    GError *err = NULL;
-    insee_config *cfg;
-    insee_registry *reg;
-    insee_experiment *exp = build_toml(toml, &cfg, &reg);
-    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
-    const insee_flow_report *r = insee_experiment_flow_report(exp);
-    cr_assert(r);
-    insee_flow_report copy = *r;
-    copy.load_hist = g_memdup2(r->load_hist, sizeof(uint64_t) * (r->load_max + 1));
-    copy.hops_hist = r->flows ? g_memdup2(r->hops_hist, sizeof(uint64_t) * (r->hops_max + 1))
-                              : NULL;
-    if (text) {
-        size_t len;
-        FILE *f = open_memstream(text, &len);
-        insee_experiment_print(exp, f);
-        fclose(f);
-    }
-    insee_experiment_free(exp);
-    insee_registry_free(reg);
-    insee_config_free(cfg);
-    return copy;
-}
 
 static double sum_hist(const insee_flow_report *r)
 {
@@ -56,7 +27,7 @@ static double sum_hist(const insee_flow_report *r)
 Test(flow, all_to_all_on_a_kary_ntree_loads_every_link_as_its_level_says)
 {
     const uint32_t k = 2, n = 3, N = 8;
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\nnic = false\n"
         "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
@@ -85,7 +56,7 @@ Test(flow, all_to_all_on_a_kary_ntree_loads_every_link_as_its_level_says)
 Test(flow, all_to_all_on_an_odd_torus_loads_every_network_link_equally)
 {
     const uint32_t k = 5, m = 2, N = 25;
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"torus\"\ndims = [5, 5]\n"
         "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
@@ -110,7 +81,7 @@ Test(flow, all_to_all_on_an_odd_torus_loads_every_network_link_equally)
    its links to itself: F / B = F and each flow at full rate. */
 Test(flow, bit_complement_on_a_fat_tree_runs_every_flow_at_full_rate)
 {
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 4\nnic = false\n"
         "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
@@ -128,7 +99,7 @@ Test(flow, bit_complement_on_a_fat_tree_runs_every_flow_at_full_rate)
    and every flow has that link as its bottleneck. */
 Test(flow, all_to_one_loads_the_root_link_with_every_flow)
 {
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
         "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
@@ -145,7 +116,7 @@ Test(flow, all_to_one_loads_the_root_link_with_every_flow)
    are counted apart; F counts the others only (not N^2). */
 Test(flow, self_flows_are_counted_apart)
 {
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"torus\"\ndims = [3]\n"
         "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
@@ -168,8 +139,8 @@ Test(flow, uniform_rounds_are_deterministic)
         "[flow]\nrounds = 3\n"
         "[traffic]\nplugin = \"uniform\"\n";
     char *a, *b;
-    insee_flow_report r = run_static(toml, &a);
-    insee_flow_report s = run_static(toml, &b);
+    insee_flow_report r = run_static_toml(toml, &a);
+    insee_flow_report s = run_static_toml(toml, &b);
     cr_assert_str_eq(a, b);
     cr_assert_eq(r.flows, 3 * 64, "one flow per task and round");
     /* Every flow crosses two node links: their loads add up to 2F. */
@@ -241,7 +212,7 @@ static void assert_hypercube_all_to_all(const char *routing)
                                  "[topology]\nplugin = \"hypercube\"\nn = 4\n"
                                  "[routing]\n%s\n"
                                  "[traffic]\nplugin = \"all-to-all\"\n", routing);
-    insee_flow_report r = run_static(toml, NULL);
+    insee_flow_report r = run_static_toml(toml, NULL);
     cr_assert_eq(r.flows, N * (N - 1));
     cr_assert_eq(r.load_hist[N / 2], n * N, "%s: every network link carries N/2", routing);
     cr_assert_eq(r.load_hist[N - 1], 2 * N);
@@ -263,7 +234,7 @@ Test(flow, bfs_and_even_ecmp_load_a_hypercube_evenly)
 Test(flow, even_ecmp_on_a_kary_ntree_loads_each_level_evenly)
 {
     const uint32_t N = 8;
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\nnic = false\n"
         "[routing]\nplugin = \"ecmp\"\n"
@@ -280,13 +251,13 @@ Test(flow, even_ecmp_on_a_kary_ntree_loads_each_level_evenly)
    whole flows, and the links crossed add up to F (hops + 2). */
 Test(flow, hashed_ecmp_keeps_flows_whole_on_shortest_paths)
 {
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"jellyfish\"\n"
         "[routing]\nplugin = \"ecmp\"\nsplit = \"hash\"\n"
         "[traffic]\nplugin = \"uniform\"\n"
         "[flow]\nrounds = 4\n", NULL);
-    insee_flow_report e = run_static(
+    insee_flow_report e = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"jellyfish\"\n"
         "[routing]\nplugin = \"bfs\"\n"
