@@ -344,17 +344,15 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
 #define PORT_FAILED UINT32_MAX
 
 /* The candidates less those that leave by a failed cable; PORT_FAILED alone
-   when none is left, or, for a multicast set (whose copies cannot part),
-   when any is gone. */
-static uint32_t avoid_failed(const insee_engine *eng, uint32_t r, insee_candidate *cand,
-                             uint32_t n)
+   when none is left. Never a multicast set: the experiment refuses
+   multicast routers with failures. */
+static uint32_t avoid_failed(const insee_net *net, uint32_t r, insee_candidate *cand, uint32_t n)
 {
-    const insee_net *net = &eng->net;
     uint32_t kept = 0;
     for (uint32_t c = 0; c < n; c++)
-        if (cand[c].port >= INSEE_PORT_LOCAL || !net->failed[net->port_base[r] + cand[c].port])
+        if (cand[c].port == INSEE_PORT_DROP || !net->failed[net->port_base[r] + cand[c].port])
             cand[kept++] = cand[c];
-    if (n == 0 || (kept > 0 && (kept == n || !eng->multicast)))
+    if (kept > 0 || n == 0)
         return kept;
     cand[0] = (insee_candidate){.port = PORT_FAILED};
     return 1;
@@ -379,7 +377,7 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
         return scratch;
     }
     if (eng->net.failed)
-        *n = avoid_failed(eng, r, scratch, *n);
+        *n = avoid_failed(&eng->net, r, scratch, *n);
     if (!eng->route_pure || *n > INSEE_ROUTE_CACHE)
         return scratch;
     for (uint32_t c = 0; c < *n; c++)
@@ -741,7 +739,7 @@ static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_
     uint32_t n = 0;
     const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
     for (uint32_t c = 0; c < n; c++) {
-        if (cand[c].port >= INSEE_PORT_DROP) { /* or PORT_FAILED */
+        if (cand[c].port == INSEE_PORT_DROP) {
             drop_head(eng, q, cand[c].port);
             return;
         }

@@ -698,9 +698,20 @@ static gboolean create_instance(insee_experiment *exp, const char *section, inse
     const insee_topology_vtable *generic = p->vtable;
     inst->self = generic->create(&inst->host, inst->values, &perr);
     if (!inst->self) {
+        /* Routers that recognise the topology from its links see a
+           network with cables missing: say so, the plugin cannot know. */
+        const insee_net *net = &exp->eng.net;
+        char *faults = kind == INSEE_KIND_ROUTER && net->failed
+                           ? g_strdup_printf(" (if that is about the network's shape: it has "
+                                             "%u failed cables, [faults], and a router that "
+                                             "reads the shape from the links may not "
+                                             "recognise it; updown and ecmp route any "
+                                             "surviving graph)", net->failed_cables)
+                           : g_strdup("");
         g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
-                    "[%s] plugin '%s' (%s) could not start: %s", section, p->name, p->path,
-                    perr.code ? perr.message : "create() failed without a reason");
+                    "[%s] plugin '%s' (%s) could not start: %s%s", section, p->name, p->path,
+                    perr.code ? perr.message : "create() failed without a reason", faults);
+        g_free(faults);
         return FALSE;
     }
     return TRUE;
@@ -944,6 +955,25 @@ static void wire_network(insee_experiment *exp)
                                                  : 0);
 }
 
+/* A multicast router serialises its heads itself and learns that one left
+   only from forwarded() (router.h): a packet the kernel drops at a failed
+   cable would hold its router for ever. */
+static gboolean faults_fit_router(const insee_experiment *exp, GError **err)
+{
+    const insee_engine *eng = &exp->eng;
+    uint32_t props = eng->router && eng->router->properties
+                         ? eng->router->properties(eng->router_self)
+                         : 0;
+    if (!eng->net.failed || !(props & INSEE_ROUTE_MULTICAST))
+        return TRUE;
+    g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                "[router] plugin '%s' routes multicast sets, which cannot avoid the %u failed "
+                "cables of [faults] (a copy dropped there would hold its router); remove "
+                "[faults] or use a unicast router",
+                exp->net[section_index("router")].plugin->name, eng->net.failed_cables);
+    return FALSE;
+}
+
 /* The kernel's own keys, into the engine. */
 static void set_engine_params(insee_experiment *exp)
 {
@@ -1050,6 +1080,8 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
         }
     }
     wire_network(exp);
+    if (!faults_fit_router(exp, err))
+        goto fail;
     if (exp->engine != ENGINE_PACKET) {
         if (!start_applications(exp, err))
             goto fail;

@@ -326,3 +326,22 @@ Test(faults, bad_input_is_refused_naming_the_key_file_and_line)
         remove_file(file);
     }
 }
+
+/* Routers that cannot work around failures are refused before the run:
+   a multicast router (its heads wait on forwarded(), which a dropped copy
+   never gets), and a router that no longer recognises its topology is
+   told why. */
+Test(faults, routers_that_cannot_avoid_failures_are_refused_saying_so)
+{
+    char *msg = run_toml_error("[topology]\nplugin = \"spinnaker\"\n"
+                               "[router]\nplugin = \"spinnaker\"\n[faults]\nlinks = 2\n");
+    cr_assert(strstr(msg, "'spinnaker'"), "%s", msg);
+    cr_assert(strstr(msg, "multicast"), "%s", msg);
+    cr_assert(strstr(msg, "2 failed cables"), "%s", msg);
+    g_free(msg);
+    msg = run_toml_error("[topology]\nplugin = \"hyperx\"\n"
+                         "[router]\nplugin = \"valiant\"\n[faults]\nlinks = 2\n");
+    cr_assert(strstr(msg, "'valiant'"), "%s", msg);
+    cr_assert(strstr(msg, "2 failed cables"), "%s", msg);
+    g_free(msg);
+}
