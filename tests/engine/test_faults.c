@@ -345,3 +345,34 @@ Test(faults, routers_that_cannot_avoid_failures_are_refused_saying_so)
     cr_assert(strstr(msg, "2 failed cables"), "%s", msg);
     g_free(msg);
 }
+
+/* `file` is relative to the experiment file, not the working directory. */
+Test(faults, the_file_is_found_beside_the_experiment_file)
+{
+    char *cables = cable_file("2 0\n");
+    char *dir = g_path_get_dirname(cables);
+    char *exp_path = g_build_filename(dir, "exp.toml", NULL);
+    cr_assert(g_file_set_contents(exp_path,
+                                  "[topology]\nplugin = \"mesh\"\ndims = [9]\n"
+                                  "[router]\nplugin = \"dally\"\n"
+                                  "[faults]\nfile = \"cables.txt\"\n", -1, NULL));
+    GError *err = NULL;
+    insee_config *cfg = insee_config_load_file(exp_path, &err);
+    cr_assert(cfg, "%s", err ? err->message : "?");
+    insee_registry *reg = insee_registry_new();
+    insee_registry_add_dir(reg, INSEE_TEST_PLUGIN_DIR);
+    insee_registry_scan(reg);
+    insee_experiment *exp = insee_experiment_new_topology(cfg, reg, &err);
+    cr_assert(exp, "%s", err ? err->message : "?");
+    const insee_net *net = insee_experiment_network(exp);
+    cr_assert_eq(net->failed_cables, 1);
+    cr_assert(net->failed[net->port_base[2]] && net->failed[net->port_base[3] + 1],
+              "router 2 port 0 and its reverse, router 3 port 1");
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    g_unlink(exp_path);
+    g_free(exp_path);
+    g_free(dir);
+    remove_file(cables);
+}
