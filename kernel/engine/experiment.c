@@ -1313,6 +1313,8 @@ static gboolean run_dynamic(insee_experiment *exp, GError **err)
         eng->flow_wake = dynamic_wake;
         eng->flow_ctx = d;
         ok = insee_flow_dynamic_run(d, &exp->dyn, err);
+        exp->dyn.failed_cables = eng->net.failed_cables;
+        exp->dyn.connected_pairs = insee_net_connected_pairs(&eng->net);
         eng->flow_wake = NULL;
         eng->report.interrupted = exp->dyn.interrupted;
     }

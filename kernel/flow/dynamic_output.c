@@ -55,6 +55,7 @@ void insee_flow_dyn_print(const insee_flow_run *run, FILE *out)
             "bandwidth)%s\n",
             r->interrupted ? " — INTERRUPTED: partial figures" : "");
     fprintf(out, "%-28s %u nodes, %u routers\n", "network", run->nodes, run->routers);
+    insee_flow_print_faults(run, r->failed_cables, r->connected_pairs, out);
     fprintf(out,
             "%-28s %" G_GUINT64_FORMAT " through the network (%" G_GUINT64_FORMAT
             " paths), %" G_GUINT64_FORMAT " between tasks of one node, %" G_GUINT64_FORMAT
@@ -142,6 +143,8 @@ gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, 
     for (uint32_t i = 0; i < r->n_series; i++)
         json_builder_add_double_value(b, r->series[i]);
     json_builder_end_array(b);
+    insee_flow_json_int(b, "failed_cables", r->failed_cables);
+    insee_flow_json_int(b, "connected_pairs", (gint64)r->connected_pairs);
     insee_flow_json_int(b, "instants", (gint64)r->instants);
     insee_flow_json_int(b, "rate_changes", (gint64)r->rate_changes);
     json_builder_end_object(b);

@@ -137,6 +137,8 @@ typedef struct insee_flow_dyn_report {
     double *series;           /* mean link utilisation in each of n_series equal spans */
     uint64_t instants;        /* times at which flows started or ended */
     uint64_t rate_changes;    /* flows given a new rate */
+    uint32_t failed_cables;   /* [faults] */
+    uint64_t connected_pairs; /* ordered pairs of distinct nodes the surviving graph joins */
     gboolean interrupted;     /* `stop` ended the run: the figures are partial */
 } insee_flow_dyn_report;
 

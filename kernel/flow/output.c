@@ -23,6 +23,15 @@ static double per_port(const insee_flow_report *r, double x)
     return r->ports ? x / (double)r->ports : 0;
 }
 
+void insee_flow_print_faults(const insee_flow_run *run, uint32_t failed_cables,
+                             uint64_t connected_pairs, FILE *out)
+{
+    if (failed_cables)
+        fprintf(out, "%-28s %u failed cables; %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " ordered node pairs connected\n", "link failures", failed_cables,
+                connected_pairs, (uint64_t)run->nodes * (run->nodes - 1));
+}
+
 void insee_flow_print(const insee_flow_run *run, FILE *out)
 {
     const insee_flow_report *r = run->rep;
@@ -38,10 +47,7 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " routed in %u round(s); %" G_GUINT64_FORMAT
             " self-flows (no link, not counted); %" G_GUINT64_FORMAT " unroutable\n", "flows",
             r->flows, run->rounds, r->self_flows, r->unroutable);
-    if (r->failed_cables)
-        fprintf(out, "%-28s %u failed cables; %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                " ordered node pairs connected\n", "link failures", r->failed_cables,
-                r->connected_pairs, (uint64_t)run->nodes * (run->nodes - 1));
+    insee_flow_print_faults(run, r->failed_cables, r->connected_pairs, out);
     fprintf(out, "%-28s min %s  mean %s  median %s  max %s  std %s\n", "flows per link",
             num(a, "%.6g", r->load_min), num(b, "%.4f", r->load_mean),
             num(c, "%.6g", r->load_median), num(d, "%.6g", r->load_max),

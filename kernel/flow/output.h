@@ -43,6 +43,10 @@ void *insee_flow_json_begin(const insee_flow_run *run, const char *engine);
 void insee_flow_json_int(void *builder, const char *name, gint64 v);
 void insee_flow_json_double(void *builder, const char *name, double v);
 
+/* The "link failures" line, when [faults] failed cables. */
+void insee_flow_print_faults(const insee_flow_run *run, uint32_t failed_cables,
+                             uint64_t connected_pairs, FILE *out);
+
 void insee_flow_dyn_print(const insee_flow_run *run, FILE *out);
 gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, GError **err);
 gboolean insee_flow_dyn_append_csv(const insee_flow_run *run, const char *path, GError **err);

@@ -51,8 +51,8 @@ static insee_flow_dyn_report run_dynamic(const char *toml, char **text)
     return copy;
 }
 
-/* A trace file holding `body`; its path, g_free() it after g_unlink(). */
-static char *write_trace(const char *body)
+/* A file holding `body`; its path, g_free() it after g_unlink(). */
+static char *write_temp(const char *body)
 {
     GError *err = NULL;
     char *path;
@@ -65,7 +65,7 @@ static char *write_trace(const char *body)
 
 static insee_flow_dyn_report run_trace(const char *trace, const char *extra)
 {
-    char *path = write_trace(trace);
+    char *path = write_temp(trace);
     char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n"
                                  "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
                                  "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
@@ -249,7 +249,7 @@ Test(dynamic, long_messages_complete_as_in_the_packet_engine, .timeout = 600)
         g_string_append_printf(trace, "s %d %d 0 262144\n", t, (t / 8) * 8 + (t % 8 + 3) % 8);
     for (int t = 0; t < 64; t++)
         g_string_append_printf(trace, "r %d %d 0 262144\n", t, (t / 8) * 8 + (t % 8 + 3) % 8);
-    char *path = write_trace(trace->str);
+    char *path = write_temp(trace->str);
     char *traffic = g_strdup_printf("[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n", path);
     assert_packet_matches_flow(traffic, "shift by 3");
     g_unlink(path);
@@ -284,7 +284,7 @@ Test(dynamic, same_seed_same_report)
 /* A receive nothing answers: an error naming the wait, not a hang. */
 Test(dynamic, a_workload_that_waits_forever_is_an_error_naming_the_wait)
 {
-    char *path = write_trace("s 0 1 0 64\nr 0 1 0 64\nr 2 0 5 64\n");
+    char *path = write_temp("s 0 1 0 64\nr 0 1 0 64\nr 2 0 5 64\n");
     char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n"
                                  "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
                                  "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
@@ -292,6 +292,39 @@ Test(dynamic, a_workload_that_waits_forever_is_an_error_naming_the_wait)
                                  path);
     char *msg = run_toml_error(toml);
     cr_assert(strstr(msg, "'trace'") && strstr(msg, "has not finished") && strstr(msg, "task 0"),
+              "%s", msg);
+    g_free(msg);
+    g_free(toml);
+    g_unlink(path);
+    g_free(path);
+}
+
+/* Failed cables: with bfs on an 8 x 8 torus that stays connected, every
+   message is routed on the surviving graph and delivered; a line cut in two
+   leaves all-to-all waiting for what cannot come, an error that says how
+   many messages were unroutable. */
+Test(dynamic, failed_cables_are_routed_around_or_reported)
+{
+    insee_flow_dyn_report r = run_dynamic(
+        "[simulation]\nengine = \"dynamic\"\nseed = 3\n"
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+        "[routing]\nplugin = \"bfs\"\n[faults]\nlinks = 0.1\n"
+        "[flow]\nrounds = 4\n"
+        "[traffic]\nplugin = \"uniform\"\nmessage_bytes = 4096\n", NULL);
+    cr_assert_eq(r.failed_cables, 13);
+    cr_assert_eq(r.connected_pairs, 64 * 63, "seed 3 leaves the torus connected");
+    cr_assert_eq(r.messages + r.self_messages, 256);
+    assert_all_bytes_delivered(&r);
+
+    char *path = write_temp("2 0\n");
+    char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n"
+                                 "[topology]\nplugin = \"mesh\"\ndims = [9]\n"
+                                 "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+                                 "[faults]\nfile = \"%s\"\n"
+                                 "[traffic]\nplugin = \"all-to-all\"\n", path);
+    char *msg = run_toml_error(toml);
+    /* Routers 0-2 against 3-8: 2 x 3 x 6 ordered pairs cut. */
+    cr_assert(strstr(msg, "has not finished") && strstr(msg, "36 messages were unroutable"),
               "%s", msg);
     g_free(msg);
     g_free(toml);
