@@ -122,9 +122,10 @@ static const insee_param_def flow_params[] = {
      "dynamic: bandwidth of the links of each dimension or level, as the topology numbers "
      "them (a dragonfly's local then global links, a tree's levels from the leaves); 0 or "
      "absent: link_gbps"},
-    {"cycle_ns", INSEE_PARAM_DOUBLE, "1", 1e-9, 1e15, NULL, "ns",
+    {"cycle_ns", INSEE_PARAM_DOUBLE, "1", 0, 1e15, NULL, "ns",
      "dynamic: the length of one traffic cycle: compute phases of traces and application "
-     "kernels, and due times, are read in these"},
+     "kernels, and due times, are read in these; 0: sends and computes take no time "
+     "(INRFlow's model), every step a task can take before a delivery at one instant"},
     {"sharing", INSEE_PARAM_ENUM, "\"maxmin\"", 1, 0, "maxmin|equal", NULL,
      "dynamic: maxmin: max-min fair rates (progressive filling); equal: INRFlow's rule, "
      "each flow at the least over its links of capacity / flows, spare capacity unused"},

@@ -52,6 +52,7 @@ struct insee_flow_dynamic {
     insee_share *share;
     uint32_t links, tasks;
     double now;
+    uint64_t cycle_run; /* the latest cycle a task ran at */
     /* tasks (global ids, as the packet engine numbers them) */
     uint32_t *task_app;
     insee_rng *task_rng, *salt_rng;
@@ -93,7 +94,11 @@ static const insee_flow_app *app_of(insee_flow_dynamic *d, uint32_t task)
     return &d->s->apps[d->task_app[task]];
 }
 
-/* Seconds of traffic cycle `at`, and the first cycle at or after a time. */
+/* Seconds of traffic cycle `at`, and the first cycle at or after a time.
+   Cycles of no length (cycle_s = 0: sends and computes take no time, as in
+   INRFlow) only order a task's steps: every step the workload can take
+   without waiting for a delivery happens at the same instant, and the
+   cycle handed to the traffic is the latest one run. */
 static double seconds(const insee_flow_dynamic *d, uint64_t at)
 {
     return (double)at * d->o->cycle_s;
@@ -101,6 +106,8 @@ static double seconds(const insee_flow_dynamic *d, uint64_t at)
 
 static uint64_t cycle_at(const insee_flow_dynamic *d, double t)
 {
+    if (d->o->cycle_s == 0)
+        return d->cycle_run;
     double c = ceil(t / d->o->cycle_s - 1e-9);
     return c > 0 ? (uint64_t)c : 0;
 }
@@ -361,6 +368,7 @@ static void run_task(insee_flow_dynamic *d, uint32_t task, uint64_t at)
     }
     insee_message msg = {0};
     uint64_t next = INSEE_NEVER;
+    d->cycle_run = MAX(d->cycle_run, at);
     d->app_end[d->task_app[task]] = MAX(d->app_end[d->task_app[task]], d->now);
     if (a->traffic->emit(a->self, task - a->first_task, at, &d->task_rng[task], &msg, &next)) {
         if (msg.dst >= a->tasks) {

@@ -331,3 +331,22 @@ Test(dynamic, failed_cables_are_routed_around_or_reported)
     g_unlink(path);
     g_free(path);
 }
+
+/* cycle_ns = 0 (INRFlow's model: sends take no time): all-to-all on a
+   4-ary 3-tree starts every message at time 0; each node link carries
+   N - 1 of them and every upper link fewer (N - k^(l+1)), so all end
+   together at (N - 1) bytes / bandwidth: one instant to start, one to end. */
+Test(dynamic, sends_take_no_time_with_cycles_of_zero)
+{
+    insee_flow_dyn_report r = run_dynamic(
+        "[simulation]\nengine = \"dynamic\"\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\nnic = false\n"
+        "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
+        "[flow]\nlink_gbps = " BW "\ncycle_ns = 0\n"
+        "[traffic]\nplugin = \"all-to-all\"\nmessage_bytes = 6400\n", NULL);
+    cr_assert_eq(r.messages, 64 * 63);
+    cr_assert_float_eq(r.makespan, 63 * 6400 / bytes_per_s, 1e-15);
+    cr_assert_float_eq(r.fct_p50, r.makespan, 1e-15);
+    cr_assert_eq(r.instants, 2);
+    assert_all_bytes_delivered(&r);
+}
