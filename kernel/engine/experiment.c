@@ -734,9 +734,11 @@ static gboolean build_network(insee_experiment *exp, GError **err)
     eng->topo = topo->plugin->vtable;
     eng->topo_self = topo->self;
     const insee_value *rv = exp->net[section_index("router")].kernel;
-    if (!insee_net_build(&eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i,
-                         (uint32_t)rv[R_QUEUE].i, (uint32_t)rv[R_INJECT].i,
-                         (uint32_t)rv[R_INJECTORS].i, err))
+    /* A flow engine needs the graph, none of the packet engine's queues. */
+    if (!(exp->engine == ENGINE_PACKET ? insee_net_build : insee_net_build_graph)(
+            &eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i,
+            (uint32_t)rv[R_QUEUE].i, (uint32_t)rv[R_INJECT].i, (uint32_t)rv[R_INJECTORS].i,
+            err))
         return FALSE;
     const insee_value *fv = exp->net[section_index("faults")].kernel;
     if (fv) {

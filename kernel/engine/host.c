@@ -134,6 +134,27 @@ static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)
     return gp != INSEE_NONE && eng->net.link_free_at[gp] <= eng->now;
 }
 
+/* A flow engine's network is the graph alone (insee_net_build_graph): no
+   queue holds a packet, so every queue has its whole room, in packets or
+   phits, and every link is free. */
+static uint32_t empty_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    const insee_net *net = &E(k)->net;
+    return global_port(net, router, port) == INSEE_NONE || vc >= net->vcs
+               ? 0
+               : k->shape->queue_packets;
+}
+
+static uint32_t empty_free_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    return empty_room(k, router, port, vc) * k->shape->packet_phits;
+}
+
+static bool empty_link_free(insee_kernel *k, uint32_t router, uint32_t port)
+{
+    return global_port(&E(k)->net, router, port) != INSEE_NONE;
+}
+
 static double host_occupancy(insee_kernel *k)
 {
     const insee_net *net = &E(k)->net;
@@ -232,4 +253,9 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .report_figure = host_report_figure,
         .stop_requested = host_stop_requested,
     };
+    if (k->eng->net.routers && !k->eng->net.queues) {
+        host->input_room = host->output_room = empty_room;
+        host->input_free_phits = host->output_free_phits = empty_free_phits;
+        host->link_free = empty_link_free;
+    }
 }

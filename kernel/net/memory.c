@@ -219,7 +219,8 @@ gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, GError *
     insee_net_size s = {.routers = net->routers, .nodes = net->nodes, .ports = net->ports_total,
                         .vcs = net->vcs, .queue_packets = net->queue_packets,
                         .inject_packets = net->inject_packets, .injectors = net->injectors};
-    uint64_t need = tasks * PER_TASK, still = insee_net_memory_of(&s).full;
+    /* The graph alone (a flow engine) never holds a packet. */
+    uint64_t need = tasks * PER_TASK, still = net->queues ? insee_net_memory_of(&s).full : 0;
     const char *limit;
     uint64_t available = insee_memory_available(&limit);
     if (need + still <= available)

@@ -19,12 +19,9 @@ static gboolean fail(GError **err, const char *fmt, ...)
     return FALSE;
 }
 
-/* Sum ports(r) and check what the kernel's numbering holds, before anything
-   is allocated: ports per router below the pseudo-ports, queue ids below
-   INSEE_MAX_QUEUES (they travel in events beside a 2-bit kind), packets
-   alive below INSEE_NONE. */
-static gboolean check_size(const insee_topology_vtable *topo, void *self, insee_net_size *s,
-                           GError **err)
+/* Sum ports(r), checking the ports per router against the pseudo-ports. */
+static gboolean count_ports(const insee_topology_vtable *topo, void *self, insee_net_size *s,
+                            GError **err)
 {
     s->ports = 0;
     for (uint32_t r = 0; r < s->routers; r++) {
@@ -35,6 +32,14 @@ static gboolean check_size(const insee_topology_vtable *topo, void *self, insee_
                         "router", r, n, INSEE_MAX_PORTS);
         s->ports += n;
     }
+    return TRUE;
+}
+
+/* What the packet engine's numbering holds, before anything is allocated:
+   queue ids below INSEE_MAX_QUEUES (they travel in events beside a 2-bit
+   kind), packets alive below INSEE_NONE, and the memory it all takes. */
+static gboolean check_size(const insee_net_size *s, GError **err)
+{
     insee_net_memory m = insee_net_memory_of(s);
     if (m.queues >= INSEE_MAX_QUEUES)
         return fail(err, "topology: %" G_GUINT64_FORMAT " ports x [router] vcs = %u, plus %"
@@ -62,14 +67,19 @@ static gboolean no_memory(const insee_net *net, GError **err)
 }
 
 /* Every array, or none: sizes come from the user, so a failure is an error
-   to report, never an abort. */
+   to report, never an abort. The graph always; the queues and links' packet
+   state only when the network has queues (the packet engine). */
 static gboolean allocate(insee_net *net, GError **err)
 {
     uint32_t P = net->ports_total, Q = net->queues;
     net->port_base = g_try_new(uint32_t, net->routers + 1);
-    net->port_router = g_try_new(uint32_t, P + 1);
-    net->peer_queue = g_try_new(uint32_t, P + 1);
+    net->port_router = g_try_new(uint32_t, (size_t)P + 1);
+    net->peer_queue = g_try_new(uint32_t, (size_t)P + 1);
     net->node_router = g_try_new(uint32_t, net->nodes);
+    if (!(net->port_base && net->port_router && net->peer_queue && net->node_router))
+        return no_memory(net, err);
+    if (Q == 0)
+        return TRUE;
     net->link_free_at = g_try_new0(uint64_t, (size_t)P + net->nodes);
     net->link_rr = g_try_new0(uint8_t, P + 1);
     net->link_waiting = g_try_new0(uint8_t, P + 1);
@@ -86,8 +96,7 @@ static gboolean allocate(insee_net *net, GError **err)
     net->q_port = g_try_new(uint16_t, Q);
     net->q_vc = g_try_new(uint8_t, Q);
     net->q_input = g_try_new(uint32_t, Q);
-    if (net->port_base && net->port_router && net->peer_queue && net->node_router &&
-        net->link_free_at && net->link_rr && net->link_waiting && net->ovc_free_at &&
+    if (net->link_free_at && net->link_rr && net->link_waiting && net->ovc_free_at &&
         net->ovc_src && net->ovc_wait && net->q_head && net->q_tail && net->q_count &&
         net->q_flags && net->q_in_done && net->q_out_done && net->q_router && net->q_port &&
         net->q_vc && net->q_input)
@@ -110,7 +119,7 @@ static void build_ports(insee_net *net, const insee_topology_vtable *topo, void 
 static gboolean build_links(insee_net *net, const insee_topology_vtable *topo, void *self,
                             GError **err)
 {
-    uint8_t *fed = g_try_new0(uint8_t, net->ports_total + 1);
+    uint8_t *fed = g_try_new0(uint8_t, (size_t)net->ports_total + 1);
     if (!fed)
         return no_memory(net, err);
     gboolean ok = TRUE;
@@ -182,16 +191,17 @@ static gboolean attach_nodes(insee_net *net, const insee_topology_vtable *topo, 
         net->node_router[n] = r;
         slot[n] = hosted[r]++;
     }
-    if (ok)
+    if (ok && net->queues)
         describe_queues(net, slot);
     g_free(hosted);
     g_free(slot);
     return ok;
 }
 
-gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
-                         uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
-                         uint32_t injectors, GError **err)
+/* The network of `size` (its vcs and queue sizes set, the rest filled
+   here): with the packet engine's queues, or the graph alone. */
+static gboolean build(insee_net *net, const insee_topology_vtable *topo, void *self,
+                      insee_net_size *size, gboolean queues, GError **err)
 {
     memset(net, 0, sizeof *net);
     insee_topology_info info = {0};
@@ -199,24 +209,29 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
     if (info.routers == 0 || info.nodes == 0)
         return fail(err, "topology: it has %u routers and %u nodes; both must be at least 1",
                     info.routers, info.nodes);
-    insee_net_size size = {.routers = info.routers, .nodes = info.nodes, .vcs = vcs,
-                           .queue_packets = queue_packets, .inject_packets = inject_packets,
-                           .injectors = injectors};
-    if (!check_size(topo, self, &size, err))
+    size->routers = info.routers;
+    size->nodes = info.nodes;
+    if (!count_ports(topo, self, size, err) || (queues && !check_size(size, err)))
         return FALSE;
-    insee_net_memory m = insee_net_memory_of(&size);
+    if (!queues && size->ports * size->vcs >= INSEE_NONE)
+        return fail(err, "topology: %" G_GUINT64_FORMAT " ports x [router] vcs = %u input "
+                    "queues; the kernel numbers fewer than %u: use a smaller topology or "
+                    "lower vcs", size->ports, size->vcs, INSEE_NONE);
     net->routers = info.routers;
     net->nodes = info.nodes;
-    net->vcs = vcs;
-    net->queue_packets = queue_packets;
-    net->inject_packets = inject_packets;
-    net->injectors = injectors;
-    net->ports_total = (uint32_t)size.ports;
-    net->transit_queues = net->ports_total * vcs;
-    net->ovcs = net->transit_queues;
-    net->outputs = net->ovcs + net->nodes;
-    net->queues = (uint32_t)m.queues;
-    net->pkt_bound = (uint32_t)insee_net_pool_cap(m.packets);
+    net->vcs = size->vcs;
+    net->queue_packets = size->queue_packets;
+    net->inject_packets = size->inject_packets;
+    net->injectors = size->injectors;
+    net->ports_total = (uint32_t)size->ports;
+    if (queues) {
+        insee_net_memory m = insee_net_memory_of(size);
+        net->transit_queues = net->ports_total * size->vcs;
+        net->ovcs = net->transit_queues;
+        net->outputs = net->ovcs + net->nodes;
+        net->queues = (uint32_t)m.queues;
+        net->pkt_bound = (uint32_t)insee_net_pool_cap(m.packets);
+    }
     gboolean ok = allocate(net, err);
     if (ok)
         build_ports(net, topo, self);
@@ -224,12 +239,32 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
         insee_net_clear(net);
         return FALSE;
     }
+    return TRUE;
+}
+
+gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
+                         uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
+                         uint32_t injectors, GError **err)
+{
+    insee_net_size size = {.vcs = vcs, .queue_packets = queue_packets,
+                           .inject_packets = inject_packets, .injectors = injectors};
+    if (!build(net, topo, self, &size, TRUE, err))
+        return FALSE;
     memset(net->ovc_src, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
     memset(net->ovc_wait, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
     memset(net->q_head, 0xff, sizeof(uint32_t) * net->queues);
     memset(net->q_tail, 0xff, sizeof(uint32_t) * net->queues);
     net->pkt_free = INSEE_NONE;
     return TRUE;
+}
+
+gboolean insee_net_build_graph(insee_net *net, const insee_topology_vtable *topo, void *self,
+                               uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
+                               uint32_t injectors, GError **err)
+{
+    insee_net_size size = {.vcs = vcs, .queue_packets = queue_packets,
+                           .inject_packets = inject_packets, .injectors = injectors};
+    return build(net, topo, self, &size, FALSE, err);
 }
 
 void insee_net_clear(insee_net *net)

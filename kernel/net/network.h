@@ -136,6 +136,16 @@ static inline uint64_t insee_net_pool_cap(uint64_t packets)
 gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void *self,
                          uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
                          uint32_t injectors, GError **err);
+/* The graph alone, for the flow engines: port_base, port_router,
+   peer_queue and node_router, with the same numbering (peer_queue counts
+   `vcs` queues per port) and the same checks of the topology; the queue
+   sizes are recorded, but queues = 0 and every queue, link and packet
+   array is NULL, so a flow run of millions of ports takes no packet-engine
+   state. The host answers a router's room queries as in an empty network
+   (engine/host.c). */
+gboolean insee_net_build_graph(insee_net *net, const insee_topology_vtable *topo, void *self,
+                               uint32_t vcs, uint32_t queue_packets, uint32_t inject_packets,
+                               uint32_t injectors, GError **err);
 void insee_net_clear(insee_net *net);
 
 /* The router that output gp feeds, or INSEE_NONE when unplugged. */

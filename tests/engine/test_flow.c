@@ -155,6 +155,38 @@ Test(flow, uniform_rounds_are_deterministic)
     insee_flow_report_clear(&s);
 }
 
+/* A flow engine builds the graph alone: the same ports and links as the
+   packet engine's network, none of its queues or packet state. */
+Test(flow, the_network_is_the_graph_without_queues)
+{
+    static const char body[] = "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                               "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
+                               "[traffic]\nplugin = \"uniform\"\n";
+    insee_config *cf, *cp;
+    insee_registry *rf, *rp;
+    char *flow = g_strconcat("[simulation]\nengine = \"static\"\n", body, NULL);
+    insee_experiment *ef = build_toml(flow, &cf, &rf);
+    insee_experiment *ep = build_toml(body, &cp, &rp);
+    const insee_net *f = insee_experiment_network(ef), *p = insee_experiment_network(ep);
+    cr_assert_eq(f->routers, p->routers);
+    cr_assert_eq(f->ports_total, p->ports_total);
+    for (uint32_t gp = 0; gp < p->ports_total; gp++)
+        cr_assert_eq(f->peer_queue[gp], p->peer_queue[gp], "port %u", gp);
+    cr_assert_eq(f->vcs, p->vcs);
+    cr_assert_gt(p->queues, 0);
+    cr_assert_eq(f->queues, 0);
+    cr_assert_null(f->q_count);
+    cr_assert_null(f->link_free_at);
+    cr_assert_null(f->ovc_free_at);
+    insee_experiment_free(ef);
+    insee_experiment_free(ep);
+    insee_registry_free(rf);
+    insee_registry_free(rp);
+    insee_config_free(cf);
+    insee_config_free(cp);
+    g_free(flow);
+}
+
 static void assert_refused(const char *toml, const char *const *words)
 {
     char *msg = run_toml_error(toml);
