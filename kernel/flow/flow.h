@@ -72,6 +72,10 @@ typedef struct insee_flow_setup {
     const uint32_t *task_node; /* every application's tasks, first_task-indexed */
     uint64_t seed;
     uint32_t rounds;
+    uint64_t keep_bytes; /* the most the first pass keeps of paths for the second;
+                            0: a quarter of the memory available (figures never
+                            depend on it, only the time: flows past it are routed
+                            again) */
 } insee_flow_setup;
 
 /* The static engine's figures (docs/flow.md §3). Links are every directed

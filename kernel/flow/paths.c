@@ -85,12 +85,14 @@ gboolean insee_flow_paths_route(insee_flow_paths *p, uint32_t src_node, uint32_t
                         "[routing] plugin '%s' failed: %s", s->router_name,
                         perr.code ? perr.message : "no reason given");
     } else {
+        uint32_t hops;
         gboolean routable;
-        if (!insee_flow_walk(p->walker, src_node, dst_node, salt, p->path, &routable, err))
+        if (!insee_flow_walk(p->walker, 1, &src_node, &dst_node, &salt, err))
             return FALSE;
+        const uint32_t *ports = insee_flow_walk_path(p->walker, 0, &hops, &routable);
         if (routable) {
             p->given = 1;
-            take(ctx, (const uint32_t *)p->path->data, p->path->len, 1.0);
+            take(ctx, ports, hops, 1.0);
         }
     }
     if (p->error) {

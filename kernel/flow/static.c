@@ -5,28 +5,68 @@
  * Two passes over the same flows (the same streams give the same rounds and
  * salts): the first counts the flows on each link, the second gives each
  * flow the rate of its most loaded link for the non-restricted throughput.
- * Walking twice costs time but keeps memory at one counter per link, never
- * a stored path per flow (docs/flow.md §6). A flow split over several
- * paths (a multipath routing) counts its share on each path's links, and
- * each share runs at share / (its path's most loaded link). */
+ * The first pass keeps the paths it found (their ports, in blocks) while
+ * they take less than a quarter of the memory available, and the second
+ * reads them back instead of routing again; flows past that are routed
+ * again, so memory stays bounded and the figures do not depend on it
+ * (docs/flow.md §6). A router is walked a batch of flows at a time (walk.h).
+ * A flow split over several paths (a multipath routing) counts its share on
+ * each path's links, and each share runs at share / (its path's most loaded
+ * link). */
 #include "flow/flow.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "flow/paths.h"
+#include "flow/table.h"
+#include "flow/walk.h"
+#include "net/memory.h"
 
 G_DEFINE_QUARK(insee-flow-error-quark, insee_flow_error)
+
+/* The kept paths: per path a header word (its hops, and the flags below),
+   the share as two words when it is not 1, then its global ports; a flow
+   that got no path keeps one NO_PATH word. A path never straddles blocks. */
+enum {
+    HOPS_MASK = (1u << 28) - 1,
+    NO_PATH = 1u << 29,
+    MORE = 1u << 30, /* another path of the same flow follows */
+    SHARE = 1u << 31,
+    BLOCK_WORDS = 1u << 20,
+};
+
+typedef struct store {
+    GPtrArray *blocks; /* uint32_t[] */
+    GArray *used;      /* uint32_t per block: its words */
+    uint64_t words, cap_words;
+    uint64_t flows;    /* flows kept, from the first */
+    gboolean full;     /* a flow was not kept: none after it is */
+    uint32_t *last;    /* the header of the flow's last path (first pass) */
+    guint block;       /* reading (second pass) */
+    uint32_t pos;
+} store;
 
 /* What a pass needs while round() hands it messages. */
 typedef struct pass {
     const insee_flow_setup *s;
-    insee_flow_paths *paths;
+    insee_flow_walker *walker;    /* the router's paths, walked in batches */
+    insee_flow_paths *routing;    /* or the path routing's */
     gboolean second;
-    double *load;             /* per link (paths.h numbers them) */
+    double *load;             /* per link: plugged network ports, then node in, node out */
     const insee_flow_app *app;
     uint32_t src_task;        /* the application's own task number */
-    uint32_t src, dst;        /* the flow's nodes */
+    uint32_t src, dst;        /* a routing's flow: its nodes */
+    uint32_t paths;           /* the paths the flow got so far */
+    uint32_t messages;        /* messages waiting for their nodes: their tasks, salts */
+    uint32_t m_src[INSEE_FLOW_BATCH], m_dst[INSEE_FLOW_BATCH], m_salt[INSEE_FLOW_BATCH];
+    uint32_t batch;           /* flows waiting to be walked or read back */
+    uint32_t b_src[INSEE_FLOW_BATCH], b_dst[INSEE_FLOW_BATCH], b_salt[INSEE_FLOW_BATCH];
+    store kept;
+    gboolean keeping;         /* the flow being routed is kept */
+    uint64_t read_flows;      /* second pass: flows read back from `kept` */
+    gboolean reading;         /* the batch holds kept flows, not flows to walk */
     insee_rng salt_rng;       /* the source task's salts */
     insee_flow_report *rep;
     GArray *hops_hist;        /* double, first pass */
@@ -35,14 +75,61 @@ typedef struct pass {
     GError *error;            /* the first failure; later messages are ignored */
 } pass;
 
-/* One path of the flow, router ports `ports`, carrying `share` of it. */
-static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+/* Room for `n` more words in the last block, a new block when it has not. */
+static uint32_t *store_take(store *k, uint32_t n)
 {
-    pass *p = ctx;
+    uint32_t *used = k->used->len ? &g_array_index(k->used, uint32_t, k->used->len - 1) : NULL;
+    if (!used || *used + n > BLOCK_WORDS) { /* a longer path takes a block of its own */
+        uint32_t zero = 0;
+        g_ptr_array_add(k->blocks, g_new(uint32_t, MAX(n, BLOCK_WORDS)));
+        g_array_append_val(k->used, zero);
+        used = &g_array_index(k->used, uint32_t, k->used->len - 1);
+    }
+    uint32_t *w = (uint32_t *)g_ptr_array_index(k->blocks, k->blocks->len - 1) + *used;
+    *used += n;
+    k->words += n;
+    return w;
+}
+
+/* The next `n` words of the second pass's reading. */
+static const uint32_t *store_read(store *k, uint32_t n)
+{
+    if (n == 0)
+        return NULL;
+    if (k->pos == g_array_index(k->used, uint32_t, k->block)) {
+        k->block++;
+        k->pos = 0;
+    }
+    const uint32_t *w = (const uint32_t *)g_ptr_array_index(k->blocks, k->block) + k->pos;
+    k->pos += n;
+    return w;
+}
+
+static void keep_path(store *k, gboolean first, const uint32_t *ports, uint32_t hops,
+                      double share)
+{
+    if (!first)
+        *k->last |= MORE;
+    gboolean whole = share == 1.0;
+    uint32_t *w = store_take(k, 1 + (whole ? 0 : 2) + hops);
+    k->last = w;
+    *w++ = hops | (whole ? 0 : SHARE);
+    if (!whole) {
+        memcpy(w, &share, sizeof share);
+        w += 2;
+    }
+    if (hops)
+        memcpy(w, ports, sizeof *ports * hops);
+}
+
+/* One path of the flow from src to dst, carrying `share` of it. */
+static void take_path(pass *p, uint32_t src, uint32_t dst, const uint32_t *ports,
+                      uint32_t hops, double share)
+{
     const insee_net *net = p->s->net;
+    p->paths++;
     if (p->second) {
-        double worst = MAX(p->load[insee_flow_link_in(net, p->src)],
-                           p->load[insee_flow_link_out(net, p->dst)]);
+        double worst = MAX(p->load[insee_flow_link_in(net, src)], p->load[insee_flow_link_out(net, dst)]);
         for (uint32_t i = 0; i < hops; i++)
             worst = MAX(worst, p->load[ports[i]]);
         p->non_restricted += share / worst;
@@ -54,6 +141,192 @@ static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double sh
         g_array_set_size(p->hops_hist, hops + 1);
     g_array_index(p->hops_hist, double, hops) += share;
     p->hops_sum += hops * share;
+    if (p->keeping && hops <= HOPS_MASK)
+        keep_path(&p->kept, p->paths == 1, ports, hops, share);
+    else
+        p->keeping = FALSE;
+}
+
+/* Ask for the load lines a path will touch: a batch asks for all of them
+   before taking any, so the misses overlap. */
+static void prefetch_loads(const pass *p, uint32_t src, uint32_t dst, const uint32_t *ports,
+                           uint32_t hops)
+{
+    const insee_net *net = p->s->net;
+    __builtin_prefetch(&p->load[insee_flow_link_in(net, src)]);
+    __builtin_prefetch(&p->load[insee_flow_link_out(net, dst)]);
+    for (uint32_t i = 0; i < hops; i++)
+        __builtin_prefetch(&p->load[ports[i]]);
+}
+
+/* Before a flow's paths: whether the first pass keeps them. */
+static void begin_flow(pass *p)
+{
+    p->paths = 0;
+    p->keeping = !p->second && !p->kept.full && p->kept.words < p->kept.cap_words;
+}
+
+/* After a flow's paths (first pass): its node links, or unroutable. A flow
+   not kept whole ends the keeping: the kept flows are the first ones. */
+static void end_flow(pass *p, uint32_t src, uint32_t dst)
+{
+    if (p->second)
+        return;
+    const insee_net *net = p->s->net;
+    if (p->paths == 0) {
+        p->rep->unroutable++;
+        if (p->keeping)
+            *store_take(&p->kept, 1) = NO_PATH;
+    } else {
+        p->load[insee_flow_link_in(net, src)]++;
+        p->load[insee_flow_link_out(net, dst)]++;
+        p->rep->flows++;
+    }
+    if (p->keeping)
+        p->kept.flows++;
+    else
+        p->kept.full = TRUE;
+}
+
+/* Second pass: a kept flow's paths read back, taken or (`ask`) only their
+   load lines asked for. */
+static void read_flow(pass *p, uint32_t src, uint32_t dst, gboolean ask)
+{
+    uint32_t head;
+    do {
+        head = *store_read(&p->kept, 1);
+        if (head & NO_PATH)
+            return;
+        double share = 1.0;
+        if (head & SHARE)
+            memcpy(&share, store_read(&p->kept, 2), sizeof share);
+        uint32_t hops = head & HOPS_MASK;
+        const uint32_t *ports = store_read(&p->kept, hops);
+        if (ask)
+            prefetch_loads(p, src, dst, ports, hops);
+        else
+            take_path(p, src, dst, ports, hops, share);
+    } while (head & MORE);
+}
+
+/* The kept flows waiting in the batch: read twice, once to ask for their
+   load lines, once to take them in order. */
+static void read_batch(pass *p)
+{
+    uint32_t n = p->batch;
+    p->batch = 0;
+    guint block = p->kept.block;
+    uint32_t pos = p->kept.pos;
+    for (uint32_t i = 0; i < n; i++)
+        read_flow(p, p->b_src[i], p->b_dst[i], TRUE);
+    p->kept.block = block;
+    p->kept.pos = pos;
+    for (uint32_t i = 0; i < n; i++)
+        read_flow(p, p->b_src[i], p->b_dst[i], FALSE);
+}
+
+/* One path of the flow being routed by the path routing. */
+static void take_routed_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+{
+    pass *p = ctx;
+    take_path(p, p->src, p->dst, ports, hops, share);
+}
+
+/* A flow by the path routing (one call, its paths handed back at once). */
+static void route_flow(pass *p, uint32_t salt)
+{
+    uint32_t paths;
+    begin_flow(p);
+    if (insee_flow_paths_route(p->routing, p->src, p->dst, salt, take_routed_path, p, &paths,
+                               &p->error))
+        end_flow(p, p->src, p->dst);
+}
+
+/* The flows waiting for the walker, walked and taken in order. */
+static void walk_batch(pass *p)
+{
+    uint32_t n = p->batch;
+    p->batch = 0;
+    if (n == 0 || p->error || !insee_flow_walk(p->walker, n, p->b_src, p->b_dst, p->b_salt,
+                                               &p->error))
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t hops;
+        gboolean routable;
+        const uint32_t *ports = insee_flow_walk_path(p->walker, i, &hops, &routable);
+        prefetch_loads(p, p->b_src[i], p->b_dst[i], ports, hops);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t hops;
+        gboolean routable;
+        const uint32_t *ports = insee_flow_walk_path(p->walker, i, &hops, &routable);
+        begin_flow(p);
+        if (routable)
+            take_path(p, p->b_src[i], p->b_dst[i], ports, hops, 1.0);
+        end_flow(p, p->b_src[i], p->b_dst[i]);
+    }
+}
+
+/* One flow between different nodes, to the batch it belongs to. */
+static void route_message(pass *p, uint32_t src, uint32_t dst, uint32_t salt)
+{
+    gboolean kept = p->second && p->read_flows < p->kept.flows;
+    if (p->reading && !kept) { /* the first flow not kept: the kept ones first */
+        read_batch(p);
+        p->reading = FALSE;
+    }
+    if (kept) {
+        p->reading = TRUE;
+        p->read_flows++;
+        p->b_src[p->batch] = src;
+        p->b_dst[p->batch] = dst;
+        if (++p->batch == INSEE_FLOW_BATCH)
+            read_batch(p);
+    } else if (p->s->routing) {
+        p->src = src;
+        p->dst = dst;
+        route_flow(p, salt);
+    } else {
+        p->b_src[p->batch] = src;
+        p->b_dst[p->batch] = dst;
+        p->b_salt[p->batch] = salt;
+        if (++p->batch == INSEE_FLOW_BATCH)
+            walk_batch(p);
+    }
+}
+
+/* The messages waiting, in order: their tasks' nodes looked up (asked for
+   first: a destination task's entry is a miss on a large run), self-flows
+   counted apart, the others routed. */
+static void route_messages(pass *p)
+{
+    const uint32_t *task_node = p->s->task_node;
+    const uint32_t *node_router = p->s->net->node_router;
+    uint32_t n = p->messages;
+    p->messages = 0;
+    for (uint32_t i = 0; i < n; i++)
+        __builtin_prefetch(&task_node[p->m_dst[i]]);
+    for (uint32_t i = 0; i < n; i++) {
+        p->m_src[i] = task_node[p->m_src[i]];
+        p->m_dst[i] = task_node[p->m_dst[i]];
+        __builtin_prefetch(&node_router[p->m_dst[i]]);
+    }
+    for (uint32_t i = 0; i < n && !p->error; i++) {
+        if (p->m_src[i] == p->m_dst[i])
+            p->rep->self_flows += !p->second;
+        else
+            route_message(p, p->m_src[i], p->m_dst[i], p->m_salt[i]);
+    }
+}
+
+/* Every flow waiting, routed and taken. */
+static void finish_messages(pass *p)
+{
+    route_messages(p);
+    if (p->reading)
+        read_batch(p);
+    else
+        walk_batch(p);
 }
 
 static void add_flow(void *ctx, const insee_message *msg)
@@ -63,30 +336,20 @@ static void add_flow(void *ctx, const insee_message *msg)
         return;
     const insee_flow_app *app = p->app;
     if (msg->dst >= app->tasks) {
-        g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
-                    "traffic plugin '%s' gave task %u a flow to task %u, but the application "
-                    "has %u tasks", app->plugin, p->src_task, msg->dst, app->tasks);
+        finish_messages(p); /* an earlier flow's failure comes first */
+        if (!p->error)
+            g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                        "traffic plugin '%s' gave task %u a flow to task %u, but the "
+                        "application has %u tasks", app->plugin, p->src_task, msg->dst,
+                        app->tasks);
         return;
     }
-    p->src = p->s->task_node[app->first_task + p->src_task];
-    p->dst = p->s->task_node[app->first_task + msg->dst];
-    uint32_t salt = (uint32_t)insee_rng_u64(&p->salt_rng);
-    if (p->src == p->dst) {
-        p->rep->self_flows += !p->second;
-        return;
-    }
-    uint32_t paths;
-    if (!insee_flow_paths_route(p->paths, p->src, p->dst, salt, take_path, p, &paths, &p->error) ||
-        p->second)
-        return;
-    if (paths == 0) {
-        p->rep->unroutable++;
-        return;
-    }
-    const insee_net *net = p->s->net;
-    p->load[insee_flow_link_in(net, p->src)]++;
-    p->load[insee_flow_link_out(net, p->dst)]++;
-    p->rep->flows++;
+    uint32_t i = p->messages++;
+    p->m_src[i] = app->first_task + p->src_task;
+    p->m_dst[i] = app->first_task + msg->dst;
+    p->m_salt[i] = (uint32_t)insee_rng_u64(&p->salt_rng);
+    if (p->messages == INSEE_FLOW_BATCH)
+        route_messages(p);
 }
 
 /* Every task of every application, `rounds` rounds each, from its own
@@ -106,6 +369,7 @@ static gboolean run_pass(pass *p, GError **err)
                 p->app->traffic->round(p->app->self, t, &rng, add_flow, p);
         }
     }
+    finish_messages(p);
     if (p->error) {
         g_propagate_error(err, p->error);
         p->error = NULL;
@@ -125,31 +389,55 @@ static int compare_loads(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Flows per link: min, max, median from the sorted loads; mean, std; the
-   histogram by whole flows. */
+/* The load of rank `i` (from 0) among whole-number loads, by the histogram. */
+static double hist_rank(const uint64_t *hist, uint64_t i)
+{
+    uint64_t k = 0;
+    for (uint64_t below = hist[0]; below <= i; below += hist[++k])
+        ;
+    return (double)k;
+}
+
+/* Flows per link: min, max, mean, std; the histogram by whole flows; the
+   median from the histogram when every load is a whole number (flows not
+   split), else from the sorted loads. */
 static void link_figures(const insee_net *net, const double *load, insee_flow_report *rep)
 {
     uint32_t n = insee_flow_links(net);
-    double *sorted = g_new(double, n);
-    double sum = 0, sq = 0;
+    double sum = 0, sq = 0, lo = INFINITY, hi = 0;
+    gboolean whole = TRUE;
     for (uint32_t l = 0; l < n; l++) {
         if (!link_counted(net, l))
             continue;
-        sorted[rep->links++] = load[l];
+        rep->links++;
         sum += load[l];
         sq += load[l] * load[l];
+        lo = MIN(lo, load[l]);
+        hi = MAX(hi, load[l]);
+        whole = whole && load[l] == floor(load[l]);
     }
-    qsort(sorted, rep->links, sizeof *sorted, compare_loads);
-    rep->load_min = sorted[0];
-    rep->load_max = sorted[rep->links - 1];
-    rep->load_median = (sorted[(rep->links - 1) / 2] + sorted[rep->links / 2]) / 2;
+    rep->load_min = lo;
+    rep->load_max = hi;
     rep->load_mean = sum / (double)rep->links;
     double var = sq / (double)rep->links - rep->load_mean * rep->load_mean;
     rep->load_std = var > 0 ? sqrt(var) : 0;
     rep->load_hist = g_new0(uint64_t, (gsize)rep->load_max + 1);
-    for (uint64_t i = 0; i < rep->links; i++)
-        rep->load_hist[(gsize)sorted[i]]++;
-    g_free(sorted);
+    for (uint32_t l = 0; l < n; l++)
+        if (link_counted(net, l))
+            rep->load_hist[(gsize)load[l]]++;
+    if (whole) {
+        rep->load_median = (hist_rank(rep->load_hist, (rep->links - 1) / 2) +
+                            hist_rank(rep->load_hist, rep->links / 2)) / 2;
+    } else {
+        double *sorted = g_new(double, rep->links);
+        uint64_t i = 0;
+        for (uint32_t l = 0; l < n; l++)
+            if (link_counted(net, l))
+                sorted[i++] = load[l];
+        qsort(sorted, rep->links, sizeof *sorted, compare_loads);
+        rep->load_median = (sorted[(rep->links - 1) / 2] + sorted[rep->links / 2]) / 2;
+        g_free(sorted);
+    }
     rep->ports = rep->links - net->nodes; /* each node's two links meet one router port */
 }
 
@@ -168,10 +456,25 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
     }
     const insee_net *net = setup->net;
     *rep = (insee_flow_report){0};
-    pass p = {.s = setup, .rep = rep, .hops_hist = g_array_new(FALSE, TRUE, sizeof(double)),
-              .load = g_new0(double, insee_flow_links(net)),
-              .paths = insee_flow_paths_new(setup, err)};
-    gboolean ok = p.paths && run_pass(&p, err);
+    const char *limit;
+    size_t load_bytes = sizeof(double) * ((size_t)net->ports_total + 2 * (size_t)net->nodes);
+    pass p = {.s = setup, .rep = rep,
+              .hops_hist = g_array_new(FALSE, TRUE, sizeof(double)),
+              .load = insee_flow_table_new0(load_bytes),
+              .kept = {.blocks = g_ptr_array_new_with_free_func(g_free),
+                       .used = g_array_new(FALSE, FALSE, sizeof(uint32_t)),
+                       .cap_words = (setup->keep_bytes ? setup->keep_bytes
+                                                       : insee_memory_available(&limit) / 4) /
+                                    sizeof(uint32_t)}};
+    if (!p.load)
+        g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
+                    "out of memory for the loads of %u ports and %u nodes' links; use a "
+                    "smaller topology", net->ports_total, net->nodes);
+    else if (setup->routing)
+        p.routing = insee_flow_paths_new(setup, err);
+    else
+        p.walker = insee_flow_walker_new(setup, err);
+    gboolean ok = p.load && (p.routing || p.walker) && run_pass(&p, err);
     if (ok) {
         link_figures(net, p.load, rep);
         rep->hops_mean = rep->flows ? p.hops_sum / (double)rep->flows : 0;
@@ -182,9 +485,12 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
         ok = run_pass(&p, err);
         rep->non_restricted = p.non_restricted;
     }
-    insee_flow_paths_free(p.paths);
+    insee_flow_walker_free(p.walker);
+    insee_flow_paths_free(p.routing);
     g_array_unref(p.hops_hist);
-    g_free(p.load);
+    g_ptr_array_unref(p.kept.blocks);
+    g_array_unref(p.kept.used);
+    insee_flow_table_free(p.load, load_bytes);
     return ok;
 }
 

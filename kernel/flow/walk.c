@@ -1,14 +1,51 @@
-/* kernel/flow/walk.c — walking a deterministic router; see walk.h. */
+/* kernel/flow/walk.c — walking a deterministic router; see walk.h.
+ *
+ * A hop reads where its port leads, a cache miss on a large network, and
+ * the next hop cannot start before it arrives. So the walker keeps
+ * INSEE_FLOW_LANES flows of a batch walking side by side: each round moves
+ * every lane one hop, asking for the next link's line first and reading it
+ * only once every lane has asked, so the misses overlap; a lane whose flow
+ * arrives takes the batch's next flow. Paths and errors are per flow, in
+ * batch order, so the result does not depend on the interleaving. */
 #include "flow/walk.h"
 
 #include <string.h>
 
+#include "flow/table.h"
+
+/* Where a global output port leads: the next router and the input port
+   there, side by side so that a hop reads one cache line. */
+typedef struct link_end {
+    uint32_t router; /* INSEE_NONE when unplugged */
+    uint32_t port;
+} link_end;
+
+/* Which flows of the current batch passed a router: exact loop detection
+   with several walks under way at once. */
+typedef struct seen {
+    uint64_t flows; /* bit i: flow i of the batch */
+    uint32_t batch; /* the batch those bits belong to */
+} seen;
+
+/* One flow of the batch. */
+typedef struct flow {
+    insee_route_ctx ctx;
+    uint32_t dst_router;
+    uint32_t gp, vc;     /* the hop just chosen */
+    uint32_t *path, len, cap;
+    gboolean routable;
+    GError *error;
+} flow;
+
 struct insee_flow_walker {
     const insee_flow_setup *s;
-    void *pstate, *rstate; /* one packet's state, one router's (zeroed per hop) */
+    link_end *next;        /* per global port */
+    seen *seen;            /* per router */
+    uint32_t batch;        /* this batch's number, from 1 */
+    uint8_t *pstate;       /* one packet state block per flow of the batch */
+    void *rstate;          /* one router's (zeroed per hop) */
     insee_rng rng;         /* route()'s stream: a deterministic router draws nothing */
-    uint32_t *visited;     /* per router: the walk that last passed there */
-    uint32_t walk;         /* this walk's number, from 1 */
+    flow flows[INSEE_FLOW_BATCH];
 };
 
 insee_flow_walker *insee_flow_walker_new(const insee_flow_setup *setup, GError **err)
@@ -33,9 +70,24 @@ insee_flow_walker *insee_flow_walker_new(const insee_flow_setup *setup, GError *
     }
     insee_flow_walker *w = g_new0(insee_flow_walker, 1);
     w->s = setup;
-    w->pstate = setup->pstate_size ? g_malloc0(setup->pstate_size) : NULL;
+    w->pstate = setup->pstate_size ? g_malloc0(setup->pstate_size * INSEE_FLOW_BATCH) : NULL;
     w->rstate = setup->rstate_size ? g_malloc0(setup->rstate_size) : NULL;
-    w->visited = g_new0(uint32_t, setup->net->routers);
+    const insee_net *net = setup->net;
+    w->seen = insee_flow_table_new0(sizeof(seen) * net->routers);
+    w->next = insee_flow_table_new0(sizeof(link_end) * net->ports_total);
+    if (!w->seen || !w->next) {
+        g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
+                    "out of memory for the walker's tables of %u routers and %u ports; use a "
+                    "smaller topology", net->routers, net->ports_total);
+        insee_flow_walker_free(w);
+        return NULL;
+    }
+    for (uint32_t gp = 0; gp < net->ports_total; gp++) {
+        uint32_t r = insee_net_next_router(net, gp);
+        w->next[gp] = (link_end){
+            .router = r,
+            .port = r == INSEE_NONE ? 0 : net->peer_queue[gp] / net->vcs - net->port_base[r]};
+    }
     insee_rng_init(&w->rng, setup->seed, 7ull << 40);
     return w;
 }
@@ -44,86 +96,164 @@ void insee_flow_walker_free(insee_flow_walker *w)
 {
     if (!w)
         return;
+    for (uint32_t i = 0; i < INSEE_FLOW_BATCH; i++)
+        g_free(w->flows[i].path);
     g_free(w->pstate);
     g_free(w->rstate);
-    g_free(w->visited);
+    insee_flow_table_free(w->seen, sizeof(seen) * w->s->net->routers);
+    insee_flow_table_free(w->next, sizeof(link_end) * w->s->net->ports_total);
     g_free(w);
 }
 
-/* The first candidate's port, the one a packet alone in the network takes,
-   or INSEE_NONE (with the error) when there is none. */
-static uint32_t first_port(const insee_flow_walker *w, const insee_route_ctx *ctx,
-                           const insee_candidate *cand, uint32_t n, GError **err)
+/* Flow i set at its source's router, its state zeroed. */
+static void start(insee_flow_walker *w, uint32_t i, uint32_t src_node, uint32_t dst_node,
+                  uint32_t salt)
 {
-    if (n > 0)
-        return cand[0].port;
-    g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
-                "[router] plugin '%s' gave no candidate at router %u for a flow from node %u to "
-                "node %u in an empty network; a flow engine needs a router that always routes",
-                w->s->router_name, ctx->router, ctx->src_node, ctx->dst_node);
-    return INSEE_NONE;
+    const insee_flow_setup *s = w->s;
+    flow *f = &w->flows[i];
+    void *pstate = w->pstate ? w->pstate + (size_t)i * s->pstate_size : NULL;
+    if (pstate)
+        memset(pstate, 0, s->pstate_size);
+    f->ctx = (insee_route_ctx){
+        .size = sizeof f->ctx, .router = s->net->node_router[src_node],
+        .in_port = INSEE_PORT_INJECTION, .src_node = src_node, .dst_node = dst_node,
+        .salt = salt, .packet_state = pstate, .router_state = w->rstate, .rng = &w->rng,
+    };
+    f->dst_router = s->net->node_router[dst_node];
+    f->len = 0;
+    f->routable = TRUE;
+    f->error = NULL;
 }
 
-gboolean insee_flow_walk(insee_flow_walker *w, uint32_t src_node, uint32_t dst_node,
-                         uint32_t salt, GArray *path, gboolean *routable, GError **err)
+static gboolean dead_end(const insee_flow_walker *w, flow *f, uint32_t port)
+{
+    g_set_error(&f->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                "[router] plugin '%s' sent a flow from node %u to node %u out of port %u of "
+                "router %u, which leads nowhere", w->s->router_name, f->ctx.src_node,
+                f->ctx.dst_node, port, f->ctx.router);
+    return FALSE;
+}
+
+/* Flow i chooses its next hop at its router: FALSE when its walk ends there
+   (dropped, or an error). The port's link is asked for, not read. */
+static gboolean choose(insee_flow_walker *w, uint32_t i)
 {
     const insee_flow_setup *s = w->s;
     const insee_net *net = s->net;
-    uint32_t dst_router = net->node_router[dst_node];
+    flow *f = &w->flows[i];
+    insee_route_ctx *ctx = &f->ctx;
+    seen *v = &w->seen[ctx->router];
+    if (v->batch != w->batch)
+        *v = (seen){.batch = w->batch};
+    if (v->flows >> i & 1) {
+        g_set_error(&f->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                    "[router] plugin '%s' brought a flow from node %u to node %u back to "
+                    "router %u after %u hops: its path loops",
+                    s->router_name, ctx->src_node, ctx->dst_node, ctx->router, ctx->hops);
+        return FALSE;
+    }
+    v->flows |= 1ull << i;
+    if (w->rstate)
+        memset(w->rstate, 0, s->rstate_size);
     insee_candidate cand[INSEE_MAX_CANDIDATES];
-    if (w->pstate)
-        memset(w->pstate, 0, s->pstate_size);
-    insee_route_ctx ctx = {
-        .size = sizeof ctx, .router = net->node_router[src_node],
-        .in_port = INSEE_PORT_INJECTION, .src_node = src_node, .dst_node = dst_node,
-        .salt = salt, .packet_state = w->pstate, .router_state = w->rstate, .rng = &w->rng,
-    };
-    g_array_set_size(path, 0);
-    *routable = TRUE;
-    if (++w->walk == 0) { /* the stamps wrapped: start them afresh */
-        memset(w->visited, 0, sizeof *w->visited * net->routers);
-        w->walk = 1;
+    uint32_t n = s->router->route(s->router_self, ctx, cand, INSEE_MAX_CANDIDATES);
+    if (n == 0) {
+        g_set_error(&f->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                    "[router] plugin '%s' gave no candidate at router %u for a flow from node "
+                    "%u to node %u in an empty network; a flow engine needs a router that "
+                    "always routes", s->router_name, ctx->router, ctx->src_node, ctx->dst_node);
+        return FALSE;
     }
-    while (ctx.router != dst_router) {
-        if (w->visited[ctx.router] == w->walk) {
-            g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
-                        "[router] plugin '%s' brought a flow from node %u to node %u back to "
-                        "router %u after %u hops: its path loops",
-                        s->router_name, src_node, dst_node, ctx.router, ctx.hops);
-            return FALSE;
-        }
-        w->visited[ctx.router] = w->walk;
-        if (w->rstate)
-            memset(w->rstate, 0, s->rstate_size);
-        uint32_t n = s->router->route(s->router_self, &ctx, cand, INSEE_MAX_CANDIDATES);
-        uint32_t port = first_port(w, &ctx, cand, MIN(n, INSEE_MAX_CANDIDATES), err);
-        if (port == INSEE_NONE)
-            return FALSE;
-        if (port == INSEE_PORT_DROP) {
-            *routable = FALSE;
-            return TRUE;
-        }
-        uint32_t gp = net->port_base[ctx.router] + port;
-        gboolean real = port < net->port_base[ctx.router + 1] - net->port_base[ctx.router];
-        if (real && net->failed && net->failed[gp]) {
-            *routable = FALSE;
-            return TRUE;
-        }
-        uint32_t next = real ? insee_net_next_router(net, gp) : INSEE_NONE;
-        if (next == INSEE_NONE) {
-            g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
-                        "[router] plugin '%s' sent a flow from node %u to node %u out of port "
-                        "%u of router %u, which leads nowhere",
-                        s->router_name, src_node, dst_node, port, ctx.router);
-            return FALSE;
-        }
-        if (s->router->forwarded)
-            s->router->forwarded(s->router_self, &ctx, &cand[0]);
-        g_array_append_val(path, gp);
-        ctx.in_port = net->peer_queue[gp] / net->vcs - net->port_base[next];
-        ctx.in_vc = cand[0].vc;
-        ctx.router = next;
-        ctx.hops++;
+    uint32_t port = cand[0].port; /* the one a packet alone in the network takes */
+    if (port == INSEE_PORT_DROP) {
+        f->routable = FALSE;
+        return FALSE;
     }
+    uint32_t base = net->port_base[ctx->router];
+    if (port >= net->port_base[ctx->router + 1] - base)
+        return dead_end(w, f, port);
+    f->gp = base + port;
+    if (net->failed && net->failed[f->gp]) { /* a failed cable (net/faults.h): dropped */
+        f->routable = FALSE;
+        return FALSE;
+    }
+    f->vc = cand[0].vc;
+    __builtin_prefetch(&w->next[f->gp]);
+    if (s->router->forwarded)
+        s->router->forwarded(s->router_self, ctx, &cand[0]);
+    if (f->len == f->cap) {
+        f->cap = f->cap ? 2 * f->cap : 64;
+        f->path = g_renew(uint32_t, f->path, f->cap);
+    }
+    f->path[f->len++] = f->gp;
     return TRUE;
+}
+
+/* Flow i crosses the link it chose: FALSE when it arrives (or the link
+   leads nowhere). The next router's lines are asked for. */
+static gboolean cross(insee_flow_walker *w, uint32_t i)
+{
+    flow *f = &w->flows[i];
+    insee_route_ctx *ctx = &f->ctx;
+    link_end next = w->next[f->gp];
+    if (next.router == INSEE_NONE)
+        return dead_end(w, f, f->gp - w->s->net->port_base[ctx->router]);
+    ctx->in_port = next.port;
+    ctx->in_vc = f->vc;
+    ctx->router = next.router;
+    ctx->hops++;
+    if (next.router == f->dst_router)
+        return FALSE;
+    __builtin_prefetch(&w->seen[next.router]);
+    __builtin_prefetch(&w->s->net->port_base[next.router]);
+    return TRUE;
+}
+
+gboolean insee_flow_walk(insee_flow_walker *w, uint32_t n, const uint32_t *src,
+                         const uint32_t *dst, const uint32_t *salt, GError **err)
+{
+    g_assert(n <= INSEE_FLOW_BATCH);
+    if (++w->batch == 0) { /* the stamps wrapped: start them afresh */
+        memset(w->seen, 0, sizeof *w->seen * w->s->net->routers);
+        w->batch = 1;
+    }
+    uint32_t lane[INSEE_FLOW_LANES], lanes = 0, started = 0;
+    while (lanes > 0 || started < n) {
+        /* Fill the free lanes with the batch's next flows. */
+        while (lanes < INSEE_FLOW_LANES && started < n) {
+            uint32_t i = started++;
+            start(w, i, src[i], dst[i], salt[i]);
+            if (w->flows[i].ctx.router != w->flows[i].dst_router)
+                lane[lanes++] = i;
+        }
+        uint32_t kept = 0;
+        for (uint32_t l = 0; l < lanes; l++)
+            if (choose(w, lane[l]))
+                lane[kept++] = lane[l];
+        lanes = kept;
+        kept = 0;
+        for (uint32_t l = 0; l < lanes; l++)
+            if (cross(w, lane[l]))
+                lane[kept++] = lane[l];
+        lanes = kept;
+    }
+    gboolean ok = TRUE;
+    for (uint32_t i = 0; i < n; i++) {
+        if (w->flows[i].error && ok) {
+            g_propagate_error(err, w->flows[i].error);
+            ok = FALSE;
+        } else if (w->flows[i].error) {
+            g_error_free(w->flows[i].error);
+        }
+        w->flows[i].error = NULL;
+    }
+    return ok;
+}
+
+const uint32_t *insee_flow_walk_path(const insee_flow_walker *w, uint32_t i, uint32_t *hops,
+                                     gboolean *routable)
+{
+    *hops = w->flows[i].len;
+    *routable = w->flows[i].routable;
+    return w->flows[i].path;
 }

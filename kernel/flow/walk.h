@@ -18,6 +18,9 @@
  * leaves by a failed cable (net/faults.h) is not an error: the flow is
  * unroutable, as a packet there is dropped.
  * Router state blocks are zero at every hop (an empty network).
+ * Flows are walked in batches (insee_flow_walk), several side by side; each
+ * has its own packet state, and route() and forwarded() are called for one
+ * flow at a time, with that flow's context, hop after hop in order.
  */
 #ifndef INSEE_KERNEL_FLOW_WALK_H
 #define INSEE_KERNEL_FLOW_WALK_H
@@ -28,15 +31,25 @@ G_BEGIN_DECLS
 
 typedef struct insee_flow_walker insee_flow_walker;
 
+/* Flows walked by one call, and how many of them walk side by side (each
+   waits for a cache miss per hop; walking several overlaps the misses). */
+#define INSEE_FLOW_BATCH 64u
+#define INSEE_FLOW_LANES 16u
+
 insee_flow_walker *insee_flow_walker_new(const insee_flow_setup *setup, GError **err);
 void insee_flow_walker_free(insee_flow_walker *w);
 
-/* The global ports of src_node's path to dst_node (different nodes), in
-   order, into `path` (a GArray of uint32_t, emptied first). *routable is
-   false when the router drops the flow (INSEE_PORT_DROP) or sends it out
-   by a failed cable. */
-gboolean insee_flow_walk(insee_flow_walker *w, uint32_t src_node, uint32_t dst_node,
-                         uint32_t salt, GArray *path, gboolean *routable, GError **err);
+/* Walk flows i = 0 .. n - 1 (n <= INSEE_FLOW_BATCH) from src[i] to dst[i]
+   (different nodes) with salt[i]. FALSE with `err` set for the first flow,
+   in batch order, that failed; the flows before it have their paths. */
+gboolean insee_flow_walk(insee_flow_walker *w, uint32_t n, const uint32_t *src,
+                         const uint32_t *dst, const uint32_t *salt, GError **err);
+
+/* Flow i's path of the last insee_flow_walk(): its global ports in order
+   (*hops of them), valid until the next walk. *routable is false when the
+   router dropped the flow (INSEE_PORT_DROP) or sent it out by a failed cable. */
+const uint32_t *insee_flow_walk_path(const insee_flow_walker *w, uint32_t i, uint32_t *hops,
+                                     gboolean *routable);
 
 G_END_DECLS
 #endif

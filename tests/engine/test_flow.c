@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "flow/flow.h"
 #include "run_helpers.h"
 
@@ -185,6 +186,72 @@ Test(flow, the_network_is_the_graph_without_queues)
     insee_config_free(cf);
     insee_config_free(cp);
     g_free(flow);
+}
+
+/* The static engine run directly on what `exp` built, its paths kept for
+   the second pass within `keep_bytes` (0: the default). */
+static insee_flow_report run_kept(insee_experiment *exp, uint64_t keep_bytes)
+{
+    insee_engine *eng = insee_experiment_engine(exp);
+    insee_flow_app apps[1] = {{.plugin = "uniform", .traffic = eng->apps[0].traffic,
+                               .self = eng->apps[0].self, .first_task = eng->apps[0].first_task,
+                               .tasks = eng->apps[0].tasks}};
+    insee_flow_setup setup = {
+        .net = &eng->net, .router_name = "dally", .router = eng->router,
+        .router_self = eng->router_self, .pstate_size = eng->net.pstate_size,
+        .rstate_size = eng->rstate_size, .apps = apps, .n_apps = 1,
+        .task_node = eng->task_node, .seed = eng->seed, .rounds = 5, .keep_bytes = keep_bytes};
+    insee_flow_report r;
+    GError *err = NULL;
+    cr_assert(insee_flow_static_run(&setup, &r, &err), "%s", err ? err->message : "?");
+    return r;
+}
+
+/* The second pass reads back the paths the first kept, and routes again
+   the flows past what it may keep: nothing kept, some kept (the first
+   flows, cut in a batch), all kept give the same figures to the bit. */
+Test(flow, kept_paths_give_the_figures_of_paths_routed_again)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml("[simulation]\nengine = \"static\"\nseed = 3\n"
+                                       "[topology]\nplugin = \"torus\"\ndims = [6, 5]\n"
+                                       "[router]\nplugin = \"dally\"\nmode = \"trc\"\n"
+                                       "[traffic]\nplugin = \"uniform\"\n", &cfg, &reg);
+    insee_flow_report all = run_kept(exp, 0);
+    cr_assert_eq(all.flows, 150);
+    for (uint64_t keep = 4; keep <= 1004; keep += 100) {
+        insee_flow_report some = run_kept(exp, keep);
+        cr_assert_eq(some.flows, all.flows);
+        cr_assert_eq(some.load_max, all.load_max);
+        cr_assert_eq(some.load_std, all.load_std);
+        cr_assert_eq(some.hops_mean, all.hops_mean);
+        cr_assert_eq(memcmp(&some.non_restricted, &all.non_restricted, sizeof(double)), 0,
+                     "keeping %" G_GUINT64_FORMAT " bytes: %.17g against %.17g", keep,
+                     some.non_restricted, all.non_restricted);
+        insee_flow_report_clear(&some);
+    }
+    insee_flow_report_clear(&all);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+}
+
+/* Flows walked side by side still each have their own loop check: on a
+   4 x 4 torus test-xring sends a flow from node 0 to node 4, the next row,
+   out of port 0 to router 1, whence the minimal hop (in dimension 0) leads
+   back to router 0: the first such flow in order is the one refused, while
+   the flows within the row, walked beside it through the same routers,
+   arrive. */
+Test(flow, a_looping_path_is_refused_naming_the_first_flow)
+{
+    char *msg = run_toml_error("[simulation]\nengine = \"static\"\n"
+                               "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                               "[router]\nplugin = \"test-xring\"\nvcs = 1\n"
+                               "[traffic]\nplugin = \"all-to-all\"\n");
+    cr_assert(strstr(msg, "'test-xring' brought a flow from node 0 to node 4 back to router 0 "
+                          "after 2 hops: its path loops"), "%s", msg);
+    g_free(msg);
 }
 
 static void assert_refused(const char *toml, const char *const *words)
