@@ -12,6 +12,10 @@ static const char csv_header[] =
     "links_max,restricted,non_restricted,restricted_per_port,non_restricted_per_port,"
     "failed_cables,connected_pairs\n";
 
+/* Counts of flows are doubles (split flows add shares): printed with every
+   digit a whole count up to 2^53 has, never rounded to an exponent. */
+#define COUNT "%.15g"
+
 /* A double as text, '.' whatever the locale; `fmt` as printf's. */
 static const char *num(char buf[G_ASCII_DTOSTR_BUF_SIZE], const char *fmt, double x)
 {
@@ -49,8 +53,8 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
             r->flows, run->rounds, r->self_flows, r->unroutable);
     insee_flow_print_faults(run, r->failed_cables, r->connected_pairs, out);
     fprintf(out, "%-28s min %s  mean %s  median %s  max %s  std %s\n", "flows per link",
-            num(a, "%.6g", r->load_min), num(b, "%.4f", r->load_mean),
-            num(c, "%.6g", r->load_median), num(d, "%.6g", r->load_max),
+            num(a, COUNT, r->load_min), num(b, "%.4f", r->load_mean),
+            num(c, COUNT, r->load_median), num(d, COUNT, r->load_max),
             num(e, "%.4f", r->load_std));
     fprintf(out, "%-28s mean %s  max %u (links: mean %s  max %u)\n", "path length, router hops",
             num(a, "%.4f", r->hops_mean), r->hops_max,
@@ -67,7 +71,7 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
     fprintf(out, "\n%-28s", "flows by router hops");
     for (uint32_t h = 0; r->flows && h <= r->hops_max; h++)
         if (r->hops_hist[h] > 0)
-            fprintf(out, " %u:%s", h, num(a, "%.6g", r->hops_hist[h]));
+            fprintf(out, " %u:%s", h, num(a, COUNT, r->hops_hist[h]));
     fprintf(out, "\n");
 }
 
@@ -157,9 +161,9 @@ gboolean insee_flow_append_csv(const insee_flow_run *run, const char *path, GErr
         ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s,%s,"
         "%u,%s,%u,%s,%s,%s,%s,%u,%" G_GUINT64_FORMAT "\n",
         run->plugins, run->seed, run->nodes, run->routers, run->rounds, r->flows, r->self_flows,
-        r->unroutable, r->links, r->ports, num(v[0], "%.6g", r->load_min),
-        num(v[1], "%.6g", r->load_mean), num(v[2], "%.6g", r->load_median),
-        num(v[3], "%.6g", r->load_max), num(v[4], "%.6g", r->load_std),
+        r->unroutable, r->links, r->ports, num(v[0], COUNT, r->load_min),
+        num(v[1], "%.6g", r->load_mean), num(v[2], COUNT, r->load_median),
+        num(v[3], COUNT, r->load_max), num(v[4], "%.6g", r->load_std),
         num(v[5], "%.6g", r->hops_mean), r->hops_max,
         num(v[6], "%.6g", r->flows ? r->hops_mean + 2 : 0), r->flows ? r->hops_max + 2 : 0,
         num(v[7], "%.6g", r->restricted), num(v[8], "%.6g", r->non_restricted),

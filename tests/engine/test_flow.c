@@ -254,6 +254,24 @@ Test(flow, a_looping_path_is_refused_naming_the_first_flow)
     g_free(msg);
 }
 
+/* Counts print whole however large: 1 200 000 flows of 0 router hops
+   (two nodes on one switch), not 1.2e+06. */
+Test(flow, large_counts_print_every_digit)
+{
+    char *text;
+    insee_flow_report r = run_static("[simulation]\nengine = \"static\"\n"
+                                     "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 1\n"
+                                     "nic = false\n"
+                                     "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
+                                     "[flow]\nrounds = 600000\n"
+                                     "[traffic]\nplugin = \"uniform\"\n", &text);
+    cr_assert_eq(r.flows, 1200000);
+    cr_assert(strstr(text, "max 600000 "), "%s", text);
+    cr_assert(strstr(text, "flows by router hops         0:1200000\n"), "%s", text);
+    g_free(text);
+    insee_flow_report_clear(&r);
+}
+
 static void assert_refused(const char *toml, const char *const *words)
 {
     char *msg = run_toml_error(toml);
