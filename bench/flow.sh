@@ -1,41 +1,87 @@
 #!/usr/bin/env bash
 # The static flow engine's cost (docs/flow.md §6): builds insee in Release
-# and routes uniform flows (INRFlow's random_F: `rounds` flows per server)
-# on k-ary 3-trees with multistage static routing and with the bfs path
-# routing. Prints, per run, the servers, the flows, the CPU seconds and the
-# peak RSS, and the RSS per directed link. Compare rows side by side on one
-# machine, as ratios.
+# and routes uniform flows on the scale cases of issue 17, printing per run
+# the servers, the flows, the CPU seconds (user + system) and the peak RSS,
+# and the RSS per directed link. When INRFLOW names an INRFlow binary that
+# you built yourself (this script never builds it), the same case runs on
+# it too, in an empty folder, with the ratios. Compare rows side by side on
+# one machine, as ratios.
 #
-#   bench/flow.sh [BUILD_DIR] [K...]     (default: build-bench, k = 16 32 48)
+#   bench/flow.sh [BUILD_DIR] [small|scale|huge]   (default: build-bench, small)
+#
+#   small: seconds; 16-ary 3-tree, 8x8x8 torus, 16-ary 4-tree
+#   scale: 64-ary 3-tree (262 144 servers) with 1 048 576 flows; torus 64^3
+#          with 1 M flows; 32-ary 4-tree (1 048 576 servers, 16.8 M flows)
+#   huge:  16 M endpoints, one flow each: 64-ary 4-tree and torus 256^3
+#          (about 16 GB and many minutes each)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
-shift || true
-arities=${*:-16 32 48}
+mode=${2:-small}
+inrflow=${INRFLOW:-}
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 
-# run LABEL K PATHS...: one row; PATHS are --set options choosing the paths
-run() {
-  local label=$1 k=$2 stats out
+# measure OUT -- COMMAND...: run it, its output to OUT; echo "cpu_s rss_kB"
+measure() {
+  local out=$1 stats
   shift 2
   stats=$(mktemp)
-  out=$(/usr/bin/time -f '%U %S %M' -o "$stats" "$build/insee" run \
-        --set simulation.engine=static --set topology.plugin=kary-ntree \
-        --set "topology.k=$k" --set topology.n=3 --set traffic.plugin=uniform \
-        --set flow.rounds=4 "$@")
-  read -r user sys rss <"$stats"
+  /usr/bin/time -f '%U %S %M' -o "$stats" "$@" >"$out"
+  awk '{ printf "%.2f %s\n", $1 + $2, $3 }' "$stats"
   rm -f "$stats"
-  awk -v label="$label" -v k="$k" -v cpu="$(echo "$user + $sys" | bc)" -v rss="$rss" '
-    /^network/ { nodes = $2; links = $6 }
-    /^flows /  { flows = $2 }
-    END { printf "%-18s %4s %9s %10s %9.2f %9.1f %9.1f\n", label, k, nodes, flows, cpu,
-                 rss / 1024, rss * 1024 / links }' <<<"$out"
 }
 
-printf "%-18s %4s %9s %10s %9s %9s %9s\n" paths k servers flows cpu_s rss_MiB B/link
-for k in $arities; do
-  run "multistage static" "$k" --set router.plugin=multistage --set router.mode=static
-  run "bfs routing" "$k" --set routing.plugin=bfs
-done
+# run LABEL INRFLOW_ARGS|- --set ...: one row, and INRFlow's beside it
+run() {
+  local label=$1 inr=$2 out cpu rss
+  shift 2
+  out=$(mktemp)
+  read -r cpu rss < <(measure "$out" -- "$build/insee" run \
+    --set simulation.engine=static --set traffic.plugin=uniform "$@")
+  awk -v label="$label" -v cpu="$cpu" -v rss="$rss" '
+    /^network/ { nodes = $2; links = $6 }
+    /^flows +[0-9]/ { flows = $2 }
+    END { printf "%-26s %9s %10s %9.2f %9.1f %7.1f", label, nodes, flows, cpu,
+                 rss / 1024, rss * 1024 / links }' "$out"
+  rm -f "$out"
+  if [[ -n $inrflow && $inr != - ]]; then
+    local dir icpu irss
+    dir=$(mktemp -d) # INRFlow reads ./inrflow.conf and writes its files here
+    read -r icpu irss < <(cd "$dir" && measure /dev/null -- "$inrflow" $inr mode=static 2>/dev/null)
+    rm -rf "$dir"
+    awk -v c="$cpu" -v r="$rss" -v ic="$icpu" -v ir="$irss" 'BEGIN {
+      printf " %9.2f %9.1f %7.1fx %7.1fx", ic, ir / 1024, ic / (c > 0.01 ? c : 0.01), ir / r }'
+  fi
+  echo
+}
+
+printf "%-26s %9s %10s %9s %9s %7s" case servers flows cpu_s rss_MiB B/link
+[[ -n $inrflow ]] && printf " %9s %9s %8s %8s" inr_cpu_s inr_MiB cpu_x rss_x
+echo
+tree() { echo --set topology.plugin=kary-ntree --set "topology.k=$1" --set "topology.n=$2" \
+  --set topology.nic=false --set router.plugin=multistage --set router.mode=static \
+  --set "flow.rounds=$3"; }
+torus() { echo --set topology.plugin=torus --set "topology.dims=[$1,$1,$1]" \
+  --set router.plugin=dally --set router.mode=basic --set "flow.rounds=$2"; }
+# INRFlow's random_F is F flows in all, each from a random server (INSEE:
+# rounds flows from every server); fattree_K_N is our K-ary N-tree.
+case $mode in
+  small)
+    run "16-ary 3-tree, 4/server" "topo=fattree_16_3 tpattern=random_16384" $(tree 16 3 4)
+    run "torus 8^3, 4/server" "topo=torus_8_8_8 tpattern=random_2048" $(torus 8 4)
+    run "16-ary 4-tree, 4/server" "topo=fattree_16_4 tpattern=random_262144" $(tree 16 4 4)
+    ;;
+  scale)
+    run "64-ary 3-tree, 4/server" "topo=fattree_64_3 tpattern=random_1048576" $(tree 64 3 4)
+    run "torus 64^3, 4/server" "topo=torus_64_64_64 tpattern=random_1048576" $(torus 64 4)
+    # INRFlow's 8 KB per port would need 68 GB here: not run on it.
+    run "32-ary 4-tree, 16/server" - $(tree 32 4 16)
+    ;;
+  huge)
+    run "64-ary 4-tree, 1/server" - $(tree 64 4 1)
+    run "torus 256^3, 1/server" - $(torus 256 1)
+    ;;
+  *) echo "bench/flow.sh: mode '$mode' is not small, scale or huge" >&2; exit 2 ;;
+esac
