@@ -339,10 +339,39 @@ static void assert_hypercube_all_to_all(const char *routing)
     g_free(toml);
 }
 
-Test(flow, bfs_and_even_ecmp_load_a_hypercube_evenly)
+Test(flow, bfs_even_ecmp_and_minimal_allpath_load_a_hypercube_evenly)
 {
     assert_hypercube_all_to_all("plugin = \"bfs\"");
     assert_hypercube_all_to_all("plugin = \"ecmp\"\nsplit = \"even\"");
+    assert_hypercube_all_to_all("plugin = \"allpath\"\nextra_hops = 0");
+}
+
+/* ksp with k = 2 on a ring of n routers splits each flow in halves, one
+   each way round: a flow over d hops one way puts 1/2 on d links and 1/2
+   on the n - d the other way, n/2 hops on average whatever d. Summed over
+   the n(n - 1) flows, n^2(n - 1)/4 crossings each way, shared by the n
+   links of that way by symmetry: n(n - 1)/4 a network link, against the
+   N - 1 = n - 1 of a node link. */
+Test(flow, two_shortest_paths_split_a_ring_all_to_all_both_ways)
+{
+    const uint32_t n = 6;
+    insee_flow_report r = run_static(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"torus\"\ndims = [6]\n"
+        "[routing]\nplugin = \"ksp\"\nk = 2\nsplit = \"even\"\n"
+        "[traffic]\nplugin = \"all-to-all\"\n", NULL);
+    double per_link = n * (n - 1) / 4.0;
+    cr_assert_eq(r.flows, n * (n - 1));
+    cr_assert_float_eq(r.load_max, per_link, 1e-9);
+    cr_assert_float_eq(r.load_min, n - 1.0, 1e-9, "node links");
+    cr_assert_float_eq(r.load_mean * r.links, r.flows * (n / 2.0 + 2), 1e-6);
+    cr_assert_eq(r.links, 4 * n, "2n network links and 2n node links");
+    cr_assert_float_eq(r.hops_mean, n / 2.0, 1e-9);
+    cr_assert_eq(r.hops_max, n - 1);
+    /* Every path crosses a network link at the maximum. */
+    cr_assert_float_eq(r.restricted, r.flows / per_link, 1e-9);
+    cr_assert_float_eq(r.non_restricted, r.flows / per_link, 1e-9);
+    insee_flow_report_clear(&r);
 }
 
 /* ECMP's even split on a k-ary n-tree spreads each subtree's outgoing flows

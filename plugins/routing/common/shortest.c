@@ -108,6 +108,21 @@ uint32_t routing_graph_peer(const routing_graph *g, uint32_t router, uint32_t po
     return g->peer[g->port_base[router] + port];
 }
 
+const uint32_t *routing_graph_feeders(const routing_graph *g, uint32_t router, uint32_t *count)
+{
+    *count = g->in_base[router + 1] - g->in_base[router];
+    return g->in_from + g->in_base[router];
+}
+
+uint32_t routing_mix(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
 /* Breadth-first from dst along the links backwards. */
 static void search(routing_graph *g, uint32_t dst, uint32_t *dist)
 {

@@ -31,6 +31,8 @@ void routing_graph_free(routing_graph *g);
 uint32_t routing_graph_ports(const routing_graph *g, uint32_t router);
 /* The router output `port` of `router` leads to, or ROUTING_UNREACHABLE. */
 uint32_t routing_graph_peer(const routing_graph *g, uint32_t router, uint32_t port);
+/* The routers with a link into `router`, one entry per link (*count of them). */
+const uint32_t *routing_graph_feeders(const routing_graph *g, uint32_t router, uint32_t *count);
 /* Hops from every router to `dst` (ROUTING_UNREACHABLE: no path); valid
    until the next call. */
 const uint32_t *routing_graph_distances(routing_graph *g, uint32_t dst);
@@ -47,5 +49,9 @@ uint32_t routing_graph_path(const routing_graph *g, const uint32_t *dist, uint32
                             uint32_t dst, uint32_t (*pick)(uint32_t hop, uint32_t count,
                                                            uint32_t salt),
                             uint32_t salt, uint32_t *next, uint32_t *path);
+
+/* A 32-bit mix (a finaliser of MurmurHash3's kind): neighbouring salts
+   spread over every choice when a routing hashes a flow onto one. */
+uint32_t routing_mix(uint32_t x);
 
 #endif

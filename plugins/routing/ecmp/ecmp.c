@@ -75,21 +75,10 @@ static void *ecmp_create(const insee_host *host, const insee_value *params, inse
     return e;
 }
 
-/* A 32-bit mix (a finaliser of MurmurHash3's kind): neighbouring salts and
-   hops spread over every port. */
-static uint32_t mix(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    return x ^ (x >> 16);
-}
-
 /* The port a switch's hash picks at the hop-th router of a flow. */
 static uint32_t hashed(uint32_t hop, uint32_t count, uint32_t salt)
 {
-    return mix(salt ^ mix(hop)) % count;
+    return routing_mix(salt ^ routing_mix(hop)) % count;
 }
 
 /* The first max_paths shortest paths, depth first in port order. */
