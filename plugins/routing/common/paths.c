@@ -16,6 +16,7 @@ void routing_list_free(routing_list *l)
 {
     free(l->hops);
     free(l->first);
+    free(l->head);
     free(l->ports);
     *l = (routing_list){0};
 }
@@ -30,7 +31,10 @@ static bool grow(routing_list *l, size_t ports)
         uint32_t *first = realloc(l->first, sizeof *first * room);
         if (first)
             l->first = first;
-        if (!hops || !first)
+        uint32_t *head = realloc(l->head, sizeof *head * room);
+        if (head)
+            l->head = head;
+        if (!hops || !first || !head)
             return false;
         l->room = room;
     }
@@ -51,6 +55,7 @@ bool routing_list_push(routing_list *l, const uint32_t *head, uint32_t head_hops
     if (!grow(l, (size_t)head_hops + tail_hops))
         return false;
     l->first[l->count] = (uint32_t)l->used;
+    l->head[l->count] = head_hops;
     l->hops[l->count++] = head_hops + tail_hops;
     if (head_hops)
         memcpy(l->ports + l->used, head, sizeof *head * head_hops);
@@ -71,13 +76,20 @@ int routing_list_compare(const routing_list *a, uint32_t i, const routing_list *
     return 0;
 }
 
+void routing_list_drop(routing_list *l, uint32_t i)
+{
+    l->count--;
+    l->hops[i] = l->hops[l->count];
+    l->first[i] = l->first[l->count];
+    l->head[i] = l->head[l->count];
+}
+
 bool routing_list_move(routing_list *src, uint32_t i, routing_list *dst)
 {
     if (!routing_list_push(dst, src->ports + src->first[i], src->hops[i], NULL, 0))
         return false;
-    src->count--;
-    src->hops[i] = src->hops[src->count];
-    src->first[i] = src->first[src->count];
+    dst->head[dst->count - 1] = src->head[i];
+    routing_list_drop(src, i);
     return true;
 }
 

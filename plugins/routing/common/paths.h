@@ -24,11 +24,12 @@ enum { ROUTING_SPLIT_EVEN, ROUTING_SPLIT_HASH };
     {"cache_mb", INSEE_PARAM_DOUBLE, "16", 0.001, 1e6, NULL, "MiB",                    \
      "memory for the cached paths of recent pairs of routers"}
 
-/* A growable list of paths; path i's ports start at ports + first[i]. */
+/* A growable list of paths; path i's ports start at ports + first[i], and
+   its first head[i] ports are the head it was pushed with. */
 typedef struct routing_list {
     uint32_t count, room;    /* paths, and room for them */
     size_t used, port_room;  /* ports, and room for them */
-    uint32_t *hops, *first, *ports;
+    uint32_t *hops, *first, *head, *ports;
 } routing_list;
 
 void routing_list_free(routing_list *l);
@@ -39,8 +40,11 @@ bool routing_list_push(routing_list *l, const uint32_t *head, uint32_t head_hops
 /* Path i of a against path j of b: fewer hops first, then the lower port at
    the first router where they differ; <0, 0, >0. */
 int routing_list_compare(const routing_list *a, uint32_t i, const routing_list *b, uint32_t j);
-/* Move path i to the end of dst and out of src (src's last path takes its
-   place); false when out of memory. */
+/* Take path i out of l: l's last path takes its place (its ports stay
+   where they are until the list is emptied). */
+void routing_list_drop(routing_list *l, uint32_t i);
+/* Move path i to the end of dst, its head with it, and out of src (src's
+   last path takes its place); false when out of memory. */
 bool routing_list_move(routing_list *src, uint32_t i, routing_list *dst);
 
 /* Recent pairs' paths within a memory cap (paths.c). */

@@ -5,18 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct routing_graph {
-    uint32_t routers;
-    uint32_t *port_base; /* routers + 1: router r's ports are port_base[r] .. [r+1] */
-    uint32_t *peer;      /* per port: the router it leads to, or ROUTING_UNREACHABLE */
-    uint32_t *in_base;   /* routers + 1: the routers with a link into r, CSR */
-    uint32_t *in_from;
-    uint32_t slots;      /* cached tables */
-    uint32_t *slot_dst;  /* the destination each slot holds, or ROUTING_UNREACHABLE */
-    uint32_t *tables;    /* slots x routers */
-    uint32_t *queue;     /* BFS scratch */
-};
-
 void routing_graph_free(routing_graph *g)
 {
     if (!g)
@@ -96,22 +84,6 @@ nomem:
                     n);
     routing_graph_free(g);
     return NULL;
-}
-
-uint32_t routing_graph_ports(const routing_graph *g, uint32_t router)
-{
-    return g->port_base[router + 1] - g->port_base[router];
-}
-
-uint32_t routing_graph_peer(const routing_graph *g, uint32_t router, uint32_t port)
-{
-    return g->peer[g->port_base[router] + port];
-}
-
-const uint32_t *routing_graph_feeders(const routing_graph *g, uint32_t router, uint32_t *count)
-{
-    *count = g->in_base[router + 1] - g->in_base[router];
-    return g->in_from + g->in_base[router];
 }
 
 uint32_t routing_mix(uint32_t x)

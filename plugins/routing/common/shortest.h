@@ -21,18 +21,45 @@
     {"table_mb", INSEE_PARAM_DOUBLE, "64", 0.001, 1e6, NULL, "MiB",                    \
      "memory for cached per-destination distance tables (at least one is kept)"}
 
-typedef struct routing_graph routing_graph;
+/* Open to the routings so that the two queries below, asked at every hop
+   of every search, compile inline. */
+typedef struct routing_graph {
+    uint32_t routers;
+    uint32_t *port_base; /* routers + 1: router r's ports are port_base[r] .. [r+1] */
+    uint32_t *peer;      /* per port: the router it leads to, or ROUTING_UNREACHABLE */
+    uint32_t *in_base;   /* routers + 1: the routers with a link into r, CSR */
+    uint32_t *in_from;
+    uint32_t slots;      /* cached tables */
+    uint32_t *slot_dst;  /* the destination each slot holds, or ROUTING_UNREACHABLE */
+    uint32_t *tables;    /* slots x routers */
+    uint32_t *queue;     /* BFS scratch */
+} routing_graph;
 
 /* NULL with err filled (the message starts with `who`) when out of memory. */
 routing_graph *routing_graph_new(const char *who, const insee_host *host, double table_mb,
                                  insee_error *err);
 void routing_graph_free(routing_graph *g);
 
-uint32_t routing_graph_ports(const routing_graph *g, uint32_t router);
+static inline uint32_t routing_graph_ports(const routing_graph *g, uint32_t router)
+{
+    return g->port_base[router + 1] - g->port_base[router];
+}
+
 /* The router output `port` of `router` leads to, or ROUTING_UNREACHABLE. */
-uint32_t routing_graph_peer(const routing_graph *g, uint32_t router, uint32_t port);
+static inline uint32_t routing_graph_peer(const routing_graph *g, uint32_t router,
+                                          uint32_t port)
+{
+    return g->peer[g->port_base[router] + port];
+}
+
 /* The routers with a link into `router`, one entry per link (*count of them). */
-const uint32_t *routing_graph_feeders(const routing_graph *g, uint32_t router, uint32_t *count);
+static inline const uint32_t *routing_graph_feeders(const routing_graph *g, uint32_t router,
+                                                    uint32_t *count)
+{
+    *count = g->in_base[router + 1] - g->in_base[router];
+    return g->in_from + g->in_base[router];
+}
+
 /* Hops from every router to `dst` (ROUTING_UNREACHABLE: no path); valid
    until the next call. */
 const uint32_t *routing_graph_distances(routing_graph *g, uint32_t dst);

@@ -15,6 +15,11 @@
 
 enum { P_K, P_SPLIT, P_TABLE_MB, P_CACHE_MB };
 
+/* The most hops a spur path is sought beyond the whole graph's distance by
+   the depth-first search before a breadth-first one over the graph: the
+   depth-first search costs little while the detour is short. */
+enum { DEEPEST = 3 };
+
 static const insee_param_def ksp_params[] = {
     [P_K] = {"k", INSEE_PARAM_INT, "4", 1, 256, NULL, "paths",
              "the k shortest loop-free paths of every pair of routers (fewer where fewer exist)"},
@@ -35,7 +40,8 @@ typedef struct ksp {
     uint32_t *blocked;       /* per router: gen when on the root path */
     uint32_t *mark;          /* per router: gen when the first search failed there,
                                 gen + 1 when the second has reached it */
-    uint32_t *dist;          /* second search: hops to the destination where reached */
+    uint32_t *dist;          /* where marked: the slack the first search failed with,
+                                the hops to the destination the second found */
     uint32_t *queue;         /* the second search's queue, the first's routers by depth */
     uint32_t *at;            /* first search: the port to try next at each depth */
     uint32_t gen;            /* even; two stamps per spur search */
@@ -96,7 +102,7 @@ static void *ksp_create(const insee_host *host, const insee_value *params, insee
 static void next_search(ksp *s)
 {
     s->gen += 2;
-    if (s->gen >= UINT32_MAX - 2) {
+    if (s->gen > UINT32_MAX - 2) {
         memset(s->blocked, 0, sizeof *s->blocked * s->routers);
         memset(s->mark, 0, sizeof *s->mark * s->routers);
         s->gen = 2;
@@ -111,30 +117,43 @@ static bool is_removed(const ksp *s, uint32_t removed, uint32_t port)
     return false;
 }
 
-/* The first spur path from `spur` as long as the whole graph's distance
-   (full[spur]), into s->spur: depth first over the links that bring the
-   path one hop closer in the whole graph, lowest port first, around the
-   root's routers and the removed ports; a router from which none leads on
-   is marked failed for the rest of the search. Its hops, or UINT32_MAX
-   when the root and the removed ports leave no path that short. */
-static uint32_t minimal_spur(ksp *s, const uint32_t *full, uint32_t spur, uint32_t dst,
-                             uint32_t removed)
+/* Whether the first search has found no way on from q with `slack` hops
+   to spare or more. */
+static bool failed(const ksp *s, uint32_t q, uint32_t slack)
 {
-    uint32_t *router = s->queue, d = 0;
+    return s->mark[q] == s->gen && s->dist[q] >= slack;
+}
+
+/* The first spur path from `spur` at most `slack` hops longer than the
+   whole graph's distance (full[spur]), into s->spur: depth first, lowest
+   port first, around the root's routers, the spur router and the removed
+   ports, over the links after which the destination can still be reached
+   in time by the whole graph's distances. The walk may come back to a
+   router, but the first one found at the lowest slack that finds one is a
+   shortest path, so loop-free; and a router from which none leads on with
+   some slack has none with less, whatever the way it was reached: it is
+   marked failed for the rest of the spur search. Its hops, or UINT32_MAX
+   when there is no path that short. */
+static uint32_t bounded_spur(ksp *s, const uint32_t *full, uint32_t spur, uint32_t dst,
+                             uint32_t removed, uint32_t slack)
+{
+    uint32_t *router = s->queue, d = 0, len = full[spur] + slack;
     router[0] = spur;
     s->at[0] = 0;
     while (router[d] != dst) {
         uint32_t r = router[d], p = s->at[d]++;
         if (p == routing_graph_ports(s->g, r)) {
             s->mark[r] = s->gen;
+            s->dist[r] = len - d - full[r];
             if (d == 0)
                 return UINT32_MAX;
             d--;
             continue;
         }
         uint32_t q = routing_graph_peer(s->g, r, p);
-        if (q == ROUTING_UNREACHABLE || full[q] + 1 != full[r] || s->blocked[q] == s->gen ||
-            s->mark[q] == s->gen || (d == 0 && is_removed(s, removed, p)))
+        if (q == ROUTING_UNREACHABLE || q == spur || full[q] == ROUTING_UNREACHABLE ||
+            full[q] + d + 1 > len || s->blocked[q] == s->gen ||
+            failed(s, q, len - d - 1 - full[q]) || (d == 0 && is_removed(s, removed, p)))
             continue;
         s->spur[d++] = p;
         router[d] = q;
@@ -199,18 +218,40 @@ static uint32_t detour_spur(ksp *s, uint32_t spur, uint32_t dst, uint32_t remove
     return hops;
 }
 
+/* The candidate of most hops, the highest port first among equals. */
+static uint32_t worst_candidate(const routing_list *b)
+{
+    uint32_t worst = 0;
+    for (uint32_t j = 1; j < b->count; j++)
+        if (routing_list_compare(b, j, b, worst) > 0)
+            worst = j;
+    return worst;
+}
+
 /* The spur paths of the last path found: for each router of it, the first
    path that follows it that far and then leaves it by a port no path found
-   leaves that root by, kept as a candidate unless it is one already. */
+   leaves that root by, kept as a candidate unless it is one already.
+   Routers before the one where the path left the path it was spurred from
+   are skipped (Lawler, 1972): their roots are that path's, and their next
+   candidates were sought from it. Only as many candidates are kept as
+   paths are still wanted, the best: a spur search stops at the hops of the
+   worst of them when there are that many. */
 static bool add_candidates(ksp *s, uint32_t src, uint32_t dst, const uint32_t *full)
 {
     routing_list *a = &s->l.found, *b = &s->candidates;
-    uint32_t last = a->count - 1, len = a->hops[last];
+    uint32_t last = a->count - 1, len = a->hops[last], wanted = s->k - a->count;
     const uint32_t *path = a->ports + a->first[last];
     s->route[0] = src;
     for (uint32_t i = 0; i < len; i++)
         s->route[i + 1] = routing_graph_peer(s->g, s->route[i], path[i]);
-    for (uint32_t i = 0; i < len; i++) {
+    for (uint32_t i = a->head[last]; i < len; i++) {
+        uint32_t spur = s->route[i], most = UINT32_MAX; /* the slack worth seeking */
+        if (b->count == wanted) {
+            uint32_t limit = b->hops[worst_candidate(b)];
+            if (i + full[spur] > limit)
+                continue;
+            most = limit - i - full[spur];
+        }
         next_search(s);
         for (uint32_t j = 0; j < i; j++)
             s->blocked[s->route[j]] = s->gen;
@@ -221,20 +262,23 @@ static bool add_candidates(ksp *s, uint32_t src, uint32_t dst, const uint32_t *f
                 !is_removed(s, removed, other[i]))
                 s->removed[removed++] = other[i];
         }
-        uint32_t spur = s->route[i], hops = minimal_spur(s, full, spur, dst, removed);
-        if (hops == UINT32_MAX)
+        uint32_t hops = UINT32_MAX;
+        for (uint32_t slack = 0; slack <= DEEPEST && slack <= most && hops == UINT32_MAX; slack++)
+            hops = bounded_spur(s, full, spur, dst, removed, slack);
+        if (hops == UINT32_MAX && most > DEEPEST)
             hops = detour_spur(s, spur, dst, removed);
-        if (hops == UINT32_MAX)
+        if (hops == UINT32_MAX || hops - full[spur] > most)
             continue;
         if (!routing_list_push(b, path, i, s->spur, hops))
             return false;
         for (uint32_t j = 0; j + 1 < b->count; j++) {
             if (routing_list_compare(b, j, b, b->count - 1) == 0) {
-                b->count--;
-                b->used -= i + hops;
+                routing_list_drop(b, b->count - 1);
                 break;
             }
         }
+        if (b->count > wanted)
+            routing_list_drop(b, worst_candidate(b));
     }
     return true;
 }
@@ -248,8 +292,8 @@ static bool shortest_paths(void *vself, uint32_t src, uint32_t dst, const uint32
     b->count = 0;
     b->used = 0;
     next_search(s);
-    uint32_t hops = minimal_spur(s, full, src, dst, 0);
-    if (!routing_list_push(a, s->spur, hops, NULL, 0))
+    uint32_t hops = bounded_spur(s, full, src, dst, 0, 0);
+    if (!routing_list_push(a, NULL, 0, s->spur, hops))
         return false;
     while (a->count < s->k) {
         if (!add_candidates(s, src, dst, full))
