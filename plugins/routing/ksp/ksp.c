@@ -35,15 +35,16 @@ typedef struct ksp {
     uint32_t k, routers;
     routing_list candidates; /* Yen's B: the spur paths not taken yet */
     uint32_t *route;         /* the routers of the last path found (routers + 1) */
-    uint32_t *spur;          /* a spur path's ports (routers) */
+    uint32_t *spur;          /* a spur path's ports (routers + DEEPEST) */
     uint32_t *removed;       /* the ports taken away at the spur router (k) */
     uint32_t *blocked;       /* per router: gen when on the root path */
     uint32_t *mark;          /* per router: gen when the first search failed there,
                                 gen + 1 when the second has reached it */
     uint32_t *dist;          /* where marked: the slack the first search failed with,
                                 the hops to the destination the second found */
-    uint32_t *queue;         /* the second search's queue, the first's routers by depth */
-    uint32_t *at;            /* first search: the port to try next at each depth */
+    uint32_t *queue;         /* the second search's queue, the first's routers by depth
+                                (routers + DEEPEST + 1) */
+    uint32_t *at;            /* first search: the port to try next at each depth (as many) */
     uint32_t gen;            /* even; two stamps per spur search */
 } ksp;
 
@@ -82,13 +83,16 @@ static void *ksp_create(const insee_host *host, const insee_value *params, insee
     }
     s->g = s->l.g;
     s->route = malloc(sizeof *s->route * n);
-    s->spur = malloc(sizeof *s->spur * n);
+    /* A walk of the first search may come back to a router: up to
+       routers - 1 + DEEPEST hops. */
+    size_t walk = n + DEEPEST;
+    s->spur = malloc(sizeof *s->spur * walk);
     s->removed = malloc(sizeof *s->removed * s->k);
     s->blocked = calloc(n, sizeof *s->blocked);
     s->mark = calloc(n, sizeof *s->mark);
     s->dist = malloc(sizeof *s->dist * n);
-    s->queue = malloc(sizeof *s->queue * n);
-    s->at = malloc(sizeof *s->at * n);
+    s->queue = malloc(sizeof *s->queue * walk);
+    s->at = malloc(sizeof *s->at * walk);
     if (!s->route || !s->spur || !s->removed || !s->blocked || !s->mark || !s->dist || !s->queue ||
         !s->at) {
         insee_error_set(err, INSEE_ERR_NOMEM, "ksp: out of memory");
