@@ -259,7 +259,7 @@ Test(flow, a_looping_path_is_refused_naming_the_first_flow)
 Test(flow, large_counts_print_every_digit)
 {
     char *text;
-    insee_flow_report r = run_static("[simulation]\nengine = \"static\"\n"
+    insee_flow_report r = run_static_toml("[simulation]\nengine = \"static\"\n"
                                      "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 1\n"
                                      "nic = false\n"
                                      "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
@@ -355,7 +355,7 @@ Test(flow, bfs_even_ecmp_and_minimal_allpath_load_a_hypercube_evenly)
 Test(flow, two_shortest_paths_split_a_ring_all_to_all_both_ways)
 {
     const uint32_t n = 6;
-    insee_flow_report r = run_static(
+    insee_flow_report r = run_static_toml(
         "[simulation]\nengine = \"static\"\n"
         "[topology]\nplugin = \"torus\"\ndims = [6]\n"
         "[routing]\nplugin = \"ksp\"\nk = 2\nsplit = \"even\"\n"
