@@ -38,6 +38,7 @@ typedef struct insee_app {
     void *self;
     uint32_t first_task, tasks;
     gboolean drop_on_full;   /* [traffic] on_full = "drop" */
+    gboolean io;             /* [background] class = "io": every message is I/O */
     gboolean causal;         /* the traffic has finished(): run until it is done */
     gboolean done;           /* causal, finished and nothing of it left in flight */
     uint64_t in_flight;      /* its messages not yet delivered (queuing, in the network, local) */

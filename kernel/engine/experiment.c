@@ -171,12 +171,20 @@ static const insee_param_def router_params[] = {
     {0},
 };
 
-enum { T_ON_FULL };
-static const insee_param_def traffic_params[] = {
-    {"on_full", INSEE_PARAM_ENUM, "\"throttle\"", 1, 0, "throttle|drop", NULL,
-     "when the injection queue is full: the source waits, or the packet is dropped"},
-    {0},
-};
+enum { T_ON_FULL, T_CLASS };
+#define ON_FULL_PARAM                                                                     \
+    {"on_full", INSEE_PARAM_ENUM, "\"throttle\"", 1, 0, "throttle|drop", NULL,            \
+     "when the injection queue is full: the source waits, or the packet is dropped"}
+static const insee_param_def traffic_params[] = {ON_FULL_PARAM, {0}};
+/* [background]'s: its traffic may be a storage system's I/O as a whole. */
+#define CLASS_PARAM                                                                       \
+    {"class", INSEE_PARAM_ENUM, "\"app\"", 1, 0, "app|io", NULL,                            \
+     "app: its messages are of the class the plugin gives them (application traffic "     \
+     "unless it says I/O); io: every message is I/O, for the dynamic flow engine's "     \
+     "priorities (docs/workloads.md)"}
+static const insee_param_def background_params[] = {ON_FULL_PARAM, CLASS_PARAM, {0}};
+/* What the dynamic engine reads of an application's traffic table. */
+static const insee_param_def dynamic_background_params[] = {CLASS_PARAM, {0}};
 
 enum { S_CSV, S_JSON, S_INTERVAL, S_LATENCY_HIST, S_DISTANCE_HIST, S_QUEUE_HIST, S_PORT_MAP,
        S_NODE_MAP, S_PAIR_MAP, S_TRACE, S_TRACE_PACKETS, S_TRACE_FROM, S_TRACE_UNTIL,
@@ -336,6 +344,7 @@ typedef struct application {
     char *traffic_section, *placement_section; /* NULL placement: the nodes left, in order */
     uint32_t tasks, tasks_per_node;
     gboolean bridge;                            /* `traffic` is the [bridge] plugin */
+    gboolean background;                        /* `traffic` is [background] */
     instance traffic, placement;
     insee_shape shape;                          /* the network's, with its own task count */
 } application;
@@ -431,6 +440,12 @@ static gboolean bind_section(insee_experiment *exp, const char *name, insee_kind
     return TRUE;
 }
 
+/* The kernel's keys of an application's traffic section. */
+static const insee_param_def *traffic_keys(const application *a)
+{
+    return a->background ? background_params : traffic_params;
+}
+
 /* Add an application and bind its traffic and placement sections (right
    after its own table, so the echo keeps each [application.traffic] under
    its [[application]]). */
@@ -439,14 +454,23 @@ static gboolean add_application(insee_experiment *exp, char *name, char *traffic
                                 GError **err)
 {
     application app = {.name = name, .traffic_section = traffic, .placement_section = placement,
-                       .tasks = tasks, .tasks_per_node = tasks_per_node};
+                       .tasks = tasks, .tasks_per_node = tasks_per_node,
+                       .background = strcmp(traffic, "background") == 0};
     g_array_append_val(exp->apps, app);
     application *a = app_at(exp, exp->apps->len - 1);
-    return bind_section(exp, a->traffic_section, INSEE_KIND_TRAFFIC, "uniform", traffic_params,
+    return bind_section(exp, a->traffic_section, INSEE_KIND_TRAFFIC, "uniform", traffic_keys(a),
                         &a->traffic, err) &&
            (!a->placement_section ||
             bind_section(exp, a->placement_section, INSEE_KIND_PLACEMENT, "consecutive", NULL,
                          &a->placement, err));
+}
+
+/* [background], when the file has one: the last application, one task on
+   every node the others left. */
+static gboolean add_background(insee_experiment *exp, GError **err)
+{
+    return !insee_config_has_section(exp->cfg, "background") ||
+           add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
 }
 
 /* [bridge]: the application it drives on its nodes, then [background]. */
@@ -471,8 +495,7 @@ static gboolean bind_bridge(insee_experiment *exp, GError **err)
                       &a->traffic, err))
         return FALSE;
     a->tasks = (uint32_t)a->traffic.kernel[B_NODES].i * INSEE_BRIDGE_TASKS_PER_NODE;
-    return !insee_config_has_section(exp->cfg, "background") ||
-           add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
+    return add_background(exp, err);
 }
 
 /* The applications of the file, bound: [[application]] tables, or the
@@ -514,8 +537,7 @@ static gboolean bind_applications(insee_experiment *exp, GError **err)
         if (!ok)
             return FALSE;
     }
-    return !insee_config_has_section(exp->cfg, "background") ||
-           add_application(exp, g_strdup("background"), g_strdup("background"), NULL, 0, 1, err);
+    return add_background(exp, err);
 }
 
 /* Whether a path routing ([routing]) gives a flow engine its paths. */
@@ -558,6 +580,15 @@ static gboolean refuse_unread(const insee_experiment *exp, const char *section,
     return TRUE;
 }
 
+/* The kernel's keys of an application's traffic table a flow engine reads:
+   the dynamic engine's priorities read [background]'s class. */
+static const insee_param_def *flow_traffic_read(const insee_experiment *exp,
+                                                const application *a)
+{
+    return exp->engine == ENGINE_DYNAMIC && a->background ? dynamic_background_params
+                                                          : no_params;
+}
+
 static const char *engine_name(const insee_experiment *exp)
 {
     static const char *const names[] = {"packet", "static", "dynamic"};
@@ -595,8 +626,8 @@ static gboolean check_engine(const insee_experiment *exp, GError **err)
                            flow_tables[i].read[exp->engine - 1], name, err))
             return FALSE;
     for (guint a = 0; a < exp->apps->len; a++)
-        if (!refuse_unread(exp, app_at(exp, a)->traffic_section, traffic_params, no_params,
-                           name, err))
+        if (!refuse_unread(exp, app_at(exp, a)->traffic_section, traffic_keys(app_at(exp, a)),
+                           flow_traffic_read(exp, app_at(exp, a)), name, err))
             return FALSE;
     return TRUE;
 }
@@ -616,7 +647,7 @@ static gboolean echo_flow_keys(insee_experiment *exp, GError **err)
     for (guint a = 0; a < exp->apps->len; a++) {
         scratch = (instance){0};
         if (!bind_section(exp, app_at(exp, a)->traffic_section, INSEE_KIND_TRAFFIC, "uniform",
-                          no_params, &scratch, err))
+                          flow_traffic_read(exp, app_at(exp, a)), &scratch, err))
             return FALSE;
     }
     return TRUE;
@@ -917,6 +948,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         eng->apps[a] = (insee_app){
             .traffic = tv, .self = self, .first_task = first, .tasks = app->tasks,
             .drop_on_full = !app->bridge && app->traffic.kernel[T_ON_FULL].i == 1,
+            .io = app->background && app->traffic.kernel[T_CLASS].i == 1,
             .causal = ar->causal,
             .rep = ar,
         };

@@ -136,7 +136,8 @@ static bool bridge_emit(void *self, uint32_t task, uint64_t now, insee_rng *rng,
             uint32_t r = insee_heap_pop(h).task;
             b->waiting--;
             *msg = (insee_message){.dst = b->rec[r].msg.dst_node * INSEE_BRIDGE_TASKS_PER_NODE,
-                                   .packets = b->rec[r].packets, .tag = r};
+                                   .packets = b->rec[r].packets, .tag = r,
+                                   .bytes = b->rec[r].msg.bytes};
         }
     }
     uint64_t due = task_due(b, task);

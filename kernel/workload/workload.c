@@ -388,7 +388,7 @@ void insee_workload_due(insee_engine *eng, uint32_t task)
 {
     insee_app *a = &eng->apps[eng->task_app[task]];
     uint32_t local_task = task - a->first_task;
-    insee_message msg = {0};
+    insee_message msg = {0}; /* a plugin of an older minor leaves what it does not know 0 */
     uint64_t next = INSEE_NEVER;
     set_due(eng, task, INSEE_NEVER);
     gboolean sends = a->traffic->emit(a->self, local_task, eng->now, &eng->task_rng[task], &msg,
@@ -409,6 +409,8 @@ void insee_workload_due(insee_engine *eng, uint32_t task)
                           msg.packets, local_task, msg.dst, a->tasks);
         return;
     }
+    if (a->io)
+        msg.traffic_class = INSEE_TRAFFIC_IO;
     uint32_t m = message_new(eng, task);
     eng->msg[m] = (insee_message_rec){
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,

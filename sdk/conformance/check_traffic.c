@@ -6,8 +6,6 @@
  */
 #include "conform.h"
 
-#include <string.h>
-
 #define TASKS CONFORM_MOCK_NODES
 #define LATENCY 32u               /* cycles from a send to its delivered() */
 #define RATE_PACKETS 20000u       /* packets over which the rate is measured */
@@ -16,6 +14,7 @@
 #define CHECK_CYCLES 100000u      /* window of the validity checks */
 #define CHECK_PACKETS 20000u
 #define COMPLETE_CYCLES 1000000u  /* a causal workload of the defaults ends within this */
+#define BYTES_MINOR 8u            /* the minor that gave messages bytes and a traffic class */
 
 /* One call of emit() as observed. */
 typedef struct emission {
@@ -265,6 +264,12 @@ static conform_status check_rate(conform_ctx *ctx, GString *detail)
     return conform_skip_if_none(s, measured, detail, "offered_load() is negative (no nominal load)");
 }
 
+static gboolean same_message(const insee_message *a, const insee_message *b)
+{
+    return a->dst == b->dst && a->packets == b->packets && a->tag == b->tag &&
+           a->bytes == b->bytes && a->traffic_class == b->traffic_class;
+}
+
 static void observe_record(void *data, const emission *e)
 {
     g_array_append_val((GArray *)data, *e);
@@ -283,8 +288,7 @@ static void deterministic_at(const conform_ctx *ctx, const conform_instance *ins
         const emission *y = k < b->len ? &g_array_index(b, emission, k) : NULL;
         if (!x || !y || x->task != y->task || x->now != y->now || x->sent != y->sent ||
             x->next != y->next ||
-            (x->sent && (x->msg.dst != y->msg.dst || x->msg.packets != y->msg.packets ||
-                         x->msg.tag != y->msg.tag))) {
+            (x->sent && !same_message(&x->msg, &y->msg))) {
             conform_note(f, inst->setting->label,
                          "two runs with the same seeds differ at emit() call %u", k);
             break;
@@ -320,9 +324,24 @@ static conform_status check_completes(conform_ctx *ctx, GString *detail)
     return conform_each_instance(ctx, detail, completes_at, NULL);
 }
 
+/* Where round()'s add() puts messages, and the minor of the plugin that
+   gives them. */
+typedef struct round_sink {
+    GArray *out;
+    uint32_t minor;
+} round_sink;
+
+/* A plugin hands add() its own message, which ends after `tag` before
+   BYTES_MINOR: only the fields of its minor are read. */
 static void add_to_round(void *data, const insee_message *msg)
 {
-    g_array_append_val((GArray *)data, *msg);
+    const round_sink *sink = data;
+    insee_message m = {.dst = msg->dst, .packets = msg->packets, .tag = msg->tag};
+    if (sink->minor >= BYTES_MINOR) {
+        m.bytes = msg->bytes;
+        m.traffic_class = msg->traffic_class;
+    }
+    g_array_append_val(sink->out, m);
 }
 
 /* Two rounds of every task from a fresh instance, each task with its own
@@ -337,11 +356,12 @@ static gboolean two_rounds(const conform_ctx *ctx, const conform_setting *settin
     conform_instance *inst = fresh_instance(ctx, setting, &mock);
     if (!inst)
         return FALSE;
+    round_sink sink = {out, ctx->plugin->desc->abi_minor};
     for (uint32_t t = 0; t < TASKS; t++) {
         insee_rng rng;
         insee_rng_init(&rng, CONFORM_SEED, 1000u + t);
         for (int r = 0; r < 2; r++)
-            vt->round(inst->self, t, &rng, add_to_round, out);
+            vt->round(inst->self, t, &rng, add_to_round, &sink);
         g_array_append_val(out, separator);
     }
     conform_instance_free(inst, vt->destroy);
@@ -369,8 +389,11 @@ static void round_at(const conform_ctx *ctx, const conform_instance *inst, confo
                 break;
             }
         }
-        if (a->len != b->len ||
-            memcmp(a->data, b->data, sizeof(insee_message) * a->len) != 0)
+        gboolean same = a->len == b->len;
+        for (guint k = 0; same && k < a->len; k++)
+            same = same_message(&g_array_index(a, insee_message, k),
+                                &g_array_index(b, insee_message, k));
+        if (!same)
             conform_note(f, inst->setting->label,
                          "two instances asked the same rounds with the same streams gave "
                          "different messages");
@@ -387,6 +410,71 @@ static conform_status check_round(conform_ctx *ctx, GString *detail)
                               detail))
         return CONFORM_SKIP;
     return conform_each_instance(ctx, detail, round_at, NULL);
+}
+
+/* A message's bytes agree with its packets (the mock host cuts them as the
+   kernel does) and its class is one there is; data: the findings and a
+   host like the one the instance was created on. */
+typedef struct length_check {
+    noting n;
+    conform_mock mock;
+} length_check;
+
+static void note_length(length_check *c, const char *entry, uint32_t task,
+                        const insee_message *m)
+{
+    uint32_t packets = m->bytes ? c->mock.host.message_packets(c->mock.host.kernel, m->bytes)
+                                : m->packets;
+    if (packets != m->packets)
+        conform_note(c->n.f, c->n.where,
+                     "%s of task %u gave a message of %" G_GUINT64_FORMAT " bytes and %u "
+                     "packets; message_packets(%" G_GUINT64_FORMAT ") is %u",
+                     entry, task, m->bytes, m->packets, m->bytes, packets);
+    if (m->traffic_class != INSEE_TRAFFIC_APP && m->traffic_class != INSEE_TRAFFIC_IO)
+        conform_note(c->n.f, c->n.where, "%s of task %u gave a message of traffic class %u",
+                     entry, task, m->traffic_class);
+}
+
+static void observe_length(void *data, const emission *e)
+{
+    if (e->sent)
+        note_length(data, "emit()", e->task, &e->msg);
+}
+
+static void length_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                      void *data)
+{
+    (void)data;
+    const conform_instances *set = ctx->state;
+    length_check c = {.n = {f, inst->setting->label}};
+    conform_mock_init(&c.mock, set->topo);
+    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, observe_length, &c);
+    if (!((const insee_traffic_vtable *)ctx->plugin->vtable)->round)
+        return;
+    GArray *a = g_array_new(FALSE, TRUE, sizeof(insee_message));
+    if (two_rounds(ctx, inst->setting, a)) {
+        uint32_t task = 0;
+        for (guint k = 0; k < a->len; k++) {
+            const insee_message *m = &g_array_index(a, insee_message, k);
+            if (m->dst == separator.dst && m->packets == separator.packets)
+                task++;
+            else
+                note_length(&c, "round()", task, m);
+        }
+    }
+    g_array_free(a, TRUE);
+}
+
+static conform_status check_length(conform_ctx *ctx, GString *detail)
+{
+    uint32_t minor = ctx->plugin->desc->abi_minor;
+    if (minor < BYTES_MINOR) {
+        g_string_printf(detail, "built for ABI %u.%u: its messages have no bytes or class, the "
+                        "kernel counts them from packets",
+                        ctx->plugin->desc->abi_major, minor);
+        return CONFORM_SKIP;
+    }
+    return conform_each_instance(ctx, detail, length_at, NULL);
 }
 
 static const conform_check traffic_checks[] = {
@@ -418,6 +506,12 @@ static const conform_check traffic_checks[] = {
      "packet, and the same streams give the same rounds",
      "draw only from the rng argument, and keep round() free of state that emit() advances",
      check_round},
+    {"traffic.bytes", CONFORM_ERROR,
+     "from ABI 1.8, a message of emit() or round() that gives bytes is cut into its packets "
+     "(message_packets(bytes) == packets), and its class is INSEE_TRAFFIC_APP or _IO",
+     "set packets = host->message_packets(bytes), or leave bytes 0 for the kernel to count "
+     "packets x packet bytes; traffic_class is 0 (application) or 1 (I/O)",
+     check_length},
 };
 
 const conform_suite conform_traffic_suite =

@@ -173,6 +173,41 @@ Test(apps, background_runs_until_the_application_is_done)
     g_free(app);
 }
 
+/* [background] class = "io" marks every message of its traffic I/O, which
+   its plugin sees in delivered(); the class moves nothing in the packet
+   engine. The pingpong fixture counts the I/O messages it is handed. */
+Test(apps, background_class_io_marks_every_message)
+{
+    const char *io[] = {"", "class = \"app\"\n", "class = \"io\"\n"};
+    insee_report r[3];
+    for (int i = 0; i < 3; i++) {
+        char *rest = g_strdup_printf("[[application]]\ntasks = 2\n[application.traffic]\n"
+                                     "plugin = \"uniform\"\nload = 0.2\n"
+                                     "[background]\nplugin = \"test-pingpong\"\npackets = 2\n"
+                                     "rounds = 5\n%s", io[i]);
+        char *toml = pingpong_run("seed = 3\nwarmup = 0\ncycles = 2000", rest);
+        r[i] = run_toml(toml);
+        g_free(toml);
+        g_free(rest);
+    }
+    for (int i = 0; i < 2; i++)
+        for (uint32_t k = 0; k < r[i].n_figures; k++)
+            cr_assert_str_neq(r[i].figures[k].name, "io_messages", "case %d", i);
+    double seen = -1;
+    for (uint32_t k = 0; k < r[2].n_figures; k++)
+        if (strcmp(r[2].figures[k].name, "io_messages") == 0)
+            seen = r[2].figures[k].value;
+    cr_assert_float_eq(seen, 2 * 5, 0, "every ping and every pong is I/O");
+    cr_assert(strstr(r[2].echo, "class = \"io\""), "the echo repeats the key");
+    for (int i = 1; i < 3; i++) {
+        cr_assert_eq(r[i].total_generated, r[0].total_generated);
+        cr_assert_eq(r[i].apps[1].completion, r[0].apps[1].completion);
+        cr_assert_eq(r[i].latency_gen.mean, r[0].latency_gen.mean);
+    }
+    for (int i = 0; i < 3; i++)
+        insee_report_clear(&r[i]);
+}
+
 static const char multi[] =
     "[simulation]\nseed = 9\nwarmup = 500\ncycles = 3000\n"
     "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
@@ -217,6 +252,13 @@ Test(apps, bad_combinations_name_what_to_change)
         {"[[application]]\ntasks = 65\n", "needs 65 nodes"},
         {"[[application]]\ntasks = 40\n[[application]]\ntasks = 40\n", "24 of the network's 64"},
         {"[[application]]\n[background]\nplugin = \"uniform\"\n", "no node left"},
+        {"[[application]]\ntasks = 3\n[background]\nclass = \"storage\"\n",
+         "background.class (the kernel) is \"storage\", not one of \"app\", \"io\""},
+        {"[[application]]\ntasks = 3\n[application.traffic]\nclass = \"io\"\n",
+         "unknown key 'application[0].traffic.class'"},
+        {"[simulation]\nengine = \"static\"\n[[application]]\ntasks = 3\n[background]\n"
+         "class = \"io\"\n",
+         "[background] class means nothing to engine = \"static\""},
         {"[traffic]\nload = 0.1\n[[application]]\ntasks = 3\n", "[application.traffic]"},
         {"[application]\ntasks = 3\n", "[[application]]"},
         {"[[application]]\ntasks = 3\n[application.trafic]\nplugin = \"uniform\"\n",

@@ -24,6 +24,27 @@
  * Compute phases are gaps between due cycles; when every task waits and the
  * network is empty the kernel jumps the clock to the next due cycle.
  * Each task has its own rng stream, so results never depend on call order.
+ *
+ * Messages (insee_message)
+ *  - dst and packets are required; tag is the plugin's own and comes back
+ *    unchanged in delivered().
+ *  - minor 8: bytes, the message's length in bytes, which the flow engines
+ *    move (the packet engine moves `packets` and ignores it). 0: not given,
+ *    counted as packets x packet_phits x [simulation] phit_bytes. When
+ *    given, host->message_packets(bytes) must equal packets (insee-conform
+ *    checks it). A plugin defined in packets gives packets times the bytes
+ *    of a packet, the longest message message_packets() cuts into one.
+ *  - minor 8: traffic_class, INSEE_TRAFFIC_APP (0, the default) or
+ *    INSEE_TRAFFIC_IO: whether the message is the application's own
+ *    communication or I/O (storage reads and writes), which the dynamic
+ *    flow engine's priorities tell apart (INRFlow §3.1). A [background]
+ *    section's `class = "io"` makes all its messages I/O whatever the
+ *    plugin says.
+ *  The kernel zeroes the message it hands to emit(), so a plugin built for
+ *  an older minor, which writes only the fields it knows, leaves bytes and
+ *  traffic_class 0. The message a plugin hands to round()'s add() is the
+ *  plugin's own, as large as its minor made it: the kernel reads the fields
+ *  of minor 8 only from a plugin built for minor 8 or later.
  */
 #ifndef INSEE_TRAFFIC_H
 #define INSEE_TRAFFIC_H
@@ -34,10 +55,20 @@
 extern "C" {
 #endif
 
+/* insee_message.traffic_class (minor 8). */
+enum {
+    INSEE_TRAFFIC_APP = 0, /* the application's own communication */
+    INSEE_TRAFFIC_IO = 1,  /* I/O: storage reads and writes */
+};
+
 typedef struct insee_message {
     uint32_t dst;     /* destination task */
     uint32_t packets; /* length in packets, >= 1 */
-    uint64_t tag;     /* the workload's own matching key (MPI tag, trace line) */
+    uint64_t tag;     /* the workload's own matching key (MPI tag, kind of message) */
+
+    /* minor 8 */
+    uint64_t bytes;         /* length in bytes; 0: packets x the bytes of a packet */
+    uint32_t traffic_class; /* INSEE_TRAFFIC_APP or INSEE_TRAFFIC_IO */
 } insee_message;
 
 typedef struct insee_traffic_vtable {
@@ -73,17 +104,17 @@ typedef struct insee_traffic_vtable {
 
     /* minor 7 — optional */
     /* The flow engines' view of the pattern: one round, every message
-       `task` sends once through it, each handed to add(ctx, msg) (dst and
-       packets filled as emit() fills them; tag free). A round of an
-       open-ended source is one message per task to the destination emit()
-       would draw (uniform: one random task; a permutation: its image); a
-       pattern with destination sets sends to each member once (all-to-all:
-       every other task). Draws come from `rng`, the task's own stream, so a
-       round depends on the seed alone; the kernel asks each task in turn,
-       once per round ([flow] rounds), and may ask the same rounds again
-       with the same streams, getting the same messages. A task that sends
-       nothing adds nothing. NULL: the flow engines refuse this traffic,
-       naming it. */
+       `task` sends once through it, each handed to add(ctx, msg) (dst,
+       packets and, from minor 8, bytes and traffic_class filled as emit()
+       fills them; tag free). A round of an open-ended source is one
+       message per task to the destination emit() would draw (uniform: one
+       random task; a permutation: its image); a pattern with destination
+       sets sends to each member once (all-to-all: every other task).
+       Draws come from `rng`, the task's own stream, so a round depends on
+       the seed alone; the kernel asks each task in turn, once per round
+       ([flow] rounds), and may ask the same rounds again with the same
+       streams, getting the same messages. A task that sends nothing adds
+       nothing. NULL: the flow engines refuse this traffic, naming it. */
     void (*round)(void *self, uint32_t task, insee_rng *rng,
                   void (*add)(void *ctx, const insee_message *msg), void *ctx);
 } insee_traffic_vtable;
