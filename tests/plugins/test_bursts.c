@@ -42,6 +42,7 @@ static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message
         return;
     cr_assert_lt(m->tag, 64u);
     cr_assert_eq(m->packets, 1u);
+    cr_assert_eq(m->bytes, 64u, "one packet of 16 phits of 4 bytes");
     if (m->tag > 0) /* the barrier: the whole previous burst is in */
         cr_assert_eq(w->delivered[m->tag - 1], (uint64_t)w->tasks * w->packets,
                      "burst %lu started at cycle %lu with %lu of the previous burst delivered",

@@ -698,7 +698,8 @@ enum { MW_MAX = 16 };
    two items, the first round goes to workers 1, 2, ... in turn, and after
    it item k (items are numbered in the order the master sends them, and
    tagged so) goes to the worker whose result arrived (k - workers)-th: the
-   first to answer is served first. */
+   first to answer is served first. Items are 100 bytes, results 200: 2 and
+   4 packets of 64 bytes. */
 typedef struct mw_watch {
     uint32_t workers;
     uint32_t holding[MW_MAX], got[MW_MAX];
@@ -711,12 +712,15 @@ static void mw_delivered(void *user, uint32_t src, const insee_message *m, uint6
     (void)now;
     mw_watch *w = user;
     if (m->dst == 0) {
+        cr_assert(m->bytes == 200 && m->packets == 4, "a result of %lu bytes",
+                  (unsigned long)m->bytes);
         cr_assert_eq(w->holding[src], 1, "a result from worker %u, which holds no item", src);
         w->holding[src]--;
         w->answered[w->results++] = src;
         return;
     }
     cr_assert_eq(src, 0, "task %u sent to worker %u", src, m->dst);
+    cr_assert(m->bytes == 100 && m->packets == 2, "an item of %lu bytes", (unsigned long)m->bytes);
     uint64_t k = m->tag;
     uint32_t want = k < w->workers ? (uint32_t)k + 1 : w->answered[k - w->workers];
     cr_assert_eq(m->dst, want, "item %llu went to worker %u, not %u", (unsigned long long)k,
@@ -736,8 +740,8 @@ static uint64_t mw_run(uint32_t n, int iterations, int compute, double jitter, u
 {
     traffic_rig r;
     rig_tasks(&r, n, 16);
-    insee_value params[] = {value_int(0),       value_int(64), value_int(iterations),
-                            value_int(compute), value_int(64), value_double(jitter)};
+    insee_value params[] = {value_int(0),       value_int(100), value_int(iterations),
+                            value_int(compute), value_int(200), value_double(jitter)};
     rig_create(&r, "master-worker", params);
     *w = (mw_watch){.workers = n - 1};
     causal_hooks hooks = {.delivered = mw_delivered, .user = w};

@@ -4,7 +4,8 @@
  * matrix's row and the visit frequencies match the chain's stationary
  * distribution (computed here by power iteration) within a stated
  * tolerance; compute phases last compute_mean on average; reads are
- * answered by storage to the reader; message lengths follow the bytes; a
+ * answered by storage to the reader; message lengths follow the bytes, in
+ * packets and in bytes, and reads and writes are I/O (ABI 1.8); a
  * bad matrix or role is refused with a message that says what to change. */
 #include "causal_rig.h"
 
@@ -28,6 +29,7 @@ typedef struct walk {
     uint64_t compute_cycles, computes;
     uint64_t reads_asked[MAX_TASKS], reads_answered[MAX_TASKS];
     uint32_t comm_packets, io_packets;    /* expected lengths */
+    uint64_t comm_bytes, io_bytes;        /* ... in bytes; a read request is one packet, 64 */
 } walk;
 
 static void visit(walk *w, uint32_t task, int phase)
@@ -49,6 +51,8 @@ static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message
         cr_assert_not_null(m, "storage task %u woken for nothing", task);
         cr_assert_eq(m->tag, TAG_READ_DATA);
         cr_assert_eq(m->packets, w->io_packets);
+        cr_assert_eq(m->bytes, w->io_bytes);
+        cr_assert_eq(m->traffic_class, INSEE_TRAFFIC_IO);
         w->reads_answered[m->dst]++;
         cr_assert_leq(w->reads_answered[m->dst], w->reads_asked[m->dst]);
         return;
@@ -69,11 +73,15 @@ static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message
         cr_assert_lt(m->dst, w->workers, "communicate goes to a compute task");
         cr_assert_neq(m->dst, task);
         cr_assert_eq(m->packets, w->comm_packets);
+        cr_assert_eq(m->bytes, w->comm_bytes);
+        cr_assert_eq(m->traffic_class, INSEE_TRAFFIC_APP);
         visit(w, task, COMMUNICATE);
         break;
     case TAG_READ_REQUEST:
         cr_assert_geq(m->dst, w->workers, "a read asks storage");
         cr_assert_eq(m->packets, 1u);
+        cr_assert_eq(m->bytes, 64u);
+        cr_assert_eq(m->traffic_class, INSEE_TRAFFIC_IO);
         w->reads_asked[task]++;
         visit(w, task, READ);
         break;
@@ -81,6 +89,8 @@ static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message
         cr_assert_eq(m->tag, TAG_WRITE);
         cr_assert_geq(m->dst, w->workers, "a write goes to storage");
         cr_assert_eq(m->packets, w->io_packets);
+        cr_assert_eq(m->bytes, w->io_bytes);
+        cr_assert_eq(m->traffic_class, INSEE_TRAFFIC_IO);
         visit(w, task, WRITE);
     }
 }
@@ -148,7 +158,7 @@ Test(markov, walks_follow_the_chain)
     };
     const char *text = "0.3 0.4 0.2 0.1; 0.5 0.2 0.1 0.2; 0.7, 0.1, 0.1, 0.1;\n0.2 0.6 0.2 0";
     const uint64_t steps = 20000;
-    static walk w = {.comm_packets = 16, .io_packets = 47};
+    static walk w = {.comm_packets = 16, .io_packets = 47, .comm_bytes = 1000, .io_bytes = 3000};
     run_walk(&w, 8, text, steps, 7.0, 1000, 3000, 2, 9);
     /* Each move out of a phase is an independent draw from its row. */
     for (int a = 0; a < PHASES; a++) {
@@ -180,7 +190,7 @@ Test(markov, walks_follow_the_chain)
    task ends (its last emit) at 1 + (steps - 1) (d + 1). */
 Test(markov, exact_steps_and_timing_of_a_fixed_walk)
 {
-    static walk w = {.comm_packets = 1};
+    static walk w = {.comm_packets = 1, .comm_bytes = 64}; /* 0 bytes: one packet */
     uint64_t end = run_walk(&w, 5, "0 1 0 0  0 1 0 0  1 0 0 0  1 0 0 0", 12, 1.0, 0, 0, 0, 4);
     cr_assert_eq(w.by_phase[COMMUNICATE], 5u * 11u);
     cr_assert_eq(w.by_phase[COMPUTE], 5u);

@@ -119,6 +119,8 @@ static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message
     if (!m)
         return;
     cr_assert_neq(m->dst, task);
+    /* Lengths are in packets: bytes are packets x 16 (4 phits of 4 bytes). */
+    cr_assert_eq(m->bytes, (uint64_t)m->packets * 16u);
     if (m->tag == TAG_INDEPENDENT) {
         cr_assert_eq(m->packets, 1u);
         l->independent_sent++;

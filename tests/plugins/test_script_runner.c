@@ -75,8 +75,14 @@ Test(script_runner, sends_are_eager_and_cut_by_bytes)
     cr_assert_eq(script_runner_start(r, 1), INSEE_NEVER, "a task with no events never runs");
     cr_assert_eq(script_runner_start(r, 7), INSEE_NEVER, "a task beyond the script is idle");
     cr_assert_not(script_runner_finished(r));
-    expect_send(r, 0, 0, 1, 2, 1);
-    expect_send(r, 0, 1, 2, 1, INSEE_NEVER);
+    insee_message a = expect_send(r, 0, 0, 1, 2, 1);
+    insee_message b = expect_send(r, 0, 1, 2, 1, INSEE_NEVER);
+    /* A message carries its send's tag and exact length, the key of the
+       receive it matches; 0 bytes (the kernel counts its packet). */
+    cr_assert(a.tag == 5 && a.bytes == 65, "tag %lu, %lu bytes", (unsigned long)a.tag,
+              (unsigned long)a.bytes);
+    cr_assert(b.tag == 6 && b.bytes == 0, "tag %lu, %lu bytes", (unsigned long)b.tag,
+              (unsigned long)b.bytes);
     cr_assert(script_runner_finished(r), "done once the last message is handed over");
     char buf[64];
     cr_assert_not(script_runner_describe_wait(r, buf, sizeof buf));

@@ -8,7 +8,9 @@
  *  - message lengths: fixed bytes cut into exactly ceil(bytes / (L x
  *    phit_bytes)) packets; uniform, exponential and bimodal means and shares
  *    against sums and closed forms computed here; the load stays in phits:
- *    packets per cycle = load / L whatever the lengths;
+ *    packets per cycle = load / L whatever the lengths; every message gives
+ *    its bytes (ABI 1.8), of which its packets are the ceiling, with the
+ *    distribution's mean;
  *  - the same seed gives the same stream; bad length settings are refused.
  */
 #include "traffic_rig.h"
@@ -209,7 +211,8 @@ Test(source, the_same_seed_gives_the_same_stream)
 }
 
 /* The packets of every message of fixed length `bytes` (phits of
-   phit_bytes bytes, packets of L phits). */
+   phit_bytes bytes, packets of L phits), each of which gives `bytes` as
+   its length in bytes, or one packet's, L x phit_bytes, for 0. */
 static uint32_t fixed_packets(uint64_t bytes, uint32_t L, uint32_t phit_bytes)
 {
     rig_params p;
@@ -231,6 +234,7 @@ static uint32_t fixed_packets(uint64_t bytes, uint32_t L, uint32_t phit_bytes)
         if (i == 0)
             first = m.packets;
         cr_assert_eq(m.packets, first, "a fixed length varied");
+        cr_assert_eq(m.bytes, bytes ? bytes : (uint64_t)L * phit_bytes);
     }
     rig_free(&r);
     return first;
@@ -253,9 +257,11 @@ Test(source, fixed_bytes_are_cut_into_whole_packets)
 }
 
 /* Lengths of one task sending in every cycle it can (load 1, so one
-   message per mean-packets x L cycles): histogram of packets (up to 80). */
+   message per mean-packets x L cycles): histogram of packets (up to 80),
+   and the sum of the bytes, of which each message's packets must be the
+   ceiling (phits of 4 bytes). */
 static uint64_t lengths(rig_params *p, uint32_t L, uint64_t cycles, uint64_t *hist,
-                        uint64_t *packets)
+                        uint64_t *packets, uint64_t *bytes)
 {
     traffic_rig r;
     make(&r, p, 8, L, 1.0);
@@ -266,8 +272,11 @@ static uint64_t lengths(rig_params *p, uint32_t L, uint64_t cycles, uint64_t *hi
         insee_message m;
         cr_assert(r.vt->emit(r.self, 2, t, &rng, &m, &t));
         cr_assert_geq(m.packets, 1u);
+        cr_assert_eq((m.bytes + 4 * L - 1) / (4 * L), m.packets, "%lu bytes in %u packets",
+                     (unsigned long)m.bytes, m.packets);
         hist[m.packets < 80 ? m.packets : 80]++;
         *packets += m.packets;
+        *bytes += m.bytes;
     }
     rig_free(&r);
     return n;
@@ -301,10 +310,14 @@ Test(source, uniform_lengths_mean_and_load)
         sum2 += k * k;
     }
     double P = sum / 991, V = sum2 / 991 - P * P;
-    uint64_t hist[81] = {0}, packets = 0;
-    uint64_t n = lengths(&p, 16, 3000000, hist, &packets);
+    uint64_t hist[81] = {0}, packets = 0, bytes = 0;
+    uint64_t n = lengths(&p, 16, 3000000, hist, &packets, &bytes);
     double mean = (double)packets / n;
     cr_assert(fabs(mean - P) <= 5 * sqrt(V / n), "mean %g packets, expected %g", mean, P);
+    /* Bytes uniform over 10 .. 1000: mean 505, variance (991^2 - 1) / 12. */
+    double mean_bytes = (double)bytes / n;
+    cr_assert(fabs(mean_bytes - 505) <= 5 * sqrt((991.0 * 991 - 1) / 12 / n),
+              "mean %g bytes, expected 505", mean_bytes);
     cr_assert_gt(hist[1], 0u);
     cr_assert_gt(hist[16], 0u);
     for (int k = 17; k <= 80; k++)
@@ -324,10 +337,15 @@ Test(source, exponential_lengths_are_geometric_in_packets)
        (1 - s) s^(k-1) with s = e^(-1/4); mean 1 / (1 - s), variance
        s / (1 - s)^2. */
     double s = exp(-0.25), P = 1 / (1 - s), V = s / ((1 - s) * (1 - s));
-    uint64_t hist[81] = {0}, packets = 0;
-    uint64_t n = lengths(&p, 16, 3000000, hist, &packets);
+    uint64_t hist[81] = {0}, packets = 0, bytes = 0;
+    uint64_t n = lengths(&p, 16, 3000000, hist, &packets, &bytes);
     double mean = (double)packets / n;
     cr_assert(fabs(mean - P) <= 5 * sqrt(V / n), "mean %g packets, expected %g", mean, P);
+    /* ceil(X) is geometric on 1, 2, ... with ratio r = e^(-1/256): mean
+       1 / (1 - r), variance r / (1 - r)^2. */
+    double r = exp(-1.0 / 256), mean_bytes = (double)bytes / n;
+    cr_assert(fabs(mean_bytes - 1 / (1 - r)) <= 5 * sqrt(r / ((1 - r) * (1 - r)) / n),
+              "mean %g bytes, expected %g", mean_bytes, 1 / (1 - r));
     for (int k = 1; k <= 4; k++)
         rig_assert_binomial(hist[k], n, (1 - s) * pow(s, k - 1), "k packets");
     assert_load_kept(packets, 3000000, 16, P, V);
@@ -341,10 +359,11 @@ Test(source, bimodal_lengths_share_and_load)
     rig_set(&p, "message_bytes", value_int(100)); /* 2 packets */
     rig_set(&p, "long_bytes", value_int(4096));   /* 64 packets */
     rig_set(&p, "long_share", value_double(0.2));
-    uint64_t hist[81] = {0}, packets = 0;
-    uint64_t n = lengths(&p, 16, 3000000, hist, &packets);
+    uint64_t hist[81] = {0}, packets = 0, bytes = 0;
+    uint64_t n = lengths(&p, 16, 3000000, hist, &packets, &bytes);
     cr_assert_eq(hist[2] + hist[64], n, "lengths other than 2 and 64 packets");
     rig_assert_binomial(hist[64], n, 0.2, "long messages");
+    cr_assert_eq(bytes, 100 * hist[2] + 4096 * hist[64], "short 100 bytes, long 4096");
     double P = 0.8 * 2 + 0.2 * 64, V = 0.2 * 0.8 * 62 * 62;
     assert_load_kept(packets, 3000000, 16, P, V);
 }
@@ -392,8 +411,8 @@ Test(source, every_length_works_at_its_defaults)
         rig_params p;
         rig_defaults(&p, "uniform");
         rig_set_choice(&p, "length_dist", dists[i]);
-        uint64_t hist[81] = {0}, packets = 0;
-        uint64_t n = lengths(&p, 16, 3000000, hist, &packets);
+        uint64_t hist[81] = {0}, packets = 0, bytes = 0;
+        uint64_t n = lengths(&p, 16, 3000000, hist, &packets, &bytes);
         double got = (double)packets / n;
         cr_assert(fabs(got - mean[i]) <= 5 * sqrt(var[i] / n), "%s: mean %g packets, expected %g",
                   dists[i], got, mean[i]);

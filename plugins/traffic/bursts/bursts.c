@@ -13,6 +13,7 @@
  * does not wait for it.
  */
 #include "bernoulli.h"
+#include "packet_bytes.h"
 #include "perm.h"
 
 #include <stdio.h>
@@ -38,6 +39,7 @@ typedef struct bursts {
     uint32_t tasks;
     traffic_perm *perm; /* NULL: uniform */
     uint32_t packets;   /* b */
+    uint64_t packet_bytes; /* the bytes of each message, one packet */
     uint32_t bursts;    /* n */
     uint32_t burst;     /* the burst under way; == bursts when finished */
     uint32_t *sent;     /* sent[task]: packets of this burst sent so far */
@@ -71,6 +73,7 @@ static void *bursts_create(const insee_host *host, const insee_value *params, in
     b->host = host;
     b->tasks = shape.tasks;
     b->packets = (uint32_t)params[P_PACKETS].i;
+    b->packet_bytes = traffic_packet_bytes(host);
     b->bursts = (uint32_t)params[P_BURSTS].i;
     uint32_t senders = shape.tasks;
     if (params[P_PATTERN].i == 0 && shape.tasks < 2) {
@@ -116,7 +119,7 @@ static bool bursts_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng
         return false; /* done with this burst: the barrier wakes it */
     uint32_t dst = b->perm ? traffic_perm_dst(b->perm, task, rng)
                            : traffic_other_task(rng, b->tasks, task);
-    *msg = (insee_message){.dst = dst, .packets = 1, .tag = b->burst};
+    *msg = (insee_message){.dst = dst, .packets = 1, .tag = b->burst, .bytes = b->packet_bytes};
     /* As fast as the source takes them: the kernel holds the task while
        its injection queue is full. */
     if (++b->sent[task] < b->packets)

@@ -190,8 +190,7 @@ bool traffic_flows_emit(void *self, uint32_t task, uint64_t now, insee_rng *rng,
         m = f->cursor[task];
         f->cursor[task] = m + 1 == f->count[task] ? 0 : m + 1;
     }
-    *msg = (insee_message){.dst = member(f, task, m),
-                           .packets = traffic_source_packets(f->source, rng)};
+    traffic_source_message(f->source, member(f, task, m), rng, msg);
     if (!f->finite) {
         *next = traffic_source_next(f->source, task, now, rng);
         return true;
@@ -218,8 +217,8 @@ void traffic_flows_round(void *self, uint32_t task, insee_rng *rng,
 {
     const traffic_flows *f = self;
     for (uint32_t m = 0; m < f->count[task]; m++) {
-        insee_message msg = {.dst = member(f, task, m),
-                             .packets = traffic_source_packets(f->source, rng)};
+        insee_message msg;
+        traffic_source_message(f->source, member(f, task, m), rng, &msg);
         add(ctx, &msg);
     }
 }

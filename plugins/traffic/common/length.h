@@ -5,7 +5,9 @@
  * A length is given in bytes and cut into packets by the kernel's
  * host->message_packets(): ceil(bytes / (L x phit_bytes)), at least 1
  * ([simulation] phit_bytes). The default, a fixed length of 0 bytes, is one
- * packet per message, INSEE's sources; it never calls the host.
+ * packet per message, INSEE's sources. Every message also carries its bytes
+ * (insee_message.bytes, ABI 1.8): the length drawn, or a packet's bytes
+ * (packet_bytes.h) for a length of 0, which is one packet.
  *
  *   fixed        every message is message_bytes long
  *   uniform      bytes drawn uniformly in [message_bytes_min, message_bytes_max]
@@ -62,8 +64,10 @@ typedef struct traffic_length {
     uint64_t low, span;  /* uniform: bytes = low + a draw below span */
     double mean_bytes;   /* exponential */
     double long_share;   /* bimodal */
+    uint64_t packet_bytes; /* B = L x phit_bytes (0: the host cannot tell) */
     uint32_t packets;    /* fixed: the packets of a message; bimodal: of a short one */
     uint32_t long_packets;
+    uint64_t bytes, long_bytes; /* the same lengths in bytes */
     double mean_packets; /* packets per message, on average */
 } traffic_length;
 
@@ -73,7 +77,8 @@ typedef struct traffic_length {
 bool traffic_length_init(traffic_length *l, const char *who, const insee_host *host,
                          const insee_value *params, insee_error *err);
 
-/* The packets of the next message; fixed lengths draw nothing. */
-uint32_t traffic_length_draw(const traffic_length *l, insee_rng *rng);
+/* The length of the next message into msg->packets and msg->bytes; fixed
+   lengths draw nothing. */
+void traffic_length_draw(const traffic_length *l, insee_rng *rng, insee_message *msg);
 
 #endif

@@ -69,8 +69,9 @@ uint64_t script_messages(const script *s);
  * message_packets() (bytes to packets) and wake_task() (a waiting receive
  * satisfied). Memory: one word per task, the script, and the messages that
  * arrived before their receive (a hash table); each event costs O(1)
- * amortised. Messages carry the sender's event index in insee_message.tag,
- * so a delivery finds its send's tag and exact byte length in O(1). */
+ * amortised. A message carries its send's tag in insee_message.tag and its
+ * exact length in insee_message.bytes (ABI 1.8), the key of its receive:
+ * a delivery is matched without looking at the sender's program. */
 typedef struct script_runner script_runner;
 
 /* Take `s` (freed with the runner, and on failure). `causal` false: inject

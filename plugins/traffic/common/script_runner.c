@@ -317,7 +317,8 @@ static void send_event(const script_runner *r, uint32_t task, size_t i, insee_me
     *msg = (insee_message){
         .dst = e->peer,
         .packets = r->host->message_packets(r->host->kernel, e->bytes),
-        .tag = i,
+        .tag = e->tag,
+        .bytes = e->bytes,
     };
 }
 
@@ -391,21 +392,17 @@ bool script_runner_emit(script_runner *r, uint32_t task, uint64_t now, insee_mes
 void script_runner_delivered(script_runner *r, uint32_t src_task, const insee_message *msg,
                              uint64_t now)
 {
-    /* Inject at will receives nothing. A message this runner did not send
-       (the tag is the sender's event index) is ignored rather than read out
-       of bounds. */
-    if (!r->causal || src_task >= r->tasks || msg->tag >= script_length(r->s, src_task))
+    /* Inject at will receives nothing. A message carries its send's tag and
+       exact length (bytes, ABI 1.8), the key a receive matches. */
+    if (!r->causal || src_task >= r->tasks || msg->dst >= r->tasks)
         return;
-    const script_event *sent = &script_events(r->s, src_task)[msg->tag];
-    if (sent->op != SCRIPT_SEND || sent->peer != msg->dst)
-        return;
-    msg_key k = {msg->dst, src_task, sent->tag, sent->bytes};
+    msg_key k = {msg->dst, src_task, msg->tag, msg->bytes};
     table_arrive(r, &k, now);
     task_state *ts = &r->task[msg->dst];
     if (ts->state != TASK_WAIT)
         return;
     const script_event *want = &script_events(r->s, msg->dst)[ts->pos];
-    if (want->peer == src_task && want->tag == sent->tag && want->bytes == sent->bytes) {
+    if (want->peer == src_task && want->tag == msg->tag && want->bytes == msg->bytes) {
         ts->state = TASK_RUN;
         ts->resume = now + 1;
         r->host->wake_task(r->host->kernel, msg->dst, now + 1);

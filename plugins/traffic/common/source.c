@@ -124,9 +124,11 @@ uint64_t traffic_source_next(traffic_source *s, uint32_t task, uint64_t now, ins
     return bursty_from(s, task, now + 1, rng);
 }
 
-uint32_t traffic_source_packets(const traffic_source *s, insee_rng *rng)
+void traffic_source_message(const traffic_source *s, uint32_t dst, insee_rng *rng,
+                            insee_message *msg)
 {
-    return traffic_length_draw(&s->length, rng);
+    *msg = (insee_message){.dst = dst};
+    traffic_length_draw(&s->length, rng, msg);
 }
 
 double traffic_source_load(const traffic_source *s)

@@ -62,8 +62,11 @@ void traffic_source_destroy(traffic_source *s);
 uint64_t traffic_source_start(traffic_source *s, uint32_t task, insee_rng *rng);
 /* The cycle after `now` at which `task`, which just sent, is due again. */
 uint64_t traffic_source_next(traffic_source *s, uint32_t task, uint64_t now, insee_rng *rng);
-/* The packets of the message being sent. */
-uint32_t traffic_source_packets(const traffic_source *s, insee_rng *rng);
+/* *msg = the message being sent, to `dst`: its length drawn, in packets and
+   bytes; tag and traffic_class 0. Filled in place: the packet engine asks
+   for one per message. */
+void traffic_source_message(const traffic_source *s, uint32_t dst, insee_rng *rng,
+                            insee_message *msg);
 /* The offered load, phits/node/cycle. */
 double traffic_source_load(const traffic_source *s);
 

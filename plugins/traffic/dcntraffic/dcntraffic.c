@@ -118,9 +118,7 @@ static bool dcntraffic_emit(void *vself, uint32_t task, uint64_t now, insee_rng 
     *next = INSEE_NEVER;
     if (d->started[task] == d->flows)
         return false;
-    *msg = (insee_message){.dst = traffic_other_task(rng, d->tasks, task),
-                           .packets = traffic_source_packets(d->source, rng),
-                           .tag = 0};
+    traffic_source_message(d->source, traffic_other_task(rng, d->tasks, task), rng, msg);
     if (++d->started[task] < d->flows)
         *next = traffic_source_next(d->source, task, now, rng);
     return true;

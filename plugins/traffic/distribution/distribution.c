@@ -136,7 +136,7 @@ static bool distribution_emit(void *vself, uint32_t task, uint64_t now, insee_rn
 {
     distribution *d = vself;
     uint32_t dst = weights_draw(&d->wt, task, rng);
-    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(d->source, rng)};
+    traffic_source_message(d->source, dst, rng, msg);
     *next = traffic_source_next(d->source, task, now, rng);
     return true;
 }

@@ -74,7 +74,8 @@ static uint64_t hot_region_start(void *vself, uint32_t task, insee_rng *rng)
     return traffic_source_start(h->source, task, rng);
 }
 
-static insee_message hot_region_draw(const hot_region *h, uint32_t task, insee_rng *rng)
+static void hot_region_draw(const hot_region *h, uint32_t task, insee_rng *rng,
+                            insee_message *msg)
 {
     uint32_t dst;
     /* A hot task draws among the other hot tasks; the only hot task has
@@ -86,14 +87,14 @@ static insee_message hot_region_draw(const hot_region *h, uint32_t task, insee_r
         dst = traffic_other_task(rng, h->region, task);
     else
         dst = insee_rng_below(rng, h->region);
-    return (insee_message){.dst = dst, .packets = traffic_source_packets(h->source, rng)};
+    traffic_source_message(h->source, dst, rng, msg);
 }
 
 static bool hot_region_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                             insee_message *msg, uint64_t *next)
 {
     hot_region *h = vself;
-    *msg = hot_region_draw(h, task, rng);
+    hot_region_draw(h, task, rng, msg);
     *next = traffic_source_next(h->source, task, now, rng);
     return true;
 }
@@ -106,7 +107,8 @@ static void hot_region_round(void *vself, uint32_t task, insee_rng *rng,
     const hot_region *h = vself;
     if (h->tasks < 2)
         return; /* no destination but itself */
-    insee_message msg = hot_region_draw(h, task, rng);
+    insee_message msg;
+    hot_region_draw(h, task, rng, &msg);
     add(ctx, &msg);
 }
 

@@ -82,7 +82,7 @@ static bool hotspot_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rn
     /* The hot task itself never sends to itself: all its packets are uniform. */
     bool hot = task != h->node && insee_rng_double(rng) < h->fraction;
     uint32_t dst = hot ? h->node : traffic_other_task(rng, h->tasks, task);
-    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(h->source, rng)};
+    traffic_source_message(h->source, dst, rng, msg);
     *next = traffic_source_next(h->source, task, now, rng);
     return true;
 }

@@ -101,7 +101,7 @@ static bool local_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
             pos = traffic_grid_move(g, pos, d, local_offset(rng, g->k[d]));
         dst = g->node[pos];
     } while (dst == task);
-    *msg = (insee_message){.dst = dst, .packets = traffic_source_packets(l->source, rng)};
+    traffic_source_message(l->source, dst, rng, msg);
     *next = traffic_source_next(l->source, task, now, rng);
     return true;
 }

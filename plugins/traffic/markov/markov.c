@@ -22,6 +22,7 @@
  * tags name the phase, so a reader of the messages sees the walk.
  */
 #include "bernoulli.h"
+#include "packet_bytes.h"
 #include "ring.h"
 
 #include <math.h>
@@ -69,6 +70,7 @@ typedef struct markov {
     uint64_t steps;
     double p_end;            /* a compute phase ends after each cycle with this chance */
     uint32_t message_packets, io_packets;
+    uint64_t message_bytes, io_bytes, packet_bytes; /* a read request is one packet */
     uint32_t tasks, workers; /* tasks 0 .. workers-1 walk; the rest are storage */
     uint32_t done;           /* walkers that have taken every step */
     walker *w;               /* per walker */
@@ -243,6 +245,10 @@ static void *markov_create(const insee_host *host, const insee_value *params, in
     }
     mk->message_packets = host->message_packets(host->kernel, (uint64_t)params[P_MESSAGE_BYTES].i);
     mk->io_packets = host->message_packets(host->kernel, (uint64_t)params[P_IO_BYTES].i);
+    mk->packet_bytes = traffic_packet_bytes(host);
+    mk->message_bytes =
+        traffic_message_bytes((uint64_t)params[P_MESSAGE_BYTES].i, mk->packet_bytes);
+    mk->io_bytes = traffic_message_bytes((uint64_t)params[P_IO_BYTES].i, mk->packet_bytes);
     mk->w = calloc(mk->workers, sizeof *mk->w);
     mk->requests = calloc(storage ? storage : 1, sizeof *mk->requests);
     if (!mk->w || !mk->requests) {
@@ -288,8 +294,9 @@ static bool serve(markov *mk, uint32_t task, uint64_t now, insee_message *msg, u
     *next = INSEE_NEVER;
     if (!q->len)
         return false;
-    *msg = (insee_message){
-        .dst = (uint32_t)traffic_ring_pop(q), .packets = mk->io_packets, .tag = TAG_READ_DATA};
+    *msg = (insee_message){.dst = (uint32_t)traffic_ring_pop(q), .packets = mk->io_packets,
+                           .tag = TAG_READ_DATA, .bytes = mk->io_bytes,
+                           .traffic_class = INSEE_TRAFFIC_IO};
     if (q->len)
         *next = now + 1;
     return true;
@@ -318,15 +325,17 @@ static bool markov_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng
     case COMMUNICATE:
         w->peer = traffic_other_task(rng, mk->workers, task);
         *msg = (insee_message){.dst = w->peer, .packets = mk->message_packets,
-                               .tag = TAG_COMMUNICATE};
+                               .tag = TAG_COMMUNICATE, .bytes = mk->message_bytes};
         break;
     case READ:
         w->peer = storage_task(mk, rng);
-        *msg = (insee_message){.dst = w->peer, .packets = 1, .tag = TAG_READ_REQUEST};
+        *msg = (insee_message){.dst = w->peer, .packets = 1, .tag = TAG_READ_REQUEST,
+                               .bytes = mk->packet_bytes, .traffic_class = INSEE_TRAFFIC_IO};
         break;
     default: /* WRITE */
         w->peer = storage_task(mk, rng);
-        *msg = (insee_message){.dst = w->peer, .packets = mk->io_packets, .tag = TAG_WRITE};
+        *msg = (insee_message){.dst = w->peer, .packets = mk->io_packets, .tag = TAG_WRITE,
+                               .bytes = mk->io_bytes, .traffic_class = INSEE_TRAFFIC_IO};
         break;
     }
     w->waiting = true;

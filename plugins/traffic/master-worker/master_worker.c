@@ -48,6 +48,7 @@ typedef struct master_worker {
     const insee_host *host;
     uint32_t n; /* tasks taking part: the master, 0, and the workers 1..n-1 */
     uint32_t item_packets, reply_packets;
+    uint64_t item_bytes, reply_bytes;
     uint64_t compute;
     double jitter;
     uint64_t items, handed, results;
@@ -83,6 +84,8 @@ static void *master_worker_create(const insee_host *host, const insee_value *par
             .n = n,
             .item_packets = host->message_packets(host->kernel, a.bytes),
             .reply_packets = host->message_packets(host->kernel, (uint64_t)a.own[P_REPLY_BYTES].i),
+            .item_bytes = a.bytes,
+            .reply_bytes = (uint64_t)a.own[P_REPLY_BYTES].i,
             .compute = a.compute,
             .jitter = a.own[P_JITTER].d,
             .items = (uint64_t)a.iterations * (n - 1),
@@ -138,7 +141,8 @@ static bool master_emit(master_worker *m, uint64_t now, insee_message *msg, uint
     m->head = (m->head + 1) % (m->n - 1);
     m->queued--;
     m->w[t].item = m->handed++;
-    *msg = (insee_message){.dst = t, .packets = m->item_packets, .tag = m->w[t].item};
+    *msg = (insee_message){
+        .dst = t, .packets = m->item_packets, .tag = m->w[t].item, .bytes = m->item_bytes};
     *next = m->queued ? now + 1 : INSEE_NEVER;
     return true;
 }
@@ -159,7 +163,8 @@ static bool worker_emit(master_worker *m, uint32_t task, uint64_t now, insee_rng
         return false;
     }
     w->phase = IDLE;
-    *msg = (insee_message){.dst = 0, .packets = m->reply_packets, .tag = w->item};
+    *msg = (insee_message){
+        .dst = 0, .packets = m->reply_packets, .tag = w->item, .bytes = m->reply_bytes};
     return true;
 }
 

@@ -73,17 +73,18 @@ static uint64_t permutation_start(void *vself, uint32_t task, insee_rng *rng)
                                               : traffic_source_start(p->source, task, rng);
 }
 
-static insee_message permutation_draw(const permutation *p, uint32_t task, insee_rng *rng)
+static void permutation_draw(const permutation *p, uint32_t task, insee_rng *rng,
+                             insee_message *msg)
 {
     uint32_t dst = traffic_perm_dst(p->perm, task, rng);
-    return (insee_message){.dst = dst, .packets = traffic_source_packets(p->source, rng)};
+    traffic_source_message(p->source, dst, rng, msg);
 }
 
 static bool permutation_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                              insee_message *msg, uint64_t *next)
 {
     permutation *p = vself;
-    *msg = permutation_draw(p, task, rng);
+    permutation_draw(p, task, rng, msg);
     *next = traffic_source_next(p->source, task, now, rng);
     return true;
 }
@@ -95,7 +96,8 @@ static void permutation_round(void *vself, uint32_t task, insee_rng *rng,
     const permutation *p = vself;
     if (traffic_perm_silent(p->perm, task))
         return;
-    insee_message msg = permutation_draw(p, task, rng);
+    insee_message msg;
+    permutation_draw(p, task, rng, &msg);
     add(ctx, &msg);
 }
 

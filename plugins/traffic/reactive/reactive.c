@@ -18,6 +18,7 @@
  * "pattern"). With cascade as well, that is INSEE's reactive traffic.
  */
 #include "bernoulli.h"
+#include "packet_bytes.h"
 #include "ring.h"
 
 #include <stdlib.h>
@@ -54,6 +55,7 @@ typedef struct reactive {
     const insee_host *host;
     traffic_bernoulli rate;
     uint32_t tasks;
+    uint64_t packet_bytes; /* lengths are in packets: a message's bytes are packets x this */
     double q;
     uint32_t reply_min, reply_span; /* lengths reply_min + below(reply_span) */
     bool cascade;
@@ -131,6 +133,7 @@ static void *reactive_create(const insee_host *host, const insee_value *params, 
         return NULL;
     }
     re->host = host;
+    re->packet_bytes = traffic_packet_bytes(host);
     re->rate = rate;
     re->q = q;
     re->reply_min = (uint32_t)a;
@@ -162,10 +165,11 @@ static bool reactive_emit(void *vself, uint32_t task, uint64_t now, insee_rng *r
     if (ready) {
         /* Replies first, as INSEE's sources send triggered packets first. */
         uint64_t r = traffic_ring_pop(rq);
-        uint32_t dst = (uint32_t)(r >> 32);
+        uint32_t dst = (uint32_t)(r >> 32), packets = (uint32_t)r;
         *msg = (insee_message){.dst = dst == DRAWN_DST ? traffic_other_task(rng, re->tasks, task)
                                                        : dst,
-                               .packets = (uint32_t)r, .tag = TAG_REPLY};
+                               .packets = packets, .tag = TAG_REPLY,
+                               .bytes = packets * re->packet_bytes};
         /* INSEE makes no Bernoulli draw in a cycle that sends a triggered
            packet: an independent message due now is never made (one due
            earlier, held back by a full queue or a wake, was made: it waits). */
@@ -174,7 +178,8 @@ static bool reactive_emit(void *vself, uint32_t task, uint64_t now, insee_rng *r
     } else if (now >= re->independent_at[task]) {
         *msg = (insee_message){.dst = traffic_other_task(rng, re->tasks, task),
                                .packets = 1,
-                               .tag = TAG_INDEPENDENT};
+                               .tag = TAG_INDEPENDENT,
+                               .bytes = re->packet_bytes};
         re->independent_at[task] = traffic_bernoulli_next(&re->rate, now, rng);
     } else {
         sent = false; /* woken early: nothing is due yet */

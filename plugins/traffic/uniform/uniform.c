@@ -69,18 +69,18 @@ static uint64_t uniform_start(void *vself, uint32_t task, insee_rng *rng)
     return traffic_source_start(u->source, task, rng);
 }
 
-static insee_message uniform_draw(const uniform *u, uint32_t task, insee_rng *rng)
+static void uniform_draw(const uniform *u, uint32_t task, insee_rng *rng, insee_message *msg)
 {
     uint32_t dst =
         u->self ? insee_rng_below(rng, u->tasks) : traffic_other_task(rng, u->tasks, task);
-    return (insee_message){.dst = dst, .packets = traffic_source_packets(u->source, rng)};
+    traffic_source_message(u->source, dst, rng, msg);
 }
 
 static bool uniform_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                          insee_message *msg, uint64_t *next)
 {
     uniform *u = vself;
-    *msg = uniform_draw(u, task, rng);
+    uniform_draw(u, task, rng, msg);
     *next = traffic_source_next(u->source, task, now, rng);
     return true;
 }
@@ -92,7 +92,8 @@ static void uniform_round(void *vself, uint32_t task, insee_rng *rng,
 {
     const uniform *u = vself;
     if (u->tasks >= (u->self ? 1u : 2u)) {
-        insee_message msg = uniform_draw(u, task, rng);
+        insee_message msg;
+        uniform_draw(u, task, rng, &msg);
         add(ctx, &msg);
     }
 }
