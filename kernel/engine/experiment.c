@@ -1252,7 +1252,9 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
                                       .traffic = eng->apps[a].traffic, .self = eng->apps[a].self,
                                       .first_task = eng->apps[a].first_task,
                                       .tasks = eng->apps[a].tasks,
-                                      .causal = eng->apps[a].causal};
+                                      .causal = eng->apps[a].causal,
+                                      .abi_minor = app_at(exp, a)->traffic.plugin->desc->abi_minor,
+                                      .io = eng->apps[a].io};
         g_string_append_printf(names, "%s%s", a ? "+" : "", (*apps)[a].plugin);
     }
     exp->flow_plugins = g_string_free(names, FALSE);

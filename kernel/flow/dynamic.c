@@ -21,6 +21,7 @@
 
 #include "engine/events.h"
 #include "flow/paths.h"
+#include "workload/message.h"
 
 #define NO_MESSAGE UINT32_MAX
 
@@ -30,6 +31,7 @@ typedef struct message {
     uint32_t left;          /* sub-flows not ended */
     uint32_t next;          /* the task's next pending message, or NO_MESSAGE */
     uint64_t bytes;
+    uint32_t cls;        /* INSEE_SHARE_APP or INSEE_SHARE_IO */
     double start, alone; /* when it entered the network; its time alone there */
 } message;
 
@@ -239,11 +241,13 @@ static uint32_t new_message(insee_flow_dynamic *d, uint32_t task, const insee_me
         g_array_set_size(d->messages, m + 1);
     }
     const insee_flow_app *a = app_of(d, task);
-    *msg_at(d, m) = (message){.msg = *msg,
-                              .app = d->task_app[task],
-                              .src_task = task - a->first_task,
-                              .next = NO_MESSAGE,
-                              .bytes = (uint64_t)msg->packets * d->o->packet_bytes};
+    *msg_at(d, m) = (message){
+        .msg = *msg,
+        .app = d->task_app[task],
+        .src_task = task - a->first_task,
+        .next = NO_MESSAGE,
+        .bytes = insee_message_bytes(msg, a->abi_minor, d->o->packet_bytes),
+        .cls = a->io ? INSEE_SHARE_IO : insee_message_class(msg, a->abi_minor)};
     d->rep->bytes_sent += msg_at(d, m)->bytes;
     if (d->pend_tail[task] == NO_MESSAGE)
         d->pend_head[task] = m;
@@ -270,7 +274,7 @@ static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double sh
     g_array_append_val(d->path_links, out);
     uint32_t n = d->path_links->len - first;
     uint32_t id = insee_share_add(d->share, &g_array_index(d->path_links, uint32_t, first), n,
-                                  INSEE_SHARE_APP);
+                                  m->cls);
     if (id >= d->subs->len)
         g_array_set_size(d->subs, id + 1);
     *sub_at(d, id) = (sub){.message = d->starting,

@@ -57,6 +57,8 @@ typedef struct insee_flow_app {
     void *self;
     uint32_t first_task, tasks;
     gboolean causal; /* runs through start()/emit()/delivered() (dynamic engine) */
+    uint32_t abi_minor; /* the traffic plugin's: whether its messages give bytes and class */
+    gboolean io;        /* every message of it is I/O ([background] class = "io") */
 } insee_flow_app;
 
 typedef struct insee_flow_setup {
@@ -115,7 +117,7 @@ typedef struct insee_flow_dyn_options {
     insee_share_rule rule;
     insee_share_policy policy;
     double app_share;         /* BA: the application class's share of a link */
-    uint64_t packet_bytes;    /* a message of packets, when it gives no bytes */
+    uint64_t packet_bytes;    /* a message's bytes per packet, when it gives no bytes */
     uint32_t series;          /* buckets of the utilisation time series */
     uint32_t busiest;         /* links listed by utilisation */
     const volatile int *stop; /* non-zero: the run ends where it is, interrupted; may be NULL */

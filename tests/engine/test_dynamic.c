@@ -350,3 +350,52 @@ Test(dynamic, sends_take_no_time_with_cycles_of_zero)
     cr_assert_eq(r.instants, 2);
     assert_all_bytes_delivered(&r);
 }
+
+/* When the first application of `toml` completes. */
+static double first_app_completion(const char *toml)
+{
+    GError *err = NULL;
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    double t = insee_experiment_dyn_report(exp)->app_completion[0];
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    return t;
+}
+
+/* Priorities on a line of 4 routers: the application's message from node 1
+   to node 2 shares the link 1 -> 2 with an I/O message from node 0 to node
+   3 ([background] class = "io"), both of s bytes sent at time 0. No
+   priority: each gets half the link, the application ends at 2 s / bw;
+   application first: it ends at s / bw; bandwidth apportionment with
+   app_share = 0.75: at s / (0.75 bw). */
+Test(dynamic, priorities_share_a_link_between_application_and_io)
+{
+    char *path = write_temp("s 0 1 0 64000\nr 0 1 0 64000\n");
+    static const struct {
+        const char *flow;
+        double times;
+    } cases[] = {{"priority = \"np\"", 2}, {"priority = \"fp\"", 1},
+                 {"priority = \"ba\"\napp_share = 0.75", 1 / 0.75}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strdup_printf(
+            "[simulation]\nengine = \"dynamic\"\n"
+            "[topology]\nplugin = \"mesh\"\ndims = [4]\n"
+            "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+            "[flow]\nlink_gbps = " BW "\ncycle_ns = 0\n%s\n"
+            "[[application]]\nname = \"app\"\ntasks = 2\n"
+            "[application.traffic]\nplugin = \"trace\"\nfile = \"%s\"\n"
+            "[application.placement]\nplugin = \"shift\"\nshift = 1\n"
+            "[background]\nplugin = \"permutation\"\npattern = \"bit-complement\"\n"
+            "message_bytes = 64000\nclass = \"io\"\n",
+            cases[i].flow, path);
+        cr_assert_float_eq(first_app_completion(toml), cases[i].times * 64000 / bytes_per_s,
+                           1e-15, "%s", cases[i].flow);
+        g_free(toml);
+    }
+    g_unlink(path);
+    g_free(path);
+}
