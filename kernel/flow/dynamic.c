@@ -10,10 +10,11 @@
  * changes, so an instant costs what changed, not every flow.
  *
  * A message split over several paths is one sub-flow per path; it is
- * delivered when its last sub-flow ends. Predicted ends sit in the kernel's
- * due heap with the end time's bits as key (a non-negative double orders as
- * its bits do); an entry is live while it matches the sub-flow's current
- * prediction. */
+ * delivered when its last sub-flow ends. Predicted ends sit in a 4-ary heap
+ * keyed by the end time's bits (a non-negative double orders as its bits
+ * do), then the sub-flow: a shallow heap, as a million flows that end
+ * together are popped one after the other. An entry is live while it
+ * matches the sub-flow's current prediction. */
 #include "flow/flow.h"
 
 #include <math.h>
@@ -43,6 +44,59 @@ typedef struct sub {
     gboolean live;
 } sub;
 
+typedef struct end_entry {
+    uint64_t at; /* the predicted end's bits */
+    uint32_t sub;
+} end_entry;
+
+typedef struct end_heap {
+    end_entry *v;
+    uint32_t len, cap;
+} end_heap;
+
+static gboolean end_before(end_entry a, end_entry b)
+{
+    return a.at < b.at || (a.at == b.at && a.sub < b.sub);
+}
+
+static void end_push(end_heap *h, uint64_t at, uint32_t sub)
+{
+    if (h->len == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 1024;
+        h->v = g_renew(end_entry, h->v, h->cap);
+    }
+    end_entry e = {at, sub};
+    uint32_t i = h->len++;
+    while (i > 0 && end_before(e, h->v[(i - 1) / 4])) {
+        h->v[i] = h->v[(i - 1) / 4];
+        i = (i - 1) / 4;
+    }
+    h->v[i] = e;
+}
+
+static end_entry end_pop(end_heap *h)
+{
+    end_entry top = h->v[0], last = h->v[--h->len];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t first = 4 * i + 1, best = i;
+        end_entry least = last;
+        for (uint32_t c = first; c < first + 4 && c < h->len; c++) {
+            if (end_before(h->v[c], least)) {
+                least = h->v[c];
+                best = c;
+            }
+        }
+        if (best == i)
+            break;
+        h->v[i] = h->v[best];
+        i = best;
+    }
+    if (h->len)
+        h->v[i] = last;
+    return top;
+}
+
 typedef struct series_point {
     double at, rate; /* from `at` on, the links carry `rate` bytes per second in all */
 } series_point;
@@ -62,7 +116,8 @@ struct insee_flow_dynamic {
     gboolean *blocked;     /* due while its messages still wait to start */
     uint32_t *outstanding; /* its messages in the network */
     uint32_t *pend_head, *pend_tail;
-    insee_heap due_heap, end_heap;
+    insee_heap due_heap;
+    end_heap ends;
     /* messages and sub-flows */
     GArray *messages;      /* message */
     GArray *free_messages; /* uint32_t */
@@ -187,7 +242,7 @@ void insee_flow_dynamic_free(insee_flow_dynamic *d)
     g_free(d->pend_head);
     g_free(d->pend_tail);
     insee_heap_clear(&d->due_heap);
-    insee_heap_clear(&d->end_heap);
+    g_free(d->ends.v);
     g_array_unref(d->messages);
     g_array_unref(d->free_messages);
     g_array_unref(d->subs);
@@ -453,7 +508,7 @@ static void rate_changed(void *ctx, uint32_t id, double rate)
     if (rate > 0) {
         double end = d->now + f->left / rate;
         memcpy(&f->end, &end, sizeof end);
-        insee_heap_push(&d->end_heap, f->end, id);
+        end_push(&d->ends, f->end, id);
     } else {
         f->end = 0;
     }
@@ -502,15 +557,15 @@ static void deliver_done(insee_flow_dynamic *d)
 /* The earliest live predicted end, or G_MAXDOUBLE. */
 static double next_end(insee_flow_dynamic *d)
 {
-    while (d->end_heap.len) {
-        insee_due top = d->end_heap.v[0];
-        sub *f = sub_at(d, top.task);
+    while (d->ends.len) {
+        end_entry top = d->ends.v[0];
+        sub *f = sub_at(d, top.sub);
         if (f->live && f->end == top.at) {
             double t;
             memcpy(&t, &top.at, sizeof t);
             return t;
         }
-        insee_heap_pop(&d->end_heap);
+        end_pop(&d->ends);
     }
     return G_MAXDOUBLE;
 }
@@ -529,10 +584,12 @@ static double next_due(insee_flow_dynamic *d)
 /* Everything that happens at d->now. */
 static void instant(insee_flow_dynamic *d)
 {
-    /* Ends within rounding of now end now. */
-    double horizon = d->now + d->now * 1e-12;
+    /* Ends within a billionth of now end now: flows that the fluid model
+       ends together can differ in their last bits after progressive
+       filling, and ending them one by one would refill the rates for each. */
+    double horizon = d->now + d->now * 1e-9;
     while (next_end(d) <= horizon)
-        end_sub(d, insee_heap_pop(&d->end_heap).task);
+        end_sub(d, end_pop(&d->ends).sub);
     for (;;) {
         deliver_done(d);
         if (d->error || next_due(d) > d->now)

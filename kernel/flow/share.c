@@ -1,8 +1,11 @@
 /* kernel/flow/share.c — link bandwidth shared among flows; see share.h.
  *
- * Each link keeps the flows crossing it in an array; each flow keeps its
- * links and, for each, where it sits in that link's array, so a flow leaves
- * a link by swapping the last entry into its place (O(1) per link).
+ * Each link keeps the ids of the flows crossing it in an array; each flow
+ * keeps its links. A flow that ends is only marked (a bit per id) and its
+ * links made dirty; the update sweeps each dirty link's array once,
+ * dropping the marked ids, so the many flows that end at one instant cost
+ * one pass over the links they leave, not a search each. An id is reused
+ * only after that sweep.
  *
  * Progressive filling keeps, for every link of the component, the capacity
  * R not yet given to frozen flows and the number n of flows still rising;
@@ -12,17 +15,15 @@
  * the next link in O(log links). */
 #include "flow/share.h"
 
-typedef struct entry {
-    uint32_t flow, slot; /* slot: which of the flow's links this is */
-} entry;
+#include <string.h>
 
 typedef struct link_flows {
-    entry *v;
+    uint32_t *v; /* flow ids, ended ones too until the next update */
     uint32_t len, cap;
 } link_flows;
 
 typedef struct flow {
-    uint32_t *links; /* n links, then n positions in their link_flows */
+    uint32_t *links;
     uint32_t n, cls;
     double rate;
     uint32_t seen; /* stamp: in the component being refilled */
@@ -43,6 +44,10 @@ struct insee_share {
     uint32_t *io_on; /* I/O flows on each link */
     GArray *flows;   /* flow */
     GArray *free;    /* uint32_t: ids to reuse */
+    GArray *ended;   /* uint32_t: ids that ended since the update */
+    gboolean added;  /* a flow started since the update */
+    uint64_t *gone;  /* a bit per id: ended, still in link arrays */
+    uint32_t gone_words;
     GArray *dirty;   /* uint32_t: links whose flows changed since the update */
     uint8_t *is_dirty;
     /* Scratch of an update. */
@@ -71,6 +76,7 @@ insee_share *insee_share_new(uint32_t links, const double *capacity, insee_share
     s->io_on = g_new0(uint32_t, links);
     s->flows = g_array_new(FALSE, FALSE, sizeof(flow));
     s->free = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    s->ended = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     s->dirty = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     s->is_dirty = g_new0(uint8_t, links);
     s->link_seen = g_new0(uint32_t, links);
@@ -95,6 +101,8 @@ void insee_share_free(insee_share *s)
     g_free(s->capacity);
     g_array_unref(s->flows);
     g_array_unref(s->free);
+    g_array_unref(s->ended);
+    g_free(s->gone);
     g_array_unref(s->dirty);
     g_free(s->is_dirty);
     g_free(s->link_seen);
@@ -111,6 +119,7 @@ static void mark_dirty(insee_share *s, uint32_t l)
     if (s->is_dirty[l])
         return;
     s->is_dirty[l] = 1;
+    s->left[l] = 0; /* until the update: the fastest flow that left the link */
     g_array_append_val(s->dirty, l);
 }
 
@@ -123,21 +132,26 @@ uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint
     } else {
         id = s->flows->len;
         g_array_set_size(s->flows, id + 1);
+        if (id / 64 >= s->gone_words) {
+            uint32_t words = MAX(64u, 2 * s->gone_words);
+            s->gone = g_renew(uint64_t, s->gone, words);
+            memset(s->gone + s->gone_words, 0, sizeof(uint64_t) * (words - s->gone_words));
+            s->gone_words = words;
+        }
     }
     flow *f = flow_at(s, id);
-    *f = (flow){.links = g_new(uint32_t, 2 * (gsize)n), .n = n, .cls = cls};
+    *f = (flow){.links = g_memdup2(links, sizeof(uint32_t) * n), .n = n, .cls = cls};
     for (uint32_t i = 0; i < n; i++) {
         link_flows *lf = &s->on[links[i]];
         if (lf->len == lf->cap) {
             lf->cap = lf->cap ? 2 * lf->cap : 4;
-            lf->v = g_renew(entry, lf->v, lf->cap);
+            lf->v = g_renew(uint32_t, lf->v, lf->cap);
         }
-        f->links[i] = links[i];
-        f->links[n + i] = lf->len;
-        lf->v[lf->len++] = (entry){id, i};
+        lf->v[lf->len++] = id;
         s->io_on[links[i]] += cls == INSEE_SHARE_IO;
         mark_dirty(s, links[i]);
     }
+    s->added = TRUE;
     return id;
 }
 
@@ -145,17 +159,38 @@ void insee_share_remove(insee_share *s, uint32_t id)
 {
     flow *f = flow_at(s, id);
     for (uint32_t i = 0; i < f->n; i++) {
-        link_flows *lf = &s->on[f->links[i]];
-        uint32_t pos = f->links[f->n + i];
-        entry last = lf->v[--lf->len];
-        lf->v[pos] = last;
-        flow_at(s, last.flow)->links[flow_at(s, last.flow)->n + last.slot] = pos;
         s->io_on[f->links[i]] -= f->cls == INSEE_SHARE_IO;
         mark_dirty(s, f->links[i]);
+        s->left[f->links[i]] = MAX(s->left[f->links[i]], f->rate);
     }
     g_free(f->links);
     *f = (flow){0};
-    g_array_append_val(s->free, id);
+    s->gone[id / 64] |= 1ull << (id % 64);
+    g_array_append_val(s->ended, id);
+}
+
+/* Drop the ended flows from the dirty links' arrays; their ids are free
+   from now on. */
+static void sweep_ended(insee_share *s)
+{
+    if (!s->ended->len)
+        return;
+    for (guint k = 0; k < s->dirty->len; k++) {
+        link_flows *lf = &s->on[g_array_index(s->dirty, uint32_t, k)];
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < lf->len; i++) {
+            uint32_t id = lf->v[i];
+            if (!(s->gone[id / 64] >> (id % 64) & 1))
+                lf->v[kept++] = id;
+        }
+        lf->len = kept;
+    }
+    for (guint k = 0; k < s->ended->len; k++) {
+        uint32_t id = g_array_index(s->ended, uint32_t, k);
+        s->gone[id / 64] &= ~(1ull << (id % 64));
+    }
+    g_array_append_vals(s->free, s->ended->data, s->ended->len);
+    g_array_set_size(s->ended, 0);
 }
 
 double insee_share_rate(const insee_share *s, uint32_t id)
@@ -194,7 +229,7 @@ static double class_capacity(const insee_share *s, uint32_t l, int cls)
         if (cls == INSEE_SHARE_APP)
             return cap;
         for (uint32_t i = 0; i < s->on[l].len; i++) {
-            const flow *f = flow_at(s, s->on[l].v[i].flow);
+            const flow *f = flow_at(s, s->on[l].v[i]);
             if (f->cls == INSEE_SHARE_APP)
                 cap -= f->rate;
         }
@@ -284,7 +319,7 @@ static void fill(insee_share *s, int cls, void (*changed)(void *, uint32_t, doub
             continue;
         }
         for (uint32_t i = 0; i < s->on[l].len; i++) {
-            uint32_t id = s->on[l].v[i].flow;
+            uint32_t id = s->on[l].v[i];
             flow *f = flow_at(s, id);
             if (f->seen == frozen || (cls >= 0 && f->cls != (uint32_t)cls))
                 continue;
@@ -313,7 +348,7 @@ static void collect_component(insee_share *s)
     for (guint k = 0; k < s->comp_links->len; k++) {
         uint32_t l = g_array_index(s->comp_links, uint32_t, k);
         for (uint32_t i = 0; i < s->on[l].len; i++) {
-            uint32_t id = s->on[l].v[i].flow;
+            uint32_t id = s->on[l].v[i];
             flow *f = flow_at(s, id);
             if (f->seen == mark)
                 continue;
@@ -355,7 +390,7 @@ static void update_equal(insee_share *s, void (*changed)(void *, uint32_t, doubl
         for (guint k = 0; k < s->comp_links->len; k++) {
             uint32_t l = g_array_index(s->comp_links, uint32_t, k);
             for (uint32_t i = 0; i < s->on[l].len; i++) {
-                uint32_t id = s->on[l].v[i].flow;
+                uint32_t id = s->on[l].v[i];
                 flow *f = flow_at(s, id);
                 int mine = by_class ? (int)f->cls : -1;
                 if (f->seen == flow_mark || (fp && mine != (pass ? INSEE_SHARE_IO : INSEE_SHARE_APP)))
@@ -376,14 +411,32 @@ static void update_equal(insee_share *s, void (*changed)(void *, uint32_t, doubl
     }
 }
 
+/* Max-min without classes, after flows only ended: whether a flow left
+   runs as fast as the fastest that left one of its links. Only such a flow
+   can have had that link as its bottleneck (a full link's fastest flows
+   are the ones it limits); the others are limited by links no flow left,
+   still full with them, so the rates stay max-min and need no refill, as
+   when the flows a link limits all end together. */
+static gboolean bottleneck_freed(const insee_share *s)
+{
+    for (guint k = 0; k < s->dirty->len; k++) {
+        uint32_t l = g_array_index(s->dirty, uint32_t, k);
+        for (uint32_t i = 0; i < s->on[l].len; i++)
+            if (flow_at(s, s->on[l].v[i])->rate >= s->left[l] * (1 - 1e-9))
+                return TRUE;
+    }
+    return FALSE;
+}
+
 void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow, double rate),
                         void *ctx)
 {
     if (!s->dirty->len)
         return;
+    sweep_ended(s);
     if (s->rule == INSEE_SHARE_EQUAL) {
         update_equal(s, changed, ctx);
-    } else {
+    } else if (s->added || s->policy != INSEE_SHARE_NP || bottleneck_freed(s)) {
         collect_component(s);
         if (s->policy == INSEE_SHARE_NP) {
             fill(s, -1, changed, ctx);
@@ -395,4 +448,5 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
     for (guint i = 0; i < s->dirty->len; i++)
         s->is_dirty[g_array_index(s->dirty, uint32_t, i)] = 0;
     g_array_set_size(s->dirty, 0);
+    s->added = FALSE;
 }

@@ -13,6 +13,12 @@ static void ignore(void *ctx, uint32_t flow, double rate)
     (void)ctx, (void)flow, (void)rate;
 }
 
+/* The rates update() reported, by flow id. */
+static void record(void *ctx, uint32_t flow, double rate)
+{
+    ((double *)ctx)[flow] = rate;
+}
+
 #define LINKS 12
 #define MAX_FLOWS 40
 
@@ -77,21 +83,31 @@ Test(share, max_min_holds_on_random_networks_as_flows_come_and_go)
             cap[l] = 1 + (double)insee_rng_below(&rng, 10);
         insee_share *s = insee_share_new(LINKS, cap, INSEE_SHARE_MAXMIN, INSEE_SHARE_NP, 0.5);
         flow_set fs = {0};
+        double told[2 * MAX_FLOWS] = {0};
         for (int step = 0; step < 30; step++) {
-            /* Several flows start or end between two updates. */
+            /* Several flows start or end between two updates; every third
+               step flows only end (the update may then keep the rates). */
             for (int k = 0; k < 3; k++) {
                 uint32_t f = (uint32_t)insee_rng_below(&rng, MAX_FLOWS);
+                if (step % 3 == 2 && !fs.live[f])
+                    continue;
                 if (fs.live[f]) {
                     insee_share_remove(s, fs.id[f]);
                     fs.live[f] = FALSE;
                 } else {
                     draw_flow(&rng, &fs, f);
                     fs.id[f] = insee_share_add(s, fs.links[f], fs.n[f], INSEE_SHARE_APP);
+                    told[fs.id[f]] = 0; /* a new flow starts at rate 0 */
                     fs.live[f] = TRUE;
                 }
             }
-            insee_share_update(s, ignore, NULL);
+            insee_share_update(s, record, told);
             assert_max_min(s, cap, &fs);
+            /* Every change was told: the caller's rates are the share's. */
+            for (uint32_t f = 0; f < MAX_FLOWS; f++)
+                if (fs.live[f])
+                    cr_assert_eq(told[fs.id[f]], insee_share_rate(s, fs.id[f]),
+                                 "flow %u's new rate was not reported", f);
             /* The same flows shared afresh get the same rates. */
             insee_share *fresh =
                 insee_share_new(LINKS, cap, INSEE_SHARE_MAXMIN, INSEE_SHARE_NP, 0.5);
