@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# The static flow engine's cost (docs/flow.md §6): builds insee in Release
-# and routes uniform flows on the scale cases of issue 17, printing per run
+# The flow engines' cost (docs/flow.md §6 and §8): builds insee in Release
+# and routes uniform flows on the static engine's scale cases, printing per run
 # the servers, the flows, the CPU seconds (user + system) and the peak RSS,
 # and the RSS per directed link. When INRFLOW names an INRFlow binary that
 # you built yourself (this script never builds it), the same case runs on
 # it too, in an empty folder, with the ratios. Compare rows side by side on
 # one machine, as ratios.
 #
-#   bench/flow.sh [BUILD_DIR] [small|scale|huge]   (default: build-bench, small)
+#   bench/flow.sh [BUILD_DIR] [small|scale|huge|dynamic]   (default: build-bench, small)
 #
 #   small: seconds; 16-ary 3-tree, 8x8x8 torus, 16-ary 4-tree
 #   scale: 64-ary 3-tree (262 144 servers) with 1 048 576 flows; torus 64^3
 #          with 1 M flows; 32-ary 4-tree (1 048 576 servers, 16.8 M flows)
 #   huge:  16 M endpoints, one flow each: 64-ary 4-tree and torus 256^3
 #          (about 16 GB and many minutes each)
+#   dynamic: the dynamic engine (cycle_ns = 0, INRFlow's model) on
+#          all-to-all over a 10-ary 3-tree (999 000 messages of 8 KiB) and
+#          random groups of 16 all-to-all on a 25^3 torus (234 000); INRFlow
+#          runs its dynamic mode on the same workloads (all2all_1,
+#          manyall2allrnd_1_16), equal link capacities, all flows at once
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
@@ -57,6 +62,33 @@ run() {
   echo
 }
 
+# run_dynamic LABEL INRFLOW_TOPO INRFLOW_WORKLOAD --set ...: one dynamic row
+# (messages between nodes in the flows column), and INRFlow's beside it
+run_dynamic() {
+  local label=$1 topo=$2 workload=$3 out cpu rss
+  shift 3
+  out=$(mktemp)
+  read -r cpu rss < <(measure "$out" -- "$build/insee" run \
+    --set simulation.engine=dynamic --set flow.cycle_ns=0 "$@")
+  awk -v label="$label" -v cpu="$cpu" -v rss="$rss" '
+    /^network/ { nodes = $2 }
+    /^messages/ { flows = $2 }
+    END { printf "%-26s %9s %10s %9.2f %9.1f %7s", label, nodes, flows, cpu, rss / 1024,
+                 "-" }' "$out"
+  rm -f "$out"
+  if [[ -n $inrflow ]]; then
+    local dir icpu irss
+    dir=$(mktemp -d)
+    echo "$workload" >"$dir/workload"
+    read -r icpu irss < <(cd "$dir" && measure /dev/null -- "$inrflow" "$topo" mode=dynamic \
+      injmode=0 capacity=1_1 workload=file_workload compile_latex=false 2>/dev/null)
+    rm -rf "$dir"
+    awk -v c="$cpu" -v r="$rss" -v ic="$icpu" -v ir="$irss" 'BEGIN {
+      printf " %9.2f %9.1f %7.1fx %7.1fx", ic, ir / 1024, ic / (c > 0.01 ? c : 0.01), ir / r }'
+  fi
+  echo
+}
+
 printf "%-26s %9s %10s %9s %9s %7s" case servers flows cpu_s rss_MiB B/link
 [[ -n $inrflow ]] && printf " %9s %9s %8s %8s" inr_cpu_s inr_MiB cpu_x rss_x
 echo
@@ -83,5 +115,13 @@ case $mode in
     run "64-ary 4-tree, 1/server" - $(tree 64 4 1)
     run "torus 256^3, 1/server" - $(torus 256 1)
     ;;
-  *) echo "bench/flow.sh: mode '$mode' is not small, scale or huge" >&2; exit 2 ;;
+  dynamic)
+    run_dynamic "10-ary 3-tree, all-to-all" topo=fattree_10_3 "0 all2all_1 1000 sequential" \
+      $(tree 10 3 1) --set traffic.plugin=all-to-all --set traffic.message_bytes=8192
+    run_dynamic "torus 25^3, groups of 16" topo=torus_25_25_25 \
+      "0 manyall2allrnd_1_16 15625 sequential" $(torus 25 1) \
+      --set traffic.plugin=many-all-to-all --set traffic.group=16 \
+      --set traffic.message_bytes=8192
+    ;;
+  *) echo "bench/flow.sh: mode '$mode' is not small, scale, huge or dynamic" >&2; exit 2 ;;
 esac
