@@ -606,10 +606,39 @@ static void instant(insee_flow_dynamic *d)
 
 /* ---- figures ---- */
 
-static int compare_doubles(const void *a, const void *b)
+/* Put the k-th smallest of x[0..n) at x[k], smaller ones before it and
+   larger ones after (Hoare's selection, median of three): O(n), where a
+   sort of a million completion times would cost more than the run's end. */
+static void select_kth(double *x, guint n, guint k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    guint lo = 0, hi = n - 1;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        double a = x[lo], b = x[mid], c = x[hi];
+        double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        guint i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j];
+                x[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return;
+    }
 }
 
 /* Mean, median, 99th percentile (nearest rank) and maximum. */
@@ -619,13 +648,16 @@ static void distribution(GArray *v, double *mean, double *p50, double *p99, doub
     if (!v->len)
         return;
     double *x = (double *)v->data, sum = 0;
-    qsort(x, v->len, sizeof *x, compare_doubles);
-    for (guint i = 0; i < v->len; i++)
+    for (guint i = 0; i < v->len; i++) {
         sum += x[i];
+        *max = MAX(*max, x[i]);
+    }
     *mean = sum / v->len;
-    *p50 = x[(guint)ceil(0.50 * v->len) - 1];
-    *p99 = x[(guint)ceil(0.99 * v->len) - 1];
-    *max = x[v->len - 1];
+    guint k99 = (guint)ceil(0.99 * v->len) - 1, k50 = (guint)ceil(0.50 * v->len) - 1;
+    select_kth(x, v->len, k99);
+    *p99 = x[k99];
+    select_kth(x, k99 + 1, k50); /* the smaller ones are all before k99 */
+    *p50 = x[k50];
 }
 
 typedef struct ranked {
