@@ -106,7 +106,7 @@ static const insee_param_def simulation_params[] = {
 };
 
 enum { F_ROUNDS, F_LINK_GBPS, F_NODE_GBPS, F_DIM_GBPS, F_CYCLE_NS, F_SHARING, F_PRIORITY,
-       F_APP_SHARE, F_MAX_OUTSTANDING, F_SERIES, F_BUSIEST };
+       F_APP_SHARE, F_MAX_OUTSTANDING, F_SERIES, F_BUSIEST, F_LINK_SERIES };
 #define ROUNDS_PARAM                                                                      \
     {"rounds", INSEE_PARAM_INT, "1", 1, 1e6, NULL, NULL,                                  \
      "flow engines: how many times each task sends its traffic's round of flows (uniform " \
@@ -141,6 +141,9 @@ static const insee_param_def flow_params[] = {
      "dynamic: spans of the link utilisation time series"},
     {"busiest", INSEE_PARAM_INT, "10", 0, 1e6, NULL, "links",
      "dynamic: links listed by utilisation"},
+    {"link_series", INSEE_PARAM_INT, "0", 0, 4096, NULL, NULL,
+     "dynamic: each busiest link's utilisation over time in at most this many spans (JSON; "
+     "8 bytes per span and link while the run lasts); 0: none"},
     {0},
 };
 
@@ -1342,6 +1345,7 @@ static gboolean run_dynamic(insee_experiment *exp, GError **err)
         .packet_bytes = (uint64_t)eng->packet_phits * eng->phit_bytes,
         .series = (uint32_t)kernel_value(exp, "flow", F_SERIES)->i,
         .busiest = (uint32_t)kernel_value(exp, "flow", F_BUSIEST)->i,
+        .link_series = (uint32_t)kernel_value(exp, "flow", F_LINK_SERIES)->i,
         .stop = eng->stop,
     };
     insee_flow_dynamic *d = insee_flow_dynamic_new(&setup, &opt, err);

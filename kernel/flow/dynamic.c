@@ -128,6 +128,10 @@ struct insee_flow_dynamic {
     /* figures */
     double *link_bytes;
     double total_rate;
+    /* [flow] link_series: each link's bytes in link_series spans of `span`
+       seconds, the spans doubled (pairs merged) whenever time outgrows
+       them; the rate on each link since when it was last counted. */
+    double *lseries, *lrate, *lsince, span;
     GArray *series;         /* series_point */
     GArray *fct, *slowdown; /* double */
     double *app_end;
@@ -219,6 +223,12 @@ insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
     g_queue_init(&d->done);
     d->path_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     d->link_bytes = g_new0(double, d->links);
+    if (opt->link_series) {
+        d->lseries = g_new0(double, (gsize)d->links * opt->link_series);
+        d->lrate = g_new0(double, d->links);
+        d->lsince = g_new0(double, d->links);
+        d->span = 1e-9;
+    }
     d->series = g_array_new(FALSE, FALSE, sizeof(series_point));
     d->fct = g_array_new(FALSE, FALSE, sizeof(double));
     d->slowdown = g_array_new(FALSE, FALSE, sizeof(double));
@@ -249,6 +259,9 @@ void insee_flow_dynamic_free(insee_flow_dynamic *d)
     g_queue_clear(&d->done);
     g_array_unref(d->path_links);
     g_free(d->link_bytes);
+    g_free(d->lseries);
+    g_free(d->lrate);
+    g_free(d->lsince);
     g_array_unref(d->series);
     g_array_unref(d->fct);
     g_array_unref(d->slowdown);
@@ -494,6 +507,57 @@ static void start_tasks(insee_flow_dynamic *d)
 
 /* ---- flows ---- */
 
+/* rate x time from `from` to `to` into spans of `span` seconds, the last
+   span taking what rounding leaves past its end. */
+static void spread(double *series, uint32_t spans, double span, double from, double to,
+                   double rate)
+{
+    uint32_t b = MIN((uint32_t)(from / span), spans - 1);
+    for (double t = from; t < to; b++) {
+        double stop = b + 1 < spans ? MIN(to, (b + 1) * span) : to;
+        series[b] += rate * MAX(0.0, stop - t);
+        t = MAX(t, stop);
+        if (b + 1 >= spans)
+            break;
+    }
+}
+
+/* Link l's bytes since it was last counted, into its spans. */
+static void count_link(insee_flow_dynamic *d, uint32_t l)
+{
+    spread(d->lseries + (gsize)l * d->o->link_series, d->o->link_series, d->span, d->lsince[l],
+           d->now, d->lrate[l]);
+    d->lsince[l] = d->now;
+}
+
+/* Time has outgrown the spans: merge them pairwise until it fits. */
+static void widen_spans(insee_flow_dynamic *d)
+{
+    uint32_t spans = d->o->link_series;
+    while (d->lseries && d->now >= spans * d->span) {
+        for (uint32_t l = 0; l < d->links; l++) {
+            double *series = d->lseries + (gsize)l * spans;
+            for (uint32_t b = 0; b < spans; b++)
+                series[b] = 2 * b < spans ? series[2 * b] + (2 * b + 1 < spans ? series[2 * b + 1] : 0)
+                                          : 0;
+        }
+        d->span *= 2;
+    }
+}
+
+/* A sub-flow's rate on its links moved by `delta`. */
+static void links_rate_moved(insee_flow_dynamic *d, uint32_t id, double delta)
+{
+    if (!d->lseries || delta == 0)
+        return;
+    uint32_t n;
+    const uint32_t *links = insee_share_links(d->share, id, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        count_link(d, links[i]);
+        d->lrate[links[i]] += delta;
+    }
+}
+
 /* The share moved a sub-flow's rate: bring its bytes up to now and
    predict its end again. */
 static void rate_changed(void *ctx, uint32_t id, double rate)
@@ -503,6 +567,7 @@ static void rate_changed(void *ctx, uint32_t id, double rate)
     f->left = MAX(0.0, f->left - f->rate * (d->now - f->since));
     f->since = d->now;
     d->total_rate += (rate - f->rate) * f->n_links;
+    links_rate_moved(d, id, rate - f->rate);
     f->rate = rate;
     d->rep->rate_changes++;
     if (rate > 0) {
@@ -522,6 +587,7 @@ static void end_sub(insee_flow_dynamic *d, uint32_t id)
     for (uint32_t i = 0; i < n; i++)
         d->link_bytes[links[i]] += f->bytes;
     d->total_rate -= f->rate * f->n_links;
+    links_rate_moved(d, id, -f->rate);
     insee_share_remove(d->share, id);
     f->live = FALSE;
     message *m = msg_at(d, f->message);
@@ -584,6 +650,7 @@ static double next_due(insee_flow_dynamic *d)
 /* Everything that happens at d->now. */
 static void instant(insee_flow_dynamic *d)
 {
+    widen_spans(d);
     /* Ends within a billionth of now end now: flows that the fluid model
        ends together can differ in their last bits after progressive
        filling, and ending them one by one would refill the rates for each. */
@@ -712,18 +779,25 @@ static void link_figures(insee_flow_dynamic *d)
         const series_point *p = &g_array_index(d->series, series_point, i);
         double until =
             i + 1 < d->series->len ? g_array_index(d->series, series_point, i + 1).at : r->makespan;
-        uint32_t b = MIN((uint32_t)(p->at / span), r->n_series - 1);
-        for (double t = p->at; t < until; b++) {
-            /* The last span takes what rounding leaves past its end. */
-            double stop = b + 1 < r->n_series ? MIN(until, (b + 1) * span) : until;
-            r->series[MIN(b, r->n_series - 1)] += p->rate * MAX(0.0, stop - t);
-            t = MAX(t, stop);
-            if (b + 1 >= r->n_series)
-                break;
-        }
+        spread(r->series, r->n_series, span, p->at, until, p->rate);
     }
     for (uint32_t b = 0; b < r->n_series; b++)
         r->series[b] /= span * capacity;
+    if (!d->lseries || r->makespan <= 0)
+        return;
+    /* The busiest links' own series, up to the span that holds the end. */
+    d->now = r->makespan;
+    widen_spans(d);
+    r->n_link_series = MIN(d->o->link_series, (uint32_t)ceil(r->makespan / d->span));
+    r->link_series_span = d->span;
+    r->link_series = g_new(double, (gsize)r->n_busiest * r->n_link_series);
+    for (uint32_t i = 0; i < r->n_busiest; i++) {
+        uint32_t l = r->busiest_link[i];
+        count_link(d, l);
+        for (uint32_t b = 0; b < r->n_link_series; b++)
+            r->link_series[(gsize)i * r->n_link_series + b] =
+                d->lseries[(gsize)l * d->o->link_series + b] / (d->o->capacity[l] * d->span);
+    }
 }
 
 /* A causal application that has not finished although nothing is left to
@@ -789,5 +863,6 @@ void insee_flow_dyn_report_clear(insee_flow_dyn_report *rep)
     g_free(rep->busiest_link);
     g_free(rep->busiest_util);
     g_free(rep->series);
+    g_free(rep->link_series);
     *rep = (insee_flow_dyn_report){0};
 }

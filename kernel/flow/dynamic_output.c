@@ -133,11 +133,20 @@ gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, 
         json_builder_set_member_name(b, "link");
         json_builder_add_string_value(b, name);
         insee_flow_json_double(b, "utilisation", r->busiest_util[i]);
+        if (r->n_link_series) {
+            json_builder_set_member_name(b, "series");
+            json_builder_begin_array(b);
+            for (uint32_t k = 0; k < r->n_link_series; k++)
+                json_builder_add_double_value(
+                    b, r->link_series[(gsize)i * r->n_link_series + k]);
+            json_builder_end_array(b);
+        }
         json_builder_end_object(b);
         g_free(name);
     }
     json_builder_end_array(b);
     insee_flow_json_double(b, "series_span_s", r->n_series ? r->makespan / r->n_series : 0);
+    insee_flow_json_double(b, "link_series_span_s", r->link_series_span);
     json_builder_set_member_name(b, "utilisation_series");
     json_builder_begin_array(b);
     for (uint32_t i = 0; i < r->n_series; i++)

@@ -120,6 +120,7 @@ typedef struct insee_flow_dyn_options {
     uint64_t packet_bytes;    /* a message's bytes per packet, when it gives no bytes */
     uint32_t series;          /* buckets of the utilisation time series */
     uint32_t busiest;         /* links listed by utilisation */
+    uint32_t link_series;     /* spans of each link's own series; 0: none */
     const volatile int *stop; /* non-zero: the run ends where it is, interrupted; may be NULL */
 } insee_flow_dyn_options;
 
@@ -141,6 +142,9 @@ typedef struct insee_flow_dyn_report {
     double *busiest_util;
     uint32_t n_series;
     double *series;           /* mean link utilisation in each of n_series equal spans */
+    uint32_t n_link_series;   /* [flow] link_series: spans of the busiest links' series */
+    double link_series_span;  /* s, each */
+    double *link_series;      /* n_busiest rows of n_link_series utilisations */
     uint64_t instants;        /* times at which flows started or ended */
     uint64_t rate_changes;    /* flows given a new rate */
     uint32_t failed_cables;   /* [faults] */

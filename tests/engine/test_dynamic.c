@@ -419,3 +419,41 @@ Test(dynamic, completion_time_percentiles_are_nearest_ranks)
     cr_assert_float_eq(r.fct_max, 10e-6, 1e-15);
     cr_assert_float_eq(r.slowdown_max, 1.0, 1e-9);
 }
+
+/* [flow] link_series: task 0's five messages of 64 000 bytes keep its node
+   link full for 5 x 10 us. Spans start at 1 ns and double until 8 of them
+   hold the 50 us: 8.192 us each, 7 of them used; the first six full, the
+   seventh 0.848 / 8.192. */
+Test(dynamic, a_busy_link_series_follows_its_spans)
+{
+    GString *trace = g_string_new(NULL);
+    for (int d = 1; d <= 5; d++)
+        g_string_append_printf(trace, "s 0 %d 0 64000\nr 0 %d 0 64000\n", d, d);
+    char *path = write_temp(trace->str);
+    g_string_free(trace, TRUE);
+    char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n"
+                                 "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                                 "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+                                 "[flow]\nlink_gbps = " BW "\ncycle_ns = 0\nbusiest = 1\n"
+                                 "link_series = 8\n"
+                                 "[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n", path);
+    GError *err = NULL;
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    const insee_flow_dyn_report *r = insee_experiment_dyn_report(exp);
+    double span = 8192e-9;
+    cr_assert_float_eq(r->makespan, 50e-6, 1e-15);
+    cr_assert_eq(r->n_link_series, 7);
+    cr_assert_float_eq(r->link_series_span, span, 1e-18);
+    for (uint32_t b = 0; b < 6; b++)
+        cr_assert_float_eq(r->link_series[b], 1.0, 1e-9, "span %u", b);
+    cr_assert_float_eq(r->link_series[6], (50e-6 - 6 * span) / span, 1e-9);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    g_free(toml);
+    g_unlink(path);
+    g_free(path);
+}
