@@ -36,7 +36,7 @@ typedef struct heap_item {
 
 struct insee_share {
     uint32_t links;
-    double *capacity;
+    const double *capacity; /* borrowed */
     insee_share_rule rule;
     insee_share_policy policy;
     double app_share;
@@ -68,7 +68,7 @@ insee_share *insee_share_new(uint32_t links, const double *capacity, insee_share
 {
     insee_share *s = g_new0(insee_share, 1);
     s->links = links;
-    s->capacity = g_memdup2(capacity, sizeof(double) * links);
+    s->capacity = capacity;
     s->rule = rule;
     s->policy = policy;
     s->app_share = app_share;
@@ -98,7 +98,6 @@ void insee_share_free(insee_share *s)
         g_free(s->on[l].v);
     g_free(s->on);
     g_free(s->io_on);
-    g_free(s->capacity);
     g_array_unref(s->flows);
     g_array_unref(s->free);
     g_array_unref(s->ended);

@@ -26,7 +26,8 @@
  * classes cross, and the whole link to a class alone on it.
  *
  * Flows are numbered by the share (ids are reused once removed); the
- * share copies the links it is given. Not thread-safe.
+ * share copies the links it is given and borrows the capacities. Not
+ * thread-safe.
  */
 #ifndef INSEE_KERNEL_FLOW_SHARE_H
 #define INSEE_KERNEL_FLOW_SHARE_H
@@ -42,7 +43,7 @@ enum { INSEE_SHARE_APP = 0, INSEE_SHARE_IO = 1 };
 
 typedef struct insee_share insee_share;
 
-/* `capacity` has `links` entries, each > 0; copied. */
+/* `capacity` has `links` entries, each > 0; borrowed until freed. */
 insee_share *insee_share_new(uint32_t links, const double *capacity, insee_share_rule rule,
                              insee_share_policy policy, double app_share);
 void insee_share_free(insee_share *s);
