@@ -107,7 +107,7 @@ insee_flow_report run_static_toml(const char *toml, char **text)
     const insee_flow_report *r = insee_experiment_flow_report(exp);
     cr_assert(r);
     insee_flow_report copy = *r;
-    copy.load_hist = g_memdup2(r->load_hist, sizeof(uint64_t) * (r->load_max + 1));
+    copy.load_hist = g_memdup2(r->load_hist, sizeof(uint64_t) * ((gsize)r->load_max + 1));
     copy.hops_hist = r->flows ? g_memdup2(r->hops_hist, sizeof(double) * (r->hops_max + 1))
                               : NULL;
     if (text) {
