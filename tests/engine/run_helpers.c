@@ -97,27 +97,39 @@ char *run_toml_error(const char *toml)
     return msg;
 }
 
-insee_flow_report run_static_toml(const char *toml, char **text)
+insee_experiment *run_experiment(const char *toml, char **text, insee_config **cfg,
+                                 insee_registry **reg)
 {
     GError *err = NULL;
-    insee_config *cfg;
-    insee_registry *reg;
-    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    insee_experiment *exp = build_toml(toml, cfg, reg);
     cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
-    const insee_flow_report *r = insee_experiment_flow_report(exp);
-    cr_assert(r);
-    insee_flow_report copy = *r;
-    copy.load_hist = g_memdup2(r->load_hist, sizeof(uint64_t) * ((gsize)r->load_max + 1));
-    copy.hops_hist = r->flows ? g_memdup2(r->hops_hist, sizeof(double) * (r->hops_max + 1))
-                              : NULL;
     if (text) {
         size_t len;
         FILE *f = open_memstream(text, &len);
         insee_experiment_print(exp, f);
         fclose(f);
     }
+    return exp;
+}
+
+void free_experiment(insee_experiment *exp, insee_config *cfg, insee_registry *reg)
+{
     insee_experiment_free(exp);
     insee_registry_free(reg);
     insee_config_free(cfg);
+}
+
+insee_flow_report run_static_toml(const char *toml, char **text)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = run_experiment(toml, text, &cfg, &reg);
+    const insee_flow_report *r = insee_experiment_flow_report(exp);
+    cr_assert(r);
+    insee_flow_report copy = *r;
+    copy.load_hist = g_memdup2(r->load_hist, sizeof(uint64_t) * ((gsize)r->load_max + 1));
+    copy.hops_hist = r->flows ? g_memdup2(r->hops_hist, sizeof(double) * (r->hops_max + 1))
+                              : NULL;
+    free_experiment(exp, cfg, reg);
     return copy;
 }

@@ -17,6 +17,12 @@ insee_experiment *build_toml(const char *toml, insee_config **cfg, insee_registr
    of its figures (histograms copied too; insee_flow_report_clear() it) and,
    when `text` is not NULL, its printed report (g_free() it). */
 insee_flow_report run_static_toml(const char *toml, char **text);
+/* An experiment of `toml` that ran (criterion asserts it), its printed
+   report in *text (free()) when text is not NULL; free_experiment() frees
+   the three. */
+insee_experiment *run_experiment(const char *toml, char **text, insee_config **cfg,
+                                 insee_registry **reg);
+void free_experiment(insee_experiment *exp, insee_config *cfg, insee_registry *reg);
 /* Every packet generated ended exactly once (delivered or dropped) and the
    network drained (criterion asserts). */
 void assert_all_delivered(const insee_report *r);

@@ -26,11 +26,9 @@ static const double bytes_per_s = 6.4e9;
    `text` is not NULL, its printed report. */
 static insee_flow_dyn_report run_dynamic(const char *toml, char **text)
 {
-    GError *err = NULL;
     insee_config *cfg;
     insee_registry *reg;
-    insee_experiment *exp = build_toml(toml, &cfg, &reg);
-    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    insee_experiment *exp = run_experiment(toml, text, &cfg, &reg);
     const insee_flow_dyn_report *r = insee_experiment_dyn_report(exp);
     cr_assert(r);
     insee_flow_dyn_report copy = *r;
@@ -39,15 +37,8 @@ static insee_flow_dyn_report run_dynamic(const char *toml, char **text)
     copy.busiest_link = NULL;
     copy.busiest_util = NULL;
     copy.series = NULL;
-    if (text) {
-        size_t len;
-        FILE *f = open_memstream(text, &len);
-        insee_experiment_print(exp, f);
-        fclose(f);
-    }
-    insee_experiment_free(exp);
-    insee_registry_free(reg);
-    insee_config_free(cfg);
+    copy.link_series = NULL;
+    free_experiment(exp, cfg, reg);
     return copy;
 }
 
@@ -354,15 +345,11 @@ Test(dynamic, sends_take_no_time_with_cycles_of_zero)
 /* When the first application of `toml` completes. */
 static double first_app_completion(const char *toml)
 {
-    GError *err = NULL;
     insee_config *cfg;
     insee_registry *reg;
-    insee_experiment *exp = build_toml(toml, &cfg, &reg);
-    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    insee_experiment *exp = run_experiment(toml, NULL, &cfg, &reg);
     double t = insee_experiment_dyn_report(exp)->app_completion[0];
-    insee_experiment_free(exp);
-    insee_registry_free(reg);
-    insee_config_free(cfg);
+    free_experiment(exp, cfg, reg);
     return t;
 }
 
@@ -437,11 +424,9 @@ Test(dynamic, a_busy_link_series_follows_its_spans)
                                  "[flow]\nlink_gbps = " BW "\ncycle_ns = 0\nbusiest = 1\n"
                                  "link_series = 8\n"
                                  "[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n", path);
-    GError *err = NULL;
     insee_config *cfg;
     insee_registry *reg;
-    insee_experiment *exp = build_toml(toml, &cfg, &reg);
-    cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");
+    insee_experiment *exp = run_experiment(toml, NULL, &cfg, &reg);
     const insee_flow_dyn_report *r = insee_experiment_dyn_report(exp);
     double span = 8192e-9;
     cr_assert_float_eq(r->makespan, 50e-6, 1e-15);
@@ -450,9 +435,7 @@ Test(dynamic, a_busy_link_series_follows_its_spans)
     for (uint32_t b = 0; b < 6; b++)
         cr_assert_float_eq(r->link_series[b], 1.0, 1e-9, "span %u", b);
     cr_assert_float_eq(r->link_series[6], (50e-6 - 6 * span) / span, 1e-9);
-    insee_experiment_free(exp);
-    insee_registry_free(reg);
-    insee_config_free(cfg);
+    free_experiment(exp, cfg, reg);
     g_free(toml);
     g_unlink(path);
     g_free(path);
