@@ -4,7 +4,8 @@
  * without contention runs every flow alone, all-to-one fills the root's
  * link; the limit on messages in flight; the traffic cycle in seconds; the
  * packet engine against the flow engine on long messages; bytes delivered
- * equal bytes sent; determinism; a workload that waits forever. */
+ * equal bytes sent; determinism; a workload that waits forever; INRFlow's
+ * all-to-all matrix (self flows, a skipped destination) under its rule. */
 /* open_memstream() is POSIX.1-2008. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -339,6 +340,46 @@ Test(dynamic, sends_take_no_time_with_cycles_of_zero)
     cr_assert_float_eq(r.makespan, 63 * 6400 / bytes_per_s, 1e-15);
     cr_assert_float_eq(r.fct_p50, r.makespan, 1e-15);
     cr_assert_eq(r.instants, 2);
+    assert_all_bytes_delivered(&r);
+}
+
+/* INRFlow v0.4.1's all-to-all kernel skips destination j = i where it
+   means j = 0: task i > 0 sends to itself and not to 2i mod N. On a 4-ary
+   3-tree under the equal rule (cycles of 0, its model) the matrix ends in
+   two waves: the 1922 messages into an even node from a task other than 0
+   have a node link of 62 messages as their tightest and end at 62 s / bw,
+   the 2047 others (from task 0, whose link carries 63, or into an odd
+   node, whose link carries 63) at 63 s / bw; the 63 messages to self cross
+   no link and are counted apart. */
+Test(dynamic, inrflow_all_to_all_matrix_ends_in_two_waves_under_the_equal_rule)
+{
+    const int n = 64;
+    GString *trace = g_string_new(NULL);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0, tag = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (i != j)
+                    g_string_append_printf(trace, "%c %d %d %d 6400\n", pass ? 'r' : 's', i,
+                                           (i + j) % n, tag++);
+    char *path = write_temp(trace->str);
+    g_string_free(trace, TRUE);
+    char *toml = g_strdup_printf(
+        "[simulation]\nengine = \"dynamic\"\n"
+        "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\nnic = false\n"
+        "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
+        "[flow]\nlink_gbps = " BW "\ncycle_ns = 0\nsharing = \"equal\"\n"
+        "[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n", path);
+    insee_flow_dyn_report r = run_dynamic(toml, NULL);
+    g_unlink(path);
+    g_free(path);
+    g_free(toml);
+    const double alone = 6400 / bytes_per_s;
+    cr_assert_eq(r.messages, 3969);
+    cr_assert_eq(r.self_messages, 63);
+    cr_assert_float_eq(r.makespan, 63 * alone, 1e-15);
+    cr_assert_float_eq(r.fct_max, 63 * alone, 1e-15);
+    cr_assert_float_eq(r.fct_mean, (1922 * 62 + 2047 * 63) * alone / 3969, 1e-15);
+    cr_assert_eq(r.instants, 3, "start, the first wave, the second");
     assert_all_bytes_delivered(&r);
 }
 
