@@ -89,11 +89,15 @@ static void hypercube(rig *g, int64_t n, uint32_t vcs)
     rig_topology(g, "hypercube", params, vcs);
 }
 
+/* The dragonfly's arrangements, in the order of its choices. */
+static const char *const arrangements[] = {"consecutive", "palmtree", "relative",
+                                           "absolute",    "circulant", "random"};
+
 /* a = 4, h = 2, p = 2: 9 groups of 4 routers, 72 nodes. */
-static void dragonfly(rig *g, bool palmtree, uint32_t vcs)
+static void dragonfly(rig *g, int arrangement, uint32_t vcs)
 {
     insee_value params[6] = {value_int(4), value_int(2), value_int(2), value_int(0),
-                             value_enum(palmtree, palmtree ? "palmtree" : "consecutive"),
+                             value_enum(arrangement, arrangements[arrangement]),
                              value_bool(false)};
     rig_topology(g, "dragonfly", params, vcs);
 }
@@ -248,7 +252,7 @@ Test(valiant, intermediate_drawn_once)
 {
     rig g;
     insee_error err = {0};
-    dragonfly(&g, false, 4);
+    dragonfly(&g, 0, 4);
     cr_assert_not_null(valiant_on(&g, 0, &err), "%s", err.message);
     uint32_t seen = 0;
     for (uint64_t seed = 0; seed < 64; seed++) {
@@ -336,13 +340,14 @@ static uint16_t highest_vc_anywhere(const rig *g, bool by_group)
 }
 
 /* The VC counts of the README are enough, and needed: some path uses the
-   last VC. */
+   last VC, whatever the arrangement of the global links (the router reads
+   the groups from the links, not from a formula). */
 Test(valiant, vcs_needed_on_a_dragonfly, .timeout = 120)
 {
-    for (int palmtree = 0; palmtree < 2; palmtree++) {
+    for (int arr = 0; arr < (int)(sizeof arrangements / sizeof arrangements[0]); arr++) {
         rig g;
         insee_error err = {0};
-        dragonfly(&g, palmtree, 4);
+        dragonfly(&g, arr, 4);
         cr_assert_not_null(valiant_on(&g, 0, &err), "%s", err.message);
         cr_assert_eq(highest_vc_anywhere(&g, false), 3, "intermediate router: VCs 0-3");
         g.vt->destroy(g.self);
@@ -384,7 +389,7 @@ Test(valiant, refusals)
     cr_assert_null(valiant_on(&g, 1, &err));
     cr_assert(strstr(err.message, "intermediate = \"router\""), "%s", err.message);
     rig_free(&g);
-    dragonfly(&g, false, 3);
+    dragonfly(&g, 0, 3);
     cr_assert_null(valiant_on(&g, 0, &err));
     cr_assert(strstr(err.message, "vcs = 4") && strstr(err.message, "vcs = 3"), "%s",
               err.message);
@@ -593,7 +598,7 @@ Test(minimal_adaptive, refusals)
     cr_assert(strstr(err.message, "vcs = 2") && strstr(err.message, "vcs = 1"), "%s",
               err.message);
     rig_free(&g);
-    dragonfly(&g, false, 8);
+    dragonfly(&g, 0, 8);
     cr_assert_null(madapt_on(&g, &err));
     cr_assert(strstr(err.message, "dragonfly") && strstr(err.message, "ugal"), "%s",
               err.message);

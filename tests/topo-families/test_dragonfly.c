@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CONSECUTIVE, PALMTREE };
-static const char *const arrangements[] = {"consecutive", "palmtree"};
+enum { CONSECUTIVE, PALMTREE, RELATIVE, ABSOLUTE, CIRCULANT, RANDOM, ARRANGEMENTS };
+static const char *const arrangements[] = {"consecutive", "palmtree", "relative",
+                                           "absolute",    "circulant", "random"};
 
 /* The parameters in table order; terminals attached to their routers
    unless nic. */
@@ -100,17 +101,26 @@ static void check_dragonfly(uint32_t a, uint32_t p, uint32_t h, uint32_t groups,
     }
     uint64_t sum = fam_check_all(&t);
     if (groups == 0 && a >= 2) {
-        cr_assert_eq(t.info.diameter, 3u);
+        /* a = 2, h = 2 circulant is the Petersen graph (10 routers of
+           degree 3 at most 2 apart, the Moore bound). */
+        cr_assert_eq(t.info.diameter, arr == CIRCULANT && a == 2 && h == 2 ? 2u : 3u,
+                     "a=%u h=%u %s", a, h, arrangements[arr]);
         /* Router pairs, self included: inside a group 1 hop; to another
-           group 1 + [not the router with the link] + [not the router it
-           lands on] (3a^2 - 2a over the a^2 pairs), less one for the
-           2h - 2 groups and a - 2 routers where a global-global path
-           through a third group (landing back on the same router index)
-           beats local-global-local. */
+           group at most 1 + [not the router with the link] + [not the
+           router it lands on] (3a^2 - 2a over the a^2 pairs). With h = 1
+           that is exact in every arrangement (a global-global path needs
+           two global links on its middle router). Consecutive and palmtree
+           are one less for the 2h - 2 groups and a - 2 routers where a
+           global-global path through a third group (landing back on the
+           same router index) beats local-global-local. */
         uint64_t A = a, H = h;
-        uint64_t want = g * (A * (A - 1) + A * H * (3 * A * A - 2 * A) - (2 * H - 2) * (A - 2));
-        cr_assert_eq(sum, want, "a=%u h=%u %s: distance sum %llu, closed form %llu", a, h,
-                     arrangements[arr], (unsigned long long)sum, (unsigned long long)want);
+        uint64_t lgl = g * (A * (A - 1) + A * H * (3 * A * A - 2 * A));
+        uint64_t want = lgl - g * (2 * H - 2) * (A - 2);
+        if (arr == CONSECUTIVE || arr == RELATIVE || arr == PALMTREE || h == 1)
+            cr_assert_eq(sum, want, "a=%u h=%u %s: distance sum %llu, closed form %llu", a, h,
+                         arrangements[arr], (unsigned long long)sum, (unsigned long long)want);
+        else
+            cr_assert_leq(sum, lgl, "a=%u h=%u %s", a, h, arrangements[arr]);
     }
     fam_free(&t);
 }
@@ -119,7 +129,7 @@ Test(dragonfly, canonical_sizes)
 {
     static const uint32_t sizes[][3] = {{2, 1, 1}, {3, 2, 1}, {2, 2, 2}, {4, 1, 2},
                                         {4, 2, 2}, {5, 2, 1}, {4, 3, 3}, {6, 3, 1}};
-    for (int arr = CONSECUTIVE; arr <= PALMTREE; arr++)
+    for (int arr = CONSECUTIVE; arr < ARRANGEMENTS; arr++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             check_dragonfly(sizes[i][0], sizes[i][2], sizes[i][1], 0, arr);
 }
@@ -140,7 +150,7 @@ Test(dragonfly, trunked_groups)
     static const uint32_t sizes[][3] = {{4, 2, 2}, {4, 2, 3}, {4, 2, 5}, {3, 4, 2}, {3, 4, 4},
                                         {3, 4, 5}, {3, 4, 7}, {6, 3, 4}, {6, 3, 7}, {6, 3, 10},
                                         {1, 3, 2}, {2, 3, 3}};
-    for (int arr = CONSECUTIVE; arr <= PALMTREE; arr++)
+    for (int arr = CONSECUTIVE; arr < ARRANGEMENTS; arr++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             check_dragonfly(sizes[i][0], 2, sizes[i][1], sizes[i][2], arr);
 }
@@ -219,6 +229,116 @@ Test(dragonfly, global_global_shortcut)
     fam_free(&t);
 }
 
+/* Relative is consecutive's other name: the same wiring, trunked too. */
+Test(dragonfly, relative_is_consecutive)
+{
+    static const uint32_t sizes[][3] = {{4, 2, 0}, {4, 2, 5}, {3, 4, 7}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        fam c, r;
+        make_df(&c, sizes[s][0], 1, sizes[s][1], sizes[s][2], CONSECUTIVE);
+        make_df(&r, sizes[s][0], 1, sizes[s][1], sizes[s][2], RELATIVE);
+        for (uint32_t x = 0; x < c.info.routers; x++)
+            for (uint32_t q = 0; q < c.info.max_ports; q++) {
+                insee_port_peer pc, pr;
+                cr_assert(c.vt->link(c.self, x, q, &pc));
+                cr_assert(r.vt->link(r.self, x, q, &pr));
+                cr_assert_eq(pc.router, pr.router);
+                cr_assert_eq(pc.port, pr.port);
+            }
+        fam_free(&c);
+        fam_free(&r);
+    }
+}
+
+/* Group and global link (after the a - 1 local ports) that global port j
+   of router i of group G reaches. */
+static void global_end(const fam *t, uint32_t a, uint32_t h, uint32_t G, uint32_t i, uint32_t j,
+                       uint32_t *G2, uint32_t *m2)
+{
+    insee_port_peer peer;
+    cr_assert(t->vt->link(t->self, G * a + i, a - 1 + j, &peer));
+    *G2 = peer.router / a;
+    *m2 = peer.router % a * h + (peer.port - (a - 1));
+}
+
+/* Absolute (INRFlow's, Hastings et al.): link m = i*h + j of group G leads
+   to group m (m < G) or m + 1, the same whatever G, and lands on the link
+   that numbers G the same way there: G (G < G2) or G - 1. Trunked: link m
+   is link m mod (g - 1) of round m / (g - 1), landing in the same round. */
+Test(dragonfly, absolute_wiring_by_hand)
+{
+    static const uint32_t sizes[][3] = {{4, 3, 0}, {4, 2, 5}, {3, 4, 7}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        uint32_t a = sizes[s][0], h = sizes[s][1];
+        uint32_t g = sizes[s][2] ? sizes[s][2] : a * h + 1;
+        fam t;
+        make_df(&t, a, 1, h, sizes[s][2], ABSOLUTE);
+        for (uint32_t G = 0; G < g; G++)
+            for (uint32_t m = 0; m < a * h; m++) {
+                uint32_t G2, m2, c = m % (g - 1);
+                global_end(&t, a, h, G, m / h, m % h, &G2, &m2);
+                cr_assert_eq(G2, c < G ? c : c + 1, "G%u m%u", G, m);
+                cr_assert_eq(m2, m - c + (G < G2 ? G : G - 1), "G%u m%u", G, m);
+            }
+        fam_free(&t);
+    }
+}
+
+/* Circulant (INRFlow's, Hastings et al.): link 2k leads k + 1 groups
+   ahead and lands on link 2k + 1, which leads as far behind; with a*h odd
+   the last link leads g / 2 ahead, to the same link there. */
+Test(dragonfly, circulant_wiring_by_hand)
+{
+    static const uint32_t sizes[][2] = {{4, 3}, {3, 3}, {5, 1}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        uint32_t a = sizes[s][0], h = sizes[s][1], g = a * h + 1;
+        fam t;
+        make_df(&t, a, 1, h, 0, CIRCULANT);
+        for (uint32_t G = 0; G < g; G++)
+            for (uint32_t m = 0; m < a * h; m++) {
+                uint32_t G2, m2, k = m / 2;
+                global_end(&t, a, h, G, m / h, m % h, &G2, &m2);
+                if (m % 2) {
+                    cr_assert_eq(G2, (G + g - (k + 1)) % g, "a=%u h=%u G%u m%u", a, h, G, m);
+                    cr_assert_eq(m2, m - 1);
+                } else if (m + 1 == a * h) {
+                    cr_assert_eq(G2, (G + g / 2) % g, "a=%u h=%u G%u m%u", a, h, G, m);
+                    cr_assert_eq(m2, m);
+                } else {
+                    cr_assert_eq(G2, (G + k + 1) % g, "a=%u h=%u G%u m%u", a, h, G, m);
+                    cr_assert_eq(m2, m + 1);
+                }
+            }
+        fam_free(&t);
+    }
+}
+
+/* Random: the same seed wires the same network, another seed another one;
+   both balanced (check_dragonfly draws with seed 1). */
+Test(dragonfly, random_follows_the_seed)
+{
+    insee_value params[6];
+    fam t1, again, t2;
+    fam_make(&t1, "dragonfly", df_params(params, 4, 1, 2, 0, RANDOM, false), 7);
+    fam_make(&again, "dragonfly", df_params(params, 4, 1, 2, 0, RANDOM, false), 7);
+    fam_make(&t2, "dragonfly", df_params(params, 4, 1, 2, 0, RANDOM, false), 8);
+    uint32_t same = 0, differ = 0;
+    for (uint32_t x = 0; x < t1.info.routers; x++)
+        for (uint32_t q = 3; q < t1.info.max_ports; q++) {
+            insee_port_peer p1, pa, p2;
+            cr_assert(t1.vt->link(t1.self, x, q, &p1));
+            cr_assert(again.vt->link(again.self, x, q, &pa));
+            cr_assert(t2.vt->link(t2.self, x, q, &p2));
+            same += p1.router == pa.router && p1.port == pa.port;
+            differ += p1.router != p2.router || p1.port != p2.port;
+        }
+    cr_assert_eq(same, 36u * 2, "every global port wired alike with the same seed");
+    cr_assert_gt(differ, 0u, "seeds 7 and 8 drew the same wiring");
+    fam_free(&t1);
+    fam_free(&again);
+    fam_free(&t2);
+}
+
 static void refused(int64_t a, int64_t p, int64_t h, int64_t groups, const char *says)
 {
     insee_error err;
@@ -249,7 +369,8 @@ Test(dragonfly, parameter_table)
     for (size_t i = 0; i < 6; i++)
         cr_assert_str_eq(d->params[i].name, names[i]);
     cr_assert_str_eq(d->params[3].default_value, "0");
-    cr_assert_str_eq(d->params[4].choices, "consecutive|palmtree");
+    cr_assert_str_eq(d->params[4].choices,
+                     "consecutive|palmtree|relative|absolute|circulant|random");
     cr_assert_str_eq(d->params[5].default_value, "false", "terminals on their routers");
     cr_assert_null(d->params[6].name);
 }
