@@ -45,8 +45,13 @@ static void *create_nic(tree *t, const char *plugin, int64_t k, int64_t kup, int
     t->vt = d->vtable;
     t->host = mock_host(&t->kernel);
     bool full = strcmp(plugin, "kary-ntree") == 0;
-    insee_value params[4] = {value_int(k), full ? value_int(n) : value_int(kup),
-                             full ? value_bool(nic) : value_int(n), value_bool(nic)};
+    /* thin-tree: empty down and up lists (k, k_up and n say the shape) */
+    insee_value params[6] = {value_int(k),
+                             full ? value_int(n) : value_int(kup),
+                             full ? value_bool(nic) : value_int(n),
+                             value_bool(nic),
+                             value_int_list(NULL, 0),
+                             value_int_list(NULL, 0)};
     return t->vt->create(&t->host, params, err);
 }
 
@@ -483,5 +488,142 @@ Test(trees, parameter_tables)
     cr_assert_str_eq(thin->params[2].name, "n");
     cr_assert_str_eq(thin->params[3].name, "nic");
     cr_assert_str_eq(thin->params[3].default_value, "true");
-    cr_assert_null(thin->params[4].name);
+    cr_assert_str_eq(thin->params[4].name, "down");
+    cr_assert_eq(thin->params[4].type, INSEE_PARAM_INT_LIST);
+    cr_assert_str_eq(thin->params[4].default_value, "[]", "k, k_up and n by default");
+    cr_assert_str_eq(thin->params[5].name, "up");
+    cr_assert_str_eq(thin->params[5].default_value, "[]");
+    cr_assert_null(thin->params[6].name);
+}
+
+/* The generalised tree (thin-tree with the lists down and up; INRFlow's
+   gtree), switches alone; NULL with err filled when refused. */
+static void *create_levels(tree *t, const int64_t *down, size_t nd, const int64_t *up, size_t nu,
+                           insee_error *err)
+{
+    const insee_plugin_desc *d = load_plugin("topology", "thin-tree");
+    t->vt = d->vtable;
+    t->host = mock_host(&t->kernel);
+    insee_value params[6] = {value_int(4), value_int(2), value_int(3), value_bool(false),
+                             value_int_list(down, nd), value_int_list(up, nu)};
+    return t->vt->create(&t->host, params, err);
+}
+
+/* Closed forms with D_l = down[0] ... down[l-1], U_l = up[0] ... up[l-1]:
+   level l has U_l D_n / D_{l+1} switches of down[l] + up[l] ports, the
+   links between levels l and l+1 number U_{l+1} D_n / D_{l+1}, the nodes
+   D_n, the diameter 2(n - 1); distances equal a BFS and 2 x the levels to
+   the nearest common ancestor (the first level l whose D_{l+1}-node blocks
+   hold both), minimal hops each one BFS hop closer. */
+static void check_levels(const int64_t *down, const int64_t *up, size_t n, size_t nu)
+{
+    tree t = {0};
+    insee_error err = {0};
+    t.self = create_levels(&t, down, n, up, nu, &err);
+    cr_assert_not_null(t.self, "%s", err.message);
+    t.vt->info(t.self, &t.info);
+    uint32_t D[33] = {1}, U[33] = {1}, switches = 0, links = 0, max_ports = 0;
+    for (size_t l = 0; l < n; l++) {
+        D[l + 1] = D[l] * (uint32_t)down[l];
+        U[l + 1] = U[l] * (l < nu ? (uint32_t)up[l] : 0);
+    }
+    for (size_t l = 0; l < n; l++) {
+        uint32_t level = U[l] * (D[n] / D[l + 1]), ports = (uint32_t)down[l] + (l < nu ? (uint32_t)up[l] : 0);
+        for (uint32_t r = switches; r < switches + level; r++)
+            cr_assert_eq(t.vt->ports(t.self, r), ports, "router %u of level %zu", r, l);
+        switches += level;
+        links += l + 1 < n ? U[l + 1] * (D[n] / D[l + 1]) : 0;
+        max_ports = ports > max_ports ? ports : max_ports;
+    }
+    cr_assert_eq(t.info.routers, switches);
+    cr_assert_eq(t.info.nodes, D[n]);
+    cr_assert_eq(t.info.max_ports, max_ports);
+    cr_assert_eq(t.info.diameter, 2 * ((uint32_t)n - 1));
+    topo_read(&t.links, t.vt, t.self);
+    cr_assert_eq(topo_check_links(&t.links), 2 * links);
+    t.bfs = topo_bfs_all(&t.links);
+    uint32_t diameter;
+    topo_check_distances(&t.links, t.bfs, &diameter);
+    cr_assert_eq(diameter, t.info.diameter);
+    insee_hop hops[64];
+    for (uint32_t y = 0; y < t.info.nodes; y++) {
+        cr_assert_eq(t.vt->node_router(t.self, y), y / (uint32_t)down[0]);
+        for (uint32_t x = 0; x < t.info.nodes; x++) {
+            uint32_t h = 0;
+            while (x / D[h + 1] != y / D[h + 1])
+                h++;
+            cr_assert_eq(t.vt->distance(t.self, x / (uint32_t)down[0], y), 2 * h);
+        }
+    }
+    for (uint32_t r = 0; r < t.info.routers; r++)
+        for (uint32_t y = 0; y < t.info.nodes; y++)
+            topo_check_hops(&t.links, t.bfs, r, y, 0, hops, 64);
+    topo_table_free(&t.links);
+    free(t.bfs);
+    t.vt->destroy(t.self);
+}
+
+Test(gtree, per_level_closed_forms)
+{
+    static const int64_t d1[] = {4, 3, 2}, u1[] = {2, 3};
+    check_levels(d1, u1, 3, 2);
+    static const int64_t d2[] = {2, 3, 2, 2}, u2[] = {3, 1, 2, 5}; /* fatter than thin */
+    check_levels(d2, u2, 4, 4);
+    static const int64_t d3[] = {5}, u3[] = {0};
+    check_levels(d3, u3, 1, 0);
+    check_levels(d3, u3, 1, 1);
+    static const int64_t d4[] = {3, 4}, u4[] = {4};
+    check_levels(d4, u4, 2, 1);
+}
+
+/* down = [k] * n, up = [k'] * n is the k:k'-ary n-thin-tree, link for link;
+   with n - 1 entries in up the top switches lose only their unplugged up
+   ports. */
+Test(gtree, constant_lists_are_the_thin_tree)
+{
+    static const int64_t down[] = {3, 3, 3}, up[] = {2, 2, 2};
+    tree thin = make("thin-tree", 3, 2, 3);
+    for (size_t nu = 2; nu <= 3; nu++) {
+        tree g = {0};
+        insee_error err = {0};
+        g.self = create_levels(&g, down, 3, up, nu, &err);
+        cr_assert_not_null(g.self, "%s", err.message);
+        g.vt->info(g.self, &g.info);
+        cr_assert_eq(g.info.routers, thin.info.routers);
+        for (uint32_t r = 0; r < thin.info.routers; r++)
+            for (uint32_t p = 0; p < 5; p++) {
+                insee_port_peer a, b;
+                bool ta = thin.vt->link(thin.self, r, p, &a), tb = g.vt->link(g.self, r, p, &b);
+                cr_assert_eq(ta, tb, "router %u port %u", r, p);
+                cr_assert(!ta || (a.router == b.router && a.port == b.port));
+            }
+        cr_assert_eq(g.vt->ports(g.self, thin.info.routers - 1), nu == 3 ? 5u : 3u);
+        g.vt->destroy(g.self);
+    }
+    tree_free(&thin);
+}
+
+static void levels_refused(const int64_t *down, size_t nd, const int64_t *up, size_t nu,
+                           const char *expect)
+{
+    tree t = {0};
+    insee_error err = {0};
+    cr_assert_null(create_levels(&t, down, nd, up, nu, &err), "accepted; expected %s", expect);
+    cr_assert_eq(err.code, INSEE_ERR_PARAM);
+    cr_assert_not_null(strstr(err.message, expect), "%s", err.message);
+}
+
+Test(gtree, impossible_lists_are_refused)
+{
+    static const int64_t down[] = {4, 4, 4}, up[] = {2, 0, 2, 2};
+    levels_refused(down, 3, up, 1, "up has 1 entries for the 3 levels of down");
+    levels_refused(down, 3, up, 4, "up has 4 entries");
+    levels_refused(down, 3, up, 2, "up[1] = 0 leaves the switches of level 1 without a parent");
+    levels_refused(NULL, 0, up, 2, "up is given without down");
+    static const int64_t wide[] = {65532, 65532, 65532};
+    levels_refused(wide, 3, up, 0, "up has 0 entries");
+    static const int64_t wide_up[] = {1, 1};
+    levels_refused(wide, 3, wide_up, 2, "the product of down (the nodes) passes 32 bits");
+    static const int64_t narrow[] = {2, 2, 2, 2}, fat[] = {65533, 65533, 65533};
+    levels_refused(narrow, 4, fat, 3, "level 3 would have more than 2^32 switches");
 }

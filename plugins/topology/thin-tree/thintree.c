@@ -1,12 +1,74 @@
-/* thintree.c — k:k'-ary n-thin-tree arithmetic (thin-tree, and kary-ntree as
- * its k' = k case): switch counts, wiring, up/down minimal hops and
- * distances to the nearest common ancestor. Numbering in thintree.h. */
+/* thintree.c — generalised-tree arithmetic (thin-tree with per-level
+ * radices, its k:k'-ary n-thin-tree, and kary-ntree as its k' = k case):
+ * switch counts, wiring, up/down minimal hops and distances to the nearest
+ * common ancestor. Numbering in thintree.h. */
 #include "thintree.h"
 
 #include "../common/limits.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
+
+/* The tree of n levels with down[l] and up[l] ports, its node count
+   D_n = down[0] ... down[n-1] already known to fit in 32 bits. `fix` says
+   what to change when the tree is past the kernel's limits. */
+static thintree *build(const char *name, const uint32_t *down, const uint32_t *up, uint32_t n,
+                       const char *fix, insee_error *err)
+{
+    thintree *t = calloc(1, sizeof *t);
+    if (!t) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory", name);
+        return NULL;
+    }
+    t->n = n;
+    t->pow_k[0] = 1;
+    for (uint32_t l = 0; l < n; l++) {
+        t->down[l] = down[l];
+        t->up[l] = up[l];
+        t->pow_k[l + 1] = t->pow_k[l] * down[l];
+        t->max_ports = down[l] + up[l] > t->max_ports ? down[l] + up[l] : t->max_ports;
+    }
+    t->nodes = t->pow_k[n];
+    /* U_l <= 2^32 and D_n / D_{l+1} < 2^32: each level's count fits 64
+       bits, and the kernel's limits below keep the sum far from it. */
+    uint64_t switches = 0, pu = 1, all_ports = 0;
+    for (uint32_t l = 0; l < n; l++) {
+        if (pu > UINT32_MAX) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "%s: level %u would have more than 2^32 switches (the product of "
+                            "the up ports below it is %" PRIu64 "): %s",
+                            name, l, pu, fix);
+            free(t);
+            return NULL;
+        }
+        t->pow_up[l] = (uint32_t)pu;
+        t->first[l] = (uint32_t)switches; /* only read once the total is known to fit */
+        uint64_t level = pu * (t->nodes / t->pow_k[l + 1]);
+        switches += level;
+        all_ports += level * (down[l] + up[l]);
+        pu *= up[l];
+    }
+    if (!topology_within_limits(name, switches, t->nodes, t->max_ports, all_ports, fix, err)) {
+        free(t);
+        return NULL;
+    }
+    t->routers = (uint32_t)switches;
+    t->first[n] = t->routers;
+    t->sw = malloc(sizeof *t->sw * switches);
+    if (!t->sw) {
+        insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory for %" PRIu64 " switches", name,
+                        switches);
+        free(t);
+        return NULL;
+    }
+    /* Index i = a + U_l b within a level: b is the outer loop. */
+    thintree_switch *s = t->sw;
+    for (uint32_t l = 0; l < n; l++)
+        for (uint32_t b = 0; b < t->nodes / t->pow_k[l + 1]; b++)
+            for (uint32_t a = 0; a < t->pow_up[l]; a++)
+                *s++ = (thintree_switch){.b = b, .level = l};
+    return t;
+}
 
 thintree *thintree_create(const char *name, int64_t k, int64_t kup, int64_t n, insee_error *err)
 {
@@ -22,59 +84,63 @@ thintree *thintree_create(const char *name, int64_t k, int64_t kup, int64_t n, i
                         name, n, THINTREE_MAX_LEVELS);
         return NULL;
     }
-    thintree *t = calloc(1, sizeof *t);
-    if (!t) {
-        insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory", name);
-        return NULL;
-    }
-    t->k = (uint32_t)k;
-    t->kup = (uint32_t)kup;
-    t->n = (uint32_t)n;
-    uint64_t pk = 1, pu = 1;
-    for (uint32_t i = 0; i <= t->n; i++) {
-        if (pk > UINT32_MAX) {
+    uint64_t nodes = 1;
+    uint32_t down[THINTREE_MAX_LEVELS], up[THINTREE_MAX_LEVELS];
+    for (int64_t l = 0; l < n; l++) {
+        nodes *= (uint64_t)k;
+        if (nodes > UINT32_MAX) {
             insee_error_set(err, INSEE_ERR_PARAM,
                             "%s: k^n = %" PRId64 "^%" PRId64 " nodes do not fit in 32 bits; "
                             "use a smaller k or n",
                             name, k, n);
-            free(t);
             return NULL;
         }
-        t->pow_k[i] = (uint32_t)pk;
-        if (i < t->n)
-            t->pow_up[i] = (uint32_t)pu; /* k'^i <= k^i: fits when k^i does */
-        pk *= t->k;
-        pu *= t->kup;
+        down[l] = (uint32_t)k;
+        up[l] = (uint32_t)kup;
     }
-    t->nodes = t->pow_k[t->n];
-    uint64_t switches = 0;
-    for (uint32_t l = 0; l < t->n; l++) {
-        t->first[l] = (uint32_t)switches; /* only read once the total is known to fit */
-        switches += (uint64_t)t->pow_k[t->n - 1 - l] * t->pow_up[l];
-    }
-    if (!topology_within_limits(name, switches, t->nodes, (uint64_t)(k + kup),
-                                switches * (uint64_t)(k + kup),
-                                "a switch has k + k_up ports and the tree k^n nodes: use a "
-                                "smaller k, k_up or n", err)) {
-        free(t);
+    return build(name, down, up, (uint32_t)n, "a switch has k + k_up ports and the tree k^n "
+                 "nodes: use a smaller k, k_up or n", err);
+}
+
+thintree *thintree_create_levels(const char *name, const int64_t *down, size_t down_len,
+                                 const int64_t *up, size_t up_len, insee_error *err)
+{
+    if (down_len < 1 || down_len > THINTREE_MAX_LEVELS) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s: down has %zu entries, one per level; use 1 to %u levels", name,
+                        down_len, THINTREE_MAX_LEVELS);
         return NULL;
     }
-    t->routers = (uint32_t)switches;
-    t->first[t->n] = t->routers;
-    t->sw = malloc(sizeof *t->sw * switches);
-    if (!t->sw) {
-        insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory for %" PRIu64 " switches", name,
-                        switches);
-        free(t);
+    if (up_len + 1 != down_len && up_len != down_len) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "%s: up has %zu entries for the %zu levels of down; give one per level "
+                        "below the top (%zu), or one per level (%zu, the top's left unplugged)",
+                        name, up_len, down_len, down_len - 1, down_len);
         return NULL;
     }
-    /* Index i = a + k'^l b within a level: b is the outer loop. */
-    thintree_switch *s = t->sw;
-    for (uint32_t l = 0; l < t->n; l++)
-        for (uint32_t b = 0; b < t->pow_k[t->n - 1 - l]; b++)
-            for (uint32_t a = 0; a < t->pow_up[l]; a++)
-                *s++ = (thintree_switch){.b = b, .level = l};
-    return t;
+    uint32_t d[THINTREE_MAX_LEVELS], u[THINTREE_MAX_LEVELS] = {0};
+    uint64_t nodes = 1;
+    for (size_t l = 0; l < down_len; l++) {
+        if (l < up_len && up[l] < 1 && l + 1 < down_len) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "%s: up[%zu] = 0 leaves the switches of level %zu without a parent; "
+                            "use at least 1 below the top",
+                            name, l, l);
+            return NULL;
+        }
+        nodes *= (uint64_t)down[l];
+        if (nodes > UINT32_MAX) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "%s: the product of down (the nodes) passes 32 bits at level %zu; "
+                            "use fewer levels or fewer down ports",
+                            name, l);
+            return NULL;
+        }
+        d[l] = (uint32_t)down[l];
+        u[l] = l < up_len ? (uint32_t)up[l] : 0;
+    }
+    return build(name, d, u, (uint32_t)down_len, "use fewer levels or fewer ports in down and up",
+                 err);
 }
 
 void thintree_destroy(void *self)
@@ -90,7 +156,7 @@ void thintree_info(void *self, insee_topology_info *out)
     *out = (insee_topology_info){
         .routers = t->routers,
         .nodes = t->nodes,
-        .max_ports = t->k + t->kup,
+        .max_ports = t->max_ports,
         .dims = 0,
         .flags = INSEE_TOPO_INDIRECT,
         /* Two leaves whose common ancestors are the top switches: n-1 up, n-1 down. */
@@ -100,32 +166,33 @@ void thintree_info(void *self, insee_topology_info *out)
 
 uint32_t thintree_ports(void *self, uint32_t router)
 {
-    (void)router; /* all number k down and k' up ports; leaf down and top up are unplugged */
+    /* down[l] down and up[l] up ports; leaf down and top up are unplugged */
     const thintree *t = self;
-    return t->k + t->kup;
+    uint32_t l = t->sw[router].level;
+    return t->down[l] + t->up[l];
 }
 
 bool thintree_link(void *self, uint32_t router, uint32_t port, insee_port_peer *out)
 {
     const thintree *t = self;
     thintree_switch s = t->sw[router];
-    uint32_t l = s.level, a = (router - t->first[l]) % t->pow_up[l];
-    if (port < t->k) {
+    uint32_t l = s.level, a = (router - t->first[l]) % t->pow_up[l], down = t->down[l];
+    if (port < down) {
         if (l == 0)
             return false; /* nodes attach through injection and consumption, not ports */
-        /* Down port d: the child whose subtree is b k + d, reached through the
-           up port it took to get here (the top digit of a). */
+        /* Down port d: the child whose subtree is b down[l] + d, reached
+           through the up port it took to get here (the top digit of a). */
         uint32_t below = t->pow_up[l - 1];
-        out->router = t->first[l - 1] + a % below + below * (s.b * t->k + port);
-        out->port = t->k + a / below;
+        out->router = t->first[l - 1] + a % below + below * (s.b * down + port);
+        out->port = t->down[l - 1] + a / below;
     } else {
-        if (l == t->n - 1)
+        if (l == t->n - 1 || port >= down + t->up[l])
             return false; /* the top level's up ports are left unplugged */
-        /* Up port k+j: the parent that records j as digit l of a; we are its
-           down port b mod k. */
-        uint32_t j = port - t->k;
-        out->router = t->first[l + 1] + a + j * t->pow_up[l] + t->pow_up[l + 1] * (s.b / t->k);
-        out->port = s.b % t->k;
+        /* Up port down[l]+j: the parent that records j as digit l of a; we
+           are its down port b mod down[l+1]. */
+        uint32_t j = port - down, above = t->down[l + 1];
+        out->router = t->first[l + 1] + a + j * t->pow_up[l] + t->pow_up[l + 1] * (s.b / above);
+        out->port = s.b % above;
     }
     return true;
 }
@@ -133,7 +200,7 @@ bool thintree_link(void *self, uint32_t router, uint32_t port, insee_port_peer *
 uint32_t thintree_node_router(void *self, uint32_t node)
 {
     const thintree *t = self;
-    return node / t->k; /* leaves are routers 0.. and hold k nodes each */
+    return node / t->down[0]; /* leaves are routers 0.. and hold down[0] nodes each */
 }
 
 /* What a port is, statically: up ports cross the link between levels l and
@@ -144,7 +211,7 @@ uint32_t thintree_node_router(void *self, uint32_t node)
    0 in the static description. */
 static insee_hop port_hop(const thintree *t, uint32_t level, uint32_t port, uint16_t dim_hops)
 {
-    bool up = port >= t->k;
+    bool up = port >= t->down[level];
     return (insee_hop){
         .port = (uint16_t)port,
         .dir = (int8_t)(up ? +1 : -1),
@@ -164,11 +231,11 @@ uint32_t thintree_minimal_hops(void *self, uint32_t router, uint32_t dst_node, u
     if (s.b == dst_node / t->pow_k[s.level + 1]) {
         /* The destination is below: the one down port toward it (none at its leaf). */
         if (s.level > 0 && max > 0)
-            out[w++] = port_hop(t, s.level, dst_node / t->pow_k[s.level] % t->k, 1);
+            out[w++] = port_hop(t, s.level, dst_node / t->pow_k[s.level] % t->down[s.level], 1);
     } else {
         /* Every up port leads to a switch one level nearer a common ancestor. */
-        for (uint32_t j = 0; j < t->kup && w < max; j++)
-            out[w++] = port_hop(t, s.level, t->k + j, 1);
+        for (uint32_t j = 0; j < t->up[s.level] && w < max; j++)
+            out[w++] = port_hop(t, s.level, t->down[s.level] + j, 1);
     }
     return w;
 }
@@ -187,8 +254,8 @@ uint32_t thintree_distance(void *self, uint32_t router, uint32_t dst_node)
        holds the destination, then go down h levels to its leaf. */
     uint32_t h = s.level, b = s.b, y = dst_node / t->pow_k[h + 1];
     while (b != y) {
-        b /= t->k;
-        y /= t->k;
+        b /= t->down[h + 1];
+        y /= t->down[h + 1];
         h++;
     }
     return (h - s.level) + h;
@@ -197,7 +264,7 @@ uint32_t thintree_distance(void *self, uint32_t router, uint32_t dst_node)
 uint32_t thintree_leaf_port(void *self, uint32_t node)
 {
     const thintree *t = self;
-    return node % t->k;
+    return node % t->down[0];
 }
 
 const insee_topology_vtable thintree_vtable = {
