@@ -259,8 +259,9 @@ bool traffic_flows_describe_wait(void *self, char *buf, size_t len)
         uint64_t all = f->messages * f->count[t];
         snprintf(buf, len,
                  "%s: task %u has handed %llu of its %llu messages to the network and %llu "
-                 "of those are not delivered (a dropped message never is: a finite mode "
-                 "needs on_full = \"throttle\")",
+                 "of those are not delivered (a dropped message never is: one dropped at a "
+                 "full queue, which a finite mode avoids with on_full = \"throttle\", or "
+                 "unroutable, e.g. through failed cables)",
                  f->who, t, (unsigned long long)(all - f->left[t]), (unsigned long long)all,
                  (unsigned long long)f->pending[t]);
         return true;
