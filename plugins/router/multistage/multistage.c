@@ -45,6 +45,18 @@ static const insee_param_def multistage_params[] = {
     {0},
 };
 
+/* Up-hop dims the static mode tables, -1 (a network interface) .. 62;
+   deeper dims share the last entry. */
+#define UP_DIMS 64
+
+/* The static mode's view of the switches whose up hops have one dim. */
+typedef struct up_level {
+    /* k^level (1 for dim -1), no higher than the first power past the last
+       node: the source counted in blocks of this many nodes. */
+    uint64_t span;
+    uint32_t ups; /* their up ports (direct only) */
+} up_level;
+
 typedef struct multistage {
     const insee_host *host;
     enum mode mode;
@@ -53,19 +65,57 @@ typedef struct multistage {
     uint32_t L;     /* packet_phits: free phits from free packets on an ABI 1.0 host */
     uint32_t k;     /* nodes per leaf switch: the base of the source's digits */
     bool phit_view; /* the host reports room in phits (ABI 1.1) */
+    /* direct: every switch's plugged up ports are consecutive, the same
+       number at every switch of a level (level[].ups), and the topology
+       lists them all in port order; the static mode then asks it for the
+       first hop only and counts the rest itself, instead of having all
+       k' written out at every hop. */
+    bool direct;
+    uint32_t ask;            /* hops asked of the topology: 1 when direct */
+    up_level level[UP_DIMS]; /* by up_index(dim) */
 } multistage;
+
+static uint32_t up_index(int dim)
+{
+    return dim < 0 ? 0u : dim < (int)UP_DIMS - 1 ? (uint32_t)dim + 1 : UP_DIMS - 1;
+}
 
 static void multistage_destroy(void *vself)
 {
     free(vself);
 }
 
-/* Only a tree will do: every link labelled up or down by the topology, and
-   no more up ports at a switch than the minimal hops route() reads. */
-static bool is_tree(const insee_host *h, uint32_t routers, insee_error *err)
+/* Whether the topology lists exactly router r's `ups` up ports from
+   `first`, in port order, where the destination is not below it (the nodes
+   at both ends, with two salts, stand for every destination). */
+static bool lists_ups(const insee_host *h, uint32_t r, uint32_t nodes, uint32_t first,
+                      uint32_t ups, int16_t dim)
 {
-    for (uint32_t r = 0; r < routers; r++) {
-        uint32_t ups = 0;
+    insee_hop hops[INSEE_MAX_CANDIDATES];
+    for (uint32_t end = 0; end < 2; end++) {
+        uint32_t n = h->minimal_hops(h->kernel, r, end ? nodes - 1 : 0, end, hops,
+                                     INSEE_MAX_CANDIDATES);
+        if (n == 0 || !(hops[0].flags & INSEE_HOP_UP))
+            continue;
+        if (n != ups)
+            return false;
+        for (uint32_t i = 0; i < n; i++)
+            if (hops[i].port != first + i || hops[i].dim != dim)
+                return false;
+    }
+    return true;
+}
+
+/* Only a tree will do: every link labelled up or down by the topology, and
+   no more up ports at a switch than the minimal hops route() reads. Sets
+   self->direct and self->level[].ups where the up ports allow it. */
+static bool is_tree(multistage *self, const insee_shape *shape, insee_error *err)
+{
+    const insee_host *h = self->host;
+    self->direct = true;
+    for (uint32_t r = 0; r < shape->routers; r++) {
+        uint32_t ups = 0, first = 0;
+        int16_t dim = 0;
         for (uint32_t p = 0; p < h->ports(h->kernel, r); p++) {
             insee_port_peer peer;
             if (!h->peer(h->kernel, r, p, &peer))
@@ -81,7 +131,14 @@ static bool is_tree(const insee_host *h, uint32_t routers, insee_error *err)
                                 p, r);
                 return false;
             }
-            ups += way == INSEE_HOP_UP;
+            if (way != INSEE_HOP_UP)
+                continue;
+            if (ups == 0) {
+                first = p;
+                dim = info.dim;
+            }
+            self->direct &= p == first + ups && info.dim == dim;
+            ups++;
         }
         if (ups > INSEE_MAX_CANDIDATES) {
             insee_error_set(err, INSEE_ERR_UNSUPPORTED,
@@ -90,6 +147,13 @@ static bool is_tree(const insee_host *h, uint32_t routers, insee_error *err)
                             r, ups, INSEE_MAX_CANDIDATES, INSEE_MAX_CANDIDATES);
             return false;
         }
+        if (ups == 0 || !self->direct)
+            continue;
+        uint32_t *at = dim >= -1 && dim < UP_DIMS - 1 ? &self->level[dim + 1].ups : NULL;
+        self->direct = at && (*at == 0 || *at == ups) &&
+                       lists_ups(h, r, shape->nodes, first, ups, dim);
+        if (self->direct)
+            *at = ups;
     }
     return true;
 }
@@ -113,8 +177,6 @@ static void *multistage_create(const insee_host *host, const insee_value *params
 {
     insee_shape shape;
     host->shape(host->kernel, &shape);
-    if (!is_tree(host, shape.routers, err))
-        return NULL;
     multistage *self = calloc(1, sizeof *self);
     if (!self) {
         insee_error_set(err, INSEE_ERR_NOMEM, "multistage: out of memory");
@@ -124,24 +186,22 @@ static void *multistage_create(const insee_host *host, const insee_value *params
                          .insee_rule = params[P_RULE].i == RULE_INSEE, .vcs = shape.vcs,
                          .L = shape.packet_phits,
                          .phit_view = INSEE_HOST_HAS(host, output_free_phits)};
+    if (!is_tree(self, &shape, err)) {
+        free(self);
+        return NULL;
+    }
     /* The trees attach node y to leaf y / k. */
     uint32_t leaf = leaf_of(host, 0);
     while (self->k < shape.nodes && leaf_of(host, self->k) == leaf)
         self->k++;
+    self->level[0].span = self->level[1].span = 1;
+    for (uint32_t d = 2; d < UP_DIMS; d++) {
+        uint64_t below = self->level[d - 1].span;
+        self->level[d].span = below < shape.nodes ? below * self->k : below;
+    }
+    self->direct &= self->mode == STATIC;
+    self->ask = self->direct ? 1 : INSEE_MAX_CANDIDATES;
     return self;
-}
-
-/* The source counted in blocks of k^level nodes, the nodes below one switch
-   of this level (the up hops' dim, as the trees label them). Mod the up
-   ports it is source mod k' at the leaves and, with k' = k, the source's
-   base-k digit of each level above. INSEE's code adds the packet's VC. */
-static uint32_t source_block(const multistage *self, const insee_route_ctx *ctx, int level,
-                             uint16_t vc)
-{
-    uint64_t span = 1;
-    for (int l = 0; l < level && span <= ctx->src_node; l++)
-        span *= self->k;
-    return (uint32_t)(ctx->src_node / span) + (self->insee_rule ? vc : 0u);
 }
 
 /* Free room downstream of (port, vc), in phits as INSEE's credits count it. */
@@ -201,7 +261,7 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
     const insee_host *h = self->host;
     insee_hop hops[INSEE_MAX_CANDIDATES];
     uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
-                                 INSEE_MAX_CANDIDATES);
+                                 self->ask);
     if (n == 0)
         return 0; /* cannot happen: the kernel consumes where the destination attaches */
     if (self->mode == ADAPTIVE) {
@@ -210,9 +270,18 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
     }
     /* Going down the one hop listed is the way. */
     uint16_t vc = static_vc(self, ctx, &hops[0]);
-    uint32_t pick = hops[0].flags & INSEE_HOP_UP ? source_block(self, ctx, hops[0].dim, vc) % n
-                                                 : 0;
-    out[0] = (insee_candidate){.port = hops[pick].port, .vc = vc, .room = 1};
+    uint32_t port = hops[0].port;
+    if (hops[0].flags & INSEE_HOP_UP) {
+        /* The source counted in blocks of k^level nodes, the nodes below one
+           switch of this level (the up hops' dim, as the trees label them).
+           Mod the up ports it is source mod k' at the leaves and, with
+           k' = k, the source's base-k digit of each level above. INSEE's
+           code adds the packet's VC. */
+        const up_level *l = &self->level[up_index(hops[0].dim)];
+        uint32_t block = (uint32_t)(ctx->src_node / l->span) + (self->insee_rule ? vc : 0u);
+        port = self->direct ? port + block % l->ups : hops[block % n].port;
+    }
+    out[0] = (insee_candidate){.port = port, .vc = vc, .room = 1};
     return 1;
 }
 

@@ -54,19 +54,6 @@ static thintree *build(const char *name, const uint32_t *down, const uint32_t *u
     }
     t->routers = (uint32_t)switches;
     t->first[n] = t->routers;
-    t->sw = malloc(sizeof *t->sw * switches);
-    if (!t->sw) {
-        insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory for %" PRIu64 " switches", name,
-                        switches);
-        free(t);
-        return NULL;
-    }
-    /* Index i = a + U_l b within a level: b is the outer loop. */
-    thintree_switch *s = t->sw;
-    for (uint32_t l = 0; l < n; l++)
-        for (uint32_t b = 0; b < t->nodes / t->pow_k[l + 1]; b++)
-            for (uint32_t a = 0; a < t->pow_up[l]; a++)
-                *s++ = (thintree_switch){.b = b, .level = l};
     return t;
 }
 
@@ -145,9 +132,7 @@ thintree *thintree_create_levels(const char *name, const int64_t *down, size_t d
 
 void thintree_destroy(void *self)
 {
-    thintree *t = self;
-    free(t->sw);
-    free(t);
+    free(self);
 }
 
 void thintree_info(void *self, insee_topology_info *out)
@@ -164,19 +149,36 @@ void thintree_info(void *self, insee_topology_info *out)
     };
 }
 
+/* Where a router stands, from its number alone: levels are consecutive
+   blocks of the numbering, and index i of a level is a + U_l b. Computed
+   rather than tabled: a table of every switch misses the cache on each hop
+   of a large tree, a few compares and one division do not. */
+typedef struct place {
+    uint32_t level, a, b;
+} place;
+
+static place locate(const thintree *t, uint32_t router)
+{
+    uint32_t l = 0;
+    while (router >= t->first[l + 1])
+        l++;
+    uint32_t i = router - t->first[l];
+    return (place){.level = l, .a = i % t->pow_up[l], .b = i / t->pow_up[l]};
+}
+
 uint32_t thintree_ports(void *self, uint32_t router)
 {
     /* down[l] down and up[l] up ports; leaf down and top up are unplugged */
     const thintree *t = self;
-    uint32_t l = t->sw[router].level;
+    uint32_t l = locate(t, router).level;
     return t->down[l] + t->up[l];
 }
 
 bool thintree_link(void *self, uint32_t router, uint32_t port, insee_port_peer *out)
 {
     const thintree *t = self;
-    thintree_switch s = t->sw[router];
-    uint32_t l = s.level, a = (router - t->first[l]) % t->pow_up[l], down = t->down[l];
+    place s = locate(t, router);
+    uint32_t l = s.level, a = s.a, down = t->down[l];
     if (port < down) {
         if (l == 0)
             return false; /* nodes attach through injection and consumption, not ports */
@@ -226,12 +228,12 @@ uint32_t thintree_minimal_hops(void *self, uint32_t router, uint32_t dst_node, u
 {
     (void)salt; /* up ports are listed in index order; a router spreads the load */
     const thintree *t = self;
-    thintree_switch s = t->sw[router];
-    uint32_t w = 0;
-    if (s.b == dst_node / t->pow_k[s.level + 1]) {
+    place s = locate(t, router);
+    uint32_t w = 0, below = dst_node / t->pow_k[s.level]; /* the subtree of level l-1 */
+    if (s.b == below / t->down[s.level]) {
         /* The destination is below: the one down port toward it (none at its leaf). */
         if (s.level > 0 && max > 0)
-            out[w++] = port_hop(t, s.level, dst_node / t->pow_k[s.level] % t->down[s.level], 1);
+            out[w++] = port_hop(t, s.level, below % t->down[s.level], 1);
     } else {
         /* Every up port leads to a switch one level nearer a common ancestor. */
         for (uint32_t j = 0; j < t->up[s.level] && w < max; j++)
@@ -243,13 +245,13 @@ uint32_t thintree_minimal_hops(void *self, uint32_t router, uint32_t dst_node, u
 void thintree_port_info(void *self, uint32_t router, uint32_t port, insee_hop *out)
 {
     const thintree *t = self;
-    *out = port_hop(t, t->sw[router].level, port, 0);
+    *out = port_hop(t, locate(t, router).level, port, 0);
 }
 
 uint32_t thintree_distance(void *self, uint32_t router, uint32_t dst_node)
 {
     const thintree *t = self;
-    thintree_switch s = t->sw[router];
+    place s = locate(t, router);
     /* Climb to the nearest common ancestor level h, the first whose subtree
        holds the destination, then go down h levels to its leaf. */
     uint32_t h = s.level, b = s.b, y = dst_node / t->pow_k[h + 1];

@@ -29,12 +29,6 @@
 /* down[l] >= 2 makes the node count overflow 32 bits beyond 31 levels. */
 #define THINTREE_MAX_LEVELS 31u
 
-/* What minimal_hops needs of a switch, tabled at create (linear in switches). */
-typedef struct thintree_switch {
-    uint32_t b;     /* the subtree it reaches going down (see above) */
-    uint32_t level; /* 0 = leaves */
-} thintree_switch;
-
 typedef struct thintree {
     uint32_t n; /* levels */
     uint32_t down[THINTREE_MAX_LEVELS], up[THINTREE_MAX_LEVELS]; /* ports per level */
@@ -42,7 +36,6 @@ typedef struct thintree {
     uint32_t first[THINTREE_MAX_LEVELS + 1];  /* router index of level l's first switch */
     uint32_t pow_k[THINTREE_MAX_LEVELS + 1];  /* D_i, i = 0..n (D_n = nodes) */
     uint32_t pow_up[THINTREE_MAX_LEVELS];     /* U_i, i = 0..n-1 */
-    thintree_switch *sw;                      /* per router */
 } thintree;
 
 /* Build a k:kup-ary n-tree; `name` prefixes error messages. The kernel has
