@@ -237,7 +237,8 @@ Test(multistage, network_interfaces_and_insee_static_rule)
 Test(multistage, static_on_a_thin_tree_takes_source_mod_k_up)
 {
     rig g;
-    insee_value params[4] = {value_int(5), value_int(2), value_int(3), value_bool(false)};
+    insee_value params[6] = {value_int(5),      value_int(2),          value_int(3),
+                             value_bool(false), value_int_list(NULL, 0), value_int_list(NULL, 0)};
     rig_topology(&g, "thin-tree", params, 1);
     insee_error err = {0};
     cr_assert_not_null(rig_router(&g, STATIC, &err), "multistage create: %s", err.message);
