@@ -203,11 +203,6 @@ const uint32_t *insee_share_links(const insee_share *s, uint32_t id, uint32_t *n
     return flow_at(s, id)->links;
 }
 
-uint32_t insee_share_flows_on(const insee_share *s, uint32_t link)
-{
-    return s->on[link].len;
-}
-
 /* The flows on link l of class cls, or of any class when cls is -1. */
 static uint32_t count_class(const insee_share *s, uint32_t l, int cls)
 {

@@ -61,8 +61,6 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
 double insee_share_rate(const insee_share *s, uint32_t flow);
 /* The flow's links (valid until it is removed); *n gets their number. */
 const uint32_t *insee_share_links(const insee_share *s, uint32_t flow, uint32_t *n);
-/* Flows crossing `link` now. */
-uint32_t insee_share_flows_on(const insee_share *s, uint32_t link);
 
 G_END_DECLS
 #endif

@@ -481,3 +481,55 @@ Test(dynamic, a_busy_link_series_follows_its_spans)
     g_unlink(path);
     g_free(path);
 }
+
+/* [stats] csv and json: the row and the document of the run, with their
+   figures; a CSV file of the static engine is refused rather than mixed. */
+Test(dynamic, csv_and_json_hold_the_run_and_refuse_another_engines_file)
+{
+    char *dir = g_dir_make_tmp("insee-dyn-XXXXXX", NULL);
+    char *csv = g_build_filename(dir, "runs.csv", NULL);
+    char *json = g_build_filename(dir, "run.json", NULL);
+    const char *common = "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                         "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+                         "[traffic]\nplugin = \"all-to-one\"\nroot = 5\nmessage_bytes = 6400\n";
+    char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n"
+                                 "[flow]\nlink_gbps = " BW "\n[stats]\ncsv = \"%s\"\n"
+                                 "json = \"%s\"\n%s", csv, json, common);
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = run_experiment(toml, NULL, &cfg, &reg);
+    GError *err = NULL;
+    cr_assert(insee_experiment_write_outputs(exp, &err), "%s", err ? err->message : "?");
+    free_experiment(exp, cfg, reg);
+    char *text;
+    cr_assert(g_file_get_contents(csv, &text, NULL, NULL));
+    char **lines = g_strsplit(text, "\n", -1);
+    cr_assert(g_str_has_prefix(lines[0], "engine,plugins,seed,nodes,routers,messages,"));
+    char **row = g_strsplit(lines[1], ",", -1);
+    cr_assert_str_eq(row[0], "dynamic");
+    cr_assert_str_eq(row[5], "15", "messages: the 15 tasks other than the root");
+    cr_assert_str_eq(row[9], row[10], "bytes sent = bytes delivered");
+    cr_assert_float_eq(g_ascii_strtod(row[11], NULL), 15 * 6400 / bytes_per_s, 1e-15);
+    g_strfreev(row);
+    g_strfreev(lines);
+    g_free(text);
+    cr_assert(g_file_get_contents(json, &text, NULL, NULL));
+    cr_assert(strstr(text, "\"dynamic\"") && strstr(text, "\"makespan_s\"") &&
+                  strstr(text, "\"busiest_links\""), "%s", text);
+    g_free(text);
+
+    /* The static engine's row cannot go into this file. */
+    char *other = g_strdup_printf("[simulation]\nengine = \"static\"\n[stats]\ncsv = \"%s\"\n%s",
+                                  csv, common);
+    char *msg = run_toml_error(other);
+    cr_assert(strstr(msg, "runs.csv"), "%s", msg);
+    g_free(msg);
+    g_free(other);
+    g_unlink(csv);
+    g_unlink(json);
+    g_rmdir(dir);
+    g_free(toml);
+    g_free(csv);
+    g_free(json);
+    g_free(dir);
+}
