@@ -210,6 +210,21 @@ typedef struct insee_host {
        at once instead of waiting out its timeout. Safe to call at any time
        after create(); cheap (one read). */
     bool (*stop_requested)(insee_kernel *k);
+
+    /* minor 9 */
+    /* The topology's own routing (topology.h paths()), checked by the
+       kernel: add() is called once per path, each path a chain of plugged
+       links from src_router to dst_router. Returns how many paths were
+       given; 0 when the topology has no routing of its own, for src_router
+       = dst_router, a router out of range, or a pair it does not connect. */
+    uint32_t (*topology_paths)(insee_kernel *k, uint32_t src_router, uint32_t dst_router,
+                               uint32_t salt,
+                               void (*add)(void *ctx, const uint32_t *ports, uint32_t hops,
+                                           double share),
+                               void *ctx);
+    /* The most hops a path of topology_paths() takes; 0 when the topology
+       has no routing of its own. */
+    uint32_t (*topology_path_hops)(insee_kernel *k);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a

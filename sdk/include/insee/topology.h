@@ -26,6 +26,14 @@
  *    size at distance k/2) bit `dim` of salt decides which is listed first, so
  *    a dimension-order router that takes the first hop of a dimension keeps a
  *    consistent direction.
+ *  - paths() (minor 9, optional) is the topology's own routing, for the
+ *    families whose papers define one that is not "any shortest path"
+ *    (BCube's digit correction, DCell's recursion, DPillar's helix): the
+ *    whole paths between two routers, as insee/routing.h's paths() gives
+ *    them, so that the flow engines (path routing `native`) and the packet
+ *    engine (router `source`, hop-indexed VCs) follow the same routes. It
+ *    must be pure and deterministic like every other entry; paths need not
+ *    be shortest; path_hops() bounds their length.
  *  - ports, nodes and routers fit in uint32_t; ports per router in uint16_t.
  *  - The kernel refuses a network with more than INSEE_MAX_PORTS ports at a
  *    router, or with INSEE_MAX_QUEUES queues or more (a queue per port and
@@ -81,6 +89,22 @@ typedef struct insee_topology_vtable {
     uint32_t (*distance)(void *self, uint32_t router, uint32_t dst_node);
     /* Coordinates of a node; returns how many were written (info.dims). */
     uint32_t (*coords)(void *self, uint32_t node, int32_t *out, uint32_t max);
+
+    /* minor 9 — optional (both or neither) */
+    /* The topology's own routing from src_router to dst_router (different
+       routers): call add(ctx, ports, hops, share) once per path, ports[i]
+       the output port taken at the i-th router of the path (following
+       link() from src_router ends at dst_router, no router twice), share > 0
+       the fraction of the traffic it carries (a pair's shares sum to 1).
+       `salt` is a word fixed per flow or packet, for a routing that picks
+       one of several paths by it. Returns how many paths it added; 0 when
+       the routing has no path (routers it does not connect). */
+    uint32_t (*paths)(void *self, uint32_t src_router, uint32_t dst_router, uint32_t salt,
+                      void (*add)(void *ctx, const uint32_t *ports, uint32_t hops, double share),
+                      void *ctx);
+    /* The most hops any path of paths() takes (a hop-indexed router needs
+       as many VCs). */
+    uint32_t (*path_hops)(void *self);
 } insee_topology_vtable;
 
 #ifdef __cplusplus
