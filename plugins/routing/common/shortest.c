@@ -41,13 +41,11 @@ static bool build_reverse(routing_graph *g)
     return true;
 }
 
-routing_graph *routing_graph_new(const char *who, const insee_host *host, double table_mb,
-                                 insee_error *err)
+routing_graph *routing_graph_read(const char *who, const routing_graph_source *src,
+                                  double table_mb, insee_error *err)
 {
-    insee_shape shape;
-    host->shape(host->kernel, &shape);
     routing_graph *g = calloc(1, sizeof *g);
-    uint32_t n = shape.routers;
+    uint32_t n = src->routers;
     if (g) {
         g->routers = n;
         g->port_base = malloc(sizeof *g->port_base * ((size_t)n + 1));
@@ -57,14 +55,14 @@ routing_graph *routing_graph_new(const char *who, const insee_host *host, double
         goto nomem;
     g->port_base[0] = 0;
     for (uint32_t r = 0; r < n; r++)
-        g->port_base[r + 1] = g->port_base[r] + host->ports(host->kernel, r);
+        g->port_base[r + 1] = g->port_base[r] + src->ports(src->ctx, r);
     g->peer = malloc(sizeof *g->peer * (g->port_base[n] ? g->port_base[n] : 1));
     if (!g->peer)
         goto nomem;
     for (uint32_t r = 0; r < n; r++) {
         for (uint32_t p = g->port_base[r]; p < g->port_base[r + 1]; p++) {
             insee_port_peer to;
-            g->peer[p] = host->peer(host->kernel, r, p - g->port_base[r], &to)
+            g->peer[p] = src->peer(src->ctx, r, p - g->port_base[r], &to)
                              ? to.router
                              : ROUTING_UNREACHABLE;
         }
@@ -84,6 +82,28 @@ nomem:
                     n);
     routing_graph_free(g);
     return NULL;
+}
+
+static uint32_t host_ports(void *ctx, uint32_t router)
+{
+    const insee_host *host = ctx;
+    return host->ports(host->kernel, router);
+}
+
+static bool host_peer(void *ctx, uint32_t router, uint32_t port, insee_port_peer *out)
+{
+    const insee_host *host = ctx;
+    return host->peer(host->kernel, router, port, out);
+}
+
+routing_graph *routing_graph_new(const char *who, const insee_host *host, double table_mb,
+                                 insee_error *err)
+{
+    insee_shape shape;
+    host->shape(host->kernel, &shape);
+    routing_graph_source src = {.routers = shape.routers, .ports = host_ports,
+                                .peer = host_peer, .ctx = (void *)host};
+    return routing_graph_read(who, &src, table_mb, err);
 }
 
 uint32_t routing_mix(uint32_t x)

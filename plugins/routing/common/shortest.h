@@ -2,7 +2,8 @@
  * the path routings (compiled into each .so, hidden like everything but the
  * entry).
  *
- * The graph is read once from the host (ports() and peer()). The distances
+ * The graph is read once, from the host (ports() and peer()) or from a
+ * topology's own link(): topology plugins compile this file too. The distances
  * to a destination router are one breadth-first search over the links
  * backwards from it, a table of `routers` entries built when first asked
  * and cached: the cache holds as many tables as fit in its memory cap
@@ -35,7 +36,20 @@ typedef struct routing_graph {
     uint32_t *queue;     /* BFS scratch */
 } routing_graph;
 
+/* Where a graph is read from: the host's view of the network (path
+   routings), or a topology plugin's own link table (topologies that answer
+   minimal_hops() from these tables, in plugins/topology). */
+typedef struct routing_graph_source {
+    uint32_t routers;
+    uint32_t (*ports)(void *ctx, uint32_t router);
+    bool (*peer)(void *ctx, uint32_t router, uint32_t port, insee_port_peer *out);
+    void *ctx;
+} routing_graph_source;
+
 /* NULL with err filled (the message starts with `who`) when out of memory. */
+routing_graph *routing_graph_read(const char *who, const routing_graph_source *src,
+                                  double table_mb, insee_error *err);
+/* The graph as the host shows it (host->ports and host->peer). */
 routing_graph *routing_graph_new(const char *who, const insee_host *host, double table_mb,
                                  insee_error *err);
 void routing_graph_free(routing_graph *g);
