@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 void *fam_try(const char *name, const insee_value *params, uint64_t seed, insee_error *err)
 {
@@ -79,5 +80,77 @@ uint64_t fam_check_all(const fam *t)
                 topo_check_hops(&links, bfs, r, node, salts[s], hops, 512);
     free(bfs);
     topo_table_free(&links);
+    return sum;
+}
+
+/* What one paths() call gave, checked as it comes. */
+typedef struct path_check {
+    const fam *t;
+    uint32_t src, dst, max_hops, given;
+    double shares, weighted;
+    uint64_t fingerprint; /* the paths folded into one word, to compare two calls */
+    uint8_t *seen;        /* routers: visited on the path being checked */
+} path_check;
+
+static void check_one_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+{
+    path_check *c = ctx;
+    cr_assert(hops >= 1 && hops <= c->max_hops, "router %u to %u: a path of %u hops (path_hops %u)",
+              c->src, c->dst, hops, c->max_hops);
+    cr_assert(share > 0 && share <= 1.0 + 1e-12, "router %u to %u: share %g", c->src, c->dst,
+              share);
+    memset(c->seen, 0, c->t->info.routers);
+    uint32_t at = c->src;
+    c->seen[at] = 1;
+    for (uint32_t i = 0; i < hops; i++) {
+        insee_port_peer peer;
+        cr_assert(ports[i] < c->t->vt->ports(c->t->self, at) &&
+                      c->t->vt->link(c->t->self, at, ports[i], &peer),
+                  "router %u to %u: hop %u leaves router %u by port %u, not a plugged port",
+                  c->src, c->dst, i, at, ports[i]);
+        at = peer.router;
+        cr_assert(!c->seen[at], "router %u to %u: the path comes back to router %u", c->src,
+                  c->dst, at);
+        c->seen[at] = 1;
+        c->fingerprint = c->fingerprint * 1000003u + ports[i] + 1;
+    }
+    cr_assert_eq(at, c->dst, "router %u to %u: the path ends at router %u", c->src, c->dst, at);
+    c->fingerprint = c->fingerprint * 31u + (uint64_t)(share * 1e9);
+    c->given++;
+    c->shares += share;
+    c->weighted += share * hops;
+}
+
+double fam_check_paths(const fam *t, bool routable)
+{
+    static const uint32_t salts[] = {0u, 1u, 0x9e3779b9u};
+    cr_assert_not_null(t->vt->paths, "the topology has no routing of its own (paths)");
+    cr_assert_not_null(t->vt->path_hops, "paths() without path_hops()");
+    uint32_t max_hops = t->vt->path_hops(t->self);
+    uint8_t *seen = malloc(t->info.routers);
+    double sum = 0;
+    for (uint32_t s = 0; s < t->info.routers; s++)
+        for (uint32_t d = 0; d < t->info.routers; d++) {
+            if (s == d)
+                continue;
+            for (size_t k = 0; k < sizeof salts / sizeof salts[0]; k++) {
+                path_check a = {.t = t, .src = s, .dst = d, .max_hops = max_hops, .seen = seen};
+                path_check b = a;
+                uint32_t n = t->vt->paths(t->self, s, d, salts[k], check_one_path, &a);
+                t->vt->paths(t->self, s, d, salts[k], check_one_path, &b);
+                cr_assert_eq(n, a.given, "router %u to %u: returned %u, added %u", s, d, n,
+                             a.given);
+                cr_assert(a.given == b.given && a.fingerprint == b.fingerprint,
+                          "router %u to %u: other paths when asked again", s, d);
+                if (routable)
+                    cr_assert_gt(a.given, 0u, "router %u to %u: no path", s, d);
+                if (a.given)
+                    cr_assert_float_eq(a.shares, 1.0, 1e-9, "router %u to %u: shares sum to %g",
+                                       s, d, a.shares);
+                if (k == 0)
+                    sum += a.weighted;
+            }
+        }
+    free(seen);
     return sum;
 }

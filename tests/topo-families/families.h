@@ -37,4 +37,13 @@ void fam_check_links(const fam *t);
    Returns the sum of the router-pair distances (self pairs included). */
 uint64_t fam_check_all(const fam *t);
 
+/* The topology's own routing (topology.h paths(), minor 9) between every
+   pair of different routers under a few salts: every path a chain of
+   plugged links from source to destination that visits no router twice,
+   at most path_hops() long, shares positive and summing to 1, the same
+   paths when asked again; `routable` says whether every pair must have a
+   path. Returns the sum over pairs of the share-weighted hops (salt 0), so
+   that a test can compare a routing's mean length with its paper's. */
+double fam_check_paths(const fam *t, bool routable);
+
 #endif
