@@ -56,7 +56,14 @@ conform_status conform_instances_setup(conform_ctx *ctx, gboolean network, gbool
     set->created = g_ptr_array_new();
     set->destroy = destroy;
     GError *err = NULL;
-    if (network && !(set->topo = conform_topo_new(ctx, "4x4 torus", CONFORM_MOCK_NETWORK, FALSE, &err))) {
+    /* A path routing may need a topology of some kind (`native`: one with a
+       routing of its own): --set topology.* chooses its network. */
+    gboolean own = ctx->plugin->desc->kind == INSEE_KIND_ROUTING &&
+                   conform_overridden(ctx, "topology", NULL);
+    if (network && !(set->topo = conform_topo_new(ctx, own ? "the --set topology network"
+                                                               : "4x4 torus",
+                                                  own ? "" : CONFORM_MOCK_NETWORK, own,
+                                                  &err))) {
         g_string_printf(detail, "cannot build the mock network: %s", err->message);
         g_error_free(err);
         return CONFORM_SKIP;

@@ -228,6 +228,27 @@ static bool mock_stop_requested(insee_kernel *k)
     return mock_of(k)->stop;
 }
 
+/* The topology's own paths, passed on as they come: the suites check them
+   (the kernel's host also drops paths that cross a failed cable, and the
+   mock network has none). */
+static uint32_t mock_topology_paths(insee_kernel *k, uint32_t src, uint32_t dst, uint32_t salt,
+                                    void (*add)(void *ctx, const uint32_t *ports, uint32_t hops,
+                                                double share),
+                                    void *ctx)
+{
+    const conform_topo *t = topo_of(k);
+    if (!t->vt->paths || !t->vt->path_hops || src == dst || src >= t->info.routers ||
+        dst >= t->info.routers)
+        return 0;
+    return t->vt->paths(t->self, src, dst, salt, add, ctx);
+}
+
+static uint32_t mock_topology_path_hops(insee_kernel *k)
+{
+    const conform_topo *t = topo_of(k);
+    return t->vt->paths && t->vt->path_hops ? t->vt->path_hops(t->self) : 0;
+}
+
 void conform_mock_clear(conform_mock *m)
 {
     if (m->bridge_msgs)
@@ -281,6 +302,8 @@ void conform_mock_init(conform_mock *m, const conform_topo *topo)
     m->host.bridge_inject = mock_bridge_inject;
     m->host.report_figure = mock_report_figure;
     m->host.stop_requested = mock_stop_requested;
+    m->host.topology_paths = mock_topology_paths;
+    m->host.topology_path_hops = mock_topology_path_hops;
 }
 
 conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,

@@ -217,11 +217,14 @@ gboolean conform_validate_own(const conform_ctx *ctx, GError **err)
     for (const char *const *text = ctx->overrides; text && *text; text++) {
         override o;
         parse_override(ctx, *text, &o);
-        if (strcmp(o.section, section) != 0) {
+        /* A path routing's mock network is the one [topology] describes. */
+        gboolean network = ctx->plugin->desc->kind == INSEE_KIND_ROUTING &&
+                           strcmp(o.section, "topology") == 0;
+        if (strcmp(o.section, section) != 0 && !network) {
             g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
                         "--set %s: the %s checks create the plugin on a mock host, so only "
                         "[%s] keys apply (other sections are for the experiments of a router's "
-                        "checks)",
+                        "checks; a path routing's also take [topology] keys, its network)",
                         *text, section, section);
             return FALSE;
         }

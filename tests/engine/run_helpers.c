@@ -3,6 +3,7 @@
 #include "run_helpers.h"
 
 #include <criterion/criterion.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -132,4 +133,23 @@ insee_flow_report run_static_toml(const char *toml, char **text)
                               : NULL;
     free_experiment(exp, cfg, reg);
     return copy;
+}
+
+char *cable_file_new(const char *text)
+{
+    char *dir = g_dir_make_tmp("insee-faults-XXXXXX", NULL);
+    cr_assert(dir);
+    char *path = g_build_filename(dir, "cables.txt", NULL);
+    cr_assert(g_file_set_contents(path, text, -1, NULL));
+    g_free(dir);
+    return path;
+}
+
+void cable_file_remove(char *path)
+{
+    char *dir = g_path_get_dirname(path);
+    g_unlink(path);
+    g_rmdir(dir);
+    g_free(dir);
+    g_free(path);
 }

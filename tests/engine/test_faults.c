@@ -36,26 +36,6 @@ static double figure(const insee_report *r, const char *name)
     return 0;
 }
 
-/* A file of cables in a fresh directory; g_free() the path. */
-static char *cable_file(const char *text)
-{
-    char *dir = g_dir_make_tmp("insee-faults-XXXXXX", NULL);
-    cr_assert(dir);
-    char *path = g_build_filename(dir, "cables.txt", NULL);
-    cr_assert(g_file_set_contents(path, text, -1, NULL));
-    g_free(dir);
-    return path;
-}
-
-static void remove_file(char *path)
-{
-    char *dir = g_path_get_dirname(path);
-    g_unlink(path);
-    g_rmdir(dir);
-    g_free(dir);
-    g_free(path);
-}
-
 /* A line of N routers (a 1-D mesh): router i's port 0 leads to router i + 1
    and port 1 back (mesh/README.md). Failing the cable between routers a - 1
    and a leaves a nodes on one side and b = N - a on the other: exactly the
@@ -69,7 +49,7 @@ Test(faults, a_bridge_cable_cuts_exactly_the_pairs_across_it)
     for (int e = 0; e < 2; e++) {
         char *body = g_strdup_printf("# the bridge, by one of its ends\n%s  # router, port\n",
                                      ends[e]);
-        char *file = cable_file(body);
+        char *file = cable_file_new(body);
         for (int k = 0; k < 2; k++) {
             char *toml = g_strdup_printf("[simulation]\nengine = \"static\"\n"
                                          "[topology]\nplugin = \"mesh\"\ndims = [%u]\n%s"
@@ -88,7 +68,7 @@ Test(faults, a_bridge_cable_cuts_exactly_the_pairs_across_it)
             insee_flow_report_clear(&r);
             g_free(toml);
         }
-        remove_file(file);
+        cable_file_remove(file);
         g_free(body);
     }
 }
@@ -98,7 +78,7 @@ Test(faults, a_bridge_cable_cuts_exactly_the_pairs_across_it)
    counted; nothing is lost silently and the network drains. */
 Test(faults, packets_sent_to_a_failed_cable_are_dropped_and_counted)
 {
-    char *file = cable_file("2 0\n");
+    char *file = cable_file_new("2 0\n");
     char *toml = g_strdup_printf("[simulation]\nwarmup = 0\ncycles = 3000\n"
                                  "[topology]\nplugin = \"mesh\"\ndims = [9]\n"
                                  "[router]\nplugin = \"dally\"\n"
@@ -114,7 +94,7 @@ Test(faults, packets_sent_to_a_failed_cable_are_dropped_and_counted)
     cr_assert_eq(figure(&r, "connected_pairs"), 9 * 8 - 2 * 3 * 6);
     insee_report_clear(&r);
     g_free(toml);
-    remove_file(file);
+    cable_file_remove(file);
 }
 
 static const char torus_faults[] = "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
@@ -170,7 +150,7 @@ Test(faults, bfs_and_updown_route_every_pair_of_a_connected_surviving_graph)
 Test(faults, an_isolated_router_cuts_its_pairs_and_updown_refuses_the_graph)
 {
     const uint64_t N = 64;
-    char *file = cable_file("0 0\n0 1\n0 2\n0 3\n");
+    char *file = cable_file_new("0 0\n0 1\n0 2\n0 3\n");
     char *toml = g_strdup_printf("[simulation]\nengine = \"static\"\n"
                                  "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
                                  "[faults]\nfile = \"%s\"\n"
@@ -189,7 +169,7 @@ Test(faults, an_isolated_router_cuts_its_pairs_and_updown_refuses_the_graph)
     cr_assert(strstr(msg, "not connected"), "%s", msg);
     g_free(msg);
     g_free(toml);
-    remove_file(file);
+    cable_file_remove(file);
 }
 
 /* dally routes by coordinates, blind to failures: flows through a failed
@@ -316,14 +296,14 @@ Test(faults, bad_input_is_refused_naming_the_key_file_and_line)
         {"0 0\n1 1\n", {"line 2", "listed twice", NULL}},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
-        char *file = cable_file(files[i].text);
+        char *file = cable_file_new(files[i].text);
         char *key = g_strdup_printf("file = \"%s\"", file);
         assert_refused(key, files[i].words);
         char *named = g_strdup_printf("[faults] file '%s'", file);
         assert_refused(key, (const char *const[]){named, NULL});
         g_free(named);
         g_free(key);
-        remove_file(file);
+        cable_file_remove(file);
     }
 }
 
@@ -349,7 +329,7 @@ Test(faults, routers_that_cannot_avoid_failures_are_refused_saying_so)
 /* `file` is relative to the experiment file, not the working directory. */
 Test(faults, the_file_is_found_beside_the_experiment_file)
 {
-    char *cables = cable_file("2 0\n");
+    char *cables = cable_file_new("2 0\n");
     char *dir = g_path_get_dirname(cables);
     char *exp_path = g_build_filename(dir, "exp.toml", NULL);
     cr_assert(g_file_set_contents(exp_path,
@@ -374,5 +354,5 @@ Test(faults, the_file_is_found_beside_the_experiment_file)
     g_unlink(exp_path);
     g_free(exp_path);
     g_free(dir);
-    remove_file(cables);
+    cable_file_remove(cables);
 }
