@@ -310,7 +310,9 @@ static int cmd_topology(int argc, char **argv)
     if (exp) {
         const insee_net *net = insee_experiment_network(exp);
         GString *out = g_string_new(NULL);
-        insee_topology_summary(net, insee_experiment_claimed_diameter(exp), out);
+        void *self;
+        const insee_topology_vtable *topo = insee_experiment_topology(exp, &self);
+        insee_topology_summary(net, topo, self, out);
         g_string_append_printf(out, "%-22s %.3f s\n", "set-up time", setup);
         fputs(out->str, stdout);
         g_string_free(out, TRUE);

@@ -1480,11 +1480,10 @@ insee_engine *insee_experiment_engine(insee_experiment *exp)
     return &exp->eng;
 }
 
-uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp)
+const insee_topology_vtable *insee_experiment_topology(const insee_experiment *exp, void **self)
 {
-    insee_topology_info info = {0};
-    exp->eng.topo->info(exp->eng.topo_self, &info);
-    return info.diameter;
+    *self = exp->eng.topo_self;
+    return exp->eng.topo;
 }
 
 const insee_flow_report *insee_experiment_flow_report(const insee_experiment *exp)

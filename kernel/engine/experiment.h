@@ -47,8 +47,9 @@ const insee_net *insee_experiment_network(const insee_experiment *exp);
 /* The engine, before or after the run (valid until insee_experiment_free):
    for tests that drive one room of the kernel directly. */
 struct insee_engine *insee_experiment_engine(insee_experiment *exp);
-/* The diameter the topology plugin's info() gives (0: it does not say). */
-uint32_t insee_experiment_claimed_diameter(const insee_experiment *exp);
+/* The topology plugin's table and instance (valid until insee_experiment_free),
+   for what `insee topology` asks it: its claimed diameter, its own routes. */
+const insee_topology_vtable *insee_experiment_topology(const insee_experiment *exp, void **self);
 /* The files the configuration asks for ([stats] trace, csv and json), from the
    report of a successful run; each is replaced whole or left as it was.
    Separate from the run so that a failed output never hides the report. An

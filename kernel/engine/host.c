@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "net/own_paths.h"
 #include "plugin/registry.h"
 #include "workload/bridge.h"
 
@@ -224,73 +225,19 @@ static bool host_stop_requested(insee_kernel *k)
     return eng->stop && *eng->stop;
 }
 
-/* One call of host_topology_paths(): the caller's add() and what the
-   topology's paths are checked against. The topology is asked twice (its
-   paths() is pure): first to sum the shares of the paths that survive the
-   check, then to pass them on scaled by that sum, so that the shares given
-   still add up to 1 when a failure removed some. */
-typedef struct own_paths {
-    const insee_net *net;
-    uint32_t src, dst, max_hops;
-    uint32_t given;
-    double kept; /* first pass: the surviving shares' sum; second: its inverse */
-    bool passing_on;
-    void (*add)(void *ctx, const uint32_t *ports, uint32_t hops, double share);
-    void *ctx;
-} own_paths;
-
-/* A path must be a chain of plugged links from src to dst, no longer than
-   the topology's bound: one that leaves by an unplugged port or a failed
-   cable ([faults]) is dropped, so a pair all of whose paths cross a
-   failure has none (unroutable, as INRFlow counts it). */
-static void take_own_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
-{
-    own_paths *o = ctx;
-    const insee_net *net = o->net;
-    uint32_t at = o->src;
-    if (!hops || hops > o->max_hops || !(share > 0))
-        return;
-    for (uint32_t i = 0; i < hops; i++) {
-        uint32_t gp = global_port(net, at, ports[i]);
-        if (gp == INSEE_NONE || net->peer_queue[gp] == INSEE_NONE)
-            return;
-        at = net->port_router[net->peer_queue[gp] / net->vcs];
-    }
-    if (at != o->dst)
-        return;
-    if (!o->passing_on) {
-        o->kept += share;
-        return;
-    }
-    o->given++;
-    o->add(o->ctx, ports, hops, share * o->kept);
-}
-
 static uint32_t host_topology_paths(insee_kernel *k, uint32_t src, uint32_t dst, uint32_t salt,
                                     void (*add)(void *ctx, const uint32_t *ports, uint32_t hops,
                                                 double share),
                                     void *ctx)
 {
     insee_engine *eng = E(k);
-    const insee_topology_vtable *t = eng->topo;
-    if (!t->paths || !t->path_hops || !add || src == dst || src >= eng->net.routers ||
-        dst >= eng->net.routers)
-        return 0;
-    own_paths o = {.net = &eng->net, .src = src, .dst = dst,
-                   .max_hops = t->path_hops(eng->topo_self), .add = add, .ctx = ctx};
-    t->paths(eng->topo_self, src, dst, salt, take_own_path, &o);
-    if (!(o.kept > 0))
-        return 0;
-    o.kept = 1.0 / o.kept;
-    o.passing_on = true;
-    t->paths(eng->topo_self, src, dst, salt, take_own_path, &o);
-    return o.given;
+    return insee_net_own_paths(&eng->net, eng->topo, eng->topo_self, src, dst, salt, add, ctx);
 }
 
 static uint32_t host_topology_path_hops(insee_kernel *k)
 {
     const insee_engine *eng = E(k);
-    return eng->topo->paths && eng->topo->path_hops ? eng->topo->path_hops(eng->topo_self) : 0;
+    return insee_net_own_path_hops(eng->topo, eng->topo_self);
 }
 
 void insee_host_init(insee_host *host, struct insee_kernel *k)

@@ -5,7 +5,30 @@
 #include <insee/rng.h>
 
 #include "net/faults.h"
+#include "net/own_paths.h"
 #include "stats/output.h"
+
+/* The topology's own routes (topology.h paths()) over pairs of distinct
+   nodes on different routers, salt 0, each weighted by its share. */
+typedef struct own_routes {
+    double hops_sum;     /* share-weighted hops, summed over node pairs */
+    uint64_t pairs, unroutable;
+    uint32_t longest;
+    uint32_t sources;    /* source routers asked: fewer than BFS ran from when sampled */
+    uint64_t weight;     /* node pairs of the router pair being asked */
+} own_routes;
+
+/* Routes asked at most: a topology's routing can cost far more per pair
+   than a BFS step. */
+#define OWN_ROUTE_BUDGET (1ull << 24)
+
+static void take_route(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+{
+    (void)ports;
+    own_routes *o = ctx;
+    o->hops_sum += share * (double)hops * (double)o->weight;
+    o->longest = MAX(o->longest, hops);
+}
 
 typedef struct distances {
     uint64_t sum;       /* over ordered pairs of distinct nodes */
@@ -42,14 +65,35 @@ static uint32_t pick_sources(const insee_net *net, const uint32_t *hosted, uint6
     return (uint32_t)budget;
 }
 
-static distances measure(const insee_net *net, uint64_t channels)
+/* The own routes from router s to every router hosting nodes. */
+static void ask_routes(const insee_net *net, const insee_topology_vtable *topo, void *self,
+                       const uint32_t *hosted, uint32_t s, own_routes *o)
+{
+    for (uint32_t t = 0; t < net->routers; t++) {
+        if (!hosted[t] || t == s)
+            continue;
+        o->weight = (uint64_t)hosted[s] * hosted[t];
+        o->pairs += o->weight;
+        if (!insee_net_own_paths(net, topo, self, s, t, 0, take_route, o))
+            o->unroutable += o->weight;
+    }
+    o->sources++;
+}
+
+static distances measure(const insee_net *net, const insee_topology_vtable *topo, void *self,
+                         uint64_t channels, own_routes *own)
 {
     distances d = {.cut_from = INSEE_NONE, .cut_to = INSEE_NONE};
     uint32_t *hosted = g_new0(uint32_t, net->routers);
+    uint32_t hosts = 0;
     for (uint32_t n = 0; n < net->nodes; n++)
-        hosted[net->node_router[n]]++;
+        hosts += !hosted[net->node_router[n]]++;
     uint32_t *sources = g_new(uint32_t, net->routers);
     d.sources = pick_sources(net, hosted, channels, sources, &d.sampled);
+    uint64_t own_sources = insee_net_own_path_hops(topo, self) ? MAX(1, OWN_ROUTE_BUDGET / hosts)
+                                                               : 0;
+    for (uint32_t i = 0; i < d.sources && i < own_sources; i++)
+        ask_routes(net, topo, self, hosted, sources[i], own);
     uint32_t *dist = g_new(uint32_t, net->routers), *queue = g_new(uint32_t, net->routers);
     for (uint32_t i = 0; i < d.sources; i++) {
         uint32_t s = sources[i];
@@ -79,8 +123,27 @@ static distances measure(const insee_net *net, uint64_t channels)
     return d;
 }
 
-void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GString *out)
+/* What `insee topology` says of the own routes: their mean length beside
+   the average distance, their longest beside the diameter. */
+static void print_own_routes(const own_routes *o, uint32_t hosts_asked, gboolean sampled,
+                             GString *out)
 {
+    double mean = o->pairs > o->unroutable ? o->hops_sum / (double)(o->pairs - o->unroutable) : 0;
+    g_string_append_printf(out, "%-22s %.6f hops between nodes of different routers, longest %u",
+                           "own routes", mean, o->longest);
+    if (o->unroutable)
+        g_string_append_printf(out, ", %" G_GUINT64_FORMAT " pairs unroutable", o->unroutable);
+    if (sampled || o->sources < hosts_asked)
+        g_string_append_printf(out, " (from %u routers, sampled)", o->sources);
+    g_string_append_c(out, '\n');
+}
+
+void insee_topology_summary(const insee_net *net, const insee_topology_vtable *topo, void *self,
+                            GString *out)
+{
+    insee_topology_info info = {0};
+    topo->info(self, &info);
+    uint32_t claimed_diameter = info.diameter;
     uint64_t channels = 0, paired = 0;
     uint32_t pmin = UINT32_MAX, pmax = 0;
     for (uint32_t r = 0; r < net->routers; r++) {
@@ -94,8 +157,18 @@ void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GSt
             paired += insee_net_reverse(net, gp) != INSEE_NONE;
         }
     }
-    distances d = measure(net, channels);
+    own_routes own = {0};
+    distances d = measure(net, topo, self, channels, &own);
+    uint8_t *hosts = g_new0(uint8_t, net->routers);
+    for (uint32_t n = 0; n < net->nodes; n++)
+        hosts[net->node_router[n]] = 1;
+    uint32_t switches = net->routers;
+    for (uint32_t r = 0; r < net->routers; r++)
+        switches -= hosts[r];
+    g_free(hosts);
     g_string_append_printf(out, "%-22s %u\n", "routers", net->routers);
+    if (switches)
+        g_string_append_printf(out, "%-22s %u (routers hosting no node)\n", "switches", switches);
     g_string_append_printf(out, "%-22s %u\n", "nodes", net->nodes);
     g_string_append_printf(out, "%-22s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
                            " one-way channels, %" G_GUINT64_FORMAT " without a reverse)\n",
@@ -126,6 +199,8 @@ void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GSt
     if (d.sampled)
         g_string_append_printf(out, "%-22s BFS from %u routers hosting nodes, drawn at random\n",
                                "sample", d.sources);
+    if (own.sources)
+        print_own_routes(&own, d.sources, d.sampled, out);
 }
 
 gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError **err)

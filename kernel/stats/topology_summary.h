@@ -9,20 +9,27 @@
  * are paired with their reverse by port, as topology.h defines it. After
  * [faults] (net/faults.h) everything is of the surviving graph, plus the
  * failed cables and the connected pairs; in a graph that is not connected
- * the diameter and average distance are over the connected pairs. The DOT
- * file is written whole or not at all.
+ * the diameter and average distance are over the connected pairs. A
+ * topology with a routing of its own (topology.h paths()) gets the mean and
+ * longest length of its routes too, over the same pairs of routers as the
+ * distances (net/own_paths.h: routes cut by failures count as unroutable).
+ * The DOT file is written whole or not at all.
  */
 #ifndef INSEE_KERNEL_TOPOLOGY_SUMMARY_H
 #define INSEE_KERNEL_TOPOLOGY_SUMMARY_H
 
 #include <glib.h>
 
+#include <insee/topology.h>
+
 #include "net/network.h"
 
 G_BEGIN_DECLS
 
-/* `claimed_diameter`: what the topology plugin's info() says (0: nothing). */
-void insee_topology_summary(const insee_net *net, uint32_t claimed_diameter, GString *out);
+/* `topo` and `self`: the plugin that built `net`, asked for its info()
+   (the diameter it claims, compared with the BFS) and its own routes. */
+void insee_topology_summary(const insee_net *net, const insee_topology_vtable *topo, void *self,
+                            GString *out);
 gboolean insee_topology_write_dot(const insee_net *net, const char *path, GError **err);
 
 G_END_DECLS

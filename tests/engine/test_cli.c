@@ -308,6 +308,41 @@ Test(cli, topology_summary_matches_closed_forms)
     result_free(&r);
 }
 
+/* A topology with a routing of its own: the ring of 6 routed clockwise
+   only (fixtures) takes 1 .. 5 hops, 3 on average, where the shortest
+   average is 9/5; a failed cable cuts the 15 clockwise routes across it;
+   a fat tree's 8 switches (k = 4, n = 2, 16 interfaces) are counted. */
+Test(cli, topology_summary_gives_switches_and_the_topology_s_own_routes)
+{
+    result r = run_insee((const char *[]){"topology", "--plugin-dir", INSEE_TEST_FIXTURE_PLUGIN_DIR,
+                                          "--set", "topology.plugin=\"test-clockwise\"", NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "average distance       1.800000 hops"), "got: %s", r.out);
+    cr_assert(strstr(r.out, "own routes             3.000000 hops between nodes of different "
+                            "routers, longest 5\n"), "got: %s", r.out);
+    cr_assert_null(strstr(r.out, "switches"), "a ring has none: %s", r.out);
+    result_free(&r);
+    char *cables = g_build_filename(g_get_tmp_dir(), "insee-cli-cables.txt", NULL);
+    cr_assert(g_file_set_contents(cables, "0 0\n", -1, NULL));
+    char *key = g_strdup_printf("faults.file=\"%s\"", cables);
+    r = run_insee((const char *[]){"topology", "--plugin-dir", INSEE_TEST_FIXTURE_PLUGIN_DIR,
+                                   "--set", "topology.plugin=\"test-clockwise\"", "--set", key,
+                                   NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, ", 15 pairs unroutable\n"), "got: %s", r.out);
+    result_free(&r);
+    g_free(key);
+    g_unlink(cables);
+    g_free(cables);
+    r = run_insee((const char *[]){"topology", "--set", "topology.plugin=\"kary-ntree\"",
+                                   "--set", "topology.k=4", "--set", "topology.n=2", NULL});
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    cr_assert(strstr(r.out, "switches               8 (routers hosting no node)\n"), "got: %s",
+              r.out);
+    cr_assert_null(strstr(r.out, "own routes"), "a fat tree has no routing of its own: %s", r.out);
+    result_free(&r);
+}
+
 Test(cli, dally_refuses_a_graph_and_names_updown)
 {
     result r = run_insee_in(INSEE_TEST_SOURCE_DIR,
