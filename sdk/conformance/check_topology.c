@@ -710,6 +710,106 @@ static conform_status check_no_globals(conform_ctx *ctx, GString *detail)
     return each_net(ctx, detail, no_globals_of, NULL);
 }
 
+/* One paths() call under check: the path being walked and what the calls
+   so far gave, folded into a word to compare two calls. */
+typedef struct own_check {
+    const topo_net *net;
+    uint32_t src, dst, max_hops;
+    uint32_t added;
+    double shares;
+    uint64_t fingerprint;
+    uint8_t *seen;          /* routers on the path being walked */
+    conform_findings *f;
+    gboolean noted;         /* one finding per pair */
+} own_check;
+
+static void own_note(own_check *c, const char *what, uint32_t a, uint32_t b)
+{
+    if (c->noted)
+        return;
+    c->noted = TRUE;
+    conform_note(c->f, label(c->net), "paths(%u, %u): %s (%u, %u)", c->src, c->dst, what, a, b);
+}
+
+static void take_own_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+{
+    own_check *c = ctx;
+    const topo_net *net = c->net;
+    c->added++;
+    c->shares += share;
+    if (!(share > 0) || share > 1 + 1e-9)
+        own_note(c, "a share outside (0, 1] (path, hops)", c->added, hops);
+    if (hops == 0 || hops > c->max_hops) {
+        own_note(c, "a path longer than path_hops() or empty (hops, path_hops)", hops, c->max_hops);
+        return;
+    }
+    memset(c->seen, 0, net->info.routers);
+    uint32_t at = c->src;
+    c->seen[at] = 1;
+    for (uint32_t i = 0; i < hops; i++) {
+        insee_port_peer p = ports[i] < net->ports[at] ? net->peer[net->first[at] + ports[i]]
+                                                      : (insee_port_peer){NONE, NONE};
+        if (!valid_link(net, p)) {
+            own_note(c, "leaves by a port that is not plugged (router, port)", at, ports[i]);
+            return;
+        }
+        at = p.router;
+        if (c->seen[at]) {
+            own_note(c, "comes back to a router (router, hop)", at, i);
+            return;
+        }
+        c->seen[at] = 1;
+        c->fingerprint = c->fingerprint * 1000003u + ports[i] + 1;
+    }
+    if (at != c->dst)
+        own_note(c, "ends at another router (router, hops)", at, hops);
+    c->fingerprint = c->fingerprint * 31u + (uint64_t)(share * 1e9);
+}
+
+/* Every pair of the first SAMPLE_ROUTERS routers, both ways, under each
+   salt, asked twice. */
+static void own_paths_of(const topo_net *net, conform_findings *f, void *data)
+{
+    guint *checked = data;
+    if (!readable(net) || !net->vt->paths)
+        return;
+    if (!net->vt->path_hops) {
+        conform_note(f, label(net), "paths() is given without path_hops()");
+        return;
+    }
+    (*checked)++;
+    uint32_t n = MIN(net->info.routers, SAMPLE_ROUTERS);
+    uint8_t *seen = g_new(uint8_t, net->info.routers);
+    uint32_t max_hops = net->vt->path_hops(net->inst->self);
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++)
+            for (size_t s = 0; a != b && s < G_N_ELEMENTS(salts); s++) {
+                own_check c = {.net = net, .src = a, .dst = b, .max_hops = max_hops,
+                               .seen = seen, .f = f};
+                own_check again = c;
+                uint32_t said = net->vt->paths(net->inst->self, a, b, salts[s], take_own_path, &c);
+                net->vt->paths(net->inst->self, a, b, salts[s], take_own_path, &again);
+                if (said != c.added)
+                    own_note(&c, "returned a count other than the paths added (returned, added)",
+                             said, c.added);
+                else if (c.added == 0)
+                    own_note(&c, "no path in a connected network (salt index, 0)", (uint32_t)s, 0);
+                else if (fabs(c.shares - 1) > 1e-9)
+                    own_note(&c, "shares that do not sum to 1 (paths, 0)", c.added, 0);
+                else if (again.fingerprint != c.fingerprint || again.added != c.added)
+                    own_note(&c, "other paths when asked again (first count, second count)",
+                             c.added, again.added);
+            }
+    g_free(seen);
+}
+
+static conform_status check_own_paths(conform_ctx *ctx, GString *detail)
+{
+    guint checked = 0;
+    conform_status s = each_net(ctx, detail, own_paths_of, &checked);
+    return conform_skip_if_none(s, checked, detail, "no routing of its own (paths() not given)");
+}
+
 static const conform_check topology_checks[] = {
     {"topo.create", CONFORM_ERROR,
      "create() succeeds at the defaults (and at the small alternative sizes it accepts)",
@@ -758,6 +858,14 @@ static const conform_check topology_checks[] = {
     {"topo.coords", CONFORM_ERROR,
      "with info.dims > 0, coords() exists, writes dims values and gives each node its own",
      "set info.dims to 0 when the topology has no coordinates", check_coords},
+    {"topo.own-paths", CONFORM_ERROR,
+     "paths() (the topology's own routing, ABI 1.9), when provided with path_hops(), gives every "
+     "pair of routers (the first 64 of each size) at least one path, each a chain of plugged links "
+     "from source to destination that never comes back to a router, at most path_hops() long, "
+     "shares in (0, 1] summing to 1, the same paths when asked again",
+     "ports[i] is the output port at the i-th router of the path; path_hops() must bound the "
+     "longest path the routing gives",
+     check_own_paths},
     {"topo.no-globals", CONFORM_ERROR,
      "instances at different settings do not interfere (no global state)",
      "keep everything in the instance create() returns (docs/architecture.md §7 rule 1)",

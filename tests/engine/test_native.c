@@ -151,3 +151,35 @@ Test(source, a_topology_without_its_own_routing_is_refused)
     g_free(msg);
     g_free(toml);
 }
+
+/* BCube(4, 1) with BuildPathSet's parallel paths split evenly: a pair of
+   servers one digit apart gets a 2-hop path and a 6-hop detour, a pair two
+   digits apart two 4-hop paths (Guo et al.), so an all-to-all's 240 flows
+   average 4 hops, as 48 : 144 : 48 shares of 2, 4 and 6 hops; packets
+   through `source` (vcs = path_hops = 6) cross 4 links on average too. */
+Test(native, bcube_parallel_paths_in_both_engines)
+{
+    const char *bcube = "[topology]\nplugin = \"bcube\"\nn = 4\nk = 1\nrouting = \"parallel\"\n";
+    char *toml = g_strdup_printf("[simulation]\nengine = \"static\"\n%s"
+                                 "[routing]\nplugin = \"native\"\n"
+                                 "[traffic]\nplugin = \"all-to-all\"\n", bcube);
+    insee_flow_report f = run_static_toml(toml, NULL);
+    cr_assert_eq(f.flows, 240);
+    cr_assert_float_eq(f.hops_mean, 4.0, 1e-12, "mean hops %g", f.hops_mean);
+    cr_assert_eq(f.hops_max, 6);
+    cr_assert_float_eq(f.hops_hist[2], 48.0, 1e-9);
+    cr_assert_float_eq(f.hops_hist[4], 144.0, 1e-9);
+    cr_assert_float_eq(f.hops_hist[6], 48.0, 1e-9);
+    insee_flow_report_clear(&f);
+    g_free(toml);
+    toml = g_strdup_printf("[simulation]\nseed = 2\nwarmup = 1000\ncycles = 20000\n%s"
+                           "[router]\nplugin = \"source\"\nvcs = 6\n"
+                           "[traffic]\nplugin = \"uniform\"\nload = 0.3\n", bcube);
+    insee_report r = run_toml(toml);
+    double hops = (double)r.hops / (double)r.delivered;
+    cr_assert(fabs(hops - 4.0) < 0.1, "mean hops %g over %" G_GUINT64_FORMAT " packets", hops,
+              r.delivered);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
