@@ -1,0 +1,13 @@
+# DCell, FiConn and the generalised DCell/FiConn (one core, three plugins).
+servers_test(gdcficonn insee-topology-dcell insee-topology-ficonn insee-topology-gdcficonn)
+servers_conform(dcell n2-k2 --set n=2 --set k=2)
+servers_conform(dcell n3-k1 --set n=3 --set k=1)
+servers_conform(dcell n4-k2 --set n=4 --set k=2)
+servers_conform(ficonn n2-k3 --set n=2 --set k=3)
+servers_conform(ficonn n4-k3 --set n=4 --set k=3)
+servers_conform(ficonn n4-k2 --set n=4 --set k=2)
+servers_conform(ficonn n6-k1 --set n=6 --set k=1)
+servers_conform(ficonn n6-k2 --set n=6 --set k=2)
+servers_conform(gdcficonn beta-n3-k2 --set n=3 --set k=2 --set rule="beta")
+servers_conform(gdcficonn proxy-n3-k2 --set n=3 --set k=2 --set routing="proxy")
+servers_conform(gdcficonn ficonn-proxy-t1 --set n=4 --set k=2 --set rule="ficonn" --set routing="proxy" --set tightness=1)
