@@ -1,0 +1,5 @@
+servers_test(hcnbcn insee-topology-hcn insee-topology-bcn)
+servers_conform(hcn a2b1h3 --set a=2 --set b=1 --set h=3)
+servers_conform(hcn a4b2h1 --set a=4 --set b=2 --set h=1)
+servers_conform(bcn a2b1h2c1 --set a=2 --set b=1 --set h=2 --set c=1)
+servers_conform(bcn a3b2h1c1r1 --set a=3 --set b=2 --set h=1 --set c=1 --set r=1)
