@@ -113,6 +113,28 @@ uint32_t srvnet_emit(const srvnet *n, const uint32_t *walk, uint32_t len, uint32
     return k - 1;
 }
 
+uint32_t srvnet_paths(const srvnet *n, srvnet_route_fn route, const void *self, uint32_t src,
+                      uint32_t dst,
+                      void (*add)(void *ctx, const uint32_t *ports, uint32_t hops, double share),
+                      void *ctx)
+{
+    uint32_t room = n->path_hops + 3;
+    uint32_t *walk = malloc(sizeof *walk * room * 2);
+    if (!walk)
+        return 0;
+    uint32_t from = src < n->servers ? src : n->peer[port_base(n, src)].router;
+    uint32_t to = dst < n->servers ? dst : n->peer[port_base(n, dst)].router;
+    uint32_t len = 0;
+    if (src >= n->servers)
+        walk[len++] = src;
+    len += route(self, from, to, walk + len);
+    if (dst >= n->servers)
+        walk[len++] = dst;
+    srvnet_emit(n, walk, len, walk + room, 1.0, add, ctx);
+    free(walk);
+    return 1;
+}
+
 void srvnet_info(void *self, insee_topology_info *out)
 {
     const srvnet *n = self;

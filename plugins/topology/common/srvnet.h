@@ -46,6 +46,27 @@ uint64_t srvnet_cables(const srvnet *n);
    (ROUTING_UNREACHABLE when none does). */
 uint32_t srvnet_port_to(const srvnet *n, uint32_t router, uint32_t next);
 
+static inline uint32_t srvnet_pow(uint32_t x, uint32_t e)
+{
+    uint32_t p = 1;
+    while (e--)
+        p *= x;
+    return p;
+}
+
+/* A routing between servers: writes the routers of its path from server
+   src to server dst (walk[0] = src, the last = dst) into walk, at most
+   path_hops + 1 of them; returns how many. */
+typedef uint32_t (*srvnet_route_fn)(const void *self, uint32_t src, uint32_t dst, uint32_t *walk);
+
+/* paths() for any pair of routers from `route`, one path of share 1: a
+   switch stands for the server on its port 0, and the loops that makes are
+   cut (srvnet_emit). */
+uint32_t srvnet_paths(const srvnet *n, srvnet_route_fn route, const void *self, uint32_t src,
+                      uint32_t dst,
+                      void (*add)(void *ctx, const uint32_t *ports, uint32_t hops, double share),
+                      void *ctx);
+
 /* Hands a path given as its routers (walk[0] the source, walk[len - 1]
    the destination, consecutive ones cabled) to paths()' add() with share
    `share`, after cutting every loop out of it (a router met again resumes

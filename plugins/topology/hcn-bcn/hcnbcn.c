@@ -26,14 +26,6 @@ typedef struct hcnbcn {
     uint32_t unit;         /* followers of one HCN(a + b, c): a^c b */
 } hcnbcn;
 
-static uint32_t upow(uint32_t x, uint32_t e)
-{
-    uint32_t p = 1;
-    while (e--)
-        p *= x;
-    return p;
-}
-
 /* Local index (within its copy) -> the switch it hangs from, in that copy. */
 static uint32_t switch_of(const hcnbcn *t, uint32_t q)
 {
@@ -44,7 +36,7 @@ static uint32_t coord(const hcnbcn *t, uint32_t q, uint32_t i)
 {
     if (i == 0)
         return q < t->hcn_leaders ? q % t->a : t->a + (q - t->hcn_leaders) % t->b;
-    return switch_of(t, q) / upow(t->a, i - 1) % t->a;
+    return switch_of(t, q) / srvnet_pow(t->a, i - 1) % t->a;
 }
 
 /* The leader a level-(flip + 1) cable joins to leader l: with x_0 = .. =
@@ -131,7 +123,7 @@ static void fdim_route(const hcnbcn *t, walk *w, uint32_t u, uint32_t sq, uint32
         w->r[w->len++] = base + dq;
         return;
     }
-    uint32_t sm = coord(t, sq, m), dm = coord(t, dq, m), am = upow(t->a, m);
+    uint32_t sm = coord(t, sq, m), dm = coord(t, dq, m), am = srvnet_pow(t->a, m);
     uint32_t high = switch_of(t, sq) * t->a / (am * t->a) * (am * t->a), rs = 0, rd = 0;
     for (uint32_t i = 0, p = 1; i < m; i++, p *= t->a) {
         rs += dm * p;
@@ -146,33 +138,26 @@ static void fdim_route(const hcnbcn *t, walk *w, uint32_t u, uint32_t sq, uint32
 /* BdimRouting (Guo et al. §4.2) between servers: FdimRouting when both are
    in one copy, else to the follower of the source's HCN(n, c) cabled to the
    destination's copy, across, and FdimRouting on from its peer. */
-static void bdim_route(const hcnbcn *t, walk *w, uint32_t src, uint32_t dst)
+static uint32_t bdim_route(const void *self, uint32_t src, uint32_t dst, uint32_t *r)
 {
+    const hcnbcn *t = self;
+    walk on = {.r = r, .len = 0}, *w = &on;
     uint32_t us = src / t->hcn_servers, ud = dst / t->hcn_servers;
     uint32_t sq = src % t->hcn_servers, dq = dst % t->hcn_servers;
     w->r[w->len++] = src;
     if (us == ud) {
         fdim_route(t, w, us, sq, dq, t->h);
-        return;
+        return w->len;
     }
     uint32_t s = t->r == 0 ? (us < ud ? ud - 1 : ud) : (ud + t->copies - us - 1) % t->copies;
-    uint32_t v = switch_of(t, sq) / upow(t->a, t->c);
+    uint32_t v = switch_of(t, sq) / srvnet_pow(t->a, t->c);
     uint32_t pu, ps;
     follower_peer(t, us, s, &pu, &ps);
     uint32_t fb = t->hcn_leaders + v * t->unit + ps;
     fdim_route(t, w, us, sq, t->hcn_leaders + v * t->unit + s, t->h);
     w->r[w->len++] = ud * t->hcn_servers + fb;
     fdim_route(t, w, ud, fb, dq, t->h);
-}
-
-/* A switch stands for its first leader (port 0); the loops this makes are
-   cut by srvnet_emit. */
-static uint32_t server_for(const hcnbcn *t, uint32_t router)
-{
-    if (router < t->net.servers)
-        return router;
-    uint32_t k = router - t->net.servers;
-    return k / t->hcn_switches * t->hcn_servers + k % t->hcn_switches * t->a;
+    return w->len;
 }
 
 uint32_t hcnbcn_paths(void *self, uint32_t src, uint32_t dst, uint32_t salt,
@@ -181,18 +166,7 @@ uint32_t hcnbcn_paths(void *self, uint32_t src, uint32_t dst, uint32_t salt,
 {
     (void)salt; /* one path per pair */
     const hcnbcn *t = self;
-    uint32_t room = t->net.path_hops + 4;
-    walk w = {.r = malloc(sizeof *w.r * room * 2), .len = 0};
-    if (!w.r)
-        return 0;
-    if (src >= t->net.servers)
-        w.r[w.len++] = src;
-    bdim_route(t, &w, server_for(t, src), server_for(t, dst));
-    if (dst >= t->net.servers)
-        w.r[w.len++] = dst;
-    srvnet_emit(&t->net, w.r, w.len, w.r + room, 1.0, add, ctx);
-    free(w.r);
-    return 1;
+    return srvnet_paths(&t->net, bdim_route, t, src, dst, add, ctx);
 }
 
 void hcnbcn_destroy(void *self)
@@ -239,7 +213,7 @@ void *hcnbcn_create(const char *who, uint32_t a, uint32_t b, uint32_t h, uint32_
     *t = (hcnbcn){.a = a, .b = b, .h = h, .c = c, .r = r, .bcn = bcn,
                   .copies = (uint32_t)copies, .hcn_switches = (uint32_t)ah,
                   .hcn_leaders = (uint32_t)ah * a, .hcn_servers = (uint32_t)ah * (a + b),
-                  .unit = bcn ? upow(a, c) * b : 0};
+                  .unit = bcn ? srvnet_pow(a, c) * b : 0};
     if (!srvnet_init(&t->net, who, (uint32_t)servers, 2, (uint32_t)switches, a + b, err)) {
         free(t);
         return NULL;
