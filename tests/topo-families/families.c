@@ -154,3 +154,14 @@ double fam_check_paths(const fam *t, bool routable)
     free(seen);
     return sum;
 }
+
+void fam_keep_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+{
+    fam_paths *g = ctx;
+    cr_assert_lt(g->count, FAM_PATHS);
+    cr_assert_leq(hops, FAM_PATH_HOPS);
+    g->hops[g->count] = hops;
+    g->share[g->count] = share;
+    memcpy(g->ports[g->count], ports, hops * sizeof *ports);
+    g->count++;
+}

@@ -46,4 +46,15 @@ uint64_t fam_check_all(const fam *t);
    that a test can compare a routing's mean length with its paper's. */
 double fam_check_paths(const fam *t, bool routable);
 
+/* One paths() answer kept whole, for tests that look at each path: pass
+   fam_keep_path as add() and a zeroed fam_paths as its ctx (at most
+   FAM_PATHS paths of FAM_PATH_HOPS hops, asserted). */
+#define FAM_PATHS 8u
+#define FAM_PATH_HOPS 128u
+typedef struct fam_paths {
+    uint32_t count, hops[FAM_PATHS], ports[FAM_PATHS][FAM_PATH_HOPS];
+    double share[FAM_PATHS];
+} fam_paths;
+void fam_keep_path(void *ctx, const uint32_t *ports, uint32_t hops, double share);
+
 #endif

@@ -128,22 +128,6 @@ static uint32_t walk(const fam *t, uint32_t src, const uint32_t *ports, uint32_t
     return hops;
 }
 
-typedef struct got_paths {
-    uint32_t count, hops[8], ports[8][64];
-    double share[8];
-} got_paths;
-
-static void keep(void *ctx, const uint32_t *ports, uint32_t hops, double share)
-{
-    got_paths *g = ctx;
-    cr_assert_lt(g->count, 8u);
-    cr_assert_leq(hops, 64u);
-    g->hops[g->count] = hops;
-    g->share[g->count] = share;
-    memcpy(g->ports[g->count], ports, hops * sizeof *ports);
-    g->count++;
-}
-
 static void check_digit(uint32_t n, uint32_t k)
 {
     fam t;
@@ -156,8 +140,8 @@ static void check_digit(uint32_t n, uint32_t k)
         for (uint32_t b = 0; b < N; b++) {
             if (a == b)
                 continue;
-            got_paths g = {0};
-            cr_assert_eq(t.vt->paths(t.self, a, b, a * 31 + b, keep, &g), 1u);
+            fam_paths g = {0};
+            cr_assert_eq(t.vt->paths(t.self, a, b, a * 31 + b, fam_keep_path, &g), 1u);
             cr_assert_eq(g.hops[0], 2 * hamming(n, L, a, b));
             cr_assert_float_eq(g.share[0], 1.0, 1e-12);
             /* At each server the port of the level corrected, the
@@ -198,8 +182,8 @@ static void check_parallel(uint32_t n, uint32_t k)
             if (a == b)
                 continue;
             uint32_t h = hamming(n, L, a, b);
-            got_paths g = {0};
-            cr_assert_eq(even.vt->paths(even.self, a, b, 0, keep, &g), L);
+            fam_paths g = {0};
+            cr_assert_eq(even.vt->paths(even.self, a, b, 0, fam_keep_path, &g), L);
             /* Path p starts at level k - p; 2h hops where that digit
                differs, 2 (h + 2) where it agrees (the detour through a
                neighbour); no router but the ends on two paths. */
@@ -221,8 +205,8 @@ static void check_parallel(uint32_t n, uint32_t k)
                consecutive salts pick each once. */
             uint32_t picked = 0;
             for (uint32_t salt = 0; salt < L; salt++) {
-                got_paths one = {0};
-                cr_assert_eq(hash.vt->paths(hash.self, a, b, salt, keep, &one), 1u);
+                fam_paths one = {0};
+                cr_assert_eq(hash.vt->paths(hash.self, a, b, salt, fam_keep_path, &one), 1u);
                 cr_assert_float_eq(one.share[0], 1.0, 1e-12);
                 uint32_t p = L - 1 - one.ports[0][0];
                 cr_assert_eq(one.hops[0], g.hops[p]);

@@ -71,22 +71,6 @@ Test(dpillar, counts_and_distances)
     check_counts(4, 6);
 }
 
-typedef struct got_paths {
-    uint32_t count, hops[2], ports[2][128];
-    double share[2];
-} got_paths;
-
-static void keep(void *ctx, const uint32_t *ports, uint32_t hops, double share)
-{
-    got_paths *g = ctx;
-    cr_assert_lt(g->count, 2u);
-    cr_assert_leq(hops, 128u);
-    g->hops[g->count] = hops;
-    g->share[g->count] = share;
-    memcpy(g->ports[g->count], ports, hops * sizeof *ports);
-    g->count++;
-}
-
 /* Column steps of the helix-and-ring path from server a to server b (the
    README's numbering: column a / h^k, row digits base h), going clockwise
    (dir +1: the step from column c fixes digit c) or counter-clockwise
@@ -121,9 +105,9 @@ static void check_routing(uint32_t n, uint32_t k)
         for (uint32_t b = 0; b < S; b++) {
             if (a == b)
                 continue;
-            got_paths one = {0}, two = {0};
-            cr_assert_eq(single.vt->paths(single.self, a, b, 7, keep, &one), 1u);
-            cr_assert_eq(even.vt->paths(even.self, a, b, 7, keep, &two), 2u);
+            fam_paths one = {0}, two = {0};
+            cr_assert_eq(single.vt->paths(single.self, a, b, 7, fam_keep_path, &one), 1u);
+            cr_assert_eq(even.vt->paths(even.self, a, b, 7, fam_keep_path, &two), 2u);
             /* Clockwise then counter-clockwise: at every server the port
                of the direction, 2t hops. */
             for (uint32_t p = 0; p < 2; p++) {
@@ -139,8 +123,8 @@ static void check_routing(uint32_t n, uint32_t k)
             cr_assert_eq(memcmp(one.ports[0], two.ports[0], one.hops[0] * sizeof(uint32_t)), 0);
             /* split = hash: salt bit 0 picks the direction, whole. */
             for (uint32_t salt = 0; salt < 2; salt++) {
-                got_paths picked = {0};
-                cr_assert_eq(hash.vt->paths(hash.self, a, b, salt, keep, &picked), 1u);
+                fam_paths picked = {0};
+                cr_assert_eq(hash.vt->paths(hash.self, a, b, salt, fam_keep_path, &picked), 1u);
                 cr_assert_float_eq(picked.share[0], 1.0, 1e-12);
                 cr_assert_eq(picked.hops[0], two.hops[salt]);
                 cr_assert_eq(memcmp(picked.ports[0], two.ports[salt],
