@@ -74,10 +74,9 @@ static void end_push(end_heap *h, uint64_t at, uint32_t sub)
     h->v[i] = e;
 }
 
-static end_entry end_pop(end_heap *h)
+/* Move entry `last` down from slot i to where it belongs among h->len. */
+static void end_sift_down(end_heap *h, uint32_t i, end_entry last)
 {
-    end_entry top = h->v[0], last = h->v[--h->len];
-    uint32_t i = 0;
     for (;;) {
         uint32_t first = 4 * i + 1, best = i;
         end_entry least = last;
@@ -92,9 +91,58 @@ static end_entry end_pop(end_heap *h)
         h->v[i] = h->v[best];
         i = best;
     }
+    h->v[i] = last;
+}
+
+static end_entry end_pop(end_heap *h)
+{
+    end_entry top = h->v[0], last = h->v[--h->len];
     if (h->len)
-        h->v[i] = last;
+        end_sift_down(h, 0, last);
     return top;
+}
+
+static int end_order(const void *a, const void *b)
+{
+    const end_entry *x = a, *y = b;
+    return end_before(*x, *y) ? -1 : end_before(*y, *x) ? 1 : 0;
+}
+
+/* Every entry at or before `horizon` (bits of a non-negative double, which
+   order as the doubles do), in the order pops would give them, into
+   `out`; they leave the heap. An instant where many flows end together (a
+   symmetric all-to-all ends a million at once) takes them in one pass and
+   one sort, and rebuilds the heap from what stays, instead of a pop each. */
+static void end_take_until(end_heap *h, uint64_t horizon, GArray *out)
+{
+    g_array_set_size(out, 0);
+    if (!h->len || h->v[0].at > horizon)
+        return;
+    /* The entries due form a subtree at the root: walk it. */
+    GArray *stack = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    uint32_t root = 0;
+    g_array_append_val(stack, root);
+    while (stack->len) {
+        uint32_t i = g_array_index(stack, uint32_t, --stack->len);
+        g_array_append_val(out, h->v[i]);
+        for (uint32_t c = 4 * i + 1; c < 4 * i + 5 && c < h->len; c++)
+            if (h->v[c].at <= horizon)
+                g_array_append_val(stack, c);
+    }
+    g_array_free(stack, TRUE);
+    qsort(out->data, out->len, sizeof(end_entry), end_order);
+    if ((uint64_t)out->len * 16 < h->len) {
+        for (guint k = 0; k < out->len; k++)
+            end_pop(h);
+        return;
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < h->len; i++)
+        if (h->v[i].at > horizon)
+            h->v[kept++] = h->v[i];
+    h->len = kept;
+    for (uint32_t i = kept > 1 ? (kept - 2) / 4 + 1 : 0; i-- > 0;)
+        end_sift_down(h, i, h->v[i]);
 }
 
 typedef struct series_point {
@@ -133,6 +181,7 @@ struct insee_flow_dynamic {
        them; the rate on each link since when it was last counted. */
     double *lseries, *lrate, *lsince, span;
     GArray *series;         /* series_point */
+    GArray *ending;         /* end_entry: the ends due at this instant */
     GArray *fct, *slowdown; /* double */
     double *app_end;
     uint64_t *app_messages;
@@ -230,6 +279,7 @@ insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
         d->span = 1e-9;
     }
     d->series = g_array_new(FALSE, FALSE, sizeof(series_point));
+    d->ending = g_array_new(FALSE, FALSE, sizeof(end_entry));
     d->fct = g_array_new(FALSE, FALSE, sizeof(double));
     d->slowdown = g_array_new(FALSE, FALSE, sizeof(double));
     d->app_end = g_new0(double, setup->n_apps);
@@ -263,6 +313,7 @@ void insee_flow_dynamic_free(insee_flow_dynamic *d)
     g_free(d->lrate);
     g_free(d->lsince);
     g_array_unref(d->series);
+    g_array_unref(d->ending);
     g_array_unref(d->fct);
     g_array_unref(d->slowdown);
     g_free(d->app_end);
@@ -655,8 +706,15 @@ static void instant(insee_flow_dynamic *d)
        ends together can differ in their last bits after progressive
        filling, and ending them one by one would refill the rates for each. */
     double horizon = d->now + d->now * 1e-9;
-    while (next_end(d) <= horizon)
-        end_sub(d, end_pop(&d->ends).sub);
+    uint64_t bits;
+    memcpy(&bits, &horizon, sizeof bits);
+    end_take_until(&d->ends, bits, d->ending);
+    for (guint k = 0; k < d->ending->len; k++) {
+        end_entry e = g_array_index(d->ending, end_entry, k);
+        const sub *f = sub_at(d, e.sub);
+        if (f->live && f->end == e.at)
+            end_sub(d, e.sub);
+    }
     for (;;) {
         deliver_done(d);
         if (d->error || next_due(d) > d->now)
