@@ -23,9 +23,9 @@ typedef struct link_flows {
 } link_flows;
 
 typedef struct flow {
-    uint32_t *links;
-    uint32_t n, cls;
+    uint64_t off; /* its links: pool[off .. off + n) */
     double rate;
+    uint32_t n, cls;
     uint32_t seen; /* stamp: in the component being refilled */
 } flow;
 
@@ -42,6 +42,12 @@ struct insee_share {
     double app_share;
     link_flows *on;
     uint32_t *io_on; /* I/O flows on each link */
+    /* Every flow's links in one pool, a slot freed when its flow ends kept
+       for the next flow of as many links: no allocation per flow, and
+       paths of a network come in a few lengths. */
+    uint32_t *pool;
+    uint64_t pool_len, pool_cap;
+    GPtrArray *free_slots; /* [n]: GArray of uint64_t offsets of free slots of n links */
     GArray *flows;   /* flow */
     GArray *free;    /* uint32_t: ids to reuse */
     GArray *ended;   /* uint32_t: ids that ended since the update */
@@ -61,6 +67,36 @@ struct insee_share {
 static flow *flow_at(const insee_share *s, uint32_t f)
 {
     return &g_array_index(s->flows, flow, f);
+}
+
+static uint32_t *flow_links(const insee_share *s, const flow *f)
+{
+    return s->pool + f->off;
+}
+
+/* A slot of n links in the pool: a freed one of that length, or new. */
+static uint64_t slot_take(insee_share *s, uint32_t n)
+{
+    GArray *free = n < s->free_slots->len ? s->free_slots->pdata[n] : NULL;
+    if (free && free->len) {
+        uint64_t off = g_array_index(free, uint64_t, free->len - 1);
+        g_array_set_size(free, free->len - 1);
+        return off;
+    }
+    if (s->pool_len + n > s->pool_cap) {
+        s->pool_cap = MAX(2 * s->pool_cap, s->pool_len + n + 1024);
+        s->pool = g_renew(uint32_t, s->pool, s->pool_cap);
+    }
+    uint64_t off = s->pool_len;
+    s->pool_len += n;
+    return off;
+}
+
+static void slot_free(insee_share *s, uint64_t off, uint32_t n)
+{
+    while (s->free_slots->len <= n)
+        g_ptr_array_add(s->free_slots, g_array_new(FALSE, FALSE, sizeof(uint64_t)));
+    g_array_append_val(s->free_slots->pdata[n], off);
 }
 
 insee_share *insee_share_new(uint32_t links, const double *capacity, insee_share_rule rule,
@@ -85,6 +121,7 @@ insee_share *insee_share_new(uint32_t links, const double *capacity, insee_share
     s->comp_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     s->comp_flows = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     s->heap = g_array_new(FALSE, FALSE, sizeof(heap_item));
+    s->free_slots = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     return s;
 }
 
@@ -92,8 +129,8 @@ void insee_share_free(insee_share *s)
 {
     if (!s)
         return;
-    for (guint f = 0; f < s->flows->len; f++)
-        g_free(flow_at(s, f)->links);
+    g_free(s->pool);
+    g_ptr_array_unref(s->free_slots);
     for (uint32_t l = 0; l < s->links; l++)
         g_free(s->on[l].v);
     g_free(s->on);
@@ -138,8 +175,10 @@ uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint
             s->gone_words = words;
         }
     }
+    uint64_t off = slot_take(s, n);
+    memcpy(s->pool + off, links, sizeof *links * n);
     flow *f = flow_at(s, id);
-    *f = (flow){.links = g_memdup2(links, sizeof(uint32_t) * n), .n = n, .cls = cls};
+    *f = (flow){.off = off, .n = n, .cls = cls};
     for (uint32_t i = 0; i < n; i++) {
         link_flows *lf = &s->on[links[i]];
         if (lf->len == lf->cap) {
@@ -157,12 +196,13 @@ uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint
 void insee_share_remove(insee_share *s, uint32_t id)
 {
     flow *f = flow_at(s, id);
+    const uint32_t *links = flow_links(s, f);
     for (uint32_t i = 0; i < f->n; i++) {
-        s->io_on[f->links[i]] -= f->cls == INSEE_SHARE_IO;
-        mark_dirty(s, f->links[i]);
-        s->left[f->links[i]] = MAX(s->left[f->links[i]], f->rate);
+        s->io_on[links[i]] -= f->cls == INSEE_SHARE_IO;
+        mark_dirty(s, links[i]);
+        s->left[links[i]] = MAX(s->left[links[i]], f->rate);
     }
-    g_free(f->links);
+    slot_free(s, f->off, f->n);
     *f = (flow){0};
     s->gone[id / 64] |= 1ull << (id % 64);
     g_array_append_val(s->ended, id);
@@ -200,7 +240,7 @@ double insee_share_rate(const insee_share *s, uint32_t id)
 const uint32_t *insee_share_links(const insee_share *s, uint32_t id, uint32_t *n)
 {
     *n = flow_at(s, id)->n;
-    return flow_at(s, id)->links;
+    return flow_links(s, flow_at(s, id));
 }
 
 /* The flows on link l of class cls, or of any class when cls is -1. */
@@ -319,8 +359,9 @@ static void fill(insee_share *s, int cls, void (*changed)(void *, uint32_t, doub
                 continue;
             f->seen = frozen;
             set_rate(f, id, level, changed, ctx);
+            const uint32_t *links = flow_links(s, f);
             for (uint32_t j = 0; j < f->n; j++) {
-                uint32_t m = f->links[j];
+                uint32_t m = links[j];
                 s->left[m] -= level;
                 s->rising[m]--;
             }
@@ -347,8 +388,9 @@ static void collect_component(insee_share *s)
             if (f->seen == mark)
                 continue;
             f->seen = mark;
+            const uint32_t *links = flow_links(s, f);
             for (uint32_t j = 0; j < f->n; j++) {
-                uint32_t m = f->links[j];
+                uint32_t m = links[j];
                 if (s->link_seen[m] != mark) {
                     s->link_seen[m] = mark;
                     g_array_append_val(s->comp_links, m);
@@ -391,15 +433,16 @@ static void update_equal(insee_share *s, void (*changed)(void *, uint32_t, doubl
                     continue;
                 f->seen = flow_mark;
                 double rate = G_MAXDOUBLE, old = f->rate;
+                const uint32_t *links = flow_links(s, f);
                 for (uint32_t j = 0; j < f->n; j++) {
-                    uint32_t m = f->links[j];
+                    uint32_t m = links[j];
                     /* BA's two classes need their own views of a link. */
                     class_view(s, m, mine, mine == INSEE_SHARE_IO ? flow_mark : link_mark);
                     rate = MIN(rate, s->left[m] / s->rising[m]);
                 }
                 set_rate(f, id, rate, changed, ctx);
                 for (uint32_t j = 0; fp && pass == 0 && old != rate && j < f->n; j++)
-                    g_array_append_val(s->comp_links, f->links[j]);
+                    g_array_append_val(s->comp_links, links[j]);
             }
         }
     }

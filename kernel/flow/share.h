@@ -59,7 +59,7 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
                         void *ctx);
 
 double insee_share_rate(const insee_share *s, uint32_t flow);
-/* The flow's links (valid until it is removed); *n gets their number. */
+/* The flow's links (valid until the next insee_share_add() or its removal); *n gets their number. */
 const uint32_t *insee_share_links(const insee_share *s, uint32_t flow, uint32_t *n);
 
 G_END_DECLS
