@@ -1,0 +1,5 @@
+servers_test(swcube insee-topology-swcube)
+servers_conform(swcube k1n4 --set k=1 --set n=4)
+servers_conform(swcube k2n4 --set k=2 --set n=4)
+servers_conform(swcube k3n3 --set k=3 --set n=3)
+servers_conform(swcube k4n2 --set k=4 --set n=2)
