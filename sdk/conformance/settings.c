@@ -243,9 +243,13 @@ conform_instance *conform_instance_new(const conform_ctx *ctx, const conform_set
                                        GError **bind_err, insee_error *create_err)
 {
     /* Only the plugin's own parameters: the kernel's keys of its section
-       (router vcs, ...) shape the experiments and the mock host instead. */
+       (router vcs, ...) shape the experiments and the mock host instead. A
+       plugin without parameters has an empty table, not none, or every
+       override of its section would reach it. */
+    static const insee_param_def no_params[] = {{0}};
+    const insee_param_def *own = ctx->plugin->desc->params;
     insee_value *values = NULL;
-    insee_config *cfg = bind_setting(ctx, s, ctx->plugin->desc->params, &values, bind_err);
+    insee_config *cfg = bind_setting(ctx, s, own ? own : no_params, &values, bind_err);
     if (!cfg)
         return NULL;
     *create_err = (insee_error){0};
