@@ -13,6 +13,10 @@
  *    server (0,1) to switch 0 carries 7 flows by the README's rule: to and
  *    from (0,2) and (0,3) through switch 0, (0,1) -> (2,3) (it leaves low),
  *    and (0,2) -> (1,3), (0,3) -> (1,2) passing through (0,1).
+ *  - GQ* (knkstar) k = 1, n = 3: two servers at each of 3 switches; 2 hops
+ *    within a switch (6 flows); between two switches, of the 4 pairs the
+ *    twins are 1 hop apart, 5 when neither twin cable leads the right way,
+ *    3 otherwise: 12 hops per ordered switch pair, 84 over the 30 flows.
  *  - SWCube(2, 4): INRFlow's binary reports 8928 hops over the 48 x 48
  *    pairs (mean.link.path.length 3.875 with the self pairs), 23 to 75
  *    flows per link. */
@@ -89,5 +93,14 @@ Test(servers_flow, swcube_as_inrflow_measures_it)
     cr_assert_eq(r.hops_max, 6u);
     cr_assert_float_eq(r.load_max, 75.0, 1e-12, "busiest link %g", r.load_max);
     cr_assert_float_eq(r.load_min, 23.0, 1e-12, "least loaded link %g", r.load_min);
+    insee_flow_report_clear(&r);
+}
+
+Test(servers_flow, knkstar_k1_by_hand)
+{
+    insee_flow_report r = all_to_all("plugin = \"knkstar\"\nk = 1\nn = 3", NULL);
+    cr_assert_eq(r.flows, 30u);
+    cr_assert_float_eq(r.hops_mean, (6 * 2 + 6 * 12) / 30.0, 1e-12, "mean hops %g", r.hops_mean);
+    cr_assert_eq(r.hops_max, 5u);
     insee_flow_report_clear(&r);
 }
