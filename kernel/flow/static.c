@@ -54,7 +54,13 @@ typedef struct pass {
     insee_flow_walker *walker;    /* the router's paths, walked in batches */
     insee_flow_paths *routing;    /* or the path routing's */
     gboolean second;
-    double *load;             /* per link: plugged network ports, then node in, node out */
+    /* Flows per link (plugged network ports, then node in, node out): whole
+       flows counted in 32 bits, half the memory a double takes, which a
+       run of millions of links reads at random; the shares of split flows
+       in `frac`, made when the first one comes. */
+    uint32_t *count;
+    double *frac;
+    size_t links;
     const insee_flow_app *app;
     uint32_t src_task;        /* the application's own task number */
     uint32_t src, dst;        /* a routing's flow: its nodes */
@@ -122,6 +128,11 @@ static void keep_path(store *k, gboolean first, const uint32_t *ports, uint32_t 
         memcpy(w, ports, sizeof *ports * hops);
 }
 
+static double load_at(const pass *p, uint32_t l)
+{
+    return (double)p->count[l] + (p->frac ? p->frac[l] : 0.0);
+}
+
 /* One path of the flow from src to dst, carrying `share` of it. */
 static void take_path(pass *p, uint32_t src, uint32_t dst, const uint32_t *ports,
                       uint32_t hops, double share)
@@ -129,14 +140,22 @@ static void take_path(pass *p, uint32_t src, uint32_t dst, const uint32_t *ports
     const insee_net *net = p->s->net;
     p->paths++;
     if (p->second) {
-        double worst = MAX(p->load[insee_flow_link_in(net, src)], p->load[insee_flow_link_out(net, dst)]);
+        double worst =
+            MAX(load_at(p, insee_flow_link_in(net, src)), load_at(p, insee_flow_link_out(net, dst)));
         for (uint32_t i = 0; i < hops; i++)
-            worst = MAX(worst, p->load[ports[i]]);
+            worst = MAX(worst, load_at(p, ports[i]));
         p->non_restricted += share / worst;
         return;
     }
-    for (uint32_t i = 0; i < hops; i++)
-        p->load[ports[i]] += share;
+    if (share == 1.0) {
+        for (uint32_t i = 0; i < hops; i++)
+            p->count[ports[i]]++;
+    } else {
+        if (!p->frac)
+            p->frac = g_new0(double, p->links);
+        for (uint32_t i = 0; i < hops; i++)
+            p->frac[ports[i]] += share;
+    }
     if (p->hops_hist->len <= hops)
         g_array_set_size(p->hops_hist, hops + 1);
     g_array_index(p->hops_hist, double, hops) += share;
@@ -153,10 +172,10 @@ static void prefetch_loads(const pass *p, uint32_t src, uint32_t dst, const uint
                            uint32_t hops)
 {
     const insee_net *net = p->s->net;
-    __builtin_prefetch(&p->load[insee_flow_link_in(net, src)]);
-    __builtin_prefetch(&p->load[insee_flow_link_out(net, dst)]);
+    __builtin_prefetch(&p->count[insee_flow_link_in(net, src)]);
+    __builtin_prefetch(&p->count[insee_flow_link_out(net, dst)]);
     for (uint32_t i = 0; i < hops; i++)
-        __builtin_prefetch(&p->load[ports[i]]);
+        __builtin_prefetch(&p->count[ports[i]]);
 }
 
 /* Before a flow's paths: whether the first pass keeps them. */
@@ -177,9 +196,14 @@ static void end_flow(pass *p, uint32_t src, uint32_t dst)
         p->rep->unroutable++;
         if (p->keeping)
             *store_take(&p->kept, 1) = NO_PATH;
+    } else if (p->rep->flows == UINT32_MAX && !p->error) {
+        /* A link's count could pass 32 bits beyond this. */
+        g_set_error(&p->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
+                    "more than %u flows: the static engine counts a link's flows in 32 bits; "
+                    "use fewer [flow] rounds", UINT32_MAX);
     } else {
-        p->load[insee_flow_link_in(net, src)]++;
-        p->load[insee_flow_link_out(net, dst)]++;
+        p->count[insee_flow_link_in(net, src)]++;
+        p->count[insee_flow_link_out(net, dst)]++;
         p->rep->flows++;
     }
     if (p->keeping)
@@ -401,20 +425,22 @@ static double hist_rank(const uint64_t *hist, uint64_t i)
 /* Flows per link: min, max, mean, std; the histogram by whole flows; the
    median from the histogram when every load is a whole number (flows not
    split), else from the sorted loads. */
-static void link_figures(const insee_net *net, const double *load, insee_flow_report *rep)
+static void link_figures(const pass *p, insee_flow_report *rep)
 {
+    const insee_net *net = p->s->net;
     uint32_t n = insee_flow_links(net);
     double sum = 0, sq = 0, lo = INFINITY, hi = 0;
     gboolean whole = TRUE;
     for (uint32_t l = 0; l < n; l++) {
         if (!link_counted(net, l))
             continue;
+        double load = load_at(p, l);
         rep->links++;
-        sum += load[l];
-        sq += load[l] * load[l];
-        lo = MIN(lo, load[l]);
-        hi = MAX(hi, load[l]);
-        whole = whole && load[l] == floor(load[l]);
+        sum += load;
+        sq += load * load;
+        lo = MIN(lo, load);
+        hi = MAX(hi, load);
+        whole = whole && load == floor(load);
     }
     rep->load_min = lo;
     rep->load_max = hi;
@@ -424,7 +450,7 @@ static void link_figures(const insee_net *net, const double *load, insee_flow_re
     rep->load_hist = g_new0(uint64_t, (gsize)rep->load_max + 1);
     for (uint32_t l = 0; l < n; l++)
         if (link_counted(net, l))
-            rep->load_hist[(gsize)load[l]]++;
+            rep->load_hist[(gsize)load_at(p, l)]++;
     if (whole) {
         rep->load_median = (hist_rank(rep->load_hist, (rep->links - 1) / 2) +
                             hist_rank(rep->load_hist, rep->links / 2)) / 2;
@@ -433,7 +459,7 @@ static void link_figures(const insee_net *net, const double *load, insee_flow_re
         uint64_t i = 0;
         for (uint32_t l = 0; l < n; l++)
             if (link_counted(net, l))
-                sorted[i++] = load[l];
+                sorted[i++] = load_at(p, l);
         qsort(sorted, rep->links, sizeof *sorted, compare_loads);
         rep->load_median = (sorted[(rep->links - 1) / 2] + sorted[rep->links / 2]) / 2;
         g_free(sorted);
@@ -457,16 +483,17 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
     const insee_net *net = setup->net;
     *rep = (insee_flow_report){0};
     const char *limit;
-    size_t load_bytes = sizeof(double) * ((size_t)net->ports_total + 2 * (size_t)net->nodes);
-    pass p = {.s = setup, .rep = rep,
+    size_t links = (size_t)net->ports_total + 2 * (size_t)net->nodes;
+    size_t count_bytes = sizeof(uint32_t) * links;
+    pass p = {.s = setup, .rep = rep, .links = links,
               .hops_hist = g_array_new(FALSE, TRUE, sizeof(double)),
-              .load = insee_flow_table_new0(load_bytes),
+              .count = insee_flow_table_new0(count_bytes),
               .kept = {.blocks = g_ptr_array_new_with_free_func(g_free),
                        .used = g_array_new(FALSE, FALSE, sizeof(uint32_t)),
                        .cap_words = (setup->keep_bytes ? setup->keep_bytes
                                                        : insee_memory_available(&limit) / 4) /
                                     sizeof(uint32_t)}};
-    if (!p.load)
+    if (!p.count)
         g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
                     "out of memory for the loads of %u ports and %u nodes' links; use a "
                     "smaller topology", net->ports_total, net->nodes);
@@ -474,9 +501,9 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
         p.routing = insee_flow_paths_new(setup, err);
     else
         p.walker = insee_flow_walker_new(setup, err);
-    gboolean ok = p.load && (p.routing || p.walker) && run_pass(&p, err);
+    gboolean ok = p.count && (p.routing || p.walker) && run_pass(&p, err);
     if (ok) {
-        link_figures(net, p.load, rep);
+        link_figures(&p, rep);
         rep->hops_mean = rep->flows ? p.hops_sum / (double)rep->flows : 0;
         rep->hops_max = p.hops_hist->len ? p.hops_hist->len - 1 : 0;
         rep->hops_hist = (double *)g_array_steal(p.hops_hist, NULL);
@@ -490,7 +517,8 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
     g_array_unref(p.hops_hist);
     g_ptr_array_unref(p.kept.blocks);
     g_array_unref(p.kept.used);
-    insee_flow_table_free(p.load, load_bytes);
+    insee_flow_table_free(p.count, count_bytes);
+    g_free(p.frac);
     return ok;
 }
 
