@@ -300,6 +300,7 @@ static const section sections[] = {
     {"sweep", 0, NULL, sweep_params},
     {"flow", 0, NULL, flow_params},
     {"faults", 0, NULL, faults_params},
+    {"storage", 0, NULL, insee_storage_params},
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
     {"router", INSEE_KIND_ROUTER, "bubble", router_params},
     {"arbiter", INSEE_KIND_ARBITER, "round-robin", NULL},
@@ -603,6 +604,13 @@ static const char *engine_name(const insee_experiment *exp)
    packet engine no rounds of flows. */
 static gboolean check_engine(const insee_experiment *exp, GError **err)
 {
+    if (exp->engine != ENGINE_DYNAMIC && insee_config_has_section(exp->cfg, "storage")) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[storage] models storage devices as links of the dynamic flow engine "
+                    "and means nothing to engine = \"%s\"; remove it, or set [simulation] "
+                    "engine = \"dynamic\"", engine_name(exp));
+        return FALSE;
+    }
     if (exp->engine == ENGINE_PACKET) {
         if (insee_config_has_section(exp->cfg, "routing")) {
             g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
@@ -681,7 +689,8 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
         const section *sec = &sections[i];
         if (sec->kernel_params == plugins_params)
             continue; /* bound before the registry scan: insee_experiment_plugin_dirs() */
-        if ((sec->kernel_params == sweep_params || sec->kernel_params == faults_params) &&
+        if ((sec->kernel_params == sweep_params || sec->kernel_params == faults_params ||
+             sec->kernel_params == insee_storage_params) &&
             !insee_config_has_section(exp->cfg, sec->name))
             continue; /* a run's echo shows the table only where a file has one */
         /* [simulation] comes first and names the engine, which decides
@@ -800,11 +809,34 @@ static gboolean build_network(insee_experiment *exp, GError **err)
     return TRUE;
 }
 
+/* [storage]'s figures, or NULL without the table. */
+static const insee_storage_config *storage_config(const insee_experiment *exp,
+                                                  insee_storage_config *c)
+{
+    const insee_value *v = exp->net[section_index("storage")].kernel;
+    if (!v)
+        return NULL;
+    insee_storage_config_read(v, c);
+    return c;
+}
+
 /* How many nodes each application takes, and its task count: an
-   application without `tasks` takes every node still free. */
+   application without `tasks` takes every node still free. The [storage]
+   servers, the network's last nodes, are never free. */
 static gboolean size_applications(insee_experiment *exp, GError **err)
 {
+    insee_storage_config storage;
     uint64_t free_nodes = exp->eng.net.nodes;
+    if (storage_config(exp, &storage)) {
+        if (storage.servers >= free_nodes) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "[storage] storage_nodes = %u leaves none of the network's %u nodes "
+                        "to compute; use fewer storage nodes or a larger topology",
+                        storage.servers, exp->eng.net.nodes);
+            return FALSE;
+        }
+        free_nodes -= storage.servers;
+    }
     for (guint a = 0; a < exp->apps->len; a++) {
         application *app = app_at(exp, a);
         if (app->tasks == 0)
@@ -910,8 +942,10 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         return FALSE;
     uint32_t nodes = eng->net.nodes;
     bool *available = g_new(bool, nodes);
+    insee_storage_config storage;
+    uint32_t servers = storage_config(exp, &storage) ? storage.servers : 0;
     for (uint32_t n = 0; n < nodes; n++)
-        available[n] = true;
+        available[n] = n < nodes - servers;
     uint32_t *task_node = g_new(uint32_t, tasks);
     eng->n_apps = exp->apps->len;
     eng->apps = g_new0(insee_app, eng->n_apps);
@@ -1348,6 +1382,8 @@ static gboolean run_dynamic(insee_experiment *exp, GError **err)
         .link_series = (uint32_t)kernel_value(exp, "flow", F_LINK_SERIES)->i,
         .stop = eng->stop,
     };
+    insee_storage_config storage;
+    opt.storage = storage_config(exp, &storage);
     insee_flow_dynamic *d = insee_flow_dynamic_new(&setup, &opt, err);
     gboolean ok = d != NULL;
     if (ok) {

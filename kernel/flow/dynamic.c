@@ -191,6 +191,9 @@ struct insee_flow_dynamic {
     const insee_flow_dyn_options *o;
     insee_flow_paths *paths;
     insee_share *share;
+    insee_storage *storage;  /* [storage], or NULL */
+    double *own_capacity;    /* with [storage]: the network's links, then the devices */
+    const double *capacity;  /* every link's bytes per second */
     uint32_t links, tasks;
     double now;
     uint64_t cycle_run; /* the latest cycle a task ran at */
@@ -210,6 +213,8 @@ struct insee_flow_dynamic {
     GQueue done;           /* message ids delivered this instant, in order */
     GArray *path_links;    /* uint32_t: the links of the message's paths */
     uint32_t starting;     /* the message whose paths are taken */
+    uint32_t from, to;     /* the nodes it goes between */
+    insee_storage_access access; /* its device links, when it is a storage access */
     /* figures */
     double *link_bytes;
     double total_rate;
@@ -274,15 +279,31 @@ insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
             return NULL;
         }
     }
-    insee_flow_paths *paths = insee_flow_paths_new(setup, err);
-    if (!paths)
+    uint32_t links = insee_flow_links(setup->net);
+    insee_storage *storage = NULL;
+    if (opt->storage && !(storage = insee_storage_new(opt->storage, setup, links, err)))
         return NULL;
+    insee_flow_paths *paths = insee_flow_paths_new(setup, err);
+    if (!paths) {
+        insee_storage_free(storage);
+        return NULL;
+    }
     insee_flow_dynamic *d = g_new0(insee_flow_dynamic, 1);
     d->s = setup;
     d->o = opt;
     d->paths = paths;
-    d->links = insee_flow_links(setup->net);
-    d->share = insee_share_new(d->links, opt->capacity, opt->rule, opt->policy, opt->app_share);
+    d->links = links;
+    d->capacity = opt->capacity;
+    if (storage) {
+        /* The devices are links after the network's (storage.h). */
+        d->storage = storage;
+        d->links += insee_storage_links(storage);
+        d->own_capacity = g_new(double, d->links);
+        memcpy(d->own_capacity, opt->capacity, sizeof(double) * links);
+        insee_storage_capacities(storage, d->own_capacity);
+        d->capacity = d->own_capacity;
+    }
+    d->share = insee_share_new(d->links, d->capacity, opt->rule, opt->policy, opt->app_share);
     for (uint32_t a = 0; a < setup->n_apps; a++)
         d->tasks = MAX(d->tasks, setup->apps[a].first_task + setup->apps[a].tasks);
     d->task_app = g_new0(uint32_t, d->tasks);
@@ -330,6 +351,8 @@ void insee_flow_dynamic_free(insee_flow_dynamic *d)
         return;
     insee_flow_paths_free(d->paths);
     insee_share_free(d->share);
+    insee_storage_free(d->storage);
+    g_free(d->own_capacity);
     g_free(d->task_app);
     g_free(d->task_rng);
     g_free(d->salt_rng);
@@ -413,21 +436,10 @@ static uint32_t new_message(insee_flow_dynamic *d, uint32_t task, const insee_me
     return m;
 }
 
-/* One path of the message being started: a sub-flow over the source's
-   node link, the path's links and the destination's node link. */
-static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+/* A sub-flow of the message being started over path_links[first ..]. */
+static void add_sub(insee_flow_dynamic *d, guint first, double share)
 {
-    insee_flow_dynamic *d = ctx;
-    const insee_net *net = d->s->net;
     message *m = msg_at(d, d->starting);
-    guint first = d->path_links->len;
-    uint32_t in =
-        insee_flow_link_in(net, d->s->task_node[d->s->apps[m->app].first_task + m->src_task]);
-    uint32_t out =
-        insee_flow_link_out(net, d->s->task_node[d->s->apps[m->app].first_task + m->msg.dst]);
-    g_array_append_val(d->path_links, in);
-    g_array_append_vals(d->path_links, ports, hops);
-    g_array_append_val(d->path_links, out);
     uint32_t n = d->path_links->len - first;
     uint32_t id = insee_share_add(d->share, &g_array_index(d->path_links, uint32_t, first), n,
                                   m->cls);
@@ -440,6 +452,22 @@ static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double sh
                            .since = d->now,
                            .live = TRUE};
     m->left++;
+}
+
+/* One path of the message being started: a sub-flow over the source's
+   node link, the path's links, the destination's node link and, for a
+   storage access, the store's device links. */
+static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double share)
+{
+    insee_flow_dynamic *d = ctx;
+    const insee_net *net = d->s->net;
+    guint first = d->path_links->len;
+    uint32_t in = insee_flow_link_in(net, d->from), out = insee_flow_link_out(net, d->to);
+    g_array_append_val(d->path_links, in);
+    g_array_append_vals(d->path_links, ports, hops);
+    g_array_append_val(d->path_links, out);
+    g_array_append_vals(d->path_links, d->access.dev, d->access.n_dev);
+    add_sub(d, first, share);
 }
 
 static int compare_u32(const void *a, const void *b)
@@ -465,30 +493,46 @@ static double alone_time(insee_flow_dynamic *d, const message *m)
         uint32_t link = g_array_index(l, uint32_t, i);
         for (j = i; j < l->len && g_array_index(l, uint32_t, j) == link; j++)
             ;
-        per_path = MIN(per_path, d->o->capacity[link] / (double)(j - i));
+        per_path = MIN(per_path, d->capacity[link] / (double)(j - i));
     }
     return (double)m->bytes / (per_path * m->left);
 }
 
 /* A message leaves its task's queue into the network: routed, split into
-   sub-flows, or delivered at once between tasks of one node. */
+   sub-flows, or delivered at once between tasks of one node. A storage
+   access goes between the task's node and the store's, or over the local
+   device's links alone, or is served by the cache at once. */
 static void start_message(insee_flow_dynamic *d, uint32_t task, uint32_t mid)
 {
     message *m = msg_at(d, mid);
     const insee_flow_app *a = &d->s->apps[m->app];
     uint32_t src = d->s->task_node[task], dst = d->s->task_node[a->first_task + m->msg.dst];
     m->start = d->now;
-    if (src == dst) {
+    d->access.n_dev = 0;
+    if (d->storage && insee_storage_is_access(&m->msg, m->src_task, m->cls == INSEE_SHARE_IO)) {
+        insee_storage_pick(d->storage, m->app, task, insee_storage_is_read(&m->msg),
+                           &d->access);
+        src = d->access.from;
+        dst = d->access.to;
+    }
+    if (src == dst && d->access.n_dev == 0) {
         d->rep->self_messages++;
         g_queue_push_tail(&d->done, GUINT_TO_POINTER(mid));
         return;
     }
     uint32_t salt = (uint32_t)insee_rng_u64(&d->salt_rng[task]);
-    uint32_t paths;
+    uint32_t paths = 1;
     d->starting = mid;
+    d->from = src;
+    d->to = dst;
     g_array_set_size(d->path_links, 0);
-    if (!insee_flow_paths_route(d->paths, src, dst, salt, take_path, d, &paths, &d->error))
+    if (src == dst) { /* the local device */
+        g_array_append_vals(d->path_links, d->access.dev, d->access.n_dev);
+        add_sub(d, 0, 1);
+    } else if (!insee_flow_paths_route(d->paths, src, dst, salt, take_path, d, &paths,
+                                       &d->error)) {
         return;
+    }
     m = msg_at(d, mid);
     if (paths == 0) {
         d->rep->unroutable++;
@@ -855,10 +899,10 @@ static void link_figures(insee_flow_dynamic *d)
     for (uint32_t l = 0; l < d->links; l++) {
         if (!link_exists(net, l))
             continue;
-        double u = r->makespan > 0 ? d->link_bytes[l] / (d->o->capacity[l] * r->makespan) : 0;
+        double u = r->makespan > 0 ? d->link_bytes[l] / (d->capacity[l] * r->makespan) : 0;
         all[n++] = (ranked){u, l};
         sum += u;
-        capacity += d->o->capacity[l];
+        capacity += d->capacity[l];
     }
     r->utilisation = n ? sum / n : 0;
     qsort(all, n, sizeof *all, busiest_first);
@@ -896,7 +940,7 @@ static void link_figures(insee_flow_dynamic *d)
         count_link(d, l);
         for (uint32_t b = 0; b < r->n_link_series; b++)
             r->link_series[(gsize)i * r->n_link_series + b] =
-                d->lseries[(gsize)l * d->o->link_series + b] / (d->o->capacity[l] * d->span);
+                d->lseries[(gsize)l * d->o->link_series + b] / (d->capacity[l] * d->span);
     }
 }
 

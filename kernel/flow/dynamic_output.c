@@ -29,12 +29,18 @@ static const char *time_text(char buf[G_ASCII_DTOSTR_BUF_SIZE + 4], double s)
     return buf;
 }
 
-/* "router R port P", "node N to router R" or "router R to node N". */
+/* "router R port P", "node N to router R", "router R to node N", or a
+   [storage] device: "node N storage device", "node N PCIe" (storage.h). */
 static char *link_name(const insee_net *net, uint32_t l)
 {
     if (l < net->ports_total) {
         uint32_t r = net->port_router[l];
         return g_strdup_printf("router %u port %u", r, l - net->port_base[r]);
+    }
+    if (l >= insee_flow_links(net)) {
+        uint32_t device = l - insee_flow_links(net);
+        return g_strdup_printf(device < net->nodes ? "node %u storage device" : "node %u PCIe",
+                               device % net->nodes);
     }
     uint32_t node = (l - net->ports_total) % net->nodes;
     if (l < insee_flow_link_out(net, 0))

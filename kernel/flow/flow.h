@@ -37,6 +37,7 @@
 #include <insee/insee.h>
 
 #include "flow/share.h"
+#include "flow/storage.h"
 #include "net/network.h"
 
 G_BEGIN_DECLS
@@ -122,6 +123,7 @@ typedef struct insee_flow_dyn_options {
     uint32_t busiest;         /* links listed by utilisation */
     uint32_t link_series;     /* spans of each link's own series; 0: none */
     const volatile int *stop; /* non-zero: the run ends where it is, interrupted; may be NULL */
+    const insee_storage_config *storage; /* [storage] (storage.h); NULL: none */
 } insee_flow_dyn_options;
 
 typedef struct insee_flow_dyn_report {

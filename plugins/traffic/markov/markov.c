@@ -1,6 +1,9 @@
 /* markov.c — the Markov-chain application model of INRFlow §3.3.4: every
  * task walks a chain over the phases compute, communicate, read and write,
- * one phase per step, with a transition matrix, for `steps` steps.
+ * one phase per step, with a transition matrix, for `steps` steps. A
+ * matrix of 36 numbers is INRFlow's six states: init and end around the
+ * four, rows and columns each summing to 1; the walk starts in init and
+ * a task is done when it reaches end (or has taken `steps` phases).
  *
  *  compute      holds the task for 1 + a geometric number of cycles, of
  *               mean compute_mean (the discrete exponential);
@@ -12,7 +15,10 @@
  *               uniformly, which answers with io_bytes; the task waits for
  *               the answer.
  * The last `storage` tasks are the storage: they run no chain and serve
- * read requests in arrival order. A task starts in compute (the paper's
+ * read requests in arrival order. With six states and storage = 0, a read
+ * or a write is a storage access for the kernel's [storage] model: an I/O
+ * message of io_bytes the task addresses to itself, the tag odd for a
+ * read and even for a write (docs/storage.md). A task starts in compute (the paper's
  * first phase after Init); the workload has finished when every compute
  * task has taken its steps and the last one has ended.
  *
@@ -32,18 +38,24 @@
 
 enum { P_MATRIX, P_STEPS, P_COMPUTE_MEAN, P_MESSAGE_BYTES, P_IO_BYTES, P_STORAGE };
 
-/* Phases, in the matrix's order, and the tags of their messages. */
-enum { COMPUTE, COMMUNICATE, READ, WRITE, PHASES };
-enum { TAG_COMMUNICATE = 1, TAG_READ_REQUEST = 2, TAG_WRITE = 3, TAG_READ_DATA = 4 };
+/* Phases, in the six-state matrix's order (a matrix of 16 numbers gives
+   compute .. write alone), and the tags of their messages. */
+enum { INIT, COMPUTE, COMMUNICATE, READ, WRITE, END, STATES };
+#define PHASES 4 /* compute, communicate, read, write */
+enum { TAG_COMMUNICATE = 1, TAG_READ_REQUEST = 2, TAG_WRITE = 3, TAG_READ_DATA = 4,
+       TAG_STORAGE_READ = 5, TAG_STORAGE_WRITE = 6 /* odd: read, even: write */ };
 
-static const char *const phase_name[PHASES] = {"compute", "communicate", "read", "write"};
+static const char *const phase_name[STATES] = {"init",  "compute", "communicate",
+                                               "read", "write",   "end"};
 
 static const insee_param_def markov_params[] = {
     [P_MATRIX] = {"matrix", INSEE_PARAM_STRING,
                   "\"0.2 0.5 0.15 0.15; 0.5 0.3 0.1 0.1; 0.6 0.2 0.1 0.1; 0.6 0.2 0.1 0.1\"",
                   1, 0, NULL, NULL,
                   "16 transition probabilities, row by row (from compute, communicate, read, "
-                  "write to the same); each row sums to 1"},
+                  "write to the same), each row summing to 1; or 36 over INRFlow's six states "
+                  "(init, compute, communicate, read, write, end), rows and columns summing "
+                  "to 1"},
     [P_STEPS] = {"steps", INSEE_PARAM_INT, "100", 1, 1e9, NULL, NULL,
                  "phases every compute task goes through, the first a compute"},
     [P_COMPUTE_MEAN] = {"compute_mean", INSEE_PARAM_DOUBLE, "100", 1, 1e12, NULL, "cycles",
@@ -66,7 +78,9 @@ typedef struct walker {
 
 typedef struct markov {
     const insee_host *host;
-    double m[PHASES][PHASES];
+    double m[STATES][STATES];
+    uint8_t first;           /* the walk's first phase: compute, or init (six states) */
+    bool kernel_storage;     /* reads and writes are [storage] accesses */
     uint64_t steps;
     double p_end;            /* a compute phase ends after each cycle with this chance */
     uint32_t message_packets, io_packets;
@@ -108,81 +122,130 @@ static bool read_number(const char **p, double *out)
     return true;
 }
 
-/* Parse `text` into m: 16 numbers in [0, 1] separated by spaces, commas or
-   semicolons, each row summing to 1; false with err filled. */
-static bool parse_matrix(double m[PHASES][PHASES], const char *text, insee_error *err)
+static bool is_separator(char c)
 {
-    const char *p = text;
-    int n = 0;
-    for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ',' || *p == ';')
-            p++;
-        if (!*p)
-            break;
-        double v;
-        const char *at = p;
-        if (!read_number(&p, &v)) {
-            insee_error_set(err, INSEE_ERR_PARAM,
-                            "markov: matrix: '%.20s' is not a probability; write 16 numbers "
-                            "such as 0.25, row by row, separated by spaces, commas or "
-                            "semicolons",
-                            at);
-            return false;
-        }
-        if (n == PHASES * PHASES) {
-            insee_error_set(err, INSEE_ERR_PARAM,
-                            "markov: matrix has more than 16 numbers; it is 4 rows of 4 "
-                            "(compute, communicate, read, write)");
-            return false;
-        }
-        if (v > 1) {
-            insee_error_set(err, INSEE_ERR_PARAM,
-                            "markov: matrix: %g (row %s, column %s) is not a probability "
-                            "(0 to 1)",
-                            v, phase_name[n / PHASES], phase_name[n % PHASES]);
-            return false;
-        }
-        m[n / PHASES][n % PHASES] = v;
-        n++;
-    }
-    if (n != PHASES * PHASES) {
-        insee_error_set(err, INSEE_ERR_PARAM,
-                        "markov: matrix has %d numbers, it needs 16: 4 rows of 4 (from "
-                        "compute, communicate, read, write to the same)",
-                        n);
-        return false;
-    }
-    for (int a = 0; a < PHASES; a++) {
+    return c == ' ' || c == '\t' || c == '\n' || c == ',' || c == ';';
+}
+
+/* The name of row or column i of a matrix of n states: six states are
+   init .. end, four are compute .. write. */
+static const char *state_name(int n, int i)
+{
+    return phase_name[n == STATES ? i : i + COMPUTE];
+}
+
+/* Whether every row (columns = false) or column of the n x n matrix v sums
+   to 1; false with err naming the first that does not. */
+static bool sums_to_one(const double *v, int n, bool columns, insee_error *err)
+{
+    for (int a = 0; a < n; a++) {
         double sum = 0;
-        for (int b = 0; b < PHASES; b++)
-            sum += m[a][b];
+        for (int b = 0; b < n; b++)
+            sum += columns ? v[b * n + a] : v[a * n + b];
         if (fabs(sum - 1) > 1e-9) {
-            insee_error_set(err, INSEE_ERR_PARAM,
-                            "markov: matrix row %d (from %s) sums to %.10g; every row's "
-                            "probabilities must sum to 1",
-                            a + 1, phase_name[a], sum);
+            if (columns)
+                insee_error_set(err, INSEE_ERR_PARAM,
+                                "markov: matrix column %d (into %s) sums to %.10g; INRFlow's "
+                                "six-state matrix is doubly stochastic: every column, like "
+                                "every row, must sum to 1",
+                                a + 1, state_name(n, a), sum);
+            else
+                insee_error_set(err, INSEE_ERR_PARAM,
+                                "markov: matrix row %d (from %s) sums to %.10g; every row's "
+                                "probabilities must sum to 1",
+                                a + 1, state_name(n, a), sum);
             return false;
         }
     }
     return true;
 }
 
-/* The phases a walk from compute can reach. */
-static void reachable(double m[PHASES][PHASES], bool out[PHASES])
+/* Parse `text` into m: 16 numbers (4 phases: compute .. write, each row
+   summing to 1) or 36 (six states: init .. end, rows and columns summing
+   to 1) in [0, 1], separated by spaces, commas or semicolons; *states gets
+   4 or 6. m is in the six-state layout either way, a four-phase matrix in
+   rows and columns compute .. write and zeros elsewhere. False with err
+   filled. */
+static bool parse_matrix(double m[STATES][STATES], int *states, const char *text,
+                         insee_error *err)
 {
-    memset(out, 0, sizeof(bool) * PHASES);
-    out[COMPUTE] = true;
-    for (int round = 0; round < PHASES; round++)
-        for (int a = 0; a < PHASES; a++)
-            for (int b = 0; out[a] && b < PHASES; b++)
-                out[b] |= m[a][b] > 0;
+    /* The words first: their count says the matrix's size, so a number
+       past 1 can name its row and column. */
+    int words = 0;
+    for (const char *p = text; *p; p++)
+        words += !is_separator(*p) && (p == text || is_separator(p[-1]));
+    if (words > STATES * STATES) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "markov: matrix has more than 36 numbers; it is 4 rows of 4 (compute, "
+                        "communicate, read, write) or 6 rows of 6 (init, compute, "
+                        "communicate, read, write, end)");
+        return false;
+    }
+    if (words != PHASES * PHASES && words != STATES * STATES) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        words > PHASES * PHASES
+                            ? "markov: matrix has more than 16 numbers (%d) but not 36; it is "
+                              "4 rows of 4 (compute, communicate, read, write) or 6 rows of 6 "
+                              "(init, compute, communicate, read, write, end)"
+                            : "markov: matrix has %d numbers, it needs 16: 4 rows of 4 (from "
+                              "compute, communicate, read, write to the same), or 36 over "
+                              "INRFlow's six states (init, compute, communicate, read, write, "
+                              "end)",
+                        words);
+        return false;
+    }
+    int n = words == STATES * STATES ? STATES : PHASES, count = 0;
+    double v[STATES * STATES];
+    const char *p = text;
+    for (;;) {
+        while (is_separator(*p))
+            p++;
+        if (!*p)
+            break;
+        const char *at = p;
+        if (count == n * n || !read_number(&p, &v[count])) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "markov: matrix: '%.20s' is not a probability; write %d numbers "
+                            "such as 0.25, row by row, separated by spaces, commas or "
+                            "semicolons",
+                            at, n * n);
+            return false;
+        }
+        if (v[count] > 1) {
+            insee_error_set(err, INSEE_ERR_PARAM,
+                            "markov: matrix: %g (row %s, column %s) is not a probability "
+                            "(0 to 1)",
+                            v[count], state_name(n, count / n), state_name(n, count % n));
+            return false;
+        }
+        count++;
+    }
+    if (!sums_to_one(v, n, false, err) || (n == STATES && !sums_to_one(v, n, true, err)))
+        return false;
+    memset(m, 0, sizeof(double) * STATES * STATES);
+    int offset = n == STATES ? 0 : COMPUTE;
+    for (int i = 0; i < n * n; i++)
+        m[offset + i / n][offset + i % n] = v[i];
+    *states = n;
+    return true;
+}
+
+/* The phases a walk from its first phase can reach. */
+static void reachable(const markov *mk, bool out[STATES])
+{
+    memset(out, 0, sizeof(bool) * STATES);
+    out[mk->first] = true;
+    for (int round = 0; round < STATES; round++)
+        for (int a = 0; a < STATES; a++)
+            for (int b = 0; out[a] && b < STATES; b++)
+                out[b] |= mk->m[a][b] > 0;
 }
 
 /* Whether the tasks can carry out every phase the walk reaches. */
 static bool check_roles(markov *mk, uint32_t storage, insee_error *err)
 {
-    bool reach[PHASES];
-    reachable(mk->m, reach);
+    bool reach[STATES];
+    reachable(mk, reach);
     if (storage >= mk->tasks) {
         insee_error_set(err, INSEE_ERR_PARAM,
                         "markov: storage = %u leaves none of the %u tasks to compute; use "
@@ -197,7 +260,7 @@ static bool check_roles(markov *mk, uint32_t storage, insee_error *err)
                         mk->workers, mk->tasks, storage);
         return false;
     }
-    if ((reach[READ] || reach[WRITE]) && storage == 0) {
+    if ((reach[READ] || reach[WRITE]) && storage == 0 && !mk->kernel_storage) {
         insee_error_set(err, INSEE_ERR_PARAM,
                         "markov: the walk reaches %s but storage = 0; set storage >= 1, or "
                         "give read and write probability 0",
@@ -239,7 +302,14 @@ static void *markov_create(const insee_host *host, const insee_value *params, in
         markov_destroy(mk);
         return NULL;
     }
-    if (!parse_matrix(mk->m, params[P_MATRIX].s, err) || !check_roles(mk, storage, err)) {
+    int states = PHASES;
+    if (!parse_matrix(mk->m, &states, params[P_MATRIX].s, err)) {
+        markov_destroy(mk);
+        return NULL;
+    }
+    mk->first = states == STATES ? INIT : COMPUTE;
+    mk->kernel_storage = states == STATES && storage == 0;
+    if (!check_roles(mk, storage, err)) {
         markov_destroy(mk);
         return NULL;
     }
@@ -271,7 +341,7 @@ static uint8_t next_phase(const markov *mk, uint8_t from, insee_rng *rng)
 {
     double u = insee_rng_double(rng), acc = 0;
     uint8_t last = from;
-    for (uint8_t b = 0; b < PHASES; b++) {
+    for (uint8_t b = 0; b < STATES; b++) {
         if (mk->m[from][b] <= 0)
             continue;
         acc += mk->m[from][b];
@@ -312,12 +382,23 @@ static bool markov_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng
     *next = INSEE_NEVER;
     if (w->waiting || w->taken > mk->steps)
         return false; /* woken early, or done */
-    if (w->taken == mk->steps) { /* the last phase has ended */
-        w->taken++;
-        mk->done++;
-        return false;
+    /* Init and end take no time: the walk goes on through init at once. */
+    do {
+        if (w->taken == mk->steps || (w->taken && w->phase == END)) { /* done */
+            w->taken = mk->steps + 1;
+            mk->done++;
+            return false;
+        }
+        w->phase = w->taken++ ? next_phase(mk, w->phase, rng) : mk->first;
+    } while (w->phase == INIT || w->phase == END);
+    if (mk->kernel_storage && (w->phase == READ || w->phase == WRITE)) {
+        w->peer = task;
+        *msg = (insee_message){.dst = task, .packets = mk->io_packets,
+                               .tag = w->phase == READ ? TAG_STORAGE_READ : TAG_STORAGE_WRITE,
+                               .bytes = mk->io_bytes, .traffic_class = INSEE_TRAFFIC_IO};
+        w->waiting = true;
+        return true;
     }
-    w->phase = w->taken++ ? next_phase(mk, w->phase, rng) : COMPUTE;
     switch (w->phase) {
     case COMPUTE:
         *next = now + 1 + insee_rng_geometric(rng, mk->p_end);
@@ -378,6 +459,15 @@ static bool markov_describe_wait(void *vself, char *buf, size_t len)
             snprintf(buf, len, "task %u is at step %llu of %llu (%s)", t,
                      (unsigned long long)w->taken, (unsigned long long)mk->steps,
                      phase_name[w->phase]);
+            return true;
+        }
+        if (mk->kernel_storage && w->phase != COMMUNICATE) {
+            snprintf(buf, len,
+                     "task %u, at step %llu of %llu (%s), waits for its %s of [storage] (a "
+                     "storage access with no [storage] table is delivered at once; one that "
+                     "is unroutable never ends)",
+                     t, (unsigned long long)w->taken, (unsigned long long)mk->steps,
+                     phase_name[w->phase], w->phase == READ ? "read" : "write");
             return true;
         }
         const char *what = w->phase == COMMUNICATE ? "its message to task"
