@@ -4,7 +4,8 @@
  * internal store shared by every task divides its device; the external
  * placement's reads cross the network and slow an application's message
  * under no priority but not under application-first; the cache serves
- * reads at once; a six-state matrix that is not doubly stochastic is
+ * reads at once; the communicate phase follows the permutation it is
+ * given; a six-state matrix that is not doubly stochastic is
  * refused naming its column; a [storage] table that no access uses
  * changes no figure; the same seed gives the same JSON, byte for byte. */
 #include <criterion/criterion.h>
@@ -22,6 +23,7 @@
    -> end (one message). */
 #define READ_ONCE "0 0 0 1 0 0; 0 0 1 0 0 0; 0 0 0 0 1 0; 0 0 0 0 0 1; 0 1 0 0 0 0; 1 0 0 0 0 0"
 #define WRITE_ONCE "0 0 0 0 1 0; 0 0 1 0 0 0; 0 0 0 1 0 0; 0 1 0 0 0 0; 0 0 0 0 0 1; 1 0 0 0 0 0"
+#define COMM_ONCE "0 0 1 0 0 0; 0 0 0 1 0 0; 0 0 0 0 0 1; 0 0 0 0 1 0; 0 1 0 0 0 0; 1 0 0 0 0 0"
 
 /* 51.2 Gb/s is 6.4 bytes per ns; 8 Gb/s is 1 byte per ns. */
 #define NET "[simulation]\nengine = \"dynamic\"\nseed = 3\n" \
@@ -184,6 +186,29 @@ Test(storage, a_storage_table_without_accesses_changes_nothing)
     cr_assert_gt(b.messages, 0);
     g_free(with);
     g_free(without);
+}
+
+/* Init -> communicate -> end on a line of 4 nodes, M bytes each: with
+   comm = "shift" (t to t + 1 mod 4) no two messages share a link, M / bw;
+   with "bit-complement" (t to 3 - t) 0 -> 3 and 1 -> 2 share the link
+   1 -> 2 (and 3 -> 0, 2 -> 1 the link 2 -> 1), 2 M / bw. */
+Test(storage, the_communicate_phase_follows_its_pattern)
+{
+    static const struct {
+        const char *comm;
+        double times;
+    } cases[] = {{"shift", 1}, {"bit-complement", 2}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strdup_printf(NET "[traffic]\nplugin = \"markov\"\nstorage = 0\n"
+                                         "matrix = \"" COMM_ONCE "\"\ncomm = \"%s\"\n"
+                                         "message_bytes = 64000\n",
+                                     cases[i].comm);
+        run r = run_of(toml);
+        cr_assert_eq(r.messages, 4, "%s", cases[i].comm);
+        cr_assert_float_eq(r.makespan, cases[i].times * 64000 / 6.4e9, 1e-15, "%s",
+                           cases[i].comm);
+        g_free(toml);
+    }
 }
 
 /* A six-state matrix whose rows sum to 1 but whose second column does

@@ -98,9 +98,10 @@ static void on_emit(void *user, uint32_t task, uint64_t now, const insee_message
 static void make(traffic_rig *r, const char *matrix, int64_t steps, double compute_mean,
                  int64_t message_bytes, int64_t io_bytes, int64_t storage)
 {
-    insee_value params[6] = {
+    insee_value params[8] = {
         {.type = INSEE_PARAM_STRING, .s = matrix}, value_int(steps), value_double(compute_mean),
         value_int(message_bytes), value_int(io_bytes), value_int(storage),
+        {.type = INSEE_PARAM_ENUM, .i = 0, .s = "uniform"}, value_int(1),
     };
     rig_create(r, "markov", params);
 }
@@ -234,9 +235,10 @@ Test(markov, refuses_bad_matrices_and_roles)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         traffic_rig r;
         rig_tasks(&r, cases[i].tasks, 16);
-        insee_value params[6] = {
+        insee_value params[8] = {
             {.type = INSEE_PARAM_STRING, .s = cases[i].matrix}, value_int(10), value_double(10),
             value_int(0), value_int(0), value_int(cases[i].storage),
+            {.type = INSEE_PARAM_ENUM, .i = 0, .s = "uniform"}, value_int(1),
         };
         insee_error err = {0};
         cr_assert_null(rig_try(&r, "markov", params, &err), "case %zu accepted", i);

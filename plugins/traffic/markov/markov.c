@@ -29,6 +29,7 @@
  */
 #include "bernoulli.h"
 #include "packet_bytes.h"
+#include "perm.h"
 #include "ring.h"
 
 #include <math.h>
@@ -36,7 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_MATRIX, P_STEPS, P_COMPUTE_MEAN, P_MESSAGE_BYTES, P_IO_BYTES, P_STORAGE };
+enum { P_MATRIX, P_STEPS, P_COMPUTE_MEAN, P_MESSAGE_BYTES, P_IO_BYTES, P_STORAGE, P_COMM,
+       P_OFFSET };
 
 /* Phases, in the six-state matrix's order (a matrix of 16 numbers gives
    compute .. write alone), and the tags of their messages. */
@@ -66,6 +68,11 @@ static const insee_param_def markov_params[] = {
                     "what a read or write phase moves to or from storage"},
     [P_STORAGE] = {"storage", INSEE_PARAM_INT, "1", 0, 4294967295.0, NULL, "tasks",
                    "the last this many tasks are storage, serving reads and writes"},
+    [P_COMM] = {"comm", INSEE_PARAM_ENUM, "\"uniform\"", 1, 0, "uniform|" TRAFFIC_PERM_CHOICES,
+                NULL,
+                "a communicate phase's destination: uniform (any other compute task) or a "
+                "permutation (INSEE Table 2, plus shift and neighbour)"},
+    [P_OFFSET] = TRAFFIC_PERM_OFFSET_PARAM,
     {0},
 };
 
@@ -87,6 +94,7 @@ typedef struct markov {
     uint64_t message_bytes, io_bytes, packet_bytes; /* a read request is one packet */
     uint32_t tasks, workers; /* tasks 0 .. workers-1 walk; the rest are storage */
     uint32_t done;           /* walkers that have taken every step */
+    traffic_perm *perm;      /* the communicate phases' permutation; NULL: uniform */
     walker *w;               /* per walker */
     traffic_ring *requests;  /* per storage task: readers to answer, in order */
 } markov;
@@ -277,6 +285,7 @@ static void markov_destroy(void *vself)
         traffic_ring_free(&mk->requests[s]);
     free(mk->requests);
     free(mk->w);
+    traffic_perm_destroy(mk->perm);
     free(mk);
 }
 
@@ -310,6 +319,12 @@ static void *markov_create(const insee_host *host, const insee_value *params, in
     mk->first = states == STATES ? INIT : COMPUTE;
     mk->kernel_storage = states == STATES && storage == 0;
     if (!check_roles(mk, storage, err)) {
+        markov_destroy(mk);
+        return NULL;
+    }
+    if (params[P_COMM].i > 0 &&
+        !(mk->perm = traffic_perm_create("markov", (traffic_perm_pattern)(params[P_COMM].i - 1),
+                                         params[P_COMM].s, params[P_OFFSET].i, host, err))) {
         markov_destroy(mk);
         return NULL;
     }
@@ -352,6 +367,21 @@ static uint8_t next_phase(const markov *mk, uint8_t from, insee_rng *rng)
     return last; /* u beyond a sum rounded below 1 */
 }
 
+/* A communicate phase's destination into *peer; false when the task has
+   none (its image under the permutation is itself or a storage task): the
+   phase then takes no time. */
+static bool comm_peer(const markov *mk, uint32_t task, insee_rng *rng, uint32_t *peer)
+{
+    if (!mk->perm) {
+        *peer = traffic_other_task(rng, mk->workers, task);
+        return true;
+    }
+    if (traffic_perm_silent(mk->perm, task))
+        return false;
+    *peer = traffic_perm_dst(mk->perm, task, rng);
+    return *peer < mk->workers;
+}
+
 static uint32_t storage_task(const markov *mk, insee_rng *rng)
 {
     return mk->workers + insee_rng_below(rng, mk->tasks - mk->workers);
@@ -382,7 +412,8 @@ static bool markov_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng
     *next = INSEE_NEVER;
     if (w->waiting || w->taken > mk->steps)
         return false; /* woken early, or done */
-    /* Init and end take no time: the walk goes on through init at once. */
+    /* Init and end take no time, nor a communicate phase without a
+       destination: the walk goes on through them at once. */
     do {
         if (w->taken == mk->steps || (w->taken && w->phase == END)) { /* done */
             w->taken = mk->steps + 1;
@@ -390,7 +421,8 @@ static bool markov_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng
             return false;
         }
         w->phase = w->taken++ ? next_phase(mk, w->phase, rng) : mk->first;
-    } while (w->phase == INIT || w->phase == END);
+    } while (w->phase == INIT || w->phase == END ||
+             (w->phase == COMMUNICATE && !comm_peer(mk, task, rng, &w->peer)));
     if (mk->kernel_storage && (w->phase == READ || w->phase == WRITE)) {
         w->peer = task;
         *msg = (insee_message){.dst = task, .packets = mk->io_packets,
@@ -404,7 +436,6 @@ static bool markov_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng
         *next = now + 1 + insee_rng_geometric(rng, mk->p_end);
         return false;
     case COMMUNICATE:
-        w->peer = traffic_other_task(rng, mk->workers, task);
         *msg = (insee_message){.dst = w->peer, .packets = mk->message_packets,
                                .tag = TAG_COMMUNICATE, .bytes = mk->message_bytes};
         break;
