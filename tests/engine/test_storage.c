@@ -125,12 +125,10 @@ Test(storage, external_reads_cross_the_network_and_slow_an_application_unless_it
     char *dir = g_dir_make_tmp("insee-storage-XXXXXX", NULL);
     char *trace = g_build_filename(dir, "app.trc", NULL);
     cr_assert(g_file_set_contents(trace, "s 1 0 0 64000\nr 1 0 0 64000\n", -1, NULL));
-    static const struct {
-        const char *flow;
-        double times;
-    } cases[] = {{"priority = \"np\"", 2}, {"priority = \"fp\"", 1},
-                 {"priority = \"ba\"\napp_share = 0.75", 1 / 0.75}};
-    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    const char *policy[] = {"priority = \"np\"", "priority = \"fp\"",
+                            "priority = \"ba\"\napp_share = 0.75"};
+    const double slower[] = {2, 1, 1 / 0.75}; /* the application's time over M / bw */
+    for (size_t i = 0; i < G_N_ELEMENTS(policy); i++) {
         for (int reads = 0; reads < 2; reads++) {
             char *toml = g_strdup_printf(
                 NET "%s\n"
@@ -141,15 +139,15 @@ Test(storage, external_reads_cross_the_network_and_slow_an_application_unless_it
                     "matrix = \"%s\"\nio_bytes = %d\n"
                     "[[application]]\nname = \"app\"\ntasks = 2\n"
                     "[application.traffic]\nplugin = \"trace\"\nfile = \"%s\"\n",
-                cases[i].flow, reads ? READ_ONCE : "1 0 0 0 0 0; 0 1 0 0 0 0; 0 0 1 0 0 0; "
+                policy[i], reads ? READ_ONCE : "1 0 0 0 0 0; 0 1 0 0 0 0; 0 0 1 0 0 0; "
                                                    "0 0 0 1 0 0; 0 0 0 0 1 0; 0 0 0 0 0 1",
                 (int)R, trace);
             run r = run_of(toml);
-            double expect = (reads ? cases[i].times : 1) * M / bw;
-            cr_assert_float_eq(r.app[1], expect, 1e-15, "%s, %s: %.15g s", cases[i].flow,
+            double expect = (reads ? slower[i] : 1) * M / bw;
+            cr_assert_float_eq(r.app[1], expect, 1e-15, "%s, %s: %.15g s", policy[i],
                                reads ? "with the reads" : "alone", r.app[1]);
             if (reads)
-                cr_assert_float_eq(r.app[0], (M + R) / bw, 1e-15, "%s: the read", cases[i].flow);
+                cr_assert_float_eq(r.app[0], (M + R) / bw, 1e-15, "%s: the read", policy[i]);
             g_free(toml);
         }
     }
