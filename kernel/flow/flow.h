@@ -25,7 +25,9 @@
  * insee_flow_dyn_options.cycle_s seconds each; an open-ended one sends
  * `rounds` rounds of its pattern at time 0. Link bandwidth is shared by
  * share.h's rule. While it runs, the kernel's wake_task() must reach
- * insee_flow_dynamic_wake(). It fills an insee_flow_dyn_report.
+ * insee_flow_dynamic_wake(). It fills an insee_flow_dyn_report. With
+ * insee_flow_dyn_options.storage, storage.h's devices are links after the
+ * network's and a task's storage accesses are flows over them.
  *
  * Errors are GErrors in INSEE_FLOW_ERROR that name the plugin and what to
  * change.
