@@ -485,7 +485,7 @@ static double alone_time(insee_flow_dynamic *d, const message *m)
     double per_path = G_MAXDOUBLE;
     if (m->left == 1) { /* one path crosses each of its links once */
         for (guint i = 0; i < l->len; i++)
-            per_path = MIN(per_path, d->o->capacity[g_array_index(l, uint32_t, i)]);
+            per_path = MIN(per_path, d->capacity[g_array_index(l, uint32_t, i)]);
         return (double)m->bytes / per_path;
     }
     qsort(l->data, l->len, sizeof(uint32_t), compare_u32);
