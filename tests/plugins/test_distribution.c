@@ -190,6 +190,98 @@ Test(distribution, unreadable_files)
     }
 }
 
+/* The plugin with entries = "distances" on an 8 x 8 torus (packets of 1
+   phit, load 1), reading `text` as a histogram; NULL with err filled when
+   refused. */
+static void *try_make_distances(traffic_rig *r, rig_params *rp, char *path, const char *text,
+                                insee_error *err)
+{
+    write_file(path, 64, text);
+    rig_defaults(rp, "distribution");
+    rig_set(rp, "load", value_double(1.0));
+    rig_set_string(rp, "file", path);
+    rig_set_choice(rp, "entries", "distances");
+    rig_torus(r, (const int64_t[]){8, 8}, 2, 1);
+    void *self = rig_try(r, "distribution", rp->v, err);
+    unlink(path);
+    return self;
+}
+
+/* Distances 1 and 2 weighed alike on 8 x 8, drawn as INSEE's code does: r
+   = 1 goes to each of the 4 neighbours with 1/2 x 1/4; r = 2 puts 0, 1 or
+   2 hops on y (a third each) and the rest on x, each sign a fair coin:
+   (+-2, 0) and (0, +-2) 1/12 each, (+-1, +-1) 1/24 each. The same offsets
+   from every source, so the destinations differ by source: a chi-square
+   over the 12 cells for three sources, nothing sent elsewhere. */
+Test(distribution, distances_are_taken_from_each_source)
+{
+    traffic_rig r;
+    rig_params rp;
+    char path[64];
+    insee_error err = {0};
+    cr_assert_not_null(try_make_distances(&r, &rp, path, "1 1\n2 1\n", &err), "%s",
+                       err.message);
+    static const struct {
+        int dx, dy;
+        double p;
+    } cells[] = {
+        {1, 0, 1 / 8.0},   {-1, 0, 1 / 8.0},  {0, 1, 1 / 8.0},   {0, -1, 1 / 8.0},
+        {2, 0, 1 / 12.0},  {-2, 0, 1 / 12.0}, {0, 2, 1 / 12.0},  {0, -2, 1 / 12.0},
+        {1, 1, 1 / 24.0},  {1, -1, 1 / 24.0}, {-1, 1, 1 / 24.0}, {-1, -1, 1 / 24.0},
+    };
+    const uint32_t sources[] = {0, 27, 63};
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t s = sources[i], sx = s % 8, sy = s / 8;
+        uint64_t per_dst[64] = {0};
+        uint64_t n = rig_run(&r, s, 240000, per_dst);
+        uint64_t in_cells = 0;
+        double chi2 = 0;
+        for (size_t c = 0; c < 12; c++) {
+            uint32_t d = (sx + 8 + cells[c].dx) % 8 + 8 * ((sy + 8 + cells[c].dy) % 8);
+            double expected = n * cells[c].p;
+            in_cells += per_dst[d];
+            chi2 += (per_dst[d] - expected) * (per_dst[d] - expected) / expected;
+        }
+        cr_assert_eq(in_cells, n, "source %u sent outside distances 1 and 2", s);
+        double df = 11, bound = df + 5 * sqrt(2 * df);
+        cr_assert_lt(chi2, bound, "source %u: chi-square %g over %g degrees of freedom", s, chi2,
+                     df);
+    }
+    cr_assert_float_eq(r.vt->offered_load(r.self), 1.0, 1e-12);
+    rig_free(&r);
+}
+
+/* A distance past the diameter (4 + 4 on 8 x 8) names the line; a
+   distance of 0 is the source itself and, alone, leaves every task
+   silent; a topology without a grid is refused. */
+Test(distribution, distances_beyond_the_grid_are_refused)
+{
+    traffic_rig r;
+    rig_params rp;
+    char path[64];
+    insee_error err = {0};
+    cr_assert_null(try_make_distances(&r, &rp, path, "1 1\n9 1\n", &err));
+    cr_assert_not_null(strstr(err.message, ":2: distance 9 is out of range: the farthest nodes "
+                                           "of the grid are 8 hops apart"),
+                       "%s", err.message);
+    rig_free(&r);
+    cr_assert_not_null(try_make_distances(&r, &rp, path, "0 1\n", &err), "%s", err.message);
+    for (uint32_t t = 0; t < 64; t += 9)
+        cr_assert_eq(rig_first_dst(&r, t), UINT32_MAX, "task %u sent", t);
+    cr_assert_float_eq(r.vt->offered_load(r.self), 0.0, 1e-12);
+    rig_free(&r);
+    err = (insee_error){0};
+    write_file(path, 64, "1 1\n");
+    rig_defaults(&rp, "distribution");
+    rig_set_string(&rp, "file", path);
+    rig_set_choice(&rp, "entries", "distances");
+    rig_tasks(&r, 16, 1);
+    cr_assert_null(rig_try(&r, "distribution", rp.v, &err));
+    unlink(path);
+    cr_assert_not_null(strstr(err.message, "entries = \"distances\""), "%s", err.message);
+    rig_free(&r);
+}
+
 Test(distribution, parameter_table)
 {
     const insee_plugin_desc *d = load_plugin("traffic", "distribution");
@@ -198,5 +290,8 @@ Test(distribution, parameter_table)
     cr_assert_null(d->params[1].default_value, "the file is required");
     cr_assert_str_eq(d->params[2].name, "format");
     cr_assert_str_eq(d->params[2].choices, "histogram|population");
-    rig_assert_source_params(d, 3);
+    cr_assert_str_eq(d->params[3].name, "entries");
+    cr_assert_str_eq(d->params[3].default_value, "\"tasks\"");
+    cr_assert_str_eq(d->params[3].choices, "tasks|distances");
+    rig_assert_source_params(d, 4);
 }

@@ -54,13 +54,21 @@ static bool read_task(const weights *wt, const char *text, size_t n, uint32_t li
     uint64_t v = 0;
     for (size_t i = 0; i < n; i++) {
         if (text[i] < '0' || text[i] > '9') {
+            const char *key = wt->distances ? "distance" : "task";
             insee_error_set(err, INSEE_ERR_IO,
-                            "%s:%u: '%c' in a task number; a line starts with the task, a "
+                            "%s:%u: '%c' in a %s number; a line starts with the %s, a "
                             "number from 0 to %u",
-                            wt->name, line, shown(text[i]), wt->tasks - 1);
+                            wt->name, line, shown(text[i]), key, key, wt->tasks - 1);
             return false;
         }
         v = v * 10 + (uint64_t)(text[i] - '0');
+        if (v >= wt->tasks && wt->distances) {
+            insee_error_set(err, INSEE_ERR_IO,
+                            "%s:%u: distance %.*s is out of range: the farthest nodes of the "
+                            "grid are %u hops apart",
+                            wt->name, line, (int)(n < 20 ? n : 20), text, wt->tasks - 1);
+            return false;
+        }
         if (v >= wt->tasks) {
             insee_error_set(err, INSEE_ERR_IO,
                             "%s:%u: task %.*s is out of range: the experiment has %u tasks, "
@@ -128,15 +136,16 @@ bool weights_line(weights *wt, const char *text, size_t len, uint32_t line, inse
         return true;
     }
     if (fields < 2) {
-        insee_error_set(err, INSEE_ERR_IO, "%s:%u: task %u has no weight; write %s", wt->name,
-                        line, task, form);
+        insee_error_set(err, INSEE_ERR_IO, "%s:%u: %s %u has no weight; write %s", wt->name,
+                        line, wt->distances ? "distance" : "task", task, form);
         return false;
     }
     if (wt->line[task]) {
         insee_error_set(err, INSEE_ERR_IO,
-                        "%s:%u: task %u has a weight already, from line %u; give each task one "
+                        "%s:%u: %s %u has a weight already, from line %u; give each %s one "
                         "line",
-                        wt->name, line, task, wt->line[task]);
+                        wt->name, line, wt->distances ? "distance" : "task", task,
+                        wt->line[task], wt->distances ? "distance" : "task");
         return false;
     }
     wt->line[task] = line;

@@ -25,6 +25,8 @@ typedef struct weights {
     const char *name; /* the file, for messages; not owned */
     uint32_t tasks;
     bool population;  /* one task per line, each line one draw's worth */
+    bool distances;   /* the entries are hop distances, 0 .. tasks-1, not tasks (the
+                         caller sets it after weights_init(); only messages differ) */
     double *w;        /* w[task] as read */
     uint32_t *line;   /* histogram: the line that gave a task its weight; 0: none */
     uint64_t *cum;    /* after weights_end(): units of tasks 0 .. i-1, tasks + 1 entries */
@@ -39,7 +41,8 @@ bool weights_line(weights *wt, const char *text, size_t len, uint32_t line, inse
 bool weights_end(weights *wt, uint32_t lines, insee_error *err);
 void weights_free(weights *wt);
 
-/* Whether every weight but `src`'s is zero: the task sends nothing. */
+/* Whether every weight but `src`'s is zero: the task sends nothing (with
+   distances, src = 0 leaves the source itself out). */
 bool weights_silent(const weights *wt, uint32_t src);
 /* A task other than src (not silent), drawn with probability its weight
    over the total of every task but src. */
