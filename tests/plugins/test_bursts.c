@@ -2,7 +2,8 @@
  * causal_rig.c: exactly bursts x tasks x b packets delivered, no packet of
  * a burst sent before the previous burst has been delivered everywhere,
  * the exact emission times when every message takes the same delay, the
- * destinations of each pattern, and what a stuck barrier says. */
+ * destinations of each pattern (hot spot, hot region and local by their
+ * closed-form shares), and what a stuck barrier says. */
 #include "causal_rig.h"
 
 #include <criterion/criterion.h>
@@ -17,7 +18,8 @@ static void make(traffic_rig *r, int64_t packets, int64_t bursts, int pattern)
 {
     insee_value params[4] = {value_int(packets), value_int(bursts),
                              value_enum(pattern, names[pattern]), value_int(1)};
-    rig_create(r, "bursts", params);
+    rig_params rp;
+    rig_create(r, "bursts", rig_with(&rp, "bursts", params, 4));
 }
 
 /* What a run did, burst by burst. */
@@ -226,16 +228,74 @@ Test(bursts, refuses_patterns_without_senders)
     rig_torus(&r, (const int64_t[]){2, 2}, 2, 16); /* tornado moves 0 on rings of 2 */
     insee_value params[4] = {value_int(1), value_int(1), value_enum(TORNADO, "tornado"),
                              value_int(1)};
+    rig_params rp;
     insee_error err = {0};
-    cr_assert_null(rig_try(&r, "bursts", params, &err));
+    cr_assert_null(rig_try(&r, "bursts", rig_with(&rp, "bursts", params, 4), &err));
     cr_assert_not_null(strstr(err.message, "tornado"), "%s", err.message);
     rig_free(&r);
 
     rig_tasks(&r, 1, 16);
     params[2] = value_enum(UNIFORM, "uniform");
     err = (insee_error){0};
-    cr_assert_null(rig_try(&r, "bursts", params, &err));
+    cr_assert_null(rig_try(&r, "bursts", rig_with(&rp, "bursts", params, 4), &err));
     cr_assert_not_null(strstr(err.message, "at least 2 tasks"), "%s", err.message);
+    rig_free(&r);
+}
+
+/* One burst of b packets from `task` under the pattern `name` (with the
+   parameters already in rp), counted by destination. */
+static uint64_t one_burst(traffic_rig *r, rig_params *rp, const char *name, uint32_t task,
+                          uint64_t *per_dst)
+{
+    rig_set(rp, "packets", value_int(200000));
+    rig_set_choice(rp, "pattern", name);
+    rig_create(r, "bursts", rp->v);
+    uint64_t sent = rig_run(r, task, UINT64_MAX, per_dst);
+    cr_assert_eq(sent, 200000u, "a burst is b packets");
+    return sent;
+}
+
+/* Hot spot as the hotspot plugin draws it: the hot task gets 2 % plus its
+   uniform share, 0.02 + 0.98 / 63 from any other task on 64 tasks; hot
+   region: the first 8 tasks get 25 % plus their uniform share. */
+Test(bursts, hot_spot_and_hot_region_shares)
+{
+    traffic_rig r;
+    rig_params rp;
+    uint64_t per_dst[64] = {0};
+    rig_tasks(&r, 64, 16);
+    rig_defaults(&rp, "bursts");
+    rig_set(&rp, "hot_node", value_int(5));
+    uint64_t n = one_burst(&r, &rp, "hotspot", 9, per_dst);
+    rig_assert_binomial(per_dst[5], n, 0.02 + 0.98 / 63, "to the hot task");
+    rig_free(&r);
+
+    memset(per_dst, 0, sizeof per_dst);
+    rig_tasks(&r, 64, 16);
+    rig_defaults(&rp, "bursts");
+    n = one_burst(&r, &rp, "hot-region", 40, per_dst);
+    uint64_t hot = 0;
+    for (int t = 0; t < 8; t++)
+        hot += per_dst[t];
+    rig_assert_binomial(hot, n, 0.25 + 0.75 * 8 / 63, "into the first 8 tasks");
+    rig_free(&r);
+}
+
+/* Local on a 16-ary 1-cube from node 0: offsets -1 and 1 each with 1/2 x
+   1/3 (0 is drawn again), so 1/3 / (1 - p0) each, where p0 = 1/6 + 1/8 x
+   1/16 is the chance of landing on the source. */
+Test(bursts, local_draws_near_the_source)
+{
+    traffic_rig r;
+    rig_params rp;
+    uint64_t per_dst[16] = {0};
+    rig_torus(&r, (const int64_t[]){16}, 1, 16);
+    rig_defaults(&rp, "bursts");
+    uint64_t n = one_burst(&r, &rp, "local", 0, per_dst);
+    double p0 = 1 / 6.0 + 1 / 128.0;
+    rig_assert_binomial(per_dst[1], n, (1 / 6.0 + 1 / 128.0) / (1 - p0), "to node 1");
+    rig_assert_binomial(per_dst[15], n, (1 / 6.0 + 1 / 128.0) / (1 - p0), "to node 15");
+    cr_assert_eq(per_dst[0], 0u);
     rig_free(&r);
 }
 
@@ -249,7 +309,17 @@ Test(bursts, parameter_table)
     cr_assert_str_eq(d->params[2].name, "pattern");
     cr_assert_str_eq(d->params[2].default_value, "\"uniform\"");
     cr_assert_str_eq(d->params[3].name, "offset");
-    cr_assert_null(d->params[4].name);
+    cr_assert_str_eq(d->params[2].choices,
+                     "uniform|bit-complement|bit-reversal|bit-transpose|butterfly|perfect-shuffle|"
+                     "tornado|shift|neighbour|hotspot|hot-region|local");
+    cr_assert_str_eq(d->params[4].name, "tornado");
+    cr_assert_str_eq(d->params[5].name, "hot_node");
+    cr_assert_str_eq(d->params[6].name, "hot_fraction");
+    cr_assert_str_eq(d->params[6].default_value, "0.02");
+    cr_assert_str_eq(d->params[7].name, "region");
+    cr_assert_str_eq(d->params[8].name, "region_fraction");
+    cr_assert_str_eq(d->params[8].default_value, "0.25");
+    cr_assert_null(d->params[9].name);
     traffic_rig r;
     rig_tasks(&r, 4, 16);
     make(&r, 1, 1, UNIFORM);

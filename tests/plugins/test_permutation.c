@@ -3,7 +3,8 @@
  * the bits swapped), every pattern a bijection on power-of-two task counts,
  * fixed points silent, bit permutations refused unless N is a power of
  * two, tornado moving each
- * coordinate by ceil(k/2) - 1, shift, nearest neighbours evenly, the
+ * coordinate by ceil(k/2) - 1 (or, as options, x by k/2 as Table 2 does, or
+ * the node number by floor((k_x - 1)/2) as INSEE's code does), shift, nearest neighbours evenly, the
  * Bernoulli rate, and the offered load counting only the tasks that send. */
 #include "traffic_rig.h"
 
@@ -189,6 +190,64 @@ Test(permutation, tornado_moves_every_coordinate)
     }
 }
 
+/* Create tornado in definition `def` (0 per-dimension, 1 table2, 2 insee). */
+static void make_tornado(traffic_rig *r, int def)
+{
+    static const char *const defs[] = {"per-dimension", "table2", "insee"};
+    rig_params rp;
+    insee_value params[4] = {value_double(1.0), value_enum(TO, names[TO]), value_int(1),
+                             value_enum(def, defs[def])};
+    rig_create(r, "permutation", rig_with(&rp, "permutation", params, 4));
+}
+
+/* Table 2's definition: d_x = (s_x + k_x/2) mod k_x, d_y = s_y. Its own
+   example TO_8x8(<3, 2>) = <7, 2>, node 3 + 8 x 2 = 19 -> 23; on 5 x 3, x
+   moves by 2 and y stays. A bijection. */
+Test(permutation, tornado_as_table_2_moves_x_by_half_a_ring)
+{
+    static const int64_t dims[2][2] = {{8, 8}, {5, 3}};
+    for (size_t i = 0; i < 2; i++) {
+        traffic_rig r;
+        rig_torus(&r, dims[i], 2, 1);
+        make_tornado(&r, 1);
+        uint32_t kx = (uint32_t)dims[i][0], ky = (uint32_t)dims[i][1];
+        if (kx == 8)
+            cr_assert_eq(rig_first_dst(&r, 19), 23u, "TO(<3, 2>) = <7, 2>, node 23");
+        uint32_t image[64];
+        for (uint32_t y = 0; y < ky; y++)
+            for (uint32_t x = 0; x < kx; x++) {
+                uint32_t want = (x + kx / 2) % kx + kx * y;
+                image[x + kx * y] = rig_first_dst(&r, x + kx * y);
+                cr_assert_eq(image[x + kx * y], want, "(%u, %u) -> %u, want %u", x, y,
+                             image[x + kx * y], want);
+            }
+        assert_bijection(image, kx * ky, "tornado table2");
+        rig_free(&r);
+    }
+}
+
+/* INSEE's code: d = (s + floor((k_x - 1)/2)) mod N on the node number, so
+   on 8 x 8 node 7 = <7, 0> goes to 10 = <2, 1> (the move carries into the
+   next row) and node 63 to 2; on 5 x 3 every node moves by 2 mod 15. */
+Test(permutation, tornado_as_insee_code_moves_the_node_number)
+{
+    static const int64_t dims[2][2] = {{8, 8}, {5, 3}};
+    for (size_t i = 0; i < 2; i++) {
+        traffic_rig r;
+        rig_torus(&r, dims[i], 2, 1);
+        make_tornado(&r, 2);
+        uint32_t n = (uint32_t)(dims[i][0] * dims[i][1]);
+        uint32_t step = (uint32_t)(dims[i][0] - 1) / 2;
+        for (uint32_t t = 0; t < n; t++)
+            cr_assert_eq(rig_first_dst(&r, t), (t + step) % n, "node %u", t);
+        if (n == 64) {
+            cr_assert_eq(rig_first_dst(&r, 7), 10u);
+            cr_assert_eq(rig_first_dst(&r, 63), 2u);
+        }
+        rig_free(&r);
+    }
+}
+
 /* A ring of 2 moves by ceil(2/2) - 1 = 0: every node of a 2 x 2 torus is
    its own image. */
 Test(permutation, tornado_on_rings_of_two_is_silent)
@@ -296,5 +355,8 @@ Test(permutation, parameter_table)
     cr_assert_str_eq(d->params[2].name, "offset");
     cr_assert_eq(d->params[2].type, INSEE_PARAM_INT);
     cr_assert_str_eq(d->params[2].default_value, "1");
-    rig_assert_source_params(d, 3);
+    cr_assert_str_eq(d->params[3].name, "tornado");
+    cr_assert_str_eq(d->params[3].default_value, "\"per-dimension\"");
+    cr_assert_str_eq(d->params[3].choices, "per-dimension|table2|insee");
+    rig_assert_source_params(d, 4);
 }

@@ -7,19 +7,28 @@
  *
  * The barrier is a count: delivered() counts the packets of the current
  * burst and, at the last one, wakes every sending task for the next cycle.
- * A message is one packet, tagged with its burst. Destinations are uniform
- * (any other task) or a permutation of ../common/perm.c; a task that a
- * permutation leaves without a destination sends nothing and the barrier
- * does not wait for it.
+ * A message is one packet, tagged with its burst. Destinations are any of
+ * the spatial patterns of INSEE §3.2.1 that need no file: uniform (any
+ * other task), hot spot, hot region and local (../common/hot.c), or a
+ * permutation of ../common/perm.c; a task that a permutation leaves
+ * without a destination sends nothing and the barrier does not wait for
+ * it.
  */
 #include "bernoulli.h"
+#include "hot.h"
 #include "packet_bytes.h"
 #include "perm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { P_PACKETS, P_BURSTS, P_PATTERN, P_OFFSET };
+enum { P_PACKETS, P_BURSTS, P_PATTERN, P_OFFSET, P_TORNADO, P_HOT_NODE, P_HOT_FRACTION,
+       P_REGION, P_REGION_FRACTION };
+
+/* The patterns that are not permutations, by their place in `pattern`'s
+   choices: uniform first, the others after the permutations. */
+enum { UNIFORM = 0, FIRST_PERM = 1, HOTSPOT = FIRST_PERM + TRAFFIC_PERM_NEIGHBOUR + 1,
+       HOT_REGION, LOCAL };
 
 static const insee_param_def bursts_params[] = {
     [P_PACKETS] = {"packets", INSEE_PARAM_INT, "10", 1, 1e9, NULL, "packets",
@@ -27,17 +36,31 @@ static const insee_param_def bursts_params[] = {
     [P_BURSTS] = {"bursts", INSEE_PARAM_INT, "1", 1, 1e9, NULL, NULL,
                   "n: bursts, each after the previous one has been delivered"},
     [P_PATTERN] = {"pattern", INSEE_PARAM_ENUM, "\"uniform\"", 1, 0,
-                   "uniform|" TRAFFIC_PERM_CHOICES, NULL,
-                   "where packets go: uniform (any other task) or a permutation "
-                   "(INSEE Table 2, plus shift and neighbour)"},
+                   "uniform|" TRAFFIC_PERM_CHOICES "|hotspot|hot-region|local", NULL,
+                   "where packets go: uniform (any other task), a permutation (INSEE Table 2, "
+                   "plus shift and neighbour), hot spot, hot region or local (INSEE §3.2.1)"},
     [P_OFFSET] = TRAFFIC_PERM_OFFSET_PARAM,
+    [P_TORNADO] = TRAFFIC_PERM_TORNADO_PARAM,
+    [P_HOT_NODE] = {"hot_node", INSEE_PARAM_INT, "0", 0, 4294967294.0, NULL, NULL,
+                    "hotspot only: the hot task"},
+    [P_HOT_FRACTION] = {"hot_fraction", INSEE_PARAM_DOUBLE, "0.02", 0.0, 1.0, NULL, NULL,
+                        "hotspot only: fraction of each task's packets sent to the hot task"},
+    [P_REGION] = {"region", INSEE_PARAM_DOUBLE, "0.125", 0.0, 1.0, NULL, NULL,
+                  "hot-region only: the first floor(region x tasks) tasks, at least one"},
+    [P_REGION_FRACTION] = {"region_fraction", INSEE_PARAM_DOUBLE, "0.25", 0.0, 1.0, NULL, NULL,
+                           "hot-region only: fraction of each task's packets sent into the "
+                           "region"},
     {0},
 };
 
 typedef struct bursts {
     const insee_host *host;
     uint32_t tasks;
-    traffic_perm *perm; /* NULL: uniform */
+    int pattern;        /* its place in `pattern`'s choices */
+    traffic_perm *perm; /* a permutation, else NULL */
+    traffic_grid *grid; /* local, else NULL */
+    uint32_t hot;       /* hotspot: the hot task; hot-region: the region's size */
+    double fraction;    /* hotspot, hot-region: the share of packets sent hot */
     uint32_t packets;   /* b */
     uint64_t packet_bytes; /* the bytes of each message, one packet */
     uint32_t bursts;    /* n */
@@ -56,6 +79,7 @@ static void bursts_destroy(void *vself)
 {
     bursts *b = vself;
     traffic_perm_destroy(b->perm);
+    traffic_grid_destroy(b->grid);
     free(b->sent);
     free(b);
 }
@@ -75,17 +99,39 @@ static void *bursts_create(const insee_host *host, const insee_value *params, in
     b->packets = (uint32_t)params[P_PACKETS].i;
     b->packet_bytes = traffic_packet_bytes(host);
     b->bursts = (uint32_t)params[P_BURSTS].i;
+    b->pattern = (int)params[P_PATTERN].i;
     uint32_t senders = shape.tasks;
-    if (params[P_PATTERN].i == 0 && shape.tasks < 2) {
+    bool perm = b->pattern >= FIRST_PERM && b->pattern < HOTSPOT;
+    if (!perm && shape.tasks < 2) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
-                        "bursts: pattern 'uniform' needs at least 2 tasks (there is %u)",
-                        shape.tasks);
+                        "bursts: pattern '%s' needs at least 2 tasks (there is %u)",
+                        params[P_PATTERN].s, shape.tasks);
         bursts_destroy(b);
         return NULL;
     }
-    if (params[P_PATTERN].i > 0) {
-        b->perm = traffic_perm_create("bursts", (traffic_perm_pattern)(params[P_PATTERN].i - 1),
-                                      params[P_PATTERN].s, params[P_OFFSET].i, host, err);
+    if (b->pattern == HOTSPOT && params[P_HOT_NODE].i >= shape.tasks) {
+        insee_error_set(err, INSEE_ERR_PARAM,
+                        "bursts: hot_node = %lld, but the tasks are 0 .. %u; choose one of them",
+                        (long long)params[P_HOT_NODE].i, shape.tasks - 1);
+        bursts_destroy(b);
+        return NULL;
+    }
+    if (b->pattern == HOTSPOT) {
+        b->hot = (uint32_t)params[P_HOT_NODE].i;
+        b->fraction = params[P_HOT_FRACTION].d;
+    } else if (b->pattern == HOT_REGION) {
+        b->hot = traffic_hot_region_size(params[P_REGION].d, shape.tasks);
+        b->fraction = params[P_REGION_FRACTION].d;
+    } else if (b->pattern == LOCAL) {
+        b->grid = traffic_grid_create("bursts: pattern 'local'", host, err);
+        if (!b->grid) {
+            bursts_destroy(b);
+            return NULL;
+        }
+    } else if (perm) {
+        b->perm = traffic_perm_create("bursts", (traffic_perm_pattern)(b->pattern - FIRST_PERM),
+                                      params[P_PATTERN].s, params[P_OFFSET].i,
+                                      (traffic_perm_tornado)params[P_TORNADO].i, host, err);
         if (!b->perm) {
             bursts_destroy(b);
             return NULL;
@@ -104,6 +150,22 @@ static void *bursts_create(const insee_host *host, const insee_value *params, in
     return b;
 }
 
+static uint32_t destination(const bursts *b, uint32_t task, insee_rng *rng)
+{
+    switch (b->pattern) {
+    case UNIFORM:
+        return traffic_other_task(rng, b->tasks, task);
+    case HOTSPOT:
+        return traffic_hotspot_dst(rng, b->tasks, task, b->hot, b->fraction);
+    case HOT_REGION:
+        return traffic_hot_region_dst(rng, b->tasks, task, b->hot, b->fraction);
+    case LOCAL:
+        return traffic_local_dst(b->grid, rng, task);
+    default:
+        return traffic_perm_dst(b->perm, task, rng);
+    }
+}
+
 static uint64_t bursts_start(void *vself, uint32_t task, insee_rng *rng)
 {
     (void)rng;
@@ -117,8 +179,7 @@ static bool bursts_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng
     *next = INSEE_NEVER;
     if (b->burst == b->bursts || b->sent[task] == b->packets)
         return false; /* done with this burst: the barrier wakes it */
-    uint32_t dst = b->perm ? traffic_perm_dst(b->perm, task, rng)
-                           : traffic_other_task(rng, b->tasks, task);
+    uint32_t dst = destination(b, task, rng);
     *msg = (insee_message){.dst = dst, .packets = 1, .tag = b->burst, .bytes = b->packet_bytes};
     /* As fast as the source takes them: the kernel holds the task while
        its injection queue is full. */
@@ -199,7 +260,7 @@ static const insee_plugin_desc bursts_desc = {
     .size = sizeof(insee_plugin_desc),
     .kind = INSEE_KIND_TRAFFIC,
     .name = "bursts",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .summary = "bursts of b packets per task, each burst after the previous one has been "
                "delivered everywhere (a barrier); completes after n bursts",
     .reference = "INSEE §3.2.3",

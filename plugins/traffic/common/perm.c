@@ -48,10 +48,23 @@ static uint64_t bit_image(traffic_perm_pattern p, uint64_t s, unsigned l)
     }
 }
 
+/* Task t's image under tornado's definition `def` (perm.h). */
+static uint32_t tornado_image(const traffic_grid *g, traffic_perm_tornado def, uint32_t t)
+{
+    if (def == TRAFFIC_TORNADO_INSEE)
+        return (uint32_t)((t + (uint64_t)(g->k[0] - 1) / 2) % g->nodes);
+    if (def == TRAFFIC_TORNADO_TABLE2)
+        return g->node[traffic_grid_move(g, g->pos[t], 0, g->k[0] / 2)];
+    uint32_t pos = g->pos[t];
+    for (uint32_t dim = 0; dim < g->n; dim++)
+        pos = traffic_grid_move(g, pos, dim, (g->k[dim] + 1) / 2 - 1);
+    return g->node[pos];
+}
+
 /* Fill p->image for every pattern but neighbour; false with err filled. */
 static bool fill_images(traffic_perm *p, traffic_perm_pattern pat, int64_t offset,
-                        uint32_t tasks, const char *who, const insee_host *host,
-                        insee_error *err)
+                        traffic_perm_tornado tornado, uint32_t tasks, const char *who,
+                        const insee_host *host, insee_error *err)
 {
     if (pat == TRAFFIC_PERM_TORNADO) {
         p->grid = traffic_grid_create(who, host, err);
@@ -77,11 +90,7 @@ static bool fill_images(traffic_perm *p, traffic_perm_pattern pat, int64_t offse
         if (pat == TRAFFIC_PERM_SHIFT) {
             d = (uint64_t)(((int64_t)t + offset % tasks + tasks) % tasks);
         } else if (pat == TRAFFIC_PERM_TORNADO) {
-            /* Each coordinate moves ceil(k/2) - 1 along its ring (Towles and Dally). */
-            uint32_t pos = p->grid->pos[t];
-            for (uint32_t dim = 0; dim < p->grid->n; dim++)
-                pos = traffic_grid_move(p->grid, pos, dim, (p->grid->k[dim] + 1) / 2 - 1);
-            d = p->grid->node[pos];
+            d = tornado_image(p->grid, tornado, t);
         } else if (l == 0) {
             d = t; /* one task: no bits to permute */
         } else {
@@ -127,7 +136,8 @@ void traffic_perm_destroy(traffic_perm *p)
 }
 
 traffic_perm *traffic_perm_create(const char *who, traffic_perm_pattern pattern,
-                                  const char *name, int64_t offset, const insee_host *host,
+                                  const char *name, int64_t offset,
+                                  traffic_perm_tornado tornado, const insee_host *host,
                                   insee_error *err)
 {
     insee_shape shape;
@@ -146,7 +156,7 @@ traffic_perm *traffic_perm_create(const char *who, traffic_perm_pattern pattern,
         p->image = malloc(sizeof *p->image * shape.tasks); /* the kernel has >= 1 node */
         if (!p->image)
             insee_error_set(err, INSEE_ERR_NOMEM, "%s: out of memory", who);
-        ok = p->image && fill_images(p, pattern, offset, shape.tasks, what, host, err);
+        ok = p->image && fill_images(p, pattern, offset, tornado, shape.tasks, what, host, err);
     }
     if (!ok) {
         traffic_perm_destroy(p);

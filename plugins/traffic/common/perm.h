@@ -5,7 +5,8 @@
  *
  * The bit permutations act on the l = ceil(log2 N) bits of the task index
  * (N tasks) exactly as Table 2 writes them; tornado and shift move the
- * index or the coordinates; nearest neighbour draws one of the 2n
+ * index or the coordinates (tornado in one of three definitions,
+ * traffic_perm_tornado); nearest neighbour draws one of the 2n
  * neighbours of a k-ary n-cube per packet. The bit permutations need N to
  * be a power of two (on other counts some images would not exist): create
  * refuses them there. A task whose image is itself has no destination: it
@@ -42,15 +43,39 @@ typedef enum traffic_perm_pattern {
     {"offset", INSEE_PARAM_INT, "1", -2147483648.0, 2147483647.0, NULL, "tasks", \
      "shift only: task t sends to (t + offset) mod N"}
 
+/* The three definitions of tornado on a k_0 x k_1 x ... grid (s_d, d_d the
+   coordinates of source and destination along dimension d):
+   PER_DIMENSION (Towles and Dally): d_d = (s_d + ceil(k_d/2) - 1) mod k_d
+                 in every dimension;
+   TABLE2        (INSEE's paper, Table 2): d_0 = (s_0 + floor(k_0/2)) mod k_0,
+                 the other coordinates kept;
+   INSEE         (INSEE's code): d = (s + floor((k_0 - 1)/2)) mod N on the
+                 task index, so a move past the end of a row carries into
+                 the next one. */
+typedef enum traffic_perm_tornado {
+    TRAFFIC_TORNADO_PER_DIMENSION,
+    TRAFFIC_TORNADO_TABLE2,
+    TRAFFIC_TORNADO_INSEE,
+} traffic_perm_tornado;
+
+/* The `tornado` entry of a parameter table, in the order above. */
+#define TRAFFIC_PERM_TORNADO_PARAM                                                     \
+    {"tornado", INSEE_PARAM_ENUM, "\"per-dimension\"", 1, 0, "per-dimension|table2|insee", \
+     NULL,                                                                             \
+     "tornado only: every coordinate by ceil(k/2) - 1 (Towles and Dally), x by k/2 "   \
+     "(INSEE's Table 2) or the node number by floor((k_x - 1)/2) (INSEE's code)"}
+
 typedef struct traffic_perm traffic_perm;
 
 /* The pattern `pattern` (named `name`, as the parameter gave it) over the
-   tasks of host->shape(); shift moves by `offset`. Logs at the info level
+   tasks of host->shape(); shift moves by `offset`, tornado follows the
+   definition `tornado`. Logs at the info level
    how many tasks are silent. NULL with err filled (the message starts with
    `who`) when the pattern needs coordinates the topology lacks, or out of
    memory. */
 traffic_perm *traffic_perm_create(const char *who, traffic_perm_pattern pattern,
-                                  const char *name, int64_t offset, const insee_host *host,
+                                  const char *name, int64_t offset,
+                                  traffic_perm_tornado tornado, const insee_host *host,
                                   insee_error *err);
 void traffic_perm_destroy(traffic_perm *p);
 

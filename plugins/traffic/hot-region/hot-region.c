@@ -4,9 +4,9 @@
  * load/L packets per cycle (the timing of ../common/bernoulli.c). INSEE's
  * default: 25 % to the first eighth of the nodes.
  */
+#include "hot.h"
 #include "source.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 enum { P_LOAD, P_FRACTION, P_REGION, P_SOURCE };
@@ -45,13 +45,11 @@ static void *hot_region_create(const insee_host *host, const insee_value *params
         insee_error_set(err, INSEE_ERR_NOMEM, "hot-region: out of memory");
         return NULL;
     }
-    /* The margin keeps a product like 0.29 x 100 = 28.999... at 29. */
-    double region = floor(params[P_REGION].d * shape.tasks + 1e-9);
     *h = (hot_region){
         .source = traffic_source_create("hot-region", host, params[P_LOAD].d, params + P_SOURCE,
                                         err),
         .fraction = params[P_FRACTION].d,
-        .region = region < 1 ? 1 : (uint32_t)region,
+        .region = traffic_hot_region_size(params[P_REGION].d, shape.tasks),
         .tasks = shape.tasks,
     };
     if (!h->source) {
@@ -77,16 +75,7 @@ static uint64_t hot_region_start(void *vself, uint32_t task, insee_rng *rng)
 static void hot_region_draw(const hot_region *h, uint32_t task, insee_rng *rng,
                             insee_message *msg)
 {
-    uint32_t dst;
-    /* A hot task draws among the other hot tasks; the only hot task has
-       none, and all its packets are uniform. */
-    bool hot = (task >= h->region || h->region > 1) && insee_rng_double(rng) < h->fraction;
-    if (!hot)
-        dst = traffic_other_task(rng, h->tasks, task);
-    else if (task < h->region)
-        dst = traffic_other_task(rng, h->region, task);
-    else
-        dst = insee_rng_below(rng, h->region);
+    uint32_t dst = traffic_hot_region_dst(rng, h->tasks, task, h->region, h->fraction);
     traffic_source_message(h->source, dst, rng, msg);
 }
 

@@ -3,6 +3,7 @@
  * the rest uniformly to the other tasks, at load/L packets per cycle (the
  * timing of ../common/bernoulli.c). INSEE's default: 2 % to node 0.
  */
+#include "hot.h"
 #include "source.h"
 
 #include <stdlib.h>
@@ -79,9 +80,7 @@ static bool hotspot_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rn
                          insee_message *msg, uint64_t *next)
 {
     const hotspot *h = vself;
-    /* The hot task itself never sends to itself: all its packets are uniform. */
-    bool hot = task != h->node && insee_rng_double(rng) < h->fraction;
-    uint32_t dst = hot ? h->node : traffic_other_task(rng, h->tasks, task);
+    uint32_t dst = traffic_hotspot_dst(rng, h->tasks, task, h->node, h->fraction);
     traffic_source_message(h->source, dst, rng, msg);
     *next = traffic_source_next(h->source, task, now, rng);
     return true;

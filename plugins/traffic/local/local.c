@@ -9,8 +9,8 @@
  * anywhere on the ring; the move wraps mod k. A draw that lands on the
  * source is drawn again, whole.
  */
+#include "hot.h"
 #include "source.h"
-#include "grid.h"
 
 #include <stdlib.h>
 
@@ -63,23 +63,6 @@ static void *local_create(const insee_host *host, const insee_value *params, ins
     return l;
 }
 
-/* The offset along one dimension of k nodes. */
-static int64_t local_offset(insee_rng *rng, uint32_t k)
-{
-    double u = insee_rng_double(rng);
-    if (u < 0.5)
-        return (int64_t)insee_rng_below(rng, 3) - 1; /* -1, 0, 1 */
-    if (u < 0.75) {
-        int64_t r = insee_rng_below(rng, 4); /* -3, -2, 2, 3 */
-        return r < 2 ? r - 3 : r;
-    }
-    if (u < 0.875) {
-        int64_t r = insee_rng_below(rng, 8); /* -7 .. -4, 4 .. 7 */
-        return r < 4 ? r - 7 : r;
-    }
-    return insee_rng_below(rng, k); /* anywhere: every coordinate as likely */
-}
-
 static uint64_t local_start(void *vself, uint32_t task, insee_rng *rng)
 {
     local *l = vself;
@@ -90,17 +73,7 @@ static bool local_emit(void *vself, uint32_t task, uint64_t now, insee_rng *rng,
                        insee_message *msg, uint64_t *next)
 {
     const local *l = vself;
-    const traffic_grid *g = l->grid;
-    uint32_t dst;
-    /* Along a dimension of k >= 2 nodes (there is one: 2 tasks or more)
-       the offset is 0 mod k with probability at most 5/12 (k = 2 is the
-       worst), so fewer than 2 draws are expected. */
-    do {
-        uint32_t pos = g->pos[task];
-        for (uint32_t d = 0; d < g->n; d++)
-            pos = traffic_grid_move(g, pos, d, local_offset(rng, g->k[d]));
-        dst = g->node[pos];
-    } while (dst == task);
+    uint32_t dst = traffic_local_dst(l->grid, rng, task); /* 2 tasks or more: a ring of k >= 2 */
     traffic_source_message(l->source, dst, rng, msg);
     *next = traffic_source_next(l->source, task, now, rng);
     return true;

@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-enum { P_LOAD, P_PATTERN, P_OFFSET, P_SOURCE };
+enum { P_LOAD, P_PATTERN, P_OFFSET, P_TORNADO, P_SOURCE };
 
 static const insee_param_def permutation_params[] = {
     [P_LOAD] = TRAFFIC_LOAD_PARAM,
@@ -23,6 +23,7 @@ static const insee_param_def permutation_params[] = {
                    TRAFFIC_PERM_CHOICES, NULL,
                    "the destination of each task (INSEE Table 2, plus shift and neighbour)"},
     [P_OFFSET] = TRAFFIC_PERM_OFFSET_PARAM,
+    [P_TORNADO] = TRAFFIC_PERM_TORNADO_PARAM,
     TRAFFIC_SOURCE_PARAMS,
     {0},
 };
@@ -55,7 +56,8 @@ static void *permutation_create(const insee_host *host, const insee_value *param
                                       params + P_SOURCE, err);
     if (p->source)
         p->perm = traffic_perm_create("permutation", (traffic_perm_pattern)params[P_PATTERN].i,
-                                      params[P_PATTERN].s, params[P_OFFSET].i, host, err);
+                                      params[P_PATTERN].s, params[P_OFFSET].i,
+                                      (traffic_perm_tornado)params[P_TORNADO].i, host, err);
     if (!p->perm) {
         permutation_destroy(p);
         return NULL;
