@@ -324,7 +324,8 @@ static void *markov_create(const insee_host *host, const insee_value *params, in
     }
     if (params[P_COMM].i > 0 &&
         !(mk->perm = traffic_perm_create("markov", (traffic_perm_pattern)(params[P_COMM].i - 1),
-                                         params[P_COMM].s, params[P_OFFSET].i, host, err))) {
+                                         params[P_COMM].s, params[P_OFFSET].i,
+                                         TRAFFIC_TORNADO_PER_DIMENSION, host, err))) {
         markov_destroy(mk);
         return NULL;
     }
