@@ -754,7 +754,18 @@ static gboolean section_table(insee_config *cfg, const char *section, insee_cfg_
     const char *sub;
     const insee_cfg_node *parent = cfg->root;
     const char *key = section;
-    if (split_element(section, &base, &index, &sub)) {
+    const char *dot = strchr(section, '.');
+    if (!strchr(section, '[') && dot) {
+        /* "name.sub": a table inside a top-level table (nested_sections) */
+        char *top = g_strndup(section, (gsize)(dot - section));
+        insee_cfg_entry *t = table_find(cfg->root, top);
+        g_free(top);
+        *table = NULL;
+        if (!t || t->value->kind != INSEE_CFG_TABLE)
+            return TRUE;
+        parent = t->value;
+        key = dot + 1;
+    } else if (split_element(section, &base, &index, &sub)) {
         insee_cfg_entry *a = table_find(cfg->root, base);
         g_free(base);
         g_return_val_if_fail(a && a->value->kind == INSEE_CFG_ARRAY && index < a->value->items->len, FALSE);
@@ -921,7 +932,10 @@ gboolean insee_config_set_string(insee_config *cfg, const char *section, const c
 
 gboolean insee_config_has_section(insee_config *cfg, const char *section)
 {
-    return table_find(cfg->root, section) != NULL;
+    insee_cfg_node *table = NULL;
+    if (!strchr(section, '.'))
+        return table_find(cfg->root, section) != NULL;
+    return section_table(cfg, section, &table, NULL) && table;
 }
 
 gboolean insee_config_check_sections(insee_config *cfg, const char *const *known, GError **err)
@@ -947,9 +961,10 @@ gboolean insee_config_check_sections(insee_config *cfg, const char *const *known
 
 /* The `plugin` string of a table (NULL when absent); FALSE when it is not a
    string. */
-static gboolean table_plugin(const char *section, const insee_cfg_node *table, const char **name, GError **err)
+static gboolean table_string(const char *section, const insee_cfg_node *table, const char *key,
+                             const char **name, GError **err)
 {
-    const insee_cfg_entry *e = table ? table_find(table, "plugin") : NULL;
+    const insee_cfg_entry *e = table ? table_find(table, key) : NULL;
     *name = NULL;
     if (!e)
         return TRUE;
@@ -957,8 +972,8 @@ static gboolean table_plugin(const char *section, const insee_cfg_node *table, c
         GString *k = g_string_new(NULL);
         append_kind(k, e->value);
         fail_at(err, INSEE_CONFIG_ERROR_INVALID, e->value->pos,
-                "%s.plugin must be a string naming a plugin, not %s; write e.g. plugin = \"name\"", section,
-                k->str);
+                "%s.%s must be a string naming a plugin, not %s; write e.g. %s = \"name\"", section,
+                key, k->str, key);
         g_string_free(k, TRUE);
         return FALSE;
     }
@@ -971,7 +986,7 @@ gboolean insee_config_plugin_name(insee_config *cfg, const char *section, const 
 {
     insee_cfg_node *table;
     const char *name;
-    if (!section_table(cfg, section, &table, err) || !table_plugin(section, table, &name, err))
+    if (!section_table(cfg, section, &table, err) || !table_string(section, table, "plugin", &name, err))
         return FALSE;
     if (!name)
         name = fallback;
@@ -979,6 +994,17 @@ gboolean insee_config_plugin_name(insee_config *cfg, const char *section, const 
     *out = name ? own(cfg->owned, g_strdup(name)) : NULL;
     if (name)
         g_hash_table_replace(cfg->plugins, g_strdup(section), (gpointer)*out);
+    return TRUE;
+}
+
+gboolean insee_config_plugin_key(insee_config *cfg, const char *section, const char *key,
+                                 const char *fallback, const char **out, GError **err)
+{
+    insee_cfg_node *table;
+    const char *name;
+    if (!section_table(cfg, section, &table, err) || !table_string(section, table, key, &name, err))
+        return FALSE;
+    *out = name ? own(cfg->owned, g_strdup(name)) : fallback;
     return TRUE;
 }
 
@@ -1018,6 +1044,10 @@ static char *owners_words(const insee_binding *bindings, size_t n)
     return g_string_free(s, FALSE);
 }
 
+/* The top-level tables that hold tables of their own ("[scheduler.workload]"):
+   their sub-tables are not keys, insee_config_check_subtables() checks them. */
+static const char *const nested_sections[] = {"scheduler", NULL};
+
 static gboolean check_keys(const char *section, const insee_cfg_node *table, const insee_binding *bindings,
                            size_t n_bindings, GError **err)
 {
@@ -1030,7 +1060,8 @@ static gboolean check_keys(const char *section, const insee_cfg_node *table, con
     for (guint k = 0; ok && k < table->items->len; k++) {
         const insee_cfg_entry *e = g_ptr_array_index(table->items, k);
         const char *const *names = (const char *const *)valid->pdata;
-        gboolean known = e->value->kind == INSEE_CFG_TABLE && strchr(section, '[');
+        gboolean known = e->value->kind == INSEE_CFG_TABLE &&
+                         (strchr(section, '[') || g_strv_contains(nested_sections, section));
         for (guint j = 0; j < valid->len && !known; j++)
             known = strcmp(names[j], e->key) == 0;
         if (known)
@@ -1198,7 +1229,7 @@ gboolean insee_config_bind(insee_config *cfg, const char *section, insee_binding
         bindings[b].values = NULL;
     insee_cfg_node *table;
     const char *plugin;
-    if (!section_table(cfg, section, &table, err) || !table_plugin(section, table, &plugin, err) ||
+    if (!section_table(cfg, section, &table, err) || !table_string(section, table, "plugin", &plugin, err) ||
         (table && !check_keys(section, table, bindings, n_bindings, err)))
         return FALSE;
     for (size_t b = 0; b < n_bindings; b++) {

@@ -76,6 +76,11 @@ gboolean insee_config_set_string(insee_config *cfg, const char *section, const c
 gboolean insee_config_plugin_name(insee_config *cfg, const char *section, const char *fallback,
                                   const char **out, GError **err);
 
+/* The same for another key naming a plugin (section.key, e.g.
+   [scheduler] selection), which the binding then validates like any key. */
+gboolean insee_config_plugin_key(insee_config *cfg, const char *section, const char *key,
+                                 const char *fallback, const char **out, GError **err);
+
 /* Whether the document has that top-level table. */
 gboolean insee_config_has_section(insee_config *cfg, const char *section);
 

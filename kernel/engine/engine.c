@@ -20,6 +20,7 @@
  */
 #define _XOPEN_SOURCE 700 /* getrusage, isatty */
 #include "engine/engine.h"
+#include "workload/sched.h"
 
 #include <string.h>
 #include <sys/resource.h>
@@ -896,6 +897,8 @@ static void step(insee_engine *eng)
 {
     process_events(eng);
     insee_workload_local(eng);
+    if (eng->sched)
+        insee_workload_sched(eng);
     if (eng->now < eng->window_end) {
         while (insee_workload_next_due(eng) <= eng->now)
             insee_workload_due(eng, insee_heap_pop(&eng->due).task);
@@ -913,7 +916,7 @@ static uint64_t next_cycle(insee_engine *eng)
 {
     if (eng->active.len || eng->wheel.pending)
         return eng->now + 1;
-    uint64_t next = insee_workload_next_due(eng);
+    uint64_t next = MIN(insee_workload_next_due(eng), insee_workload_sched_next(eng));
     next = MIN(next, MIN(eng->window_end, eng->phases.next));
     return next > eng->now + 1 ? next : eng->now + 1;
 }
@@ -1101,9 +1104,13 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         rep->generated_load = (double)rep->generated * phits / denom;
         rep->accepted_load = (double)rep->delivered * phits / denom;
     }
+    if (eng->sched)
+        insee_sched_report(eng->sched, rep, "cycles", eng->bsld_min);
     for (uint32_t i = 0; i < eng->n_apps; i++) {
         insee_app_report *ar = eng->apps[i].rep;
         uint64_t measured = ar->completed ? ar->completion : rep->measure_cycles;
+        if (ar->job) /* a job is measured while it runs */
+            measured = ar->completed ? (uint64_t)(ar->job_end - ar->job_start) : 0;
         if (ar->tasks && measured)
             ar->accepted_load = (double)ar->delivered * phits / ((double)ar->tasks * measured);
     }

@@ -45,6 +45,9 @@ typedef struct insee_app {
     uint32_t due;            /* its tasks with a due cycle */
     uint32_t late;           /* of those, due when generation has stopped */
     insee_app_report *rep;   /* its figures, in the engine's report */
+    uint32_t job;            /* its job in eng->sched (docs/scheduling.md), or INSEE_NONE */
+    uint64_t runtime;        /* a job of open-ended traffic: cycles it generates (0: causal) */
+    uint64_t stop;           /* generation stops at this cycle (INSEE_NEVER: when the run's does) */
 } insee_app;
 
 typedef struct insee_request_rec {
@@ -126,6 +129,8 @@ typedef struct insee_engine {
     void (*flow_wake)(void *ctx, uint32_t app, uint32_t task, uint64_t at);
     void *flow_ctx;
     struct insee_bridge_app *bridge; /* [bridge]: the application it drives (workload/bridge.h) */
+    struct insee_sched *sched; /* jobs: their queue and nodes (workload/sched.h); NULL when none */
+    double bsld_min;           /* jobs: the bounded slowdown's floor, cycles */
 
     uint64_t seed;
     uint32_t packet_phits;
@@ -292,6 +297,14 @@ void insee_workload_local(insee_engine *eng);
 insee_app *insee_workload_stuck_app(insee_engine *eng);
 /* Mark the causal applications that have finished; TRUE when all have. */
 gboolean insee_workload_apps_done(insee_engine *eng);
+/* Jobs (workload/sched.h): start() the tasks of application `app`, whose
+   task_node the caller has just set, from now on. */
+void insee_workload_start_app(insee_engine *eng, uint32_t app);
+/* The scheduler's turn at the top of a cycle: arrivals, selection, starts. */
+void insee_workload_sched(insee_engine *eng);
+/* The next cycle the scheduler needs (an arrival, the cycle a job's runtime
+   ends), or INSEE_NEVER. */
+uint64_t insee_workload_sched_next(insee_engine *eng);
 /* Packet `id` of message m ends without delivery (dropped). */
 void insee_workload_packet_dropped(insee_engine *eng, uint32_t m, uint64_t id);
 void insee_workload_clear(insee_engine *eng);

@@ -11,12 +11,15 @@
  * traffic (if any) runs one task on each node left. */
 #include "engine/experiment.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "engine/engine.h"
 #include "flow/output.h"
 #include "flow/paths.h"
 #include "workload/bridge.h"
+#include "workload/sched.h"
+#include "workload/swf.h"
 #include "net/faults.h"
 #include "net/memory.h"
 #include "stats/json.h"
@@ -224,14 +227,49 @@ static const insee_param_def stats_params[] = {
 };
 
 enum { A_NAME, A_TASKS, A_TASKS_PER_NODE };
-static const insee_param_def application_params[] = {
-    {"name", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
-     "the application's name in the report (empty: app1, app2, ...)"},
-    {"tasks", INSEE_PARAM_INT, "0", 0, 4294967295.0, NULL, NULL,
-     "its tasks (0: one per node still free)"},
-    {"tasks_per_node", INSEE_PARAM_INT, "1", 1, 65536, NULL, NULL,
-     "tasks sharing a node: tasks k n .. k n + k - 1 go to the n-th node its placement "
-     "gives; messages between them never enter the network"},
+#define APPLICATION_PARAMS                                                                \
+    {"name", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,                                 \
+     "the application's name in the report (empty: app1, app2, ...)"},                    \
+    {"tasks", INSEE_PARAM_INT, "0", 0, 4294967295.0, NULL, NULL,                          \
+     "its tasks (0: one per node still free)"},                                           \
+    {"tasks_per_node", INSEE_PARAM_INT, "1", 1, 65536, NULL, NULL,                        \
+     "tasks sharing a node: tasks k n .. k n + k - 1 go to the n-th node its placement "  \
+     "gives; messages between them never enter the network"}
+static const insee_param_def application_params[] = {APPLICATION_PARAMS, {0}};
+
+/* An application with these keys is a job (docs/scheduling.md); the table
+   of an application without them stays application_params, so the echo of
+   every file written before jobs is unchanged. */
+enum { A_ARRIVAL = A_TASKS_PER_NODE + 1, A_ESTIMATE, A_RUNTIME };
+#define JOB_PARAMS                                                                        \
+    {"arrival", INSEE_PARAM_DOUBLE, "0", 0, 1e15, NULL, "cycles or s",                     \
+     "the application is a job: it waits in [scheduler]'s queue from this time (cycles "  \
+     "for the packet engine, seconds for the dynamic one) until it is given its nodes"},  \
+    {"estimated_runtime", INSEE_PARAM_DOUBLE, "0", 0, 1e15, NULL, "cycles or s",           \
+     "the user's estimate of the job's run time, which backfilling trusts (0: none, "     \
+     "the job counts as never ending)"},                                                  \
+    {"runtime", INSEE_PARAM_DOUBLE, "0", 0, 1e15, NULL, "cycles or s",                     \
+     "a job of open-ended traffic generates for this long from its start, then drains "   \
+     "and ends (0: causal traffic, which ends on its own)"}
+static const insee_param_def job_params[] = {APPLICATION_PARAMS, JOB_PARAMS, {0}};
+/* [scheduler.workload]: the traffic of each job of a [scheduler] jobs log. */
+static const insee_param_def workload_params[] = {ON_FULL_PARAM, {0}};
+
+enum { SC_SELECTION, SC_ALLOCATION, SC_JOBS, SC_TIME_SCALE, SC_BSLD_MIN };
+static const insee_param_def scheduler_params[] = {
+    {"selection", INSEE_PARAM_STRING, "\"fcfs\"", 1, 0, NULL, NULL,
+     "the selection plugin: which queued jobs start (fcfs, easy, conservative, sjf)"},
+    {"allocation", INSEE_PARAM_STRING, "\"first-free\"", 1, 0, NULL, NULL,
+     "the allocation plugin: which free nodes a job gets (first-free, random, contiguous)"},
+    {"jobs", INSEE_PARAM_PATH, "\"\"", 1, 0, NULL, NULL,
+     "a job log in the Standard Workload Format: each job becomes an application with "
+     "[scheduler.workload]'s traffic (empty: the [[application]] tables with an arrival)"},
+    {"time_scale", INSEE_PARAM_DOUBLE, "1", 1e-12, 1e15, NULL, "cycles or s",
+     "jobs log: the engine's time units per second of the log (packet engine: cycles per "
+     "second; dynamic engine: 1)"},
+    {"bounded_slowdown_min", INSEE_PARAM_DOUBLE, "0", 0, 1e15, NULL, "cycles or s",
+     "bounded slowdown: run times shorter than this count as this long (0: 10000 cycles, "
+     "or 10 s for the dynamic engine)"},
     {0},
 };
 
@@ -351,6 +389,9 @@ typedef struct application {
     gboolean background;                        /* `traffic` is [background] */
     instance traffic, placement;
     insee_shape shape;                          /* the network's, with its own task count */
+    gboolean job;                               /* it has an arrival (docs/scheduling.md) */
+    double arrival, estimate, runtime;          /* job: engine units; 0: none */
+    char *origin;                               /* job of a log: "FILE:LINE", else NULL */
 } application;
 
 struct insee_experiment {
@@ -366,6 +407,9 @@ struct insee_experiment {
     insee_flow_report flow;                     /* engine = "static": its figures */
     insee_flow_dyn_report dyn;                  /* engine = "dynamic": its figures */
     char *flow_plugins;                         /* and its topology/router/traffic names */
+    instance sel, alloc;                        /* [scheduler]'s plugins, when it has jobs */
+    const insee_value *sched;                   /* [scheduler]'s kernel keys, when bound */
+    uint32_t *job_app;                          /* the application of each job */
 };
 
 static int section_index(const char *name)
@@ -502,6 +546,109 @@ static gboolean bind_bridge(insee_experiment *exp, GError **err)
     return add_background(exp, err);
 }
 
+/* One application per job of [scheduler] jobs, its traffic from
+   [scheduler.workload] (bound once: every job's instance reads the same
+   values), placed in its allocation's node order. */
+static gboolean add_log_jobs(insee_experiment *exp, const char *path, GError **err)
+{
+    GArray *log = insee_swf_read(path, err);
+    if (!log)
+        return FALSE;
+    instance tmpl = {0};
+    gboolean ok = bind_section(exp, "scheduler.workload", INSEE_KIND_TRAFFIC, "uniform",
+                               workload_params, &tmpl, err);
+    double scale = exp->sched[SC_TIME_SCALE].d;
+    for (guint i = 0; ok && i < log->len; i++) {
+        const insee_swf_job *j = &g_array_index(log, insee_swf_job, i);
+        application app = {
+            .name = g_strdup_printf("job%" G_GINT64_FORMAT, j->id),
+            .traffic_section = g_strdup("scheduler.workload"), .tasks = j->procs,
+            .tasks_per_node = 1, .traffic = tmpl, .job = TRUE, .arrival = j->submit * scale,
+            .estimate = j->requested > 0 ? j->requested * scale : 0,
+            .runtime = j->run > 0 ? j->run * scale : 0,
+            .origin = g_strdup_printf("%s:%u", path, j->line),
+        };
+        g_array_append_val(exp->apps, app);
+    }
+    g_array_free(log, TRUE);
+    return ok;
+}
+
+/* [scheduler]: its keys and its two plugins' (in the same table), when the
+   file has jobs or a log of them; a file without either has no scheduler
+   and runs as it always did. */
+static gboolean bind_scheduler(insee_experiment *exp, GError **err)
+{
+    gboolean jobs = FALSE;
+    for (guint a = 0; a < exp->apps->len; a++)
+        jobs |= app_at(exp, a)->job;
+    if (!jobs && !insee_config_has_section(exp->cfg, "scheduler"))
+        return TRUE;
+    const char *names[2];
+    if (!insee_config_plugin_key(exp->cfg, "scheduler", "selection", "fcfs", &names[0], err) ||
+        !insee_config_plugin_key(exp->cfg, "scheduler", "allocation", "first-free", &names[1],
+                                 err))
+        return FALSE;
+    instance *inst[2] = {&exp->sel, &exp->alloc};
+    static const insee_kind kinds[2] = {INSEE_KIND_SELECTION, INSEE_KIND_ALLOCATION};
+    insee_binding b[3] = {{scheduler_params, "the kernel", NULL}};
+    char *owner[2];
+    for (int k = 0; k < 2; k++) {
+        inst[k]->plugin = insee_registry_find(exp->reg, kinds[k], names[k]);
+        if (!inst[k]->plugin) {
+            explain_missing(exp->reg, "scheduler", kinds[k], names[k], err);
+            return FALSE;
+        }
+        owner[k] = g_strdup_printf("%s plugin '%s'", insee_kind_name(kinds[k]), names[k]);
+        b[k + 1] = (insee_binding){inst[k]->plugin->desc->params, owner[k], NULL};
+    }
+    static const char *const subtables[] = {"workload", NULL};
+    gboolean ok = insee_config_bind(exp->cfg, "scheduler", b, 3, err) &&
+                  insee_config_check_subtables(exp->cfg, "scheduler", subtables, err);
+    g_free(owner[0]);
+    g_free(owner[1]);
+    if (!ok)
+        return FALSE;
+    exp->sched = b[0].values;
+    exp->sel.values = b[1].values;
+    exp->alloc.values = b[2].values;
+    const char *log = exp->sched[SC_JOBS].s;
+    if (log && *log) {
+        if (exp->apps->len) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "[scheduler] jobs = \"%s\" gives the run its jobs: remove the "
+                        "[[application]] tables, [traffic] and [background] (each job's "
+                        "traffic is [scheduler.workload])", log);
+            return FALSE;
+        }
+        return add_log_jobs(exp, log, err);
+    }
+    if (insee_config_has_section(exp->cfg, "scheduler.workload")) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[scheduler.workload] is the traffic of the jobs of a log: set [scheduler] "
+                    "jobs = \"FILE.swf\", or remove it");
+        return FALSE;
+    }
+    for (guint a = 0; a < exp->apps->len; a++) {
+        if (!app_at(exp, a)->job) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "application '%s' has no arrival while others are jobs: jobs share "
+                        "the machine with nothing else; give it an arrival (0: from the "
+                        "start)%s", app_at(exp, a)->name,
+                        app_at(exp, a)->background ? " or remove [background]" : "");
+            return FALSE;
+        }
+    }
+    if (!jobs) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[scheduler] schedules jobs, and this file has none: give an "
+                    "[[application]] an arrival, set [scheduler] jobs = \"FILE.swf\", or "
+                    "remove [scheduler]");
+        return FALSE;
+    }
+    return TRUE;
+}
+
 /* The applications of the file, bound: [[application]] tables, or the
    [traffic] and [placement] of a single-application file; then [background]. */
 static gboolean bind_applications(insee_experiment *exp, GError **err)
@@ -511,7 +658,10 @@ static gboolean bind_applications(insee_experiment *exp, GError **err)
     guint n;
     if (!insee_config_array_len(exp->cfg, "application", &n, err))
         return FALSE;
-    if (n == 0) {
+    if (n == 0 && insee_config_has_section(exp->cfg, "scheduler")) {
+        /* a jobs log: its jobs are the applications */
+        return bind_scheduler(exp, err);
+    } else if (n == 0) {
         if (!add_application(exp, g_strdup("traffic"), g_strdup("traffic"), g_strdup("placement"), 0, 1,
                              err))
             return FALSE;
@@ -528,8 +678,19 @@ static gboolean bind_applications(insee_experiment *exp, GError **err)
     for (guint a = 0; a < n; a++) {
         char *section = g_strdup_printf("application[%u]", a);
         instance tmp = {0};
-        gboolean ok = bind_section(exp, section, 0, NULL, application_params, &tmp, err) &&
+        gboolean job = FALSE;
+        for (const insee_param_def *d = &job_params[A_ARRIVAL]; d->name; d++)
+            job |= insee_config_has_key(exp->cfg, section, d->name);
+        gboolean ok = bind_section(exp, section, 0, NULL, job ? job_params : application_params,
+                                   &tmp, err) &&
                       insee_config_check_subtables(exp->cfg, section, subtables, err);
+        if (ok && job && !insee_config_has_key(exp->cfg, section, "arrival")) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "[[application]] %u has estimated_runtime or runtime but no arrival: "
+                        "those keys belong to a job; give it an arrival (0: from the start)",
+                        a + 1);
+            ok = FALSE;
+        }
         if (ok) {
             const char *name = tmp.kernel[A_NAME].s;
             ok = add_application(
@@ -537,11 +698,18 @@ static gboolean bind_applications(insee_experiment *exp, GError **err)
                 g_strdup_printf("%s.traffic", section), g_strdup_printf("%s.placement", section),
                 (uint32_t)tmp.kernel[A_TASKS].i, (uint32_t)tmp.kernel[A_TASKS_PER_NODE].i, err);
         }
+        if (ok && job) {
+            application *app = app_at(exp, exp->apps->len - 1);
+            app->job = TRUE;
+            app->arrival = tmp.kernel[A_ARRIVAL].d;
+            app->estimate = tmp.kernel[A_ESTIMATE].d;
+            app->runtime = tmp.kernel[A_RUNTIME].d;
+        }
         g_free(section);
         if (!ok)
             return FALSE;
     }
-    return add_background(exp, err);
+    return add_background(exp, err) && bind_scheduler(exp, err);
 }
 
 /* Whether a path routing ([routing]) gives a flow engine its paths. */
@@ -666,7 +834,7 @@ static gboolean echo_flow_keys(insee_experiment *exp, GError **err)
 
 static gboolean bind_sections(insee_experiment *exp, GError **err)
 {
-    const char *known[N_SECTIONS + 6];
+    const char *known[N_SECTIONS + 7];
     for (guint i = 0; i < N_SECTIONS; i++)
         known[i] = sections[i].name;
     known[N_SECTIONS] = "traffic";
@@ -674,7 +842,8 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
     known[N_SECTIONS + 2] = "application";
     known[N_SECTIONS + 3] = "background";
     known[N_SECTIONS + 4] = "bridge";
-    known[N_SECTIONS + 5] = NULL;
+    known[N_SECTIONS + 5] = "scheduler";
+    known[N_SECTIONS + 6] = NULL;
     if (!insee_config_check_sections(exp->cfg, known, err))
         return FALSE;
     /* `cycles` alone asks for a fixed window (every file written before the
@@ -842,6 +1011,20 @@ static gboolean size_applications(insee_experiment *exp, GError **err)
         if (app->tasks == 0)
             app->tasks = (uint32_t)MIN(free_nodes * app->tasks_per_node, (uint64_t)UINT32_MAX);
         uint64_t slots = ((uint64_t)app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
+        if (app->job) { /* a job takes its nodes when it starts, from all of them */
+            if (slots > exp->eng.net.nodes) {
+                g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                            "job '%s'%s%s%s needs %" G_GUINT64_FORMAT " nodes for %u tasks, "
+                            "more than the network's %u: it could never start; lower its "
+                            "tasks or use a larger topology", app->name,
+                            app->origin ? " (" : "", app->origin ? app->origin : "",
+                            app->origin ? ")" : "", slots, app->tasks, exp->eng.net.nodes);
+                return FALSE;
+            }
+            app->shape = exp->shape;
+            app->shape.tasks = app->tasks;
+            continue;
+        }
         if (app->tasks == 0) {
             g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
                         "application '%s' has no node left: the applications before it take "
@@ -922,6 +1105,90 @@ static gboolean place_application(insee_experiment *exp, guint a, bool *availabl
     return ok;
 }
 
+/* A job ends: a causal traffic on its own, an open-ended one after its
+   runtime. */
+static gboolean job_fits_traffic(const insee_experiment *exp, const application *app,
+                                 gboolean causal, GError **err)
+{
+    if (exp->engine != ENGINE_PACKET) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "job '%s': jobs ([scheduler], an application's arrival) run on "
+                    "engine = \"packet\" only so far (docs/scheduling.md)", app->name);
+        return FALSE;
+    }
+    if (!causal && app->runtime <= 0) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "job '%s'%s%s%s: its traffic '%s' is open-ended and would never end; give "
+                    "the job a runtime (in a log: a run time, field 4), or a causal traffic "
+                    "(a kernel, a trace)", app->name, app->origin ? " (" : "",
+                    app->origin ? app->origin : "", app->origin ? ")" : "",
+                    app->traffic.plugin->name);
+        return FALSE;
+    }
+    if (causal && app->runtime > 0 && !app->origin) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "job '%s': runtime is for open-ended traffic, and '%s' ends on its own; "
+                    "remove runtime", app->name, app->traffic.plugin->name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The scheduler calls this when it starts job `job` on `nodes`: the job's
+   placement maps its tasks onto those nodes alone, then its tasks start. */
+static gboolean start_job(void *ctx, uint32_t job, const uint32_t *nodes, GError **err)
+{
+    insee_experiment *exp = ctx;
+    insee_engine *eng = &exp->eng;
+    uint32_t a = exp->job_app[job];
+    const application *app = app_at(exp, a);
+    uint32_t slots = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
+    bool *available = g_new0(bool, eng->net.nodes);
+    for (uint32_t i = 0; i < slots; i++)
+        available[nodes[i]] = true;
+    gboolean ok = place_application(exp, a, available, eng->task_node + eng->apps[a].first_task,
+                                    err);
+    g_free(available);
+    if (ok)
+        insee_workload_start_app(eng, a);
+    return ok;
+}
+
+/* [scheduler]'s plugins, and the queue of the `jobs` jobs. */
+static gboolean start_scheduler(insee_experiment *exp, uint32_t jobs, GError **err)
+{
+    insee_engine *eng = &exp->eng;
+    if (!create_instance(exp, "scheduler", INSEE_KIND_SELECTION, 0, &exp->shape, &exp->sel, err) ||
+        !create_instance(exp, "scheduler", INSEE_KIND_ALLOCATION, 0, &exp->shape, &exp->alloc,
+                         err))
+        return FALSE;
+    insee_job_rec *rec = g_new0(insee_job_rec, jobs);
+    exp->job_app = g_new(uint32_t, jobs);
+    for (uint32_t a = 0; a < eng->n_apps; a++) {
+        uint32_t j = eng->apps[a].job;
+        if (j == INSEE_NONE)
+            continue;
+        const application *app = app_at(exp, a);
+        exp->job_app[j] = a;
+        rec[j] = (insee_job_rec){
+            .app = a, .nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node,
+            .arrival = (double)llround(app->arrival),
+            .estimate = app->estimate > 0 ? (double)llround(app->estimate) : INFINITY,
+        };
+    }
+    insee_sched_plugins p = {
+        .sel = exp->sel.plugin->vtable, .sel_self = exp->sel.self, .sel_name = exp->sel.plugin->name,
+        .alloc = exp->alloc.plugin->vtable, .alloc_self = exp->alloc.self,
+        .alloc_name = exp->alloc.plugin->name,
+    };
+    eng->sched = insee_sched_new(&p, rec, jobs, eng->net.nodes, eng->seed, start_job, exp);
+    g_free(rec);
+    double bsld = exp->sched[SC_BSLD_MIN].d;
+    eng->bsld_min = bsld > 0 ? bsld : 10000.0;
+    eng->causal = TRUE; /* the run lasts until every job is done */
+    return TRUE;
+}
+
 /* Every application's placement and traffic, in order: placements take
    nodes in configuration order, so the first application chooses first. */
 static gboolean start_applications(insee_experiment *exp, GError **err)
@@ -953,17 +1220,21 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
     eng->report.apps = g_new0(insee_app_report, eng->n_apps);
     gboolean ok = TRUE;
     uint32_t first = 0;
+    uint32_t jobs = 0;
     for (guint a = 0; ok && a < exp->apps->len; a++) {
         application *app = app_at(exp, a);
+        /* A job is placed when it starts, on the nodes it is given (start_job). */
         ok = (!app->placement_section ||
               create_instance(exp, app->placement_section, INSEE_KIND_PLACEMENT, a, &app->shape,
                               &app->placement, err)) &&
-             place_application(exp, a, available, task_node + first, err) &&
+             (app->job || place_application(exp, a, available, task_node + first, err)) &&
              create_instance(exp, app->traffic_section,
                              app->bridge ? INSEE_KIND_BRIDGE : INSEE_KIND_TRAFFIC, a, &app->shape,
                              &app->traffic, err);
         if (!ok)
             break;
+        if (app->job)
+            memset(task_node + first, 0, sizeof *task_node * app->tasks);
         const insee_traffic_vtable *tv = app->traffic.plugin->vtable;
         void *self = app->traffic.self;
         if (app->bridge) {
@@ -988,13 +1259,18 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .io = app->background && app->traffic.kernel[T_CLASS].i == 1,
             .causal = ar->causal,
             .rep = ar,
+            .job = app->job ? jobs++ : INSEE_NONE,
+            .runtime = (uint64_t)llround(app->runtime),
+            .stop = INSEE_NEVER,
         };
         eng->causal |= ar->causal;
         first += app->tasks;
+        ok = !app->job || job_fits_traffic(exp, app, ar->causal, err);
     }
     if (ok) {
         eng->tasks = (uint32_t)tasks;
         insee_workload_init(eng, task_node);
+        ok = !jobs || start_scheduler(exp, jobs, err);
     }
     g_free(available);
     g_free(task_node);
@@ -1109,6 +1385,7 @@ static gboolean start_stats(insee_experiment *exp, GError **err)
 static void application_clear(gpointer p)
 {
     application *app = p;
+    g_free(app->origin);
     g_free(app->name);
     g_free(app->traffic_section);
     g_free(app->placement_section);
@@ -1548,6 +1825,10 @@ void insee_experiment_free(insee_experiment *exp)
         destroy_instance(&app_at(exp, a)->placement);
     }
     insee_bridge_app_free(exp->eng.bridge);
+    insee_sched_free(exp->eng.sched);
+    g_free(exp->job_app);
+    destroy_instance(&exp->alloc);
+    destroy_instance(&exp->sel);
     for (guint i = N_SECTIONS; i-- > 0;)
         destroy_instance(&exp->net[i]);
     g_array_unref(exp->apps);

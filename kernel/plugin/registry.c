@@ -83,6 +83,16 @@ static const required_entry routing_required[] = {
     REQUIRED(insee_routing_vtable, destroy),
     REQUIRED(insee_routing_vtable, paths),
 };
+static const required_entry selection_required[] = {
+    REQUIRED(insee_selection_vtable, create),
+    REQUIRED(insee_selection_vtable, destroy),
+    REQUIRED(insee_selection_vtable, select),
+};
+static const required_entry allocation_required[] = {
+    REQUIRED(insee_allocation_vtable, create),
+    REQUIRED(insee_allocation_vtable, destroy),
+    REQUIRED(insee_allocation_vtable, allocate),
+};
 static const required_entry bridge_required[] = {
     REQUIRED(insee_bridge_vtable, create),
     REQUIRED(insee_bridge_vtable, destroy),
@@ -107,6 +117,8 @@ static const kind_info kinds[] = {
     [INSEE_KIND_PLACEMENT] = KIND("placement", insee_placement_vtable, placement_required),
     [INSEE_KIND_BRIDGE] = KIND("bridge", insee_bridge_vtable, bridge_required),
     [INSEE_KIND_ROUTING] = KIND("routing", insee_routing_vtable, routing_required),
+    [INSEE_KIND_SELECTION] = KIND("selection", insee_selection_vtable, selection_required),
+    [INSEE_KIND_ALLOCATION] = KIND("allocation", insee_allocation_vtable, allocation_required),
 };
 
 /* Every function pointer has the same size on the platforms insee targets

@@ -379,6 +379,25 @@ static void maps(JsonBuilder *b, const insee_report *r, const insee_stats *st,
     json_builder_end_object(b);
 }
 
+/* A job's times and figures (docs/scheduling.md). */
+static void job(JsonBuilder *b, const insee_report *r, const insee_app_report *ar)
+{
+    insee_job_figures f;
+    insee_job_figures_of(ar, r->sched->bsld_min, &f);
+    key(b, "job");
+    json_builder_begin_object(b);
+    num(b, "arrival", ar->job_arrival);
+    num(b, "estimated_runtime", ar->job_estimate);
+    num(b, "start", ar->job_start);
+    num(b, "end", ar->job_end);
+    num(b, "wait", f.wait);
+    num(b, "run", f.run);
+    num(b, "turnaround", f.turnaround);
+    num(b, "slowdown", f.slowdown);
+    num(b, "bounded_slowdown", f.bounded_slowdown);
+    json_builder_end_object(b);
+}
+
 static void applications(JsonBuilder *b, const insee_report *r)
 {
     key(b, "applications");
@@ -400,9 +419,48 @@ static void applications(JsonBuilder *b, const insee_report *r)
         num(b, "latency_mean", ar->latency_gen.count ? ar->latency_gen.mean : NAN);
         num(b, "offered_load", ar->offered_load >= 0 ? ar->offered_load : NAN);
         num(b, "accepted_load", ar->accepted_load);
+        if (ar->job)
+            job(b, r, ar);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+}
+
+/* The scheduler's system figures and its utilisation over time; only in a
+   run with jobs. */
+static void scheduler(JsonBuilder *b, const insee_report *r)
+{
+    const insee_sched_summary *s = r->sched;
+    if (!s)
+        return;
+    key(b, "scheduler");
+    json_builder_begin_object(b);
+    text(b, "unit", s->unit);
+    text(b, "selection", s->selection);
+    text(b, "allocation", s->allocation);
+    count(b, "jobs", s->jobs);
+    count(b, "completed", s->completed);
+    count(b, "nodes", s->nodes);
+    num(b, "first_arrival", s->first_arrival);
+    num(b, "makespan", s->makespan);
+    num(b, "throughput", s->throughput);
+    num(b, "busy_node_time", s->busy_node_time);
+    num(b, "utilisation", s->utilisation);
+    num(b, "mean_wait", s->mean_wait);
+    num(b, "mean_turnaround", s->mean_turnaround);
+    num(b, "mean_slowdown", s->mean_slowdown);
+    num(b, "mean_bounded_slowdown", s->mean_bounded_slowdown);
+    num(b, "bounded_slowdown_min", s->bsld_min);
+    key(b, "busy_nodes");
+    json_builder_begin_array(b);
+    for (uint32_t i = 0; i < s->n_series; i++) {
+        json_builder_begin_object(b);
+        num(b, "from", s->series_at[i]);
+        count(b, "nodes", s->series_busy[i]);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
 }
 
 static void plugin_figures(JsonBuilder *b, const insee_report *r)
@@ -458,6 +516,7 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
     histograms(b, st);
     maps(b, r, st, net);
     applications(b, r);
+    scheduler(b, r);
     plugin_figures(b, r);
     performance(b, r);
     json_builder_end_object(b);

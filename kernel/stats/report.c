@@ -99,6 +99,42 @@ static void copy_figures(insee_plugin_figure *f, uint32_t n)
                               f[i].value};
 }
 
+static void sched_summary_free(insee_sched_summary *sum)
+{
+    if (!sum)
+        return;
+    g_free(sum->unit);
+    g_free(sum->selection);
+    g_free(sum->allocation);
+    g_free(sum->series_at);
+    g_free(sum->series_busy);
+    g_free(sum);
+}
+
+static insee_sched_summary *sched_summary_copy(const insee_sched_summary *sum)
+{
+    if (!sum)
+        return NULL;
+    insee_sched_summary *c = g_memdup2(sum, sizeof *sum);
+    c->unit = g_strdup(sum->unit);
+    c->selection = g_strdup(sum->selection);
+    c->allocation = g_strdup(sum->allocation);
+    c->series_at = g_memdup2(sum->series_at, sizeof(double) * sum->n_series);
+    c->series_busy = g_memdup2(sum->series_busy, sizeof(uint32_t) * sum->n_series);
+    return c;
+}
+
+void insee_job_figures_of(const insee_app_report *ar, double bsld_min, insee_job_figures *f)
+{
+    f->wait = ar->job_start - ar->job_arrival;
+    f->run = ar->job_end - ar->job_start;
+    f->turnaround = ar->job_end - ar->job_arrival;
+    f->slowdown = f->run > 0 ? f->turnaround / f->run : NAN;
+    f->bounded_slowdown = MAX(1.0, f->turnaround / MAX(f->run, bsld_min));
+    if (isnan(f->turnaround))
+        f->bounded_slowdown = NAN;
+}
+
 void insee_report_clear(insee_report *r)
 {
     for (uint32_t i = 0; i < r->n_figures; i++) {
@@ -114,6 +150,7 @@ void insee_report_clear(insee_report *r)
         g_free(r->apps[a].plugins);
     }
     g_free(r->apps);
+    sched_summary_free(r->sched);
     g_free(r->echo);
     g_free(r->plugins);
     memset(r, 0, sizeof *r);
@@ -131,6 +168,7 @@ insee_report insee_report_copy(const insee_report *r)
         c.apps[a].name = g_strdup(r->apps[a].name);
         c.apps[a].plugins = g_strdup(r->apps[a].plugins);
     }
+    c.sched = sched_summary_copy(r->sched);
     c.figures = g_memdup2(r->figures, sizeof *r->figures * r->n_figures);
     copy_figures(c.figures, c.n_figures);
     return c;
@@ -218,6 +256,44 @@ static const char *drain_words(const insee_report *r)
     return "NOT drained: raise [simulation] drain";
 }
 
+/* A job's times and figures, in the scheduler's unit. */
+static void print_job(const insee_report *r, const insee_app_report *ar, FILE *out)
+{
+    const char *u = r->sched->unit;
+    insee_job_figures f;
+    insee_job_figures_of(ar, r->sched->bsld_min, &f);
+    fprintf(out, "%-28s arrival %.10g, start %.10g, end %.10g %s\n", "  job", ar->job_arrival,
+            ar->job_start, ar->job_end, u);
+    if (isinf(ar->job_estimate))
+        fprintf(out, "%-28s none\n", "  estimated run time");
+    else
+        fprintf(out, "%-28s %.10g %s\n", "  estimated run time", ar->job_estimate, u);
+    fprintf(out, "%-28s wait %.10g, run %.10g, turnaround %.10g %s\n", "  job times", f.wait,
+            f.run, f.turnaround, u);
+    fprintf(out, "%-28s %.6g (bounded: %.6g)\n", "  slowdown", f.slowdown, f.bounded_slowdown);
+}
+
+/* The scheduler's system figures. */
+static void print_sched(const insee_report *r, FILE *out)
+{
+    const insee_sched_summary *s = r->sched;
+    if (!s)
+        return;
+    fprintf(out, "# scheduler (selection %s, allocation %s)\n", s->selection, s->allocation);
+    fprintf(out, "%-28s %u of %u completed on %u nodes\n", "  jobs", s->completed, s->jobs,
+            s->nodes);
+    fprintf(out, "%-28s %.10g %s (from the first arrival, %.10g)\n", "  makespan", s->makespan,
+            s->unit, s->first_arrival);
+    fprintf(out, "%-28s %.6g jobs/%s\n", "  throughput", s->throughput,
+            strcmp(s->unit, "cycles") == 0 ? "cycle" : s->unit);
+    fprintf(out, "%-28s %.6f (busy node-time %.10g)\n", "  utilisation", s->utilisation,
+            s->busy_node_time);
+    fprintf(out, "%-28s %.10g %s\n", "  mean wait", s->mean_wait, s->unit);
+    fprintf(out, "%-28s %.10g %s\n", "  mean turnaround", s->mean_turnaround, s->unit);
+    fprintf(out, "%-28s %.6g (bounded, floor %.10g %s: %.6g)\n", "  mean slowdown",
+            s->mean_slowdown, s->bsld_min, s->unit, s->mean_bounded_slowdown);
+}
+
 /* Each application's own figures, when there is more than one or the
    workload is causal (a completion time to report). */
 static void print_applications(const insee_report *r, FILE *out)
@@ -235,6 +311,8 @@ static void print_applications(const insee_report *r, FILE *out)
                     ar->completion);
         else
             fprintf(out, "%-28s NOT completed\n", "  workload");
+        if (ar->job)
+            print_job(r, ar, out);
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " between tasks of one "
                 "node)\n", "  messages delivered", ar->messages, ar->local_messages);
         fprintf(out, "%-28s generated %" G_GUINT64_FORMAT ", delivered %" G_GUINT64_FORMAT "\n",
@@ -320,6 +398,7 @@ void insee_report_print(const insee_report *r, FILE *out)
     else if (r->traced)
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " events\n", "packet trace", r->trace_events);
     print_applications(r, out);
+    print_sched(r, out);
     print_figures(r, out);
     fprintf(out, "# speed (varies from run to run)\n");
     fprintf(out, "%-28s %.3f s\n", "set-up time", r->setup_seconds);
@@ -389,6 +468,12 @@ static void csv_row(const insee_report *r, GString *s)
     for (uint32_t i = 0; i < r->n_figures; i++)
         g_string_append_printf(figures, "%s%s.%s=%.10g", i ? ";" : "", r->figures[i].section,
                                r->figures[i].name, r->figures[i].value);
+    if (r->sched) /* the scheduler's system figures, in the column's form */
+        g_string_append_printf(figures, "%sscheduler.makespan=%.10g;scheduler.throughput=%.10g;"
+                               "scheduler.utilisation=%.10g;scheduler.mean_wait=%.10g;"
+                               "scheduler.mean_bounded_slowdown=%.10g", figures->len ? ";" : "",
+                               r->sched->makespan, r->sched->throughput, r->sched->utilisation,
+                               r->sched->mean_wait, r->sched->mean_bounded_slowdown);
     insee_csv_field(s, figures->str);
     g_string_free(figures, TRUE);
     g_string_append_c(s, '\n');

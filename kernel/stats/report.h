@@ -59,7 +59,30 @@ typedef struct insee_app_report {
     uint64_t generated, delivered; /* its packets, measurement window */
     uint64_t hops;
     insee_stat latency_gen;
+    /* A job ([[application]] arrival, docs/scheduling.md), in the engine's
+       unit (cycles or seconds); start and end NAN until they happen. */
+    gboolean job;
+    double job_arrival, job_estimate, job_start, job_end; /* estimate INFINITY: none given */
 } insee_app_report;
+
+/* A job's figures (docs/scheduling.md): NAN while it has not ended. */
+typedef struct insee_job_figures {
+    double wait, run, turnaround, slowdown, bounded_slowdown;
+} insee_job_figures;
+void insee_job_figures_of(const insee_app_report *ar, double bsld_min, insee_job_figures *f);
+
+/* The scheduler's figures for the whole system. */
+typedef struct insee_sched_summary {
+    char *unit;             /* "cycles" or "s" */
+    char *selection, *allocation;
+    uint32_t jobs, completed, nodes;
+    double bsld_min;        /* bounded slowdown's floor on the run time */
+    double first_arrival, makespan, busy_node_time, throughput, utilisation;
+    double mean_wait, mean_turnaround, mean_slowdown, mean_bounded_slowdown;
+    double *series_at;      /* utilisation over time: from series_at[i] on, */
+    uint32_t *series_busy;  /* series_busy[i] nodes are held by jobs */
+    uint32_t n_series;
+} insee_sched_summary;
 
 /* A figure a plugin reported through host->report_figure(). */
 typedef struct insee_plugin_figure {
@@ -137,6 +160,7 @@ typedef struct insee_report {
 
     insee_app_report *apps; /* one per application, configuration order */
     uint32_t n_apps;
+    insee_sched_summary *sched; /* jobs ([scheduler]): their system figures; NULL when none */
 
     insee_plugin_figure *figures;  /* plugins' own figures, in the order first reported */
     uint32_t n_figures;

@@ -18,7 +18,10 @@
  */
 #include <string.h>
 
+#include <math.h>
+
 #include "engine/engine.h"
+#include "workload/sched.h"
 
 void insee_workload_init(insee_engine *eng, const uint32_t *task_node)
 {
@@ -96,12 +99,56 @@ static void schedule_task(insee_engine *eng, uint32_t task, uint64_t at)
         insee_heap_push(&eng->due, at, task);
 }
 
+/* A job's tasks start when the scheduler starts it (insee_workload_start_app). */
 void insee_workload_start(insee_engine *eng)
 {
     for (uint32_t t = 0; t < eng->tasks; t++) {
         const insee_app *a = &eng->apps[eng->task_app[t]];
-        schedule_task(eng, t, a->traffic->start(a->self, t - a->first_task, &eng->task_rng[t]));
+        if (a->job == INSEE_NONE)
+            schedule_task(eng, t, a->traffic->start(a->self, t - a->first_task, &eng->task_rng[t]));
     }
+}
+
+/* A traffic's first due cycle counts from the job's start, as every
+   later one counts from the cycle it is asked at. */
+void insee_workload_start_app(insee_engine *eng, uint32_t app)
+{
+    insee_app *a = &eng->apps[app];
+    if (a->runtime)
+        a->stop = eng->now + a->runtime;
+    for (uint32_t t = a->first_task; t < a->first_task + a->tasks; t++) {
+        uint64_t at = a->traffic->start(a->self, t - a->first_task, &eng->task_rng[t]);
+        schedule_task(eng, t, at == INSEE_NEVER ? at : eng->now + at);
+    }
+}
+
+void insee_workload_sched(insee_engine *eng)
+{
+    GError *e = NULL;
+    if (!insee_sched_step(eng->sched, (double)eng->now, &e)) {
+        insee_engine_fail(eng, "%s", e->message);
+        g_error_free(e);
+    }
+}
+
+static gboolean job_running(const insee_engine *eng, const insee_app *a)
+{
+    return insee_sched_job(eng->sched, a->job)->state == INSEE_JOB_RUNNING;
+}
+
+uint64_t insee_workload_sched_next(insee_engine *eng)
+{
+    if (!eng->sched)
+        return INSEE_NEVER;
+    double at = insee_sched_next(eng->sched);
+    uint64_t next = isinf(at) ? INSEE_NEVER : (uint64_t)ceil(at);
+    for (uint32_t i = 0; i < eng->n_apps; i++) {
+        const insee_app *a = &eng->apps[i];
+        /* done once the cycle before `stop` is simulated (apps_done) */
+        if (a->job != INSEE_NONE && a->stop != INSEE_NEVER && job_running(eng, a))
+            next = MIN(next, a->stop - 1);
+    }
+    return next;
 }
 
 void insee_workload_wake(insee_engine *eng, uint32_t app, uint32_t local_task, uint64_t at)
@@ -391,6 +438,8 @@ void insee_workload_due(insee_engine *eng, uint32_t task)
     insee_message msg = {0}; /* a plugin of an older minor leaves what it does not know 0 */
     uint64_t next = INSEE_NEVER;
     set_due(eng, task, INSEE_NEVER);
+    if (eng->now >= a->stop)
+        return; /* a job past its runtime: it only drains */
     gboolean sends = a->traffic->emit(a->self, local_task, eng->now, &eng->task_rng[task], &msg,
                                       &next);
     if (next <= eng->now) {
@@ -448,6 +497,8 @@ insee_app *insee_workload_stuck_app(insee_engine *eng)
 {
     for (uint32_t i = 0; i < eng->n_apps; i++) {
         insee_app *a = &eng->apps[i];
+        if (a->job != INSEE_NONE && !job_running(eng, a))
+            continue; /* waiting for its nodes, or done */
         if (a->causal && !a->done && a->in_flight == 0 && a->due == a->late &&
             !a->traffic->finished(a->self))
             return a;
@@ -460,12 +511,22 @@ gboolean insee_workload_apps_done(insee_engine *eng)
     gboolean all = TRUE;
     for (uint32_t i = 0; i < eng->n_apps; i++) {
         insee_app *a = &eng->apps[i];
-        if (!a->causal || a->done)
+        gboolean job = a->job != INSEE_NONE;
+        if ((!a->causal && !job) || a->done)
             continue;
-        if (a->in_flight == 0 && a->traffic->finished(a->self)) {
+        if (job && !job_running(eng, a)) {
+            all = FALSE;
+            continue;
+        }
+        /* A job of open-ended traffic is done once its runtime is over and
+           what it sent has arrived. */
+        gboolean over = a->causal ? a->traffic->finished(a->self) : eng->now + 1 >= a->stop;
+        if (a->in_flight == 0 && over) {
             a->done = TRUE;
             a->rep->completed = TRUE;
             a->rep->completion = eng->now + 1; /* the cycle just simulated counts */
+            if (job)
+                insee_sched_done(eng->sched, a->job, (double)(eng->now + 1));
         } else {
             all = FALSE;
         }

@@ -18,7 +18,7 @@
 # INSEE_PLUGIN_TARGETS (in-tree: conformance tests run on each).
 function(insee_add_plugin kind name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
-  set(valid topology router arbiter traffic placement bridge routing)
+  set(valid topology router arbiter traffic placement bridge routing selection allocation)
   if(NOT kind IN_LIST valid)
     message(FATAL_ERROR "insee_add_plugin: kind '${kind}' is not one of: ${valid}")
   endif()

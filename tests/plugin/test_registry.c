@@ -330,8 +330,10 @@ Test(registry, kind_vtable_sizes_are_the_kernel_sizeofs)
     cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_PLACEMENT), sizeof(insee_placement_vtable));
     cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_BRIDGE), sizeof(insee_bridge_vtable));
     cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_ROUTING), sizeof(insee_routing_vtable));
+    cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_SELECTION), sizeof(insee_selection_vtable));
+    cr_assert_eq(insee_kind_vtable_size(INSEE_KIND_ALLOCATION), sizeof(insee_allocation_vtable));
     cr_assert_eq(insee_kind_vtable_size(0), 0);
-    cr_assert_eq(insee_kind_vtable_size((insee_kind)8), 0);
+    cr_assert_eq(insee_kind_vtable_size((insee_kind)10), 0);
 }
 
 Test(registry, debug_trace_reports_every_attempt, .init = cr_redirect_stderr)

@@ -1,4 +1,4 @@
-/* instance.h — the create()/destroy() that the arbiters share: an instance
+/* instance.h — the create()/destroy() that the arbiters and selections share: an instance
  * that needs nothing but its own memory. Compiled into each arbiter that
  * includes it (plugins may not call each other); static inline, so every
  * .so keeps its own hidden copy. */

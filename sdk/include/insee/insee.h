@@ -12,5 +12,7 @@
 #include <insee/placement.h>
 #include <insee/bridge.h>
 #include <insee/routing.h>
+#include <insee/selection.h>
+#include <insee/allocation.h>
 
 #endif

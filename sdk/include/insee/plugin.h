@@ -59,6 +59,8 @@ typedef enum insee_kind {
     INSEE_KIND_PLACEMENT = 5,
     INSEE_KIND_BRIDGE = 6,
     INSEE_KIND_ROUTING = 7, /* minor 7: path routings for the flow engines */
+    INSEE_KIND_SELECTION = 8,  /* minor 9: which queued jobs start (insee/selection.h) */
+    INSEE_KIND_ALLOCATION = 9, /* minor 9: which free nodes a job gets (insee/allocation.h) */
 } insee_kind;
 
 /* ---- errors crossing the boundary ----------------------------------------
