@@ -690,6 +690,22 @@ Test(params, tasks_beyond_the_experiment_are_refused)
     cr_assert_eq(a.bytes, 64);
 }
 
+/* A program too large for memory is refused before it is built, from one
+   iteration's events: an 8x8 halo exchange's 448 events (each task's sends
+   and receives to its 2 to 4 neighbours) times 10^9 iterations of events
+   of tens of bytes is terabytes; a few iterations fit. */
+Test(params, a_program_larger_than_memory_is_refused_before_it_is_built)
+{
+    insee_value own[] = {value_int(2), value_int_list((int64_t[]){8, 8}, 2), value_bool(false)};
+    kernel_args a = args(64, 1000000000u, 0, own);
+    insee_error err = {0};
+    cr_assert_not(kernel_program_fits(&a, stencil_script, &err));
+    cr_assert(strstr(err.message, "1000000000 iterations of") &&
+                  strstr(err.message, "use fewer iterations"), "%s", err.message);
+    a.iterations = 3;
+    cr_assert(kernel_program_fits(&a, stencil_script, &err));
+}
+
 /* ---- master-worker, through its plugin on the mock kernel loop -------------- */
 
 enum { MW_MAX = 16 };

@@ -2,7 +2,9 @@
  * application kernels (kernel_common.h). */
 #include "kernel_common.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 bool kernel_args_init(kernel_args *a, const char *name, const insee_host *host,
                       const insee_value *params, insee_error *err)
@@ -178,11 +180,36 @@ typedef struct kernel_instance {
     script_runner *runner;
 } kernel_instance;
 
+bool kernel_program_fits(const kernel_args *a, kernel_generator *generate, insee_error *err)
+{
+    if (a->iterations <= 1)
+        return true;
+    kernel_args one = *a; /* a copy: its draws leave a's stream as it was */
+    one.iterations = 1;
+    script *s = generate(&one, err);
+    if (!s)
+        return false;
+    uint64_t events = 0;
+    for (uint32_t t = 0; t < script_tasks(s); t++)
+        events += script_length(s, t);
+    script_free(s);
+    double need = (double)events * a->iterations * sizeof(script_event);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    double have = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
+    if (need <= have / 2)
+        return true;
+    insee_error_set(err, INSEE_ERR_PARAM,
+                    "%s: %u iterations of %llu events each need %.1f GB for the program, more "
+                    "than half of this machine's %.1f GB; use fewer iterations",
+                    a->name, a->iterations, (unsigned long long)events, need / 1e9, have / 1e9);
+    return false;
+}
+
 void *kernel_create(const char *name, kernel_generator *generate, const insee_host *host,
                     const insee_value *params, insee_error *err)
 {
     kernel_args a;
-    if (!kernel_args_init(&a, name, host, params, err))
+    if (!kernel_args_init(&a, name, host, params, err) || !kernel_program_fits(&a, generate, err))
         return NULL;
     script *s = generate(&a, err);
     script_runner *r = s ? script_runner_new(s, host, true, name, 1.0, err) : NULL;

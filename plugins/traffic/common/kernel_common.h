@@ -139,6 +139,13 @@ typedef script *kernel_generator(const kernel_args *a, insee_error *err);
    script, and hand it to a causal runner (no CPU scaling: computes are in
    cycles). The instance's first member is the runner, so the runner's
    vtable glue (SCRIPT_TRAFFIC_VTABLE) answers every other entry. */
+/* Whether the program of a->iterations iterations fits in memory: a
+   program holds every event of every iteration at once, so one that would
+   take more than half the machine's memory is refused (err says how much
+   it needs and to use fewer iterations) before it is built, from the size
+   of one iteration. */
+bool kernel_program_fits(const kernel_args *a, kernel_generator *generate, insee_error *err);
+
 void *kernel_create(const char *name, kernel_generator *generate, const insee_host *host,
                     const insee_value *params, insee_error *err);
 
