@@ -100,6 +100,8 @@ extern const conform_suite conform_traffic_suite;
 extern const conform_suite conform_placement_suite;
 extern const conform_suite conform_bridge_suite;
 extern const conform_suite conform_routing_suite;
+extern const conform_suite conform_selection_suite;
+extern const conform_suite conform_allocation_suite;
 
 /* ---- parameter settings (settings.c) -------------------------------------
  * A setting is the plugin's defaults with at most one parameter changed,

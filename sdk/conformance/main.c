@@ -38,7 +38,8 @@
 static const conform_suite *const suites[] = {
     &conform_desc_suite,    &conform_topology_suite, &conform_router_suite,
     &conform_arbiter_suite, &conform_traffic_suite,  &conform_placement_suite,
-    &conform_bridge_suite,  &conform_routing_suite,
+    &conform_bridge_suite,  &conform_routing_suite,  &conform_selection_suite,
+    &conform_allocation_suite,
 };
 
 /* The default time limit of one check. The slowest in-tree check

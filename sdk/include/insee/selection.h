@@ -12,6 +12,10 @@
  * index appears once (the kernel checks both and ends the run, naming the
  * plugin, when they do not hold). The plugin chooses how many nodes, not
  * which: an allocation plugin (insee/allocation.h) picks them afterwards.
+ * On an idle machine (nothing running) every queued job fits, and select()
+ * must start at least one: the kernel ends the run otherwise, since nothing
+ * would call it again before the next arrival. insee-conform also asks it
+ * with an empty queue (queue NULL, queued 0), where it must start nothing.
  *
  * Times are in the engine's unit: cycles for the packet engine, seconds for
  * the dynamic flow engine. An estimate the user did not give is INFINITY,
