@@ -1019,6 +1019,19 @@ static void progress_tick(const insee_engine *eng, progress *pg)
 }
 
 /* The figures the collector holds, into the report. */
+/* Each job's allocation, for the Gantt chart of the HTML report: the
+   scheduler keeps a job's nodes until it is destroyed. */
+static void report_job_nodes(const insee_sched *s, insee_report *rep)
+{
+    for (uint32_t j = 0; j < insee_sched_jobs(s); j++) {
+        const insee_job_rec *job = insee_sched_job(s, j);
+        insee_app_report *ar = &rep->apps[job->app];
+        g_free(ar->job_node);
+        ar->job_nodes = job->node ? job->nodes : 0;
+        ar->job_node = g_memdup2(job->node, sizeof(uint32_t) * ar->job_nodes);
+    }
+}
+
 static void report_collected(insee_engine *eng)
 {
     insee_report *rep = &eng->report;
@@ -1104,8 +1117,10 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         rep->generated_load = (double)rep->generated * phits / denom;
         rep->accepted_load = (double)rep->delivered * phits / denom;
     }
-    if (eng->sched)
+    if (eng->sched) {
         insee_sched_report(eng->sched, rep, "cycles", eng->bsld_min);
+        report_job_nodes(eng->sched, rep);
+    }
     for (uint32_t i = 0; i < eng->n_apps; i++) {
         insee_app_report *ar = eng->apps[i].rep;
         uint64_t measured = ar->completed ? ar->completion : rep->measure_cycles;

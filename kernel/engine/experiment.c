@@ -260,7 +260,7 @@ static const insee_param_def scheduler_params[] = {
     {"selection", INSEE_PARAM_STRING, "\"fcfs\"", 1, 0, NULL, NULL,
      "the selection plugin: which queued jobs start (fcfs, easy, conservative, sjf)"},
     {"allocation", INSEE_PARAM_STRING, "\"first-free\"", 1, 0, NULL, NULL,
-     "the allocation plugin: which free nodes a job gets (first-free, random, contiguous)"},
+     "the allocation plugin: which free nodes a job gets (first-free, random, contiguous, locality)"},
     {"jobs", INSEE_PARAM_PATH, "\"\"", 1, 0, NULL, NULL,
      "a job log in the Standard Workload Format: each job becomes an application with "
      "[scheduler.workload]'s traffic (empty: the [[application]] tables with an arrival)"},

@@ -395,6 +395,11 @@ static void job(JsonBuilder *b, const insee_report *r, const insee_app_report *a
     num(b, "turnaround", f.turnaround);
     num(b, "slowdown", f.slowdown);
     num(b, "bounded_slowdown", f.bounded_slowdown);
+    key(b, "nodes");
+    json_builder_begin_array(b);
+    for (uint32_t i = 0; i < ar->job_nodes; i++)
+        json_builder_add_int_value(b, ar->job_node[i]);
+    json_builder_end_array(b);
     json_builder_end_object(b);
 }
 

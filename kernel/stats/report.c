@@ -148,6 +148,7 @@ void insee_report_clear(insee_report *r)
     for (uint32_t a = 0; a < r->n_apps; a++) {
         g_free(r->apps[a].name);
         g_free(r->apps[a].plugins);
+        g_free(r->apps[a].job_node);
     }
     g_free(r->apps);
     sched_summary_free(r->sched);
@@ -167,6 +168,7 @@ insee_report insee_report_copy(const insee_report *r)
     for (uint32_t a = 0; a < r->n_apps; a++) {
         c.apps[a].name = g_strdup(r->apps[a].name);
         c.apps[a].plugins = g_strdup(r->apps[a].plugins);
+        c.apps[a].job_node = g_memdup2(r->apps[a].job_node, sizeof(uint32_t) * r->apps[a].job_nodes);
     }
     c.sched = sched_summary_copy(r->sched);
     c.figures = g_memdup2(r->figures, sizeof *r->figures * r->n_figures);

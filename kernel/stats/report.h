@@ -63,6 +63,8 @@ typedef struct insee_app_report {
        unit (cycles or seconds); start and end NAN until they happen. */
     gboolean job;
     double job_arrival, job_estimate, job_start, job_end; /* estimate INFINITY: none given */
+    uint32_t *job_node;     /* the nodes its allocation gave it, in allocation order */
+    uint32_t job_nodes;     /* how many; 0 until it starts */
 } insee_app_report;
 
 /* A job's figures (docs/scheduling.md): NAN while it has not ended. */
