@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/figures.h"
+#include "report/jobs.h"
 
 const char insee_report_style[] =
     "body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
@@ -335,6 +336,7 @@ char *insee_report_page(insee_results *r, GError **err)
     summary(r, out);
     batches(r, out);
     applications(r, out);
+    insee_report_jobs(r, out);
     plugin_figures(r, out);
     /* Bad input is found before gnuplot runs seven times for nothing. */
     GPtrArray *figs = insee_results_ok(r, err) ? insee_report_figures(r, err) : NULL;

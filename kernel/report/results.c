@@ -348,6 +348,23 @@ const char *insee_results_member_str(insee_results *r, JsonArray *a, guint i,
     return read_str(r, at_elem(r, a, i, path, key), (where){path, i, key});
 }
 
+JsonArray *insee_results_member_array(insee_results *r, JsonArray *a, guint i, const char *path,
+                                      const char *key)
+{
+    return read_array(r, at_elem(r, a, i, path, key), (where){path, i, key});
+}
+
+gboolean insee_results_member_has(insee_results *r, JsonArray *a, guint i, const char *key)
+{
+    if (r->error || !a || i >= json_array_get_length(a))
+        return FALSE;
+    JsonNode *n = json_array_get_element(a, i);
+    if (!JSON_NODE_HOLDS_OBJECT(n))
+        return FALSE;
+    JsonNode *m = json_object_get_member(json_node_get_object(n), key);
+    return m && !JSON_NODE_HOLDS_NULL(m);
+}
+
 gboolean insee_results_member_bool(insee_results *r, JsonArray *a, guint i, const char *path,
                                    const char *key)
 {

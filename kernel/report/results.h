@@ -75,6 +75,11 @@ gboolean insee_results_member_num_or_null(insee_results *r, JsonArray *a, guint 
                                           const char *path, const char *key, double *out);
 const char *insee_results_member_str(insee_results *r, JsonArray *a, guint i,
                                      const char *path, const char *key);
+/* The array at member `key` (NULL when null or on an error). */
+JsonArray *insee_results_member_array(insee_results *r, JsonArray *a, guint i, const char *path,
+                                      const char *key);
+/* Whether element `i` has member `key` (not null); no error when it has not. */
+gboolean insee_results_member_has(insee_results *r, JsonArray *a, guint i, const char *key);
 gboolean insee_results_member_bool(insee_results *r, JsonArray *a, guint i, const char *path,
                                    const char *key);
 

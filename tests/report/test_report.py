@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """insee report and insee plot from the command line.
 
-usage: test_report.py page|bad-input|plot|hostile|html INSEE WORKDIR
+usage: test_report.py page|bad-input|plot|hostile|html|jobs INSEE WORKDIR
 """
 import html.parser
 import json
@@ -520,12 +520,72 @@ def test_html(binary, work):
     check(text.count(shown) >= 12, f"every string shown as text ({text.count(shown)} times)")
 
 
+class Schedule(html.parser.HTMLParser):
+    """The job bars and utilisation polylines of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.bars, self.lines = [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "rect" and a.get("class") == "job":
+            self.bars.append(a)
+        elif tag == "polyline" and a.get("class") == "utilisation":
+            self.lines.append(a)
+
+
+def test_jobs(binary, work):
+    """The schedule of the example's 12 jobs: a bar per run of each job's nodes
+    with its start and end, and the busy-nodes steps."""
+    example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                           "sched-swf-dragonfly.toml")
+    run, out = os.path.join(work, "run.json"), os.path.join(work, "page.html")
+    r = insee(binary, "run", example, "--json", run)
+    check(r.returncode == 0, f"the example runs: {r.stderr}")
+    r = insee(binary, "report", run, "-o", out)
+    check(r.returncode == 0, f"insee report exits 0: {r.stderr}")
+    with open(run) as f:
+        doc = json.load(f)
+    page = Schedule()
+    with open(out, encoding="utf-8") as f:
+        page.feed(f.read())
+    jobs = {a["name"]: a["job"] for a in doc["applications"] if a.get("job")}
+    check(len(jobs) == 12, f"the example has 12 jobs ({len(jobs)})")
+    for name, job in jobs.items():
+        bars = [b for b in page.bars if b["data-job"] == name]
+        # the runs of consecutive node numbers the job holds
+        nodes = sorted(job["nodes"])
+        runs = [(n, n) for n in nodes[:1]]
+        for n in nodes[1:]:
+            runs[-1:] = [(runs[-1][0], n)] if n == runs[-1][1] + 1 else [runs[-1], (n, n)]
+        drawn = sorted((int(b["data-first"]), int(b["data-last"])) for b in bars)
+        check(drawn == runs, f"{name}: bars over nodes {drawn}, it held {runs}")
+        for b in bars:
+            check(float(b["data-start"]) == job["start"] and float(b["data-end"]) == job["end"],
+                  f"{name}: bar from {b['data-start']} to {b['data-end']}, "
+                  f"the job ran from {job['start']} to {job['end']}")
+    check(len(page.bars) == sum(1 for b in page.bars if b["data-job"] in jobs),
+          "every bar is a job's")
+    steps = doc["scheduler"]["busy_nodes"]
+    check(len(page.lines) == 1, f"one utilisation polyline ({len(page.lines)})")
+    points = page.lines[0]["points"].split()
+    # two points per step (before and after it) and one at the end
+    check(len(points) == 2 * len(steps) + 1,
+          f"{len(points)} points for {len(steps)} steps of busy nodes")
+    top, height = 10, 250
+    for i, step in enumerate(steps):
+        y = float(points[2 * i + 1].split(",")[1])
+        want = top + height * (1 - step["nodes"] / doc["scheduler"]["nodes"])
+        check(abs(y - want) < 0.01, f"step {i}: {step['nodes']} busy nodes drawn at y {y}")
+
+
 def main():
     what, binary, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     {"page": test_page, "bad-input": test_bad_input, "plot": test_plot,
-     "hostile": test_hostile, "html": test_html}[what](binary, work)
+     "hostile": test_hostile, "html": test_html, "jobs": test_jobs}[what](binary, work)
     print("ok")
 
 
