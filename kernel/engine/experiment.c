@@ -1106,14 +1106,24 @@ static gboolean place_application(insee_experiment *exp, guint a, bool *availabl
 }
 
 /* A job ends: a causal traffic on its own, an open-ended one after its
-   runtime. */
+   runtime. The static engine has no time for jobs to arrive or end in, and
+   [storage] picks each application's data nodes before the run, where a
+   job has none yet. */
 static gboolean job_fits_traffic(const insee_experiment *exp, const application *app,
                                  gboolean causal, GError **err)
 {
-    if (exp->engine != ENGINE_PACKET) {
+    insee_storage_config storage;
+    if (exp->engine == ENGINE_STATIC || storage_config(exp, &storage)) {
         g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
-                    "job '%s': jobs ([scheduler], an application's arrival) run on "
-                    "engine = \"packet\" only so far (docs/scheduling.md)", app->name);
+                    "job '%s': %s (docs/scheduling.md); use engine = \"packet\" or "
+                    "\"dynamic\"%s", app->name,
+                    exp->engine == ENGINE_STATIC
+                        ? "jobs ([scheduler], an application's arrival) need time to arrive "
+                          "and end in, and the static engine has none: it routes every flow "
+                          "at once"
+                        : "[storage] places each application's data before the run, and a "
+                          "job has no nodes until it starts",
+                    exp->engine == ENGINE_STATIC ? "" : " without [storage]");
         return FALSE;
     }
     if (!causal && app->runtime <= 0) {
@@ -1149,7 +1159,9 @@ static gboolean start_job(void *ctx, uint32_t job, const uint32_t *nodes, GError
     gboolean ok = place_application(exp, a, available, eng->task_node + eng->apps[a].first_task,
                                     err);
     g_free(available);
-    if (ok)
+    if (ok && exp->engine == ENGINE_DYNAMIC)
+        insee_flow_dynamic_start_app(eng->flow_ctx, a);
+    else if (ok)
         insee_workload_start_app(eng, a);
     return ok;
 }
@@ -1170,10 +1182,14 @@ static gboolean start_scheduler(insee_experiment *exp, uint32_t jobs, GError **e
             continue;
         const application *app = app_at(exp, a);
         exp->job_app[j] = a;
+        /* cycles are whole; the dynamic engine's seconds are not */
+        gboolean whole = exp->engine == ENGINE_PACKET;
         rec[j] = (insee_job_rec){
             .app = a, .nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node,
-            .arrival = (double)llround(app->arrival),
-            .estimate = app->estimate > 0 ? (double)llround(app->estimate) : INFINITY,
+            .arrival = whole ? (double)llround(app->arrival) : app->arrival,
+            .estimate = app->estimate <= 0 ? INFINITY
+                        : whole            ? (double)llround(app->estimate)
+                                           : app->estimate,
         };
     }
     insee_sched_plugins p = {
@@ -1184,7 +1200,7 @@ static gboolean start_scheduler(insee_experiment *exp, uint32_t jobs, GError **e
     eng->sched = insee_sched_new(&p, rec, jobs, eng->net.nodes, eng->seed, start_job, exp);
     g_free(rec);
     double bsld = exp->sched[SC_BSLD_MIN].d;
-    eng->bsld_min = bsld > 0 ? bsld : 10000.0;
+    eng->bsld_min = bsld > 0 ? bsld : exp->engine == ENGINE_PACKET ? 10000.0 : 10.0;
     eng->causal = TRUE; /* the run lasts until every job is done */
     return TRUE;
 }
@@ -1568,7 +1584,8 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
                                       .tasks = eng->apps[a].tasks,
                                       .causal = eng->apps[a].causal,
                                       .abi_minor = app_at(exp, a)->traffic.plugin->desc->abi_minor,
-                                      .io = eng->apps[a].io};
+                                      .io = eng->apps[a].io, .job = eng->apps[a].job,
+                                      .runtime = app_at(exp, a)->runtime};
         g_string_append_printf(names, "%s%s", a ? "+" : "", (*apps)[a].plugin);
     }
     exp->flow_plugins = g_string_free(names, FALSE);
@@ -1579,7 +1596,7 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
         .routing_self = routing->self, .pstate_size = eng->net.pstate_size,
         .rstate_size = eng->rstate_size, .apps = *apps, .n_apps = eng->n_apps,
         .task_node = eng->task_node, .seed = eng->seed,
-        .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i,
+        .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .sched = eng->sched,
     };
 }
 
@@ -1667,6 +1684,8 @@ static gboolean run_dynamic(insee_experiment *exp, GError **err)
         eng->flow_wake = dynamic_wake;
         eng->flow_ctx = d;
         ok = insee_flow_dynamic_run(d, &exp->dyn, err);
+        if (ok && eng->sched)
+            insee_sched_report(eng->sched, &eng->report, "s", eng->bsld_min);
         exp->dyn.failed_cables = eng->net.failed_cables;
         exp->dyn.connected_pairs = insee_net_connected_pairs(&eng->net);
         eng->flow_wake = NULL;
@@ -1688,6 +1707,7 @@ static insee_flow_run flow_run_of(const insee_experiment *exp, const char ***app
     return (insee_flow_run){
         .rep = &exp->flow, .dyn = &exp->dyn, .net = &exp->eng.net, .app_names = *app_names,
         .echo = exp->eng.report.echo, .plugins = exp->flow_plugins,
+        .jobs = exp->eng.report.sched ? &exp->eng.report : NULL,
         .nodes = exp->eng.net.nodes, .routers = exp->eng.net.routers,
         .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .seed = exp->eng.seed,
     };

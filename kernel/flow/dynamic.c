@@ -227,6 +227,11 @@ struct insee_flow_dynamic {
     GArray *fct, *slowdown; /* double */
     double *app_end;
     uint64_t *app_messages;
+    /* jobs (setup->sched) */
+    uint64_t *app_live;    /* its messages created and not yet delivered or dropped */
+    double *app_stop;      /* an open-ended job's start + runtime */
+    GArray *running;       /* uint32_t: the applications of the jobs running */
+    uint64_t jobs_started;
     insee_flow_dyn_report *rep;
     GError *error;
 };
@@ -342,6 +347,9 @@ insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
     d->slowdown = g_array_new(FALSE, FALSE, sizeof(double));
     d->app_end = g_new0(double, setup->n_apps);
     d->app_messages = g_new0(uint64_t, setup->n_apps);
+    d->app_live = g_new0(uint64_t, setup->n_apps);
+    d->app_stop = g_new0(double, setup->n_apps);
+    d->running = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     return d;
 }
 
@@ -378,6 +386,9 @@ void insee_flow_dynamic_free(insee_flow_dynamic *d)
     g_array_unref(d->slowdown);
     g_free(d->app_end);
     g_free(d->app_messages);
+    g_free(d->app_live);
+    g_free(d->app_stop);
+    g_array_unref(d->running);
     g_clear_error(&d->error);
     g_free(d);
 }
@@ -428,6 +439,7 @@ static uint32_t new_message(insee_flow_dynamic *d, uint32_t task, const insee_me
         .bytes = insee_message_bytes(msg, a->abi_minor, d->o->packet_bytes),
         .cls = a->io ? INSEE_SHARE_IO : insee_message_class(msg, a->abi_minor)};
     d->rep->bytes_sent += msg_at(d, m)->bytes;
+    d->app_live[d->task_app[task]]++;
     if (d->pend_tail[task] == NO_MESSAGE)
         d->pend_head[task] = m;
     else
@@ -537,6 +549,7 @@ static void start_message(insee_flow_dynamic *d, uint32_t task, uint32_t mid)
     if (paths == 0) {
         d->rep->unroutable++;
         d->rep->bytes_sent -= m->bytes;
+        d->app_live[m->app]--;
         g_array_append_val(d->free_messages, mid);
         return;
     }
@@ -625,21 +638,41 @@ static void add_round_message(void *ctx, const insee_message *msg)
     new_message(r->d, r->task, msg);
 }
 
+/* Task t starts now: a causal one's first due cycle counts from the
+   current one (0 at the run's start, a job's start later), an open-ended
+   one's rounds are all pending. */
+static void start_task(insee_flow_dynamic *d, uint32_t t)
+{
+    const insee_flow_app *a = app_of(d, t);
+    uint32_t local = t - a->first_task;
+    if (a->causal) {
+        uint64_t at = a->traffic->start(a->self, local, &d->task_rng[t]);
+        schedule(d, t, at == INSEE_NEVER ? at : cycle_at(d, d->now) + at);
+        return;
+    }
+    round_ctx r = {d, t};
+    for (uint32_t k = 0; k < d->s->rounds && !d->error; k++)
+        a->traffic->round(a->self, local, &d->task_rng[t], add_round_message, &r);
+    start_pending(d, t);
+}
+
+/* A job's tasks start when the scheduler starts it. */
 static void start_tasks(insee_flow_dynamic *d)
 {
-    for (uint32_t t = 0; t < d->tasks && !d->error; t++) {
-        const insee_flow_app *a = app_of(d, t);
-        uint32_t local = t - a->first_task;
-        if (a->causal) {
-            uint64_t at = a->traffic->start(a->self, local, &d->task_rng[t]);
-            schedule(d, t, at);
-            continue;
-        }
-        round_ctx r = {d, t};
-        for (uint32_t k = 0; k < d->s->rounds && !d->error; k++)
-            a->traffic->round(a->self, local, &d->task_rng[t], add_round_message, &r);
-        start_pending(d, t);
-    }
+    for (uint32_t t = 0; t < d->tasks && !d->error; t++)
+        if (app_of(d, t)->job == INSEE_NONE)
+            start_task(d, t);
+}
+
+void insee_flow_dynamic_start_app(insee_flow_dynamic *d, uint32_t app)
+{
+    const insee_flow_app *a = &d->s->apps[app];
+    d->app_stop[app] = a->causal ? INFINITY : d->now + a->runtime;
+    d->app_end[app] = d->now;
+    g_array_append_val(d->running, app);
+    d->jobs_started++;
+    for (uint32_t t = a->first_task; t < a->first_task + a->tasks && !d->error; t++)
+        start_task(d, t);
 }
 
 /* ---- flows ---- */
@@ -751,6 +784,7 @@ static void deliver_done(insee_flow_dynamic *d)
         d->rep->bytes_delivered += m.bytes;
         d->app_end[m.app] = MAX(d->app_end[m.app], d->now);
         d->app_messages[m.app]++;
+        d->app_live[m.app]--;
         if (a->traffic->delivered)
             a->traffic->delivered(a->self, m.src_task, &m.msg, cycle_at(d, d->now));
         start_pending(d, a->first_task + m.src_task);
@@ -784,6 +818,51 @@ static double next_due(insee_flow_dynamic *d)
     return G_MAXDOUBLE;
 }
 
+/* The running jobs that complete now: a causal one once its traffic has
+   finished, an open-ended one once its runtime is over, and either once
+   every message it sent is delivered. Then the scheduler's step at this
+   instant. TRUE when a job completed or started: what it started runs at
+   this instant too, and may complete at once. */
+static gboolean jobs_step(insee_flow_dynamic *d)
+{
+    gboolean changed = FALSE;
+    for (guint i = 0; i < d->running->len;) {
+        uint32_t a = g_array_index(d->running, uint32_t, i);
+        const insee_flow_app *app = &d->s->apps[a];
+        gboolean over = app->causal ? app->traffic->finished(app->self) : d->now >= d->app_stop[a];
+        if (!over || d->app_live[a]) {
+            i++;
+            continue;
+        }
+        d->app_end[a] = d->now;
+        insee_sched_done(d->s->sched, app->job, d->now);
+        g_array_remove_index(d->running, i);
+        changed = TRUE;
+    }
+    uint64_t started = d->jobs_started;
+    GError *err = NULL;
+    if (!insee_sched_step(d->s->sched, d->now, &err) && !d->error)
+        d->error = err;
+    else
+        g_clear_error(&err);
+    return !d->error && (changed || d->jobs_started != started);
+}
+
+/* The next time a job needs the engine: an arrival, or an open-ended
+   job's runtime over; G_MAXDOUBLE when none. */
+static double next_job_time(insee_flow_dynamic *d)
+{
+    if (!d->s->sched)
+        return G_MAXDOUBLE;
+    double t = insee_sched_next(d->s->sched);
+    for (guint i = 0; i < d->running->len; i++) {
+        uint32_t a = g_array_index(d->running, uint32_t, i);
+        if (d->app_stop[a] > d->now)
+            t = MIN(t, d->app_stop[a]);
+    }
+    return isinf(t) ? G_MAXDOUBLE : t;
+}
+
 /* Everything that happens at d->now. */
 static void instant(insee_flow_dynamic *d)
 {
@@ -803,11 +882,15 @@ static void instant(insee_flow_dynamic *d)
     }
     for (;;) {
         deliver_done(d);
-        if (d->error || next_due(d) > d->now)
+        if (d->error)
             break;
-        insee_due due = insee_heap_pop(&d->due_heap);
-        d->due[due.task] = INSEE_NEVER;
-        run_task(d, due.task, due.at);
+        if (next_due(d) <= d->now) {
+            insee_due due = insee_heap_pop(&d->due_heap);
+            d->due[due.task] = INSEE_NEVER;
+            run_task(d, due.task, due.at);
+        } else if (!d->s->sched || !jobs_step(d)) {
+            break;
+        }
     }
     insee_share_update(d->share, rate_changed, d);
     series_point p = {d->now, d->total_rate};
@@ -977,7 +1060,7 @@ gboolean insee_flow_dynamic_run(insee_flow_dynamic *d, insee_flow_dyn_report *re
             break;
         }
         instant(d);
-        double t = MIN(next_end(d), next_due(d));
+        double t = MIN(MIN(next_end(d), next_due(d)), next_job_time(d));
         if (t == G_MAXDOUBLE)
             break;
         d->now = MAX(d->now, t);

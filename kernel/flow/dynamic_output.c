@@ -11,7 +11,7 @@ static const char csv_header[] =
     "subflows,bytes_sent,"
     "bytes_delivered,makespan_s,fct_mean_s,fct_p50_s,fct_p99_s,fct_max_s,"
     "slowdown_mean,"
-    "slowdown_p50,slowdown_p99,slowdown_max,utilisation\n";
+    "slowdown_p50,slowdown_p99,slowdown_max,utilisation,plugin_figures\n";
 
 /* A time in the unit that suits it, '.' whatever the locale. */
 static const char *time_text(char buf[G_ASCII_DTOSTR_BUF_SIZE + 4], double s)
@@ -70,9 +70,12 @@ void insee_flow_dyn_print(const insee_flow_run *run, FILE *out)
     fprintf(out, "%-28s sent %" G_GUINT64_FORMAT ", delivered %" G_GUINT64_FORMAT "\n", "bytes",
             r->bytes_sent, r->bytes_delivered);
     fprintf(out, "%-28s %s\n", "completion time", time_text(a, r->makespan));
-    for (uint32_t i = 0; i < r->n_apps; i++)
+    for (uint32_t i = 0; i < r->n_apps; i++) {
         fprintf(out, "  %-26s %s, %" G_GUINT64_FORMAT " messages delivered\n", run->app_names[i],
                 time_text(a, r->app_completion[i]), r->app_messages[i]);
+        if (run->jobs && run->jobs->apps[i].job)
+            insee_report_print_job(run->jobs, &run->jobs->apps[i], out);
+    }
     fprintf(out, "%-28s mean %s  p50 %s  p99 %s  max %s\n", "flow completion time",
             time_text(a, r->fct_mean), time_text(b, r->fct_p50), time_text(c, r->fct_p99),
             time_text(d, r->fct_max));
@@ -98,6 +101,8 @@ void insee_flow_dyn_print(const insee_flow_run *run, FILE *out)
     }
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " instants, %" G_GUINT64_FORMAT " rate changes\n",
             "events", r->instants, r->rate_changes);
+    if (run->jobs)
+        insee_report_print_sched(run->jobs, out);
 }
 
 gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, GError **err)
@@ -119,6 +124,8 @@ gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, 
         json_builder_add_string_value(b, run->app_names[i]);
         insee_flow_json_double(b, "completion_s", r->app_completion[i]);
         insee_flow_json_int(b, "messages", (gint64)r->app_messages[i]);
+        if (run->jobs && run->jobs->apps[i].job)
+            insee_json_job(b, run->jobs, &run->jobs->apps[i]);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -162,6 +169,8 @@ gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, 
     insee_flow_json_int(b, "connected_pairs", (gint64)r->connected_pairs);
     insee_flow_json_int(b, "instants", (gint64)r->instants);
     insee_flow_json_int(b, "rate_changes", (gint64)r->rate_changes);
+    if (run->jobs)
+        insee_json_scheduler(b, run->jobs);
     json_builder_end_object(b);
     return insee_json_write_builder(path, b, err);
 }
@@ -175,12 +184,15 @@ gboolean insee_flow_dyn_append_csv(const insee_flow_run *run, const char *path, 
 {
     const insee_flow_dyn_report *r = run->dyn;
     char v[10][G_ASCII_DTOSTR_BUF_SIZE];
+    GString *figures = g_string_new(NULL);
+    if (run->jobs)
+        insee_report_sched_figures(run->jobs, figures);
     /* The plugins field holds '/', never ',' or '"': plugin names are [a-z0-9-].
    */
     char *row = g_strdup_printf(
         "dynamic,%s,%" G_GUINT64_FORMAT ",%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
         ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-        ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+        ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
         run->plugins, run->seed, run->nodes, run->routers, r->messages, r->self_messages,
         r->unroutable, r->subflows, r->bytes_sent, r->bytes_delivered,
         g_ascii_formatd(v[0], sizeof v[0], "%.9g", r->makespan),
@@ -192,7 +204,8 @@ gboolean insee_flow_dyn_append_csv(const insee_flow_run *run, const char *path, 
         g_ascii_formatd(v[6], sizeof v[6], "%.9g", r->slowdown_p50),
         g_ascii_formatd(v[7], sizeof v[7], "%.9g", r->slowdown_p99),
         g_ascii_formatd(v[8], sizeof v[8], "%.9g", r->slowdown_max),
-        g_ascii_formatd(v[9], sizeof v[9], "%.9g", r->utilisation));
+        g_ascii_formatd(v[9], sizeof v[9], "%.9g", r->utilisation), figures->str);
+    g_string_free(figures, TRUE);
     gboolean ok = insee_output_append(path, "[stats] csv", csv_header, row, err);
     g_free(row);
     return ok;

@@ -29,6 +29,15 @@
  * insee_flow_dyn_options.storage, storage.h's devices are links after the
  * network's and a task's storage accesses are flows over them.
  *
+ * Jobs (setup->sched, docs/scheduling.md): an application with a job waits
+ * until the scheduler starts it. The engine wakes at every arrival, runs
+ * insee_sched_step() at every instant with an arrival or a completion, and
+ * the scheduler's start callback places the job's tasks (writing the
+ * setup's task_node) and calls insee_flow_dynamic_start_app(). A causal
+ * job completes when its traffic has finished and its last message is
+ * delivered; an open-ended one at start + runtime, or at its last delivery
+ * when later. Times are seconds.
+ *
  * Errors are GErrors in INSEE_FLOW_ERROR that name the plugin and what to
  * change.
  */
@@ -41,6 +50,7 @@
 #include "flow/share.h"
 #include "flow/storage.h"
 #include "net/network.h"
+#include "workload/sched.h"
 
 G_BEGIN_DECLS
 
@@ -62,6 +72,8 @@ typedef struct insee_flow_app {
     gboolean causal; /* runs through start()/emit()/delivered() (dynamic engine) */
     uint32_t abi_minor; /* the traffic plugin's: whether its messages give bytes and class */
     gboolean io;        /* every message of it is I/O ([background] class = "io") */
+    uint32_t job;       /* dynamic: its job in `sched`, or INSEE_NONE */
+    double runtime;     /* dynamic, open-ended job: seconds it holds its nodes at least */
 } insee_flow_app;
 
 typedef struct insee_flow_setup {
@@ -77,6 +89,7 @@ typedef struct insee_flow_setup {
     const uint32_t *task_node; /* every application's tasks, first_task-indexed */
     uint64_t seed;
     uint32_t rounds;
+    insee_sched *sched;  /* dynamic: the jobs' scheduler (workload/sched.h), or NULL */
     uint64_t keep_bytes; /* the most the first pass keeps of paths for the second;
                             0: a quarter of the memory available (figures never
                             depend on it, only the time: flows past it are routed
@@ -161,6 +174,9 @@ typedef struct insee_flow_dynamic insee_flow_dynamic;
 /* Borrows setup and opt until freed. */
 insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
                                            const insee_flow_dyn_options *opt, GError **err);
+/* Start application `app`, a job the scheduler starts now (from within
+   insee_sched_step()'s start callback, while the run is under way). */
+void insee_flow_dynamic_start_app(insee_flow_dynamic *d, uint32_t app);
 /* The kernel's wake_task() for application `app`'s task `task`. */
 void insee_flow_dynamic_wake(insee_flow_dynamic *d, uint32_t app, uint32_t task, uint64_t at);
 gboolean insee_flow_dynamic_run(insee_flow_dynamic *d, insee_flow_dyn_report *rep,

@@ -25,6 +25,8 @@ typedef struct insee_flow_run {
     const insee_flow_dyn_report *dyn;     /* dynamic */
     const insee_net *net;                 /* dynamic: names the busiest links */
     const char *const *app_names;         /* dynamic: n_apps names */
+    const insee_report *jobs;             /* dynamic with jobs: their figures (rep->sched
+                                             and each job's application); else NULL */
     const char *echo;
     const char *plugins;
     uint32_t nodes, routers, rounds;

@@ -379,9 +379,9 @@ static void maps(JsonBuilder *b, const insee_report *r, const insee_stats *st,
     json_builder_end_object(b);
 }
 
-/* A job's times and figures (docs/scheduling.md). */
-static void job(JsonBuilder *b, const insee_report *r, const insee_app_report *ar)
+void insee_json_job(void *builder, const insee_report *r, const insee_app_report *ar)
 {
+    JsonBuilder *b = builder;
     insee_job_figures f;
     insee_job_figures_of(ar, r->sched->bsld_min, &f);
     key(b, "job");
@@ -425,16 +425,15 @@ static void applications(JsonBuilder *b, const insee_report *r)
         num(b, "offered_load", ar->offered_load >= 0 ? ar->offered_load : NAN);
         num(b, "accepted_load", ar->accepted_load);
         if (ar->job)
-            job(b, r, ar);
+            insee_json_job(b, r, ar);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
 }
 
-/* The scheduler's system figures and its utilisation over time; only in a
-   run with jobs. */
-static void scheduler(JsonBuilder *b, const insee_report *r)
+void insee_json_scheduler(void *builder, const insee_report *r)
 {
+    JsonBuilder *b = builder;
     const insee_sched_summary *s = r->sched;
     if (!s)
         return;
@@ -521,7 +520,7 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
     histograms(b, st);
     maps(b, r, st, net);
     applications(b, r);
-    scheduler(b, r);
+    insee_json_scheduler(b, r);
     plugin_figures(b, r);
     performance(b, r);
     json_builder_end_object(b);

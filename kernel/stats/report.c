@@ -258,8 +258,7 @@ static const char *drain_words(const insee_report *r)
     return "NOT drained: raise [simulation] drain";
 }
 
-/* A job's times and figures, in the scheduler's unit. */
-static void print_job(const insee_report *r, const insee_app_report *ar, FILE *out)
+void insee_report_print_job(const insee_report *r, const insee_app_report *ar, FILE *out)
 {
     const char *u = r->sched->unit;
     insee_job_figures f;
@@ -275,8 +274,7 @@ static void print_job(const insee_report *r, const insee_app_report *ar, FILE *o
     fprintf(out, "%-28s %.6g (bounded: %.6g)\n", "  slowdown", f.slowdown, f.bounded_slowdown);
 }
 
-/* The scheduler's system figures. */
-static void print_sched(const insee_report *r, FILE *out)
+void insee_report_print_sched(const insee_report *r, FILE *out)
 {
     const insee_sched_summary *s = r->sched;
     if (!s)
@@ -314,7 +312,7 @@ static void print_applications(const insee_report *r, FILE *out)
         else
             fprintf(out, "%-28s NOT completed\n", "  workload");
         if (ar->job)
-            print_job(r, ar, out);
+            insee_report_print_job(r, ar, out);
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " between tasks of one "
                 "node)\n", "  messages delivered", ar->messages, ar->local_messages);
         fprintf(out, "%-28s generated %" G_GUINT64_FORMAT ", delivered %" G_GUINT64_FORMAT "\n",
@@ -400,7 +398,7 @@ void insee_report_print(const insee_report *r, FILE *out)
     else if (r->traced)
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " events\n", "packet trace", r->trace_events);
     print_applications(r, out);
-    print_sched(r, out);
+    insee_report_print_sched(r, out);
     print_figures(r, out);
     fprintf(out, "# speed (varies from run to run)\n");
     fprintf(out, "%-28s %.3f s\n", "set-up time", r->setup_seconds);
@@ -444,6 +442,16 @@ static void csv_ci(GString *s, const insee_report *r, size_t field)
         g_string_append_c(s, ',');
 }
 
+void insee_report_sched_figures(const insee_report *r, GString *figures)
+{
+    if (r->sched)
+        g_string_append_printf(figures, "%sscheduler.makespan=%.10g;scheduler.throughput=%.10g;"
+                               "scheduler.utilisation=%.10g;scheduler.mean_wait=%.10g;"
+                               "scheduler.mean_bounded_slowdown=%.10g", figures->len ? ";" : "",
+                               r->sched->makespan, r->sched->throughput, r->sched->utilisation,
+                               r->sched->mean_wait, r->sched->mean_bounded_slowdown);
+}
+
 static void csv_row(const insee_report *r, GString *s)
 {
     insee_csv_field(s, r->plugins ? r->plugins : "");
@@ -470,12 +478,7 @@ static void csv_row(const insee_report *r, GString *s)
     for (uint32_t i = 0; i < r->n_figures; i++)
         g_string_append_printf(figures, "%s%s.%s=%.10g", i ? ";" : "", r->figures[i].section,
                                r->figures[i].name, r->figures[i].value);
-    if (r->sched) /* the scheduler's system figures, in the column's form */
-        g_string_append_printf(figures, "%sscheduler.makespan=%.10g;scheduler.throughput=%.10g;"
-                               "scheduler.utilisation=%.10g;scheduler.mean_wait=%.10g;"
-                               "scheduler.mean_bounded_slowdown=%.10g", figures->len ? ";" : "",
-                               r->sched->makespan, r->sched->throughput, r->sched->utilisation,
-                               r->sched->mean_wait, r->sched->mean_bounded_slowdown);
+    insee_report_sched_figures(r, figures);
     insee_csv_field(s, figures->str);
     g_string_free(figures, TRUE);
     g_string_append_c(s, '\n');

@@ -183,6 +183,13 @@ void insee_report_clear(insee_report *r);
 /* A deep copy, released with insee_report_clear(). */
 insee_report insee_report_copy(const insee_report *r);
 void insee_report_print(const insee_report *r, FILE *out);
+/* Jobs (r->sched set), for every engine that runs them: a job's lines in
+   its application's block, in the scheduler's unit; the "# scheduler"
+   block (nothing without jobs); the scheduler's figures appended to a CSV
+   plugin_figures field `figures` ("section.name=value", ';' between). */
+void insee_report_print_job(const insee_report *r, const insee_app_report *ar, FILE *out);
+void insee_report_print_sched(const insee_report *r, FILE *out);
+void insee_report_sched_figures(const insee_report *r, GString *figures);
 gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err);
 /* Before a run: whether `path` can take a row (stats/output.h), its header
    this version's when the file is not empty. */
