@@ -1114,16 +1114,16 @@ static gboolean job_fits_traffic(const insee_experiment *exp, const application 
 {
     insee_storage_config storage;
     if (exp->engine == ENGINE_STATIC || storage_config(exp, &storage)) {
-        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
-                    "job '%s': %s (docs/scheduling.md); use engine = \"packet\" or "
-                    "\"dynamic\"%s", app->name,
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID, "job '%s': %s",
+                    app->name,
                     exp->engine == ENGINE_STATIC
                         ? "jobs ([scheduler], an application's arrival) need time to arrive "
                           "and end in, and the static engine has none: it routes every flow "
-                          "at once"
+                          "at once (docs/scheduling.md); use engine = \"dynamic\" or "
+                          "\"packet\""
                         : "[storage] places each application's data before the run, and a "
-                          "job has no nodes until it starts",
-                    exp->engine == ENGINE_STATIC ? "" : " without [storage]");
+                          "job has no nodes until it starts (docs/scheduling.md); remove "
+                          "[storage] or the jobs");
         return FALSE;
     }
     if (!causal && app->runtime <= 0) {

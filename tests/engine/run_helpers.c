@@ -36,6 +36,36 @@ insee_report run_toml(const char *toml)
     return r;
 }
 
+void run_writing_outputs(const char *toml)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = run_experiment(toml, NULL, &cfg, &reg);
+    GError *err = NULL;
+    cr_assert(insee_experiment_write_outputs(exp, &err), "%s", err ? err->message : "?");
+    free_experiment(exp, cfg, reg);
+}
+
+char *jobs_toml(const char *head, const char *scheduler, char **jobs)
+{
+    GString *t = g_string_new(head);
+    g_string_append_printf(t, "[scheduler]\n%s\n", scheduler);
+    for (char **j = jobs; *j; j++) {
+        g_string_append(t, *j);
+        g_free(*j);
+    }
+    return g_string_free(t, FALSE);
+}
+
+const insee_app_report *report_app(const insee_report *r, const char *name)
+{
+    for (uint32_t a = 0; a < r->n_apps; a++)
+        if (strcmp(r->apps[a].name, name) == 0)
+            return &r->apps[a];
+    cr_assert_fail("no application %s", name);
+    return NULL;
+}
+
 /* Mean over all ordered pairs (self included) is the sum of the per-ring
    means; excluding self scales by N / (N - 1). Ring of k, bidirectional:
    k/4 for even k, (k^2 - 1) / (4k) for odd k. Line of k: (k^2 - 1) / (3k). */

@@ -23,6 +23,15 @@ insee_flow_report run_static_toml(const char *toml, char **text);
 insee_experiment *run_experiment(const char *toml, char **text, insee_config **cfg,
                                  insee_registry **reg);
 void free_experiment(insee_experiment *exp, insee_config *cfg, insee_registry *reg);
+/* Run `toml` and write its outputs ([stats] json, csv); criterion asserts
+   both. */
+void run_writing_outputs(const char *toml);
+/* Jobs (docs/scheduling.md): the text of `head`, a [scheduler] table of
+   `scheduler` keys and the jobs' [[application]] tables (NULL-terminated,
+   each freed here); g_free() it. */
+char *jobs_toml(const char *head, const char *scheduler, char **jobs);
+/* The application called `name` (criterion fails the test when none). */
+const insee_app_report *report_app(const insee_report *r, const char *name);
 /* Every packet generated ended exactly once (delivered or dropped) and the
    network drained (criterion asserts). */
 void assert_all_delivered(const insee_report *r);

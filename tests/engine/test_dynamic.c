@@ -495,12 +495,7 @@ Test(dynamic, csv_and_json_hold_the_run_and_refuse_another_engines_file)
     char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n"
                                  "[flow]\nlink_gbps = " BW "\n[stats]\ncsv = \"%s\"\n"
                                  "json = \"%s\"\n%s", csv, json, common);
-    insee_config *cfg;
-    insee_registry *reg;
-    insee_experiment *exp = run_experiment(toml, NULL, &cfg, &reg);
-    GError *err = NULL;
-    cr_assert(insee_experiment_write_outputs(exp, &err), "%s", err ? err->message : "?");
-    free_experiment(exp, cfg, reg);
+    run_writing_outputs(toml);
     char *text;
     cr_assert(g_file_get_contents(csv, &text, NULL, NULL));
     char **lines = g_strsplit(text, "\n", -1);

@@ -28,29 +28,15 @@ static char *job(const char *name, int tasks, int arrival, int runtime, int esti
 /* Run the jobs (NULL-terminated, freed here) under `scheduler` keys. */
 static insee_report run_jobs(const char *scheduler, char **jobs)
 {
-    GString *t = g_string_new(net);
-    g_string_append_printf(t, "[scheduler]\n%s\n", scheduler);
-    for (char **j = jobs; *j; j++) {
-        g_string_append(t, *j);
-        g_free(*j);
-    }
-    insee_report r = run_toml(t->str);
-    g_string_free(t, TRUE);
+    char *toml = jobs_toml(net, scheduler, jobs);
+    insee_report r = run_toml(toml);
+    g_free(toml);
     return r;
-}
-
-static const insee_app_report *app(const insee_report *r, const char *name)
-{
-    for (uint32_t a = 0; a < r->n_apps; a++)
-        if (strcmp(r->apps[a].name, name) == 0)
-            return &r->apps[a];
-    cr_assert_fail("no application %s", name);
-    return NULL;
 }
 
 static void assert_job(const insee_report *r, const char *name, double start, double end)
 {
-    const insee_app_report *a = app(r, name);
+    const insee_app_report *a = report_app(r, name);
     cr_assert(a->job && a->completed, "%s", name);
     cr_expect_eq(a->job_start, start, "%s starts at %g, not %g", name, a->job_start, start);
     cr_expect_eq(a->job_end, end, "%s ends at %g, not %g", name, a->job_end, end);
@@ -177,8 +163,8 @@ Test(sched, swf_log_replayed)
     assert_job(&r, "job1", 0, 100);
     assert_job(&r, "job2", 100, 150);
     assert_job(&r, "job3", 150, 180);
-    cr_expect_eq(app(&r, "job3")->nodes, 1);
-    cr_expect_eq(app(&r, "job2")->job_estimate, 50);
+    cr_expect_eq(report_app(&r, "job3")->nodes, 1);
+    cr_expect_eq(report_app(&r, "job2")->job_estimate, 50);
     cr_expect_eq(r.sched->makespan, 180);
     cr_expect_float_eq(r.sched->throughput, 3.0 / 180, 1e-12);
     /* waits 0, 90, 130; turnarounds 100, 140, 160; bounded slowdown with
