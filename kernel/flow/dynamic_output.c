@@ -74,7 +74,7 @@ void insee_flow_dyn_print(const insee_flow_run *run, FILE *out)
         fprintf(out, "  %-26s %s, %" G_GUINT64_FORMAT " messages delivered\n", run->app_names[i],
                 time_text(a, r->app_completion[i]), r->app_messages[i]);
         if (run->jobs && run->jobs->apps[i].job)
-            insee_report_print_job(run->jobs, &run->jobs->apps[i], out);
+            insee_report_print_job(run->jobs, &run->jobs->apps[i], 2, out);
     }
     fprintf(out, "%-28s mean %s  p50 %s  p99 %s  max %s\n", "flow completion time",
             time_text(a, r->fct_mean), time_text(b, r->fct_p50), time_text(c, r->fct_p99),

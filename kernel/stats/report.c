@@ -258,20 +258,24 @@ static const char *drain_words(const insee_report *r)
     return "NOT drained: raise [simulation] drain";
 }
 
-void insee_report_print_job(const insee_report *r, const insee_app_report *ar, FILE *out)
+void insee_report_print_job(const insee_report *r, const insee_app_report *ar, int indent,
+                            FILE *out)
 {
     const char *u = r->sched->unit;
+    int w = 28 - indent;
     insee_job_figures f;
     insee_job_figures_of(ar, r->sched->bsld_min, &f);
-    fprintf(out, "%-28s arrival %.10g, start %.10g, end %.10g %s\n", "  job", ar->job_arrival,
-            ar->job_start, ar->job_end, u);
+    fprintf(out, "%*s%-*s arrival %.10g, start %.10g, end %.10g %s\n", indent, "", w, "  job",
+            ar->job_arrival, ar->job_start, ar->job_end, u);
     if (isinf(ar->job_estimate))
-        fprintf(out, "%-28s none\n", "  estimated run time");
+        fprintf(out, "%*s%-*s none\n", indent, "", w, "  estimated run time");
     else
-        fprintf(out, "%-28s %.10g %s\n", "  estimated run time", ar->job_estimate, u);
-    fprintf(out, "%-28s wait %.10g, run %.10g, turnaround %.10g %s\n", "  job times", f.wait,
-            f.run, f.turnaround, u);
-    fprintf(out, "%-28s %.6g (bounded: %.6g)\n", "  slowdown", f.slowdown, f.bounded_slowdown);
+        fprintf(out, "%*s%-*s %.10g %s\n", indent, "", w, "  estimated run time",
+                ar->job_estimate, u);
+    fprintf(out, "%*s%-*s wait %.10g, run %.10g, turnaround %.10g %s\n", indent, "", w,
+            "  job times", f.wait, f.run, f.turnaround, u);
+    fprintf(out, "%*s%-*s %.6g (bounded: %.6g)\n", indent, "", w, "  slowdown", f.slowdown,
+            f.bounded_slowdown);
 }
 
 void insee_report_print_sched(const insee_report *r, FILE *out)
@@ -312,7 +316,7 @@ static void print_applications(const insee_report *r, FILE *out)
         else
             fprintf(out, "%-28s NOT completed\n", "  workload");
         if (ar->job)
-            insee_report_print_job(r, ar, out);
+            insee_report_print_job(r, ar, 0, out);
         fprintf(out, "%-28s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " between tasks of one "
                 "node)\n", "  messages delivered", ar->messages, ar->local_messages);
         fprintf(out, "%-28s generated %" G_GUINT64_FORMAT ", delivered %" G_GUINT64_FORMAT "\n",

@@ -184,10 +184,12 @@ void insee_report_clear(insee_report *r);
 insee_report insee_report_copy(const insee_report *r);
 void insee_report_print(const insee_report *r, FILE *out);
 /* Jobs (r->sched set), for every engine that runs them: a job's lines in
-   its application's block, in the scheduler's unit; the "# scheduler"
+   its application's block, in the scheduler's unit, `indent` spaces further
+   in than the packet engine's; the "# scheduler"
    block (nothing without jobs); the scheduler's figures appended to a CSV
    plugin_figures field `figures` ("section.name=value", ';' between). */
-void insee_report_print_job(const insee_report *r, const insee_app_report *ar, FILE *out);
+void insee_report_print_job(const insee_report *r, const insee_app_report *ar, int indent,
+                            FILE *out);
 void insee_report_print_sched(const insee_report *r, FILE *out);
 void insee_report_sched_figures(const insee_report *r, GString *figures);
 gboolean insee_report_append_csv(const insee_report *r, const char *path, GError **err);
