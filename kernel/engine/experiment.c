@@ -249,7 +249,8 @@ enum { A_ARRIVAL = A_TASKS_PER_NODE + 1, A_ESTIMATE, A_RUNTIME };
      "the user's estimate of the job's run time, which backfilling trusts (0: none, "     \
      "the job counts as never ending)"},                                                  \
     {"runtime", INSEE_PARAM_DOUBLE, "0", 0, 1e15, NULL, "cycles or s",                     \
-     "a job of open-ended traffic generates for this long from its start, then drains "   \
+     "a job of open-ended traffic generates for this long from its start (the dynamic "    \
+     "engine: sends its rounds then and holds its nodes this long), then drains "         \
      "and ends (0: causal traffic, which ends on its own)"}
 static const insee_param_def job_params[] = {APPLICATION_PARAMS, JOB_PARAMS, {0}};
 /* [scheduler.workload]: the traffic of each job of a [scheduler] jobs log. */

@@ -266,6 +266,7 @@ void insee_sched_report(const insee_sched *s, insee_report *rep, const char *uni
     sum->nodes = s->nodes;
     sum->bsld_min = bsld_min;
     double first = INFINITY, last = -INFINITY, busy = 0;
+    uint32_t timed = 0; /* jobs with a run > 0, whose slowdown exists */
     for (uint32_t j = 0; j < s->n; j++) {
         const insee_job_rec *job = &s->jobs[j];
         insee_app_report *ar = &rep->apps[job->app];
@@ -283,13 +284,16 @@ void insee_sched_report(const insee_sched *s, insee_report *rep, const char *uni
         insee_job_figures_of(ar, bsld_min, &f);
         sum->mean_wait += f.wait;
         sum->mean_turnaround += f.turnaround;
-        sum->mean_slowdown += f.slowdown;
+        if (!isnan(f.slowdown)) {
+            sum->mean_slowdown += f.slowdown;
+            timed++;
+        }
         sum->mean_bounded_slowdown += f.bounded_slowdown;
     }
     if (s->done) {
         sum->mean_wait /= s->done;
         sum->mean_turnaround /= s->done;
-        sum->mean_slowdown /= s->done;
+        sum->mean_slowdown = timed ? sum->mean_slowdown / timed : NAN;
         sum->mean_bounded_slowdown /= s->done;
     }
     sum->first_arrival = first;

@@ -69,13 +69,19 @@ static void assert_job(const insee_report *r, const char *name, double start, do
               end);
 }
 
+/* A one-task all-to-one job sends nothing: it ends as it starts, a run of
+   0 whose slowdown does not exist and stays out of the mean. */
 Test(sched_dynamic, causal_job_lasts_its_bytes_over_the_bandwidth)
 {
-    char *jobs[] = {causal("pair", 2, 0.5, 0), NULL};
+    char *jobs[] = {causal("pair", 2, 0.5, 0), causal("idle", 1, 0.75, 0), NULL};
     insee_report r = run_jobs("", jobs);
     assert_job(&r, "pair", 0.5, 1.5); /* 1e9 bytes at 1e9 bytes/s */
+    assert_job(&r, "idle", 0.75, 0.75);
+    cr_expect_eq(r.sched->completed, 2);
     cr_expect(fabs(r.sched->makespan - 1) < 1e-12);
     cr_expect(fabs(r.sched->first_arrival - 0.5) < 1e-12);
+    cr_expect_float_eq(r.sched->mean_slowdown, 1, 1e-12);
+    cr_expect_float_eq(r.sched->mean_bounded_slowdown, 1, 1e-12);
     insee_report_clear(&r);
 }
 
