@@ -893,7 +893,9 @@ static void instant(insee_flow_dynamic *d)
         }
     }
     insee_share_update(d->share, rate_changed, d);
-    series_point p = {d->now, d->total_rate};
+    /* The total follows every rate change by a difference, so rounding can
+       leave a hair below 0 once the network is idle: no link runs backwards. */
+    series_point p = {d->now, MAX(0.0, d->total_rate)};
     g_array_append_val(d->series, p);
     d->rep->instants++;
 }
