@@ -1,6 +1,6 @@
-/* instance.h — the create()/destroy() that the arbiters and selections share: an instance
- * that needs nothing but its own memory. Compiled into each arbiter that
- * includes it (plugins may not call each other); static inline, so every
+/* instance.h — the create()/destroy() that the arbiters, selections and
+ * allocations share: an instance that needs nothing but its own memory.
+ * Compiled into each plugin that includes it (plugins may not call each other); static inline, so every
  * .so keeps its own hidden copy. */
 #ifndef INSEE_SCHED_INSTANCE_H
 #define INSEE_SCHED_INSTANCE_H
@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-/* malloc(size) for an instance of arbiter `name`; NULL with err filled
+/* malloc(size) for an instance of plugin `name`; NULL with err filled
    ("<name>: out of memory") when there is no memory. */
 static inline void *sched_alloc(size_t size, const char *name, insee_error *err)
 {
@@ -19,8 +19,9 @@ static inline void *sched_alloc(size_t size, const char *name, insee_error *err)
     return self;
 }
 
-/* The instance of an arbiter without parameters: its rule reads only the
-   requests and the per-output state, so the instance holds just its host. */
+/* The instance of a plugin without parameters (an arbiter's rule reads only
+   the requests and the per-output state, a selection's only the queue): it
+   holds just its host. */
 typedef struct sched_plain {
     const insee_host *host;
 } sched_plain;
