@@ -690,27 +690,34 @@ static GString *read_to_end(int fd)
     return text;
 }
 
-/* A stop signal during a long run (Ctrl-C, or TERM/HUP/QUIT from a batch
-   system or a closing terminal): the figures gathered so far, marked
-   interrupted, with no advice that more drain time would help; exit status
-   128 + the signal; neither the CSV, the JSON nor the packet trace written,
-   and no temporary left. */
-static void stop_long_run(int sig)
+/* Run `insee run` with `args` (the options after "run") and its outputs
+   in a fresh directory (CSV, JSON and, with `trace`, the packet trace), send `sig` after a second (past the
+   set-up: the handler is in place), and check what every stopped run
+   does: exit status 128 + the signal, the figures gathered so far marked
+   interrupted, neither the CSV, the JSON nor the packet trace written, and
+   no temporary left. Returns the report printed (g_string_free it). */
+static GString *stop_run(int sig, const char *const *args, gboolean trace)
 {
     char *dir = g_dir_make_tmp("insee-cli-XXXXXX", NULL);
     char *csv = g_strdup_printf("stats.csv=\"%s/runs.csv\"", dir);
-    char *trace = g_strdup_printf("stats.trace=\"%s/run.t.gz\"", dir);
+    char *trace_key = g_strdup_printf("stats.trace=\"%s/run.t.gz\"", dir);
     char *json = g_strdup_printf("--json=%s/run.json", dir);
-    /* No series: over 10^12 cycles it would not fit in memory. */
-    const char *argv[] = {INSEE_TEST_BIN, "run", "--set", "simulation.cycles=1000000000000",
-                          "--set", "stats.interval=0", "--set", csv, "--set", trace, json, NULL};
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (char *)INSEE_TEST_BIN);
+    g_ptr_array_add(argv, (char *)"run");
+    for (const char *const *a = args; *a; a++)
+        g_ptr_array_add(argv, (char *)*a);
+    const char *outputs[] = {json, "--set", csv, "--set", trace_key, NULL};
+    for (size_t a = 0; outputs[a] && (trace || a < 3); a++)
+        g_ptr_array_add(argv, (char *)outputs[a]);
+    g_ptr_array_add(argv, NULL);
     GPid pid;
     int out_fd;
     GError *err = NULL;
-    cr_assert(g_spawn_async_with_pipes(NULL, (char **)argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
-                                       NULL, &pid, NULL, &out_fd, NULL, &err),
+    cr_assert(g_spawn_async_with_pipes(NULL, (char **)argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                       NULL, NULL, &pid, NULL, &out_fd, NULL, &err),
               "spawn: %s", err ? err->message : "?");
-    g_usleep(1000000); /* past the set-up: the handler is in place */
+    g_usleep(1000000);
     kill(pid, sig);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -718,19 +725,45 @@ static void stop_long_run(int sig)
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig, "signal %d: status %d", sig,
               status);
     cr_assert(strstr(out->str, "INTERRUPTED"), "%s", out->str);
-    cr_assert(strstr(out->str, "accepted load"), "the figures so far: %s", out->str);
-    cr_assert(strstr(out->str, "NOT drained: the run was interrupted"), "%s", out->str);
-    cr_assert_null(strstr(out->str, "raise [simulation] drain"), "advice that does not fit");
     GDir *d = g_dir_open(dir, 0, NULL);
     const char *left = g_dir_read_name(d);
     cr_assert_null(left, "signal %d left behind: %s", sig, left);
     g_dir_close(d);
     g_rmdir(dir);
-    g_string_free(out, TRUE);
+    g_ptr_array_free(argv, TRUE);
     g_free(csv);
-    g_free(trace);
+    g_free(trace_key);
     g_free(json);
     g_free(dir);
+    return out;
+}
+
+/* A stop signal during a long run (Ctrl-C, or TERM/HUP/QUIT from a batch
+   system or a closing terminal): the packet engine's figures so far, with
+   no advice that more drain time would help. No series: over 10^12 cycles
+   it would not fit in memory. */
+static void stop_long_run(int sig)
+{
+    const char *args[] = {"--set", "simulation.cycles=1000000000000", "--set", "stats.interval=0",
+                          NULL};
+    GString *out = stop_run(sig, args, TRUE);
+    cr_assert(strstr(out->str, "accepted load"), "the figures so far: %s", out->str);
+    cr_assert(strstr(out->str, "NOT drained: the run was interrupted"), "%s", out->str);
+    cr_assert_null(strstr(out->str, "raise [simulation] drain"), "advice that does not fit");
+    g_string_free(out, TRUE);
+}
+
+/* The dynamic flow engine stops the same way, between two instants: a
+   stencil of 5 000 iterations (several seconds) stopped after a second prints
+   the messages it delivered so far and writes nothing. */
+Test(cli, sigint_stops_a_dynamic_run_with_partial_figures)
+{
+    const char *args[] = {"--set", "simulation.engine=\"dynamic\"", "--set",
+                          "router.plugin=\"dally\"", "--set", "traffic.plugin=\"stencil\"",
+                          "--set", "traffic.iterations=5000", NULL};
+    GString *out = stop_run(SIGINT, args, FALSE);
+    cr_assert(strstr(out->str, "messages "), "the figures so far: %s", out->str);
+    g_string_free(out, TRUE);
 }
 
 Test(cli, sigint_prints_partial_figures_and_writes_nothing)
