@@ -1,9 +1,12 @@
 /* kernel/workload/swf.c — the Standard Workload Format reader (swf.h). Only
  * the fields a job needs are kept; every field must still be a number, so a
  * file that is not SWF is refused at its first line rather than misread. */
+#define _POSIX_C_SOURCE 200809L /* insee/input.h: open, fdopen */
 #include "workload/swf.h"
 
 #include <errno.h>
+#include <insee/input.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define SWF_FIELDS 18
@@ -73,10 +76,34 @@ static gboolean parse_line(char *text, const char *path, uint32_t line, insee_sw
     return TRUE;
 }
 
+/* The whole file, opened as every input is (insee/input.h: a FIFO or a
+   device is refused at once instead of blocking or never ending). */
+static char *read_log(const char *path, GError **err)
+{
+    const char *why = NULL;
+    FILE *f = insee_input_open(path, &why);
+    GString *text = g_string_new(NULL);
+    if (f) {
+        char buf[1 << 16];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+            g_string_append_len(text, buf, (gssize)n);
+        why = ferror(f) ? g_strerror(errno) : NULL;
+        fclose(f);
+    }
+    if (!why)
+        return g_string_free(text, FALSE);
+    g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                "[scheduler] jobs = \"%s\" cannot be read: %s; give the path of an SWF job log "
+                "(a relative path is read from the experiment file's directory)", path, why);
+    g_string_free(text, TRUE);
+    return NULL;
+}
+
 GArray *insee_swf_read(const char *path, GError **err)
 {
-    char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, err))
+    char *text = read_log(path, err);
+    if (!text)
         return NULL;
     GArray *jobs = g_array_new(FALSE, FALSE, sizeof(insee_swf_job));
     char **lines = g_strsplit(text, "\n", -1);

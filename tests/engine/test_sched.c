@@ -297,6 +297,14 @@ Test(sched, bad_swf_names_file_line_and_field)
     cr_expect(strstr(e, "bad.swf:3") && strstr(e, "submit time"), "%s", e);
     g_free(e);
     g_free(toml);
+    /* A log that cannot be read, a directory here, is named with its key. */
+    toml = g_strdup_printf("%s[scheduler]\njobs = \"%s\"\n[scheduler.workload]\n"
+                           "plugin = \"uniform\"\nload = 0\n", net, dir);
+    e = run_toml_error(toml);
+    cr_expect(strstr(e, "[scheduler] jobs = ") && strstr(e, "cannot be read: it is a directory"),
+              "%s", e);
+    g_free(e);
+    g_free(toml);
     g_unlink(path);
     g_rmdir(dir);
     g_free(path);
