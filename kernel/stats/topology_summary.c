@@ -20,7 +20,7 @@ typedef struct own_routes {
 
 /* Routes asked at most: a topology's routing can cost far more per pair
    than a BFS step. */
-#define OWN_ROUTE_BUDGET (1ull << 24)
+#define OWN_ROUTE_BUDGET (1ull << 22)
 
 static void take_route(void *ctx, const uint32_t *ports, uint32_t hops, double share)
 {
