@@ -31,8 +31,10 @@
 #include "engine/experiment.h"
 #include "flow/flow.h"
 
-/* The most VCs tried when looking for the fewest a router accepts. */
-#define VCS_MAX 8u
+/* The most VCs tried when looking for the fewest a router accepts: a
+   router with hop-indexed VCs needs as many as the longest route (11 on a
+   DCell of two levels), and a network it cannot fit is skipped. */
+#define VCS_MAX 32u
 
 typedef struct network {
     const char *name;
