@@ -323,7 +323,7 @@ static char *refused_text(const router_state *st, guint from, guint to, const GS
     return g_string_free(out, FALSE);
 }
 
-/* The VC counts fit_of() tries, for messages: "1 to 8 VCs". */
+/* The VC counts fit_of() tries, for messages: "1 to 32 VCs". */
 static char *counts_tried(const router_state *st)
 {
     return st->vcs_fixed ? g_strdup_printf("vcs = %u (--set)", st->kernel.vcs)
