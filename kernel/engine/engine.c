@@ -880,17 +880,40 @@ static void compact_active(insee_engine *eng)
     a->len = kept;
 }
 
+/* INSEE's count: every packet whose head has left its injection queue and
+   whose tail is not consumed yet (in_flight less those still queued at
+   their source). */
+static uint64_t packets_past_sources(const insee_engine *eng)
+{
+    const insee_net *net = &eng->net;
+    uint64_t queued = 0;
+    for (uint32_t q = net->transit_queues; q < net->queues; q++)
+        for (uint32_t p = net->q_head[q]; p != INSEE_NONE; p = net->pkt[p].next)
+            queued++;
+    return eng->in_flight - queued;
+}
+
 /* Global congestion control: sample the share of transit slots in use every
    gcc_period cycles; injection waits while it is above the threshold. An
-   idle jump only skips samples of an empty network. */
+   idle jump only skips samples of an empty network. gcc_count = "insee" is
+   INSEE's code instead (data_generation.c, batch.c): its capacity counts
+   each port of a bidirectional direct network twice (radix * nways), the
+   limit is truncated to whole packets, the sources act on the sample taken
+   one period earlier, and they skip their draws rather than hold their
+   injection queues. */
 static void sample_congestion(insee_engine *eng)
 {
     if (eng->gcc <= 0 || eng->now < eng->gcc_next)
         return;
     const insee_net *net = &eng->net;
     double slots = (double)net->transit_queues * net->queue_packets;
-    eng->gcc_stop = slots > 0 && (double)net->transit_used / slots > eng->gcc;
     eng->gcc_next = eng->now + eng->gcc_period;
+    if (!eng->gcc_insee) {
+        eng->gcc_stop = slots > 0 && (double)net->transit_used / slots > eng->gcc;
+        return;
+    }
+    eng->gcc_skip = eng->gcc_over;
+    eng->gcc_over = packets_past_sources(eng) > (uint64_t)(2 * slots * eng->gcc);
 }
 
 static void step(insee_engine *eng)

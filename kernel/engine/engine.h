@@ -141,6 +141,7 @@ typedef struct insee_engine {
     double ipr;                /* in-transit priority: fraction of arbitrations */
     double gcc;                /* global congestion control threshold (0: off) */
     uint64_t gcc_period;
+    gboolean gcc_insee;        /* gcc_count = "insee": INSEE's count, lag and action */
 
     size_t rstate_size;
     uint8_t *rstate;         /* routers * rstate_size */
@@ -179,6 +180,8 @@ typedef struct insee_engine {
     uint64_t dropped_failed;           /* packets whose every candidate left by a failed cable */
     uint64_t gcc_next;                 /* next occupancy sample */
     gboolean gcc_stop;                 /* injection stopped by global congestion control */
+    gboolean gcc_skip;                 /* gcc_insee: the sources skip their draws */
+    gboolean gcc_over;                 /* gcc_insee: the last sample, applied at the next */
     insee_wheel wheel;
     insee_heap due;
     insee_active active;

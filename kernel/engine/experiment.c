@@ -151,7 +151,7 @@ static const insee_param_def flow_params[] = {
 };
 
 enum { R_VCS, R_QUEUE, R_INJECT, R_INJECTORS, R_INJECTION, R_CONSUMPTION, R_IPR, R_GCC,
-       R_GCC_PERIOD };
+       R_GCC_PERIOD, R_GCC_COUNT };
 static const insee_param_def router_params[] = {
     VCS_PARAM,
     {"queue_packets", INSEE_PARAM_INT, "4", 1, 4096, NULL, "packets",
@@ -174,6 +174,10 @@ static const insee_param_def router_params[] = {
      "slots is in use (0: off; INSEE §2.2.5)"},
     {"gcc_period", INSEE_PARAM_INT, "100", 1, 1e9, NULL, "cycles",
      "how often global congestion control samples the network's occupancy"},
+    {"gcc_count", INSEE_PARAM_ENUM, "\"transit\"", 1, 0, "transit|insee", NULL,
+     "transit: the share of transit queue slots in use holds injection back (the paper); "
+     "insee: INSEE's code, packets past their injection queue against twice the slots, "
+     "the sample one period old, and the sources skip their draws meanwhile"},
     {0},
 };
 
@@ -1367,6 +1371,7 @@ static void set_engine_params(insee_experiment *exp)
     eng->ipr = kernel_value(exp, "router", R_IPR)->d;
     eng->gcc = kernel_value(exp, "router", R_GCC)->d;
     eng->gcc_period = (uint64_t)kernel_value(exp, "router", R_GCC_PERIOD)->i;
+    eng->gcc_insee = kernel_value(exp, "router", R_GCC_COUNT)->i == 1;
 }
 
 /* The collector, with what [stats] asks for; the network tells it when a

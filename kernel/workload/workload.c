@@ -448,7 +448,7 @@ void insee_workload_due(insee_engine *eng, uint32_t task)
                           local_task, next);
         return;
     }
-    if (!sends) {
+    if (!sends || eng->gcc_skip) { /* gcc_skip: INSEE's congestion control drops the draw */
         schedule_task(eng, task, next);
         return;
     }

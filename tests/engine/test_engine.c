@@ -194,6 +194,50 @@ Test(engine, ipr_and_gcc_relieve_a_saturated_network)
     insee_report_clear(&gcc);
 }
 
+/* gcc_count = "insee" (INSEE's code): its capacity counts every transit
+   slot twice, so gcc = 0.5 puts the limit at the slot count, which the
+   packets past their sources (each holding a transit slot until its tail
+   is consumed) never exceed: the run is the one without congestion
+   control. */
+static insee_report gcc_run(const char *gcc, uint64_t cycles, double load)
+{
+    char *toml = g_strdup_printf("[simulation]\nseed = 3\nwarmup = 0\ncycles = %" G_GUINT64_FORMAT
+                                 "\n[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                                 "[router]\nplugin = \"dally\"\n%s\n"
+                                 "[traffic]\nplugin = \"uniform\"\nload = %g\n",
+                                 cycles, gcc, load);
+    insee_report r = run_toml(toml);
+    assert_all_delivered(&r);
+    g_free(toml);
+    return r;
+}
+
+Test(engine, gcc_insee_limit_is_twice_the_slots)
+{
+    insee_report off = gcc_run("", 20000, 0.9);
+    insee_report half = gcc_run("gcc = 0.5\ngcc_period = 1\ngcc_count = \"insee\"", 20000, 0.9);
+    cr_assert_eq(half.total_generated, off.total_generated);
+    cr_assert_eq(half.total_delivered, off.total_delivered);
+    cr_assert_float_eq(half.latency_gen.mean, off.latency_gen.mean, 1e-12);
+    insee_report_clear(&off);
+    insee_report_clear(&half);
+}
+
+/* A limit below one packet, sampled every T cycles, the first sample at
+   cycle 0: the sample at T finds packets inside and takes effect at 2T, so
+   the sources draw for exactly 2T cycles and then never again. A Bernoulli
+   source of 0.1 phits/cycle and 16-phit packets makes 2T * 16 * 0.1 / 16
+   packets in 2T cycles on the 16 nodes, within 5 standard deviations. */
+Test(engine, gcc_insee_acts_one_period_late_on_the_draws)
+{
+    const double T = 5000, expect = 2 * T * 16 * 0.1 / 16;
+    insee_report r = gcc_run("gcc = 0.0001\ngcc_period = 5000\ngcc_count = \"insee\"", 15000, 0.1);
+    double sd = sqrt(expect * (1 - 0.1 / 16));
+    cr_assert_lt(fabs((double)r.total_generated - expect), 5 * sd, "%" G_GUINT64_FORMAT
+                 " packets generated, %.0f expected", r.total_generated, expect);
+    insee_report_clear(&r);
+}
+
 Test(engine, accepted_equals_offered_below_saturation)
 {
     for (double load = 0.05; load <= 0.3001; load += 0.05) {
