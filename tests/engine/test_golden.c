@@ -22,7 +22,7 @@
 #define ROWS 70
 #define REF_SEEDS 5
 #define FAMILIES INSEE_TEST_SOURCE_DIR "/tests/golden/insee-families.csv"
-#define FAMILY_ROWS 18
+#define FAMILY_ROWS 21
 #define REF_CYCLES 100000.0
 /* Under the sanitizers (about 20 times slower) one shorter run per row,
    after INSEE's whole warm-up; the tolerance widens with the noise of
@@ -134,7 +134,8 @@ ParameterizedTest(int *i, golden, insee_8x8_uniform)
 /* What each case of insee-families.csv runs: INSEE's model in each family,
    with the options that make it INSEE's (multistage rule = "insee";
    twisted-torus order = "draw" and kary-ntree nic = true are defaults;
-   reactive as INSEE sends it). %.2f is the offered load. */
+   reactive as INSEE sends it; GCC counted as INSEE's code counts it). %.2f
+   is the offered load. */
 static const struct family_case {
     const char *name;
     const char *body;
@@ -156,6 +157,11 @@ static const struct family_case {
      "[router]\nplugin = \"bubble\"\nmode = \"smart\"\nvcs = 2\n"
      "[traffic]\nplugin = \"reactive\"\nload = %.2f\nprobability = 0.5\ncascade = true\n"
      "replies = \"instead\"\nreply_to = \"pattern\"\n"},
+    {"torus-gcc",
+     "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+     "[router]\nplugin = \"dally\"\nmode = \"basic\"\nvcs = 2\ngcc = 0.05\ngcc_period = 80\n"
+     "gcc_count = \"insee\"\n"
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
 };
 
 /* Row `index` of the families file: its case, INSEE's seeds and figures. */
