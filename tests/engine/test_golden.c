@@ -22,7 +22,7 @@
 #define ROWS 70
 #define REF_SEEDS 5
 #define FAMILIES INSEE_TEST_SOURCE_DIR "/tests/golden/insee-families.csv"
-#define FAMILY_ROWS 21
+#define FAMILY_ROWS 26
 #define REF_CYCLES 100000.0
 /* Under the sanitizers (about 20 times slower) one shorter run per row,
    after INSEE's whole warm-up; the tolerance widens with the noise of
@@ -151,6 +151,10 @@ static const struct family_case {
     {"twisted-torus-basic",
      "[topology]\nplugin = \"twisted-torus\"\ndims = [8, 4]\n"
      "[router]\nplugin = \"dally\"\nmode = \"basic\"\nvcs = 2\n"
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+    {"twisted-torus-bubble",
+     "[topology]\nplugin = \"twisted-torus\"\ndims = [8, 4]\n"
+     "[router]\nplugin = \"bubble\"\nmode = \"smart\"\nvcs = 2\n"
      "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
     {"torus-reactive",
      "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
