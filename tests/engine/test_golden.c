@@ -27,15 +27,27 @@
 /* Under the sanitizers (about 20 times slower) one shorter run per row,
    after INSEE's whole warm-up; the tolerance widens with the noise of
    shorter runs, as it should. */
+#define FULL_SEEDS 2
+#define FULL_WARMUP 20000
+#define FULL_CYCLES 50000
 #ifdef INSEE_TEST_SANITIZED
 #define SEEDS 1
 #define WARMUP 30000
 #define CYCLES 20000
 #else
-#define SEEDS 2
-#define WARMUP 20000
-#define CYCLES 50000
+#define SEEDS FULL_SEEDS
+#define WARMUP FULL_WARMUP
+#define CYCLES FULL_CYCLES
 #endif
+
+/* How long our runs of a point are: SEEDS runs of CYCLES after WARMUP, or
+   the full length even under the sanitizers. */
+typedef struct run_length {
+    int seeds, warmup, cycles;
+} run_length;
+
+static const run_length usual = {SEEDS, WARMUP, CYCLES};
+static const run_length full = {FULL_SEEDS, FULL_WARMUP, FULL_CYCLES};
 
 typedef struct golden_row {
     char topology[16], router[16], mode[16];
@@ -72,29 +84,30 @@ static golden_row read_row(int index)
 /* Tolerance on a mean: `rel` of the reference, or three standard errors of
    the difference (INSEE over ref_seeds runs of REF_CYCLES, ours over SEEDS
    runs of CYCLES, whose spread scales as 1/sqrt(cycles)). */
-static double tolerance(double ref, double sd, double rel, int ref_seeds)
+static double tolerance(double ref, double sd, double rel, int ref_seeds, run_length n)
 {
-    double ours = sd * sqrt(REF_CYCLES / CYCLES);
-    double se = sqrt(sd * sd / ref_seeds + ours * ours / SEEDS);
+    double ours = sd * sqrt(REF_CYCLES / n.cycles);
+    double se = sqrt(sd * sd / ref_seeds + ours * ours / n.seeds);
     return fmax(rel * ref, 3 * se);
 }
 
 /* Our means over SEEDS runs of the experiment `body` (its [topology],
    [router] and [traffic] tables) against INSEE's figures. */
-static void check_point(const char *label, const char *body, const golden_row *g, int ref_seeds)
+static void check_point(const char *label, const char *body, const golden_row *g, int ref_seeds,
+                        run_length n)
 {
     double accepted = 0, latency = 0;
-    for (int seed = 1; seed <= SEEDS; seed++) {
+    for (int seed = 1; seed <= n.seeds; seed++) {
         char *toml = g_strdup_printf("[simulation]\nseed = %d\nwarmup = %d\ncycles = %d\n%s",
-                                     seed, WARMUP, CYCLES, body);
+                                     seed, n.warmup, n.cycles, body);
         insee_report r = run_toml(toml);
-        accepted += r.accepted_load / SEEDS;
-        latency += r.latency_gen.mean / SEEDS;
+        accepted += r.accepted_load / n.seeds;
+        latency += r.latency_gen.mean / n.seeds;
         insee_report_clear(&r);
         g_free(toml);
     }
-    double ta = tolerance(g->accepted, g->accepted_sd, 0.01, ref_seeds);
-    double tl = tolerance(g->latency, g->latency_sd, 0.05, ref_seeds);
+    double ta = tolerance(g->accepted, g->accepted_sd, 0.01, ref_seeds, n);
+    double tl = tolerance(g->latency, g->latency_sd, 0.05, ref_seeds, n);
     cr_expect(fabs(accepted - g->accepted) <= ta,
               "%s at %.1f: accepted %.4f, INSEE %.4f (tolerance %.4f)", label, g->offered,
               accepted, g->accepted, ta);
@@ -126,7 +139,7 @@ ParameterizedTest(int *i, golden, insee_8x8_uniform)
         "inject_packets = 4\n[traffic]\nplugin = \"uniform\"\nload = %.2f\n",
         g.topology, g.router, g.mode, g.offered);
     char *label = g_strdup_printf("%s %s %s", g.topology, g.router, g.mode);
-    check_point(label, body, &g, REF_SEEDS);
+    check_point(label, body, &g, REF_SEEDS, usual);
     g_free(label);
     g_free(body);
 }
@@ -139,33 +152,40 @@ ParameterizedTest(int *i, golden, insee_8x8_uniform)
 static const struct family_case {
     const char *name;
     const char *body;
+    /* Run at full length even under the sanitizers: GCC's throttling
+       swings over thousands of cycles, so one short run strays further
+       than the scaling of INSEE's deviation by run length allows (seed 1
+       over 20 000 cycles at 0.9: 0.5230 against 0.5319-0.5378 for seeds
+       2 to 4). */
+    gboolean full;
 } family_cases[] = {
     {"kary-ntree-static",
      "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n"
      "[router]\nplugin = \"multistage\"\nmode = \"static\"\nrule = \"insee\"\nvcs = 2\n"
-     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n", FALSE},
     {"kary-ntree-adaptive",
      "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n"
      "[router]\nplugin = \"multistage\"\nmode = \"adaptive\"\nrule = \"insee\"\nvcs = 2\n"
-     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n", FALSE},
     {"twisted-torus-basic",
      "[topology]\nplugin = \"twisted-torus\"\ndims = [8, 4]\n"
      "[router]\nplugin = \"dally\"\nmode = \"basic\"\nvcs = 2\n"
-     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n", FALSE},
     {"twisted-torus-bubble",
      "[topology]\nplugin = \"twisted-torus\"\ndims = [8, 4]\n"
      "[router]\nplugin = \"bubble\"\nmode = \"smart\"\nvcs = 2\n"
-     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n", FALSE},
     {"torus-reactive",
      "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
      "[router]\nplugin = \"bubble\"\nmode = \"smart\"\nvcs = 2\n"
      "[traffic]\nplugin = \"reactive\"\nload = %.2f\nprobability = 0.5\ncascade = true\n"
-     "replies = \"instead\"\nreply_to = \"pattern\"\n"},
+     "replies = \"instead\"\nreply_to = \"pattern\"\n", FALSE},
     {"torus-gcc",
      "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
      "[router]\nplugin = \"dally\"\nmode = \"basic\"\nvcs = 2\ngcc = 0.05\ngcc_period = 80\n"
      "gcc_count = \"insee\"\n"
-     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n"},
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n",
+     TRUE},
 };
 
 /* Row `index` of the families file: its case, INSEE's seeds and figures. */
@@ -197,6 +217,6 @@ ParameterizedTest(int *i, golden, insee_families)
             c = &family_cases[k];
     cr_assert_not_null(c, "%s: unknown case %s", FAMILIES, name);
     char *body = g_strdup_printf(c->body, g.offered);
-    check_point(name, body, &g, seeds);
+    check_point(name, body, &g, seeds, c->full ? full : usual);
     g_free(body);
 }
