@@ -100,7 +100,8 @@ typedef struct markov {
 } markov;
 
 /* A number in plain decimal notation (digits, an optional fraction and
-   exponent), read the same in any locale; false when there is none. */
+   exponent), read the same in any locale; false when there is none or it
+   is too large for a double. */
 static bool read_number(const char **p, double *out)
 {
     const char *s = *p;
@@ -124,8 +125,11 @@ static bool read_number(const char **p, double *out)
         scale += sign * x;
         s = e;
     }
-    /* 0 times an exponent too large for a double ("0e999") is 0, not NaN. */
+    /* 0 times an exponent too large for a double ("0e999") is 0, not NaN;
+       400 digits times 1e-400 is infinity times 0, which is no number. */
     *out = v == 0 ? 0 : v * pow(10, scale);
+    if (!isfinite(*out))
+        return false;
     *p = s;
     return true;
 }
