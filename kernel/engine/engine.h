@@ -197,7 +197,8 @@ typedef struct insee_engine {
     size_t arb_stride;       /* sizeof(insee_request) as the arbiter was built */
     uint8_t *arb_packed;     /* arb_req at that stride, for older arbiters */
     uint32_t *arb_rec;       /* the insee_request_rec of each of those */
-    insee_vec touched;
+    insee_vec touched;       /* outputs requested this cycle, each once */
+    insee_vec sort_scratch;  /* room to sort `touched` */
     insee_vec link_check;    /* links that may start a packet after arbitration */
     uint8_t *link_checked;   /* per link: already in link_check */
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Instructions per packet-hop of the packet engine, counted by callgrind
+# (valgrind) on the reference experiments: the whole process run twice,
+# measuring C and 2C cycles after the same warm-up; the difference in
+# instructions over the difference in packet-hops measured is what one more
+# packet-hop costs, with set-up, warm-up and drain cancelled out. The count
+# does not depend on the machine or its load, so two builds compare exactly.
+#
+#   bench/instructions.sh [BUILD_DIR [SOURCE_DIR]]
+#
+# BUILD_DIR defaults to build-bench, SOURCE_DIR (the tree built there) to
+# this one; the experiments are always this tree's (bench/compare.sh counts
+# an older commit's build on them).
+#
+# Prints one row per experiment: instructions per packet-hop, and the
+# packet-hops the longer run measured.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-bench}
+src=${2:-$root}
+command -v valgrind >/dev/null || { echo "bench/instructions.sh: needs valgrind (apt install valgrind)" >&2; exit 1; }
+
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# count CYCLES ARGS...: "instructions packet_hops" of one run under callgrind
+count() {
+  local cycles=$1 ir hops
+  shift
+  valgrind --tool=callgrind --callgrind-out-file="$scratch/cg" \
+    "$build/insee" run "$@" --set simulation.phases=fixed --set simulation.warmup=1000 \
+    --set "simulation.cycles=$cycles" --set "stats.json=$scratch/run.json" >/dev/null 2>"$scratch/log" ||
+    { cat "$scratch/log" >&2; exit 1; }
+  ir=$(awk '/^summary:/ { print $2 }' "$scratch/cg")
+  hops=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["packet_hops"])' \
+           "$scratch/run.json")
+  echo "$ir $hops"
+}
+
+# row LABEL CYCLES ARGS...: instructions per packet-hop between CYCLES and 2 CYCLES
+row() {
+  local label=$1 cycles=$2 a b
+  shift 2
+  a=$(count "$cycles" "$@")
+  b=$(count $((2 * cycles)) "$@")
+  awk -v label="$label" -v a="$a" -v b="$b" 'BEGIN {
+    split(a, x, " "); split(b, y, " ")
+    printf "%-34s %10.0f %12d\n", label, (y[1] - x[1]) / (y[2] - x[2]), y[2] }'
+}
+
+ref=$root/bench/reference.toml
+tree=$root/examples/fat-tree-4ary3-updown.toml
+printf '%-34s %10s %12s\n' experiment "instr/hop" "packet-hops"
+row "8x8 dally basic 0.3"          4000 "$ref"
+row "8x8 bubble smart 0.3"         4000 "$ref" --set router.plugin=bubble --set router.mode=smart
+row "8x8 dally basic 1.0 (saturated)" 1000 "$ref" --set traffic.load=1.0
+row "32x32 dally basic 0.075"      1000 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.075
+row "4-ary 3-tree updown room 0.3" 4000 "$tree" --set traffic.load=0.3 --set simulation.packet_phits=16
