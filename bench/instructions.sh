@@ -31,8 +31,8 @@ count() {
   local cycles=$1 ir hops
   shift
   valgrind --tool=callgrind --callgrind-out-file="$scratch/cg" \
-    "$build/insee" run "$@" --set simulation.phases=fixed --set simulation.warmup=1000 \
-    --set "simulation.cycles=$cycles" --set "stats.json=$scratch/run.json" >/dev/null 2>"$scratch/log" ||
+    "$build/insee" run --set simulation.phases=fixed --set simulation.warmup=1000 \
+    --set "simulation.cycles=$cycles" --set "stats.json=$scratch/run.json" "$@" >/dev/null 2>"$scratch/log" ||
     { cat "$scratch/log" >&2; exit 1; }
   ir=$(awk '/^summary:/ { print $2 }' "$scratch/cg")
   hops=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["packet_hops"])' \
@@ -58,4 +58,6 @@ row "8x8 dally basic 0.3"          4000 "$ref"
 row "8x8 bubble smart 0.3"         4000 "$ref" --set router.plugin=bubble --set router.mode=smart
 row "8x8 dally basic 1.0 (saturated)" 1000 "$ref" --set traffic.load=1.0
 row "32x32 dally basic 0.075"      1000 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.075
+row "32x32 dally basic 0.4 (saturated)" 500 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.4 \
+  --set simulation.warmup=3000
 row "4-ary 3-tree updown room 0.3" 4000 "$tree" --set traffic.load=0.3 --set simulation.packet_phits=16

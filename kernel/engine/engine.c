@@ -93,6 +93,9 @@ void insee_engine_prepare(insee_engine *eng)
         eng->arb_packed = g_malloc(eng->arb_stride * inputs);
     eng->arb_rec = g_new(uint32_t, inputs);
     eng->out_req = g_new(uint32_t, net->outputs);
+    eng->room_first = g_new(uint32_t, net->transit_queues + 1);
+    memset(eng->room_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
+    eng->room_next = g_new(uint32_t, net->queues + 1);
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
     eng->link_checked = g_new0(uint8_t, net->ports_total + 1);
     /* The farthest event: a head sleeping on an output VC whose packet
@@ -109,6 +112,8 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->node_rng);
     g_free(eng->ipr_rng);
     g_free(eng->out_req);
+    g_free(eng->room_first);
+    g_free(eng->room_next);
     g_free(eng->sort_scratch.v);
     g_free(eng->arb_req);
     g_free(eng->arb_packed);
@@ -207,10 +212,23 @@ void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
     schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
 
+/* Queue q has one more free slot: the heads sleeping until it had room
+   ask again this cycle. Slots free only in a cycle's first phase, so they
+   ask in the same cycle as if they had asked every cycle. */
+static void wake_sleepers(insee_engine *eng, uint32_t q)
+{
+    uint32_t s = eng->room_first[q];
+    eng->room_first[q] = INSEE_NONE;
+    for (; s != INSEE_NONE; s = eng->room_next[s])
+        active_push(&eng->active, s);
+}
+
 static void release(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     insee_net_release_slot(net, q);
+    if (q < net->transit_queues && eng->room_first[q] != INSEE_NONE)
+        wake_sleepers(eng, q);
     net->q_flags[q] &= (uint8_t)~INSEE_Q_DEPARTING;
     insee_engine_queue_wake(eng, q);
     if (q >= net->transit_queues)
@@ -403,9 +421,11 @@ static uint64_t ovc_free_bound(const insee_engine *eng, uint32_t gp, uint32_t ov
 /* The candidate the head of active entry i requests, or FALSE when none is
    admissible now: a candidate is admissible when its output VC is not held
    by another packet and its downstream queue has the room it asks. A pure
-   router's head whose every candidate waits only for a held output VC sleeps
-   until the first of them may free: nothing could change its answer before
-   then. */
+   router's blocked head sleeps while nothing could change its answer: when
+   every candidate waits for a held output VC, until the first of them may
+   free; when every one waits for room in one downstream queue, until that
+   queue frees a slot. Heads waiting for both, or for room in several
+   queues, ask again every cycle. */
 static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
                                  insee_candidate *chosen, uint32_t *out, uint32_t *link)
 {
@@ -414,7 +434,8 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
     uint32_t n = 0;
     const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
     uint64_t wake = INSEE_NEVER;
-    gboolean only_held = n > 0;
+    uint32_t full = INSEE_NONE; /* the downstream queue short of room */
+    gboolean held = FALSE, several_full = FALSE;
     for (uint32_t c = 0; c < n; c++) {
         const insee_candidate *cd = &cand[c];
         if (cd->port >= INSEE_PORT_DROP) { /* or PORT_FAILED */
@@ -427,11 +448,14 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
             uint64_t free_at = ovc_free_bound(eng, gp, ovc);
             if (free_at < wake)
                 wake = free_at;
+            held = TRUE;
             continue;
         }
         uint32_t need = cd->room > 1 ? cd->room : 1;
-        if (insee_net_room(net, net->peer_queue[gp] + cd->vc) < need) {
-            only_held = FALSE;
+        uint32_t dq = net->peer_queue[gp] + cd->vc;
+        if (insee_net_room(net, dq) < need) {
+            several_full |= full != INSEE_NONE && full != dq;
+            full = dq;
             continue;
         }
         *chosen = *cd;
@@ -439,10 +463,16 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
         *link = gp;
         return TRUE;
     }
-    if (only_held && eng->route_pure) {
-        uint32_t q = eng->active.queue[i];
+    if (n == 0 || !eng->route_pure)
+        return FALSE;
+    uint32_t q = eng->active.queue[i];
+    if (full == INSEE_NONE) {
         eng->active.queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
         schedule(eng, wake, insee_event(INSEE_EV_HEAD_READY, q));
+    } else if (!held && !several_full) {
+        eng->active.queue[i] = INSEE_NONE;
+        eng->room_next[q] = eng->room_first[full];
+        eng->room_first[full] = q;
     }
     return FALSE;
 }
@@ -950,13 +980,17 @@ static void step(insee_engine *eng)
 }
 
 /* The next cycle with something to do: a packet moving, a source due, a
-   phase boundary. */
+   phase boundary, or the cycle a stall becomes a deadlock (heads sleeping
+   for room wait for nothing else). */
 static uint64_t next_cycle(insee_engine *eng)
 {
     if (eng->active.len || eng->wheel.pending)
         return eng->now + 1;
     uint64_t next = MIN(insee_workload_next_due(eng), insee_workload_sched_next(eng));
     next = MIN(next, MIN(eng->window_end, eng->phases.next));
+    if (eng->in_flight)
+        next = MIN(next, eng->last_move +
+                             (eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT));
     return next > eng->now + 1 ? next : eng->now + 1;
 }
 

@@ -185,6 +185,8 @@ typedef struct insee_engine {
     insee_wheel wheel;
     insee_heap due;
     insee_active active;
+    uint32_t *room_first;    /* per transit queue: first head sleeping until it has room */
+    uint32_t *room_next;     /* per queue: the next head sleeping on the same queue */
     gboolean route_pure;     /* the router declared INSEE_ROUTE_PURE */
     gboolean call_forwarded; /* it has forwarded() and did not declare NO_FORWARDED */
     gboolean multicast;      /* it declared INSEE_ROUTE_MULTICAST */
