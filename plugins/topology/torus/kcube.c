@@ -173,12 +173,18 @@ uint32_t kcube_node_router(void *self, uint32_t node)
 uint32_t kcube_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uint32_t salt,
                             insee_hop *out, uint32_t max)
 {
+    /* Both rows of coordinates once: reached through c->coord in the loop,
+       they were recomputed at every dimension (stores to `out` may alias
+       c), and this runs at every hop. */
     const kcube *c = self;
+    const uint16_t *from = &c->coord[(size_t)router * c->n];
+    const uint16_t *to = &c->coord[(size_t)dst_node * c->n];
     uint32_t w = 0;
     for (uint32_t d = 0; d < c->n && w < max; d++) {
-        uint32_t k = c->dim[d].k, s = coord(c, router, d), t = coord(c, dst_node, d);
+        uint32_t s = from[d], t = to[d];
         if (s == t)
             continue;
+        uint32_t k = c->dim[d].k;
         uint32_t fwd = plus_hops(k, s, t);
         if (!c->wrap) {
             out[w++] = t > s ? make_hop(c, d, +1, t - s, s, t) : make_hop(c, d, -1, s - t, s, t);
