@@ -14,22 +14,34 @@ static struct {
     int (*rank)(MPI_Comm, int *);
     int (*size)(MPI_Comm, int *);
     int (*barrier)(MPI_Comm);
+    int (*send)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
+    int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
+    int (*iprobe)(int, int, MPI_Comm, int *, MPI_Status *);
     int (*finalize)(void);
     MPI_Comm world;
+    MPI_Datatype word; /* MPI_UNSIGNED */
 } mpi;
+
+/* The two messages of the hand-out: a rank asks rank 0 for a run, rank 0
+   answers with one (G_MAXUINT: none is left). */
+enum { TAG_ASK = 1, TAG_RUN = 2 };
 
 /* Opened global (not G_MODULE_BIND_LOCAL): Open MPI's own components,
    which it opens in turn, look up its symbols. */
 static gboolean open_mpi(GError **err)
 {
     GModule *lib = g_module_open(INSEE_MPI_LIBRARY, 0);
-    gpointer world = NULL;
+    gpointer world = NULL, word = NULL;
     gboolean ok = lib && g_module_symbol(lib, "MPI_Init", (gpointer *)&mpi.init) &&
                   g_module_symbol(lib, "MPI_Comm_rank", (gpointer *)&mpi.rank) &&
                   g_module_symbol(lib, "MPI_Comm_size", (gpointer *)&mpi.size) &&
                   g_module_symbol(lib, "MPI_Barrier", (gpointer *)&mpi.barrier) &&
+                  g_module_symbol(lib, "MPI_Send", (gpointer *)&mpi.send) &&
+                  g_module_symbol(lib, "MPI_Recv", (gpointer *)&mpi.recv) &&
+                  g_module_symbol(lib, "MPI_Iprobe", (gpointer *)&mpi.iprobe) &&
                   g_module_symbol(lib, "MPI_Finalize", (gpointer *)&mpi.finalize) &&
-                  g_module_symbol(lib, "ompi_mpi_comm_world", &world);
+                  g_module_symbol(lib, "ompi_mpi_comm_world", &world) &&
+                  g_module_symbol(lib, "ompi_mpi_unsigned", &word);
     if (!ok) {
         g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
                     "sweep: started by mpirun, but Open MPI's library %s cannot be used (%s): "
@@ -39,6 +51,7 @@ static gboolean open_mpi(GError **err)
     }
     g_module_make_resident(lib);
     mpi.world = (MPI_Comm)world;
+    mpi.word = (MPI_Datatype)word;
     return TRUE;
 }
 #endif
@@ -74,6 +87,41 @@ void insee_sweep_ranks_wait(void)
 #ifdef INSEE_HAVE_MPI
     mpi.barrier(mpi.world);
 #endif
+}
+
+guint insee_sweep_ranks_ask(void)
+{
+#ifdef INSEE_HAVE_MPI
+    unsigned ask = 0, run = G_MAXUINT;
+    mpi.send(&ask, 1, mpi.word, 0, TAG_ASK, mpi.world);
+    mpi.recv(&run, 1, mpi.word, 0, TAG_RUN, mpi.world, MPI_STATUS_IGNORE);
+    return run;
+#else
+    return G_MAXUINT;
+#endif
+}
+
+guint insee_sweep_ranks_serve(guint (*next)(void *ctx), void *ctx)
+{
+    guint told_none = 0;
+#ifdef INSEE_HAVE_MPI
+    for (;;) {
+        int waiting = 0;
+        MPI_Status from;
+        mpi.iprobe(MPI_ANY_SOURCE, TAG_ASK, mpi.world, &waiting, &from);
+        if (!waiting)
+            break;
+        unsigned ask, run;
+        mpi.recv(&ask, 1, mpi.word, from.MPI_SOURCE, TAG_ASK, mpi.world, MPI_STATUS_IGNORE);
+        run = next(ctx);
+        mpi.send(&run, 1, mpi.word, from.MPI_SOURCE, TAG_RUN, mpi.world);
+        told_none += run == G_MAXUINT;
+    }
+#else
+    (void)next;
+    (void)ctx;
+#endif
+    return told_none;
 }
 
 void insee_sweep_ranks_leave(guint ranks)

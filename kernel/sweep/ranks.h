@@ -1,15 +1,20 @@
-/* kernel/sweep/ranks.h — a sweep started by Open MPI's mpirun: each rank a
- * shard of the runs (cluster.h), rank 0 the merge.
+/* kernel/sweep/ranks.h — a sweep started by Open MPI's mpirun: rank 0
+ * hands out the runs as ranks become free, and merges.
  *
- * `mpirun -n K insee sweep ...` starts K copies of the same command. Rank R
- * runs shard R + 1 of K into its own file (RESULTS-shard-(R+1).csv), with
- * -j JOBS runs at a time (1 unless -j is given: the ranks share the
- * machines' cores); once every rank has ended its shard (a barrier), rank 0
- * merges the shards into RESULTS and writes the summary, as
- * `insee sweep --merge` does, so the results are those of a sweep on one
- * machine byte for byte. A rank's shard file keeps each run it finished, so
- * a rank that dies (and mpirun then stopping the others) loses only the
- * runs it was running, and the same command again runs only what is left.
+ * `mpirun -n K insee sweep ...` starts K copies of the same command. Each
+ * rank R keeps the runs it finishes in its own file (RESULTS-shard-(R+1).csv)
+ * and runs -j JOBS at a time (1 unless -j is given: the ranks share the
+ * machines' cores). Rank 0 knows which runs every file and the merged
+ * results already hold; it runs runs too, and between them answers the
+ * other ranks' requests for the next run (insee_sweep_ranks_serve(); a rank
+ * asks with insee_sweep_ranks_ask() whenever it has room for one more), so
+ * a rank given slow runs takes fewer. Once every rank is told that none is
+ * left and has ended its runs (a barrier), rank 0 merges the files into
+ * RESULTS and writes the summary, as `insee sweep --merge` does: the
+ * results are those of a sweep on one machine byte for byte, whichever rank
+ * ran which run. A rank that dies (and mpirun then stopping the others)
+ * loses only the runs it was running; the same command again runs only
+ * what no file holds.
  *
  * Whether Open MPI is there is decided when insee is built (pkg-config
  * ompi-c); its library is opened by insee_sweep_ranks_join() under mpirun
@@ -30,6 +35,12 @@ G_BEGIN_DECLS
 gboolean insee_sweep_ranks_join(guint *rank, guint *ranks, GError **err);
 /* Wait until every rank has come here. */
 void insee_sweep_ranks_wait(void);
+/* A rank other than 0: the next run rank 0 hands it, G_MAXUINT when none
+   is left (then it asks no more). */
+guint insee_sweep_ranks_ask(void);
+/* Rank 0: answer every request waiting now with next(ctx) (G_MAXUINT:
+   none left), without waiting for more. Returns how many were told none. */
+guint insee_sweep_ranks_serve(guint (*next)(void *ctx), void *ctx);
 /* Leave the ranks (nothing when *ranks was 0). */
 void insee_sweep_ranks_leave(guint ranks);
 

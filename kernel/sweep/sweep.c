@@ -68,7 +68,7 @@ gboolean insee_sweep_options_given(void)
            opt_array;
 }
 
-/* ELSEWHERE: a run of another shard. */
+/* ELSEWHERE: a run of another shard, or under mpirun of another rank. */
 typedef enum { PENDING, RUNNING, DONE, FAILED, SKIPPED, ELSEWHERE } run_state;
 
 typedef struct {
@@ -103,6 +103,9 @@ typedef struct {
     guint counts[ELSEWHERE + 1];
     guint done_here; /* runs finished by this process, for the time left */
     gint64 started;
+    guint rank, ranks;  /* under mpirun (ranks.h); ranks 0 otherwise */
+    gboolean exhausted; /* a rank but 0: rank 0 said no run is left */
+    guint ranks_told;   /* rank 0: the other ranks told that none is left */
 } sweep;
 
 static volatile sig_atomic_t stop_signal;
@@ -262,8 +265,9 @@ static verdict load_verdict(const sweep *s, guint run)
     return failed || saturated(s, below) ? SKIP : GO;
 }
 
-/* The next run to start (marking those found skipped), or G_MAXUINT. */
-static guint next_run(sweep *s)
+/* The next run of this process's to start (marking those found skipped),
+   or G_MAXUINT. */
+static guint next_pending(sweep *s)
 {
     for (guint run = 0; run < s->runs; run++) {
         if (s->state[run] != PENDING)
@@ -275,6 +279,33 @@ static guint next_run(sweep *s)
             set_state(s, run, SKIPPED);
     }
     return G_MAXUINT;
+}
+
+/* Rank 0 hands a pending run to another rank: it is that rank's now. */
+static guint hand_out(void *ctx)
+{
+    sweep *s = ctx;
+    guint run = next_pending(s);
+    if (run != G_MAXUINT)
+        set_state(s, run, ELSEWHERE);
+    return run;
+}
+
+/* The next run to start: rank 0's to hand out, under mpirun for ranks
+   but 0; G_MAXUINT when none is left. */
+static guint next_run(sweep *s)
+{
+    if (!s->ranks || s->rank == 0)
+        return next_pending(s);
+    if (s->exhausted)
+        return G_MAXUINT;
+    guint run = insee_sweep_ranks_ask();
+    if (run >= s->runs || s->state[run] != ELSEWHERE) {
+        s->exhausted = TRUE;
+        return G_MAXUINT;
+    }
+    set_state(s, run, PENDING);
+    return run;
 }
 
 static char *run_file(const sweep *s, guint run, const char *ext)
@@ -420,22 +451,43 @@ static gboolean reap_one(sweep *s, gboolean block, gboolean *none, GError **err)
     return TRUE;
 }
 
+/* Rank 0 under mpirun, between its own runs: answer the other ranks'
+   requests until one of its runs ends, or, with none going, until every
+   rank has been told that none is left. Polled: a blocking wait for a run
+   could not answer, and the ranks' requests are few. */
+static gboolean serve_ranks(sweep *s, GError **err)
+{
+    gboolean none = TRUE, ok = TRUE;
+    for (;;) {
+        s->ranks_told += insee_sweep_ranks_serve(hand_out, s);
+        if (s->children->len)
+            ok = reap_one(s, FALSE, &none, err);
+        if (!ok || !none || stop_signal || (!s->children->len && s->ranks_told + 1 >= s->ranks))
+            return ok;
+        g_usleep(1000);
+    }
+}
+
 /* The schedule: as many runs going as -j allows, until none is left or a
    stop is requested (then the runs going are stopped and waited for). The
    rows of the runs that ended are saved once their successors have
-   started, so the processors never wait for the disk. */
+   started, so the processors never wait for the disk. Rank 0 under mpirun
+   serves the other ranks meanwhile, and goes on until all are served. */
 static gboolean run_all(sweep *s, GError **err)
 {
-    gboolean ok = TRUE, none = FALSE;
+    gboolean ok = TRUE, none = FALSE, serving = s->ranks > 1 && s->rank == 0;
     while (ok && !stop_signal) {
         guint run = 0;
         while (ok && s->children->len < s->jobs && (run = next_run(s)) != G_MAXUINT)
             ok = start_run(s, run, err);
         ok = ok && insee_sweep_results_save(s->results, err);
         show_progress(s);
-        if (!s->children->len)
+        if (!s->children->len && (!serving || s->ranks_told + 1 >= s->ranks))
             break;
-        ok = ok && reap_one(s, TRUE, &none, err);
+        if (serving)
+            ok = ok && serve_ranks(s, err);
+        else
+            ok = ok && reap_one(s, TRUE, &none, err);
         while (ok && !none && s->children->len)
             ok = reap_one(s, FALSE, &none, err);
     }
@@ -595,7 +647,7 @@ static gboolean open_results(sweep *s, GError **err)
     for (guint run = 0; run < s->runs; run++)
         s->row_of_run[run] = -1;
     take_finished_rows(s);
-    for (guint run = 0; s->set.shards && run < s->runs; run++)
+    for (guint run = 0; s->set.shards && !s->ranks && run < s->runs; run++)
         if (s->state[run] == PENDING && !insee_sweep_shard_has(run, s->set.shard, s->set.shards))
             set_state(s, run, ELSEWHERE);
     index_loads(s);
@@ -723,24 +775,28 @@ static char **shard_files(const char *output, guint shards)
     return files;
 }
 
-/* A rank's runs that the merged results already hold (a sweep run before
-   and merged, whose shard files are gone) are done. */
-static gboolean skip_merged(sweep *s, const char *merged, GError **err)
+/* The runs another file of the sweep holds (another rank's, or the merged
+   results of a sweep run before, whose rank files are gone) are done, not
+   this rank's. A file not there holds none. */
+static gboolean skip_held(sweep *s, const char *path, GError **err)
 {
-    insee_sweep_results *all = insee_sweep_results_open(merged, s->fingerprint, err);
-    if (!all)
+    if (!g_file_test(path, G_FILE_TEST_EXISTS))
+        return TRUE;
+    insee_sweep_results *held = insee_sweep_results_open(path, s->fingerprint, err);
+    if (!held)
         return FALSE;
-    for (guint row = 0; row < insee_sweep_results_rows(all); row++) {
-        guint run = run_of_row(all, row, s);
+    for (guint row = 0; row < insee_sweep_results_rows(held); row++) {
+        guint run = run_of_row(held, row, s);
         if (run != G_MAXUINT && s->state[run] == PENDING)
             set_state(s, run, ELSEWHERE);
     }
-    insee_sweep_results_free(all);
+    insee_sweep_results_free(held);
     return TRUE;
 }
 
-/* Rank `shard` - 1 of `shards` under mpirun: the shard into its own file,
-   less what the merged results hold. */
+/* Rank `shard` - 1 of `shards` under mpirun: its runs into its own file.
+   Rank 0 holds every run that no file holds yet, to run or hand out; the
+   others wait to be handed theirs. */
 static gboolean open_rank(sweep *s, guint shard, guint shards, GError **err)
 {
     if (s->set.saturation)
@@ -748,13 +804,19 @@ static gboolean open_rank(sweep *s, guint shard, guint shards, GError **err)
                           "other ranks' runs of a load. Sweep on one machine, or leave out "
                           "--stop-at-saturation");
     char *merged = s->set.output;
-    char *index = g_strdup_printf("%u", shard);
-    s->set.output = insee_sweep_shard_file(merged, index);
-    g_free(index);
+    char **files = shard_files(merged, shards);
+    s->set.output = g_strdup(files[shard - 1]);
     s->set.shard = shard;
     s->set.shards = shards;
     s->jobs = opt_jobs ? (guint)opt_jobs : 1;
-    gboolean ok = open_results(s, err) && skip_merged(s, merged, err);
+    gboolean ok = open_results(s, err);
+    for (guint run = 0; ok && shard > 1 && run < s->runs; run++)
+        if (s->state[run] == PENDING)
+            set_state(s, run, ELSEWHERE);
+    ok = ok && (shard > 1 || skip_held(s, merged, err));
+    for (guint i = 0; ok && shard == 1 && i < shards; i++)
+        ok = i == shard - 1 || skip_held(s, files[i], err);
+    g_strfreev(files);
     g_free(merged);
     return ok;
 }
@@ -775,7 +837,8 @@ static int sweep_part(sweep *s, const char *output, guint shard, guint shards)
     return sweep_all(s);
 }
 
-/* Under mpirun (ranks.h): rank R runs shard R + 1, rank 0 then merges. */
+/* Under mpirun (ranks.h): rank R runs what it is handed into file R + 1,
+   rank 0 then merges. */
 static int sweep_ranks(const sweep *base, const char *output, guint rank, guint ranks)
 {
     if (opt_shard || opt_merge || opt_slurm) {
@@ -785,6 +848,8 @@ static int sweep_ranks(const sweep *base, const char *output, guint rank, guint 
         return fail(err, EXIT_USAGE);
     }
     sweep s = *base;
+    s.rank = rank;
+    s.ranks = ranks;
     int code = sweep_part(&s, output, rank + 1, ranks);
     sweep_clear(&s);
     if (stop_signal)
