@@ -290,6 +290,18 @@ static int cmd_run(int argc, char **argv)
     return code;
 }
 
+/* One run of a sweep, in the child a sweep forked for it (sweep.h): `insee
+   run` as if started with these --set values, the sweep's --plugin-dir
+   values kept. */
+static int sweep_run(const char *config, char **sets)
+{
+    opt_set = sets;
+    opt_json = FALSE;
+    opt_json_file = NULL;
+    char *argv[] = {(char *)config, NULL};
+    return cmd_run(config ? 1 : 0, argv);
+}
+
 static int cmd_topology(int argc, char **argv)
 {
     int code = EXIT_OK;
@@ -444,7 +456,8 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "plot") == 0) {
         code = insee_plot_command(argc - 2, argv + 2, opt_output);
     } else if (strcmp(argv[1], "sweep") == 0) {
-        code = insee_sweep_command(argc - 2, argv + 2, opt_output, opt_set, opt_plugin_dirs);
+        code = insee_sweep_command(argc - 2, argv + 2, opt_output, opt_set, opt_plugin_dirs,
+                                   sweep_run);
     } else if (strcmp(argv[1], "trace") == 0) {
         code = cmd_trace(argc - 2, argv + 2);
     } else {

@@ -5,14 +5,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Between fork and exec only async-signal-safe calls: the parent may hold
-   locks (malloc's) that the child would wait on forever. */
-static void exec_child(char *const *argv, const char *log, pid_t parent)
+/* The child's first steps: killed with the sweep, standard input and
+   output to /dev/null, standard error to `log`. Only async-signal-safe
+   calls: the parent may hold locks (malloc's) that the child would wait on
+   forever. */
+static void child_begin(const char *log, pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
@@ -21,22 +24,55 @@ static void exec_child(char *const *argv, const char *log, pid_t parent)
     int err = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0)
         _exit(127);
-    execv(argv[0], argv);
-    _exit(127);
+}
+
+static pid_t fork_failed(GError **err)
+{
+    int e = errno;
+    g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e),
+                "could not start a run (fork: %s)", g_strerror(e));
+    return -1;
 }
 
 pid_t insee_sweep_child_start(char *const *argv, const char *log, GError **err)
 {
     pid_t parent = getpid();
     pid_t pid = fork();
-    if (pid == 0)
-        exec_child(argv, log, parent);
-    if (pid < 0) {
-        int e = errno;
-        g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e),
-                    "could not start a run (fork: %s)", g_strerror(e));
+    if (pid == 0) {
+        child_begin(log, parent);
+        execv(argv[0], argv);
+        _exit(127);
     }
-    return pid;
+    return pid < 0 ? fork_failed(err) : pid;
+}
+
+gboolean insee_sweep_child_can_fork(void)
+{
+    GDir *tasks = g_dir_open("/proc/self/task", 0, NULL);
+    guint threads = 0;
+    while (tasks && g_dir_read_name(tasks))
+        threads++;
+    if (tasks)
+        g_dir_close(tasks);
+    return threads == 1;
+}
+
+pid_t insee_sweep_child_call(int (*body)(void *ctx), void *ctx, const char *log, GError **err)
+{
+    pid_t parent = getpid();
+    fflush(NULL); /* nothing of the sweep's buffered output twice */
+    pid_t pid = fork();
+    if (pid == 0) {
+        child_begin(log, parent);
+        /* The sweep's handlers would keep the run going on a stop. */
+        static const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+        for (size_t i = 0; i < G_N_ELEMENTS(stops); i++)
+            signal(stops[i], SIG_DFL);
+        int code = body(ctx);
+        fflush(NULL);
+        _exit(code & 0xff);
+    }
+    return pid < 0 ? fork_failed(err) : pid;
 }
 
 /* The log's last non-empty line, or NULL. */

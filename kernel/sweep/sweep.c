@@ -106,6 +106,8 @@ typedef struct {
     guint rank, ranks;  /* under mpirun (ranks.h); ranks 0 otherwise */
     gboolean exhausted; /* a rank but 0: rank 0 said no run is left */
     guint ranks_told;   /* rank 0: the other ranks told that none is left */
+    insee_sweep_runner runner; /* a run in a forked child, when fork_runs */
+    gboolean fork_runs;
 } sweep;
 
 static volatile sig_atomic_t stop_signal;
@@ -332,9 +334,10 @@ static GPtrArray *command_words(const sweep *s, const char *command)
     return a;
 }
 
-static char **run_argv(const sweep *s, guint run)
+/* The --set values of a run: the sweep's, its point's, its seed, and its
+   CSV row into the sweep's scratch directory. NULL-terminated; g_strfreev. */
+static char **run_sets(const sweep *s, guint run)
 {
-    GPtrArray *a = command_words(s, "run");
     GPtrArray *sets = g_ptr_array_new_with_free_func(g_free);
     for (char *const *x = s->sets; x && *x; x++)
         g_ptr_array_add(sets, g_strdup(*x));
@@ -348,22 +351,48 @@ static char **run_argv(const sweep *s, guint run)
     g_ptr_array_add(sets, g_strdup("stats.json=\"\""));
     g_ptr_array_add(sets, g_strdup("stats.trace=\"\""));
     g_free(csv);
-    for (guint i = 0; i < sets->len; i++) {
+    g_ptr_array_add(sets, NULL);
+    return (char **)g_ptr_array_free(sets, FALSE);
+}
+
+static char **run_argv(const sweep *s, char *const *sets)
+{
+    GPtrArray *a = command_words(s, "run");
+    for (char *const *x = sets; *x; x++) {
         g_ptr_array_add(a, g_strdup("--set"));
-        g_ptr_array_add(a, g_strdup(g_ptr_array_index(sets, i)));
+        g_ptr_array_add(a, g_strdup(*x));
     }
-    g_ptr_array_free(sets, TRUE);
     g_ptr_array_add(a, NULL);
     return (char **)g_ptr_array_free(a, FALSE);
 }
 
+/* What a forked child runs: the sweep's runner on its own run. */
+typedef struct {
+    const sweep *s;
+    char **sets;
+} in_process;
+
+static int run_in_process(void *ctx)
+{
+    const in_process *r = ctx;
+    return r->s->runner(r->s->config, r->sets);
+}
+
 static gboolean start_run(sweep *s, guint run, GError **err)
 {
-    char **argv = run_argv(s, run);
+    char **sets = run_sets(s, run);
     char *log = run_file(s, run, "log");
-    pid_t pid = insee_sweep_child_start(argv, log, err);
+    pid_t pid;
+    if (s->fork_runs) {
+        in_process r = {s, sets};
+        pid = insee_sweep_child_call(run_in_process, &r, log, err);
+    } else {
+        char **argv = run_argv(s, sets);
+        pid = insee_sweep_child_start(argv, log, err);
+        g_strfreev(argv);
+    }
     g_free(log);
-    g_strfreev(argv);
+    g_strfreev(sets);
     if (pid < 0)
         return FALSE;
     child c = {pid, run};
@@ -865,7 +894,7 @@ static int sweep_ranks(const sweep *base, const char *output, guint rank, guint 
 }
 
 int insee_sweep_command(int argc, char **argv, const char *output, char *const *sets,
-                        char *const *plugin_dirs)
+                        char *const *plugin_dirs, insee_sweep_runner runner)
 {
     GError *err = NULL;
     if (argc > 1) {
@@ -876,7 +905,8 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
     if (!insee_sweep_ranks_join(&rank, &ranks, &err))
         return fail(err, EXIT_USAGE);
     sweep s = {.config = argc ? argv[0] : NULL, .sets = sets, .plugin_dirs = plugin_dirs,
-               .started = g_get_monotonic_time()};
+               .started = g_get_monotonic_time(), .runner = runner,
+               .fork_runs = runner && !ranks && insee_sweep_child_can_fork()};
     int code;
     if (ranks) {
         code = sweep_ranks(&s, output, rank, ranks);

@@ -43,10 +43,16 @@ G_BEGIN_DECLS
 extern const GOptionEntry insee_sweep_entries[];
 gboolean insee_sweep_options_given(void);
 
+/* `insee run CONFIG` (NULL: the embedded default) with these --set values
+   (NULL-terminated), in the process it is called in; its exit status. */
+typedef int (*insee_sweep_runner)(const char *config, char **sets);
+
 /* The command: its positional arguments, -o, and the global --set and
-   --plugin-dir values, handed on to every run. */
+   --plugin-dir values, handed on to every run. Each run calls `runner` in
+   a forked child when it can (child.h), else starts the insee program
+   anew. */
 int insee_sweep_command(int argc, char **argv, const char *output, char *const *sets,
-                        char *const *plugin_dirs);
+                        char *const *plugin_dirs, insee_sweep_runner runner);
 
 G_END_DECLS
 #endif
