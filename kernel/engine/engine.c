@@ -63,6 +63,7 @@ void insee_engine_prepare(insee_engine *eng)
     insee_net *net = &eng->net;
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
     eng->route_pure = (props & INSEE_ROUTE_PURE) != 0;
+    eng->route_steady = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)) != 0;
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
     eng->rstate = g_malloc0(eng->rstate_size * net->routers + 1);
@@ -93,14 +94,16 @@ void insee_engine_prepare(insee_engine *eng)
         eng->arb_packed = g_malloc(eng->arb_stride * inputs);
     eng->arb_rec = g_new(uint32_t, inputs);
     eng->out_req = g_new(uint32_t, net->outputs);
-    eng->room_first = g_new(uint32_t, net->transit_queues + 1);
-    memset(eng->room_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
-    eng->room_next = g_new(uint32_t, net->queues + 1);
+    eng->wait_first = g_new(uint32_t, net->transit_queues + 1);
+    memset(eng->wait_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
+    eng->head_wait = g_new(uint32_t, net->queues + 1);
+    memset(eng->head_wait, 0xff, sizeof(uint32_t) * (net->queues + 1));
+    eng->waits_free = INSEE_NONE;
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
     eng->link_checked = g_new0(uint8_t, net->ports_total + 1);
-    /* The farthest event: a head sleeping on an output VC whose packet
-       waits for a link busy for up to L more cycles (ovc_free_bound). */
-    insee_wheel_init(&eng->wheel, 2 * eng->packet_phits + 1);
+    /* The farthest event: a link's packet done, or a slot freed, L cycles
+       on. */
+    insee_wheel_init(&eng->wheel, eng->packet_phits + 1);
 }
 
 void insee_engine_clear(insee_engine *eng)
@@ -112,8 +115,9 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->node_rng);
     g_free(eng->ipr_rng);
     g_free(eng->out_req);
-    g_free(eng->room_first);
-    g_free(eng->room_next);
+    g_free(eng->waits);
+    g_free(eng->wait_first);
+    g_free(eng->head_wait);
     g_free(eng->sort_scratch.v);
     g_free(eng->arb_req);
     g_free(eng->arb_packed);
@@ -212,23 +216,65 @@ void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
     schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
 
-/* Queue q has one more free slot: the heads sleeping until it had room
-   ask again this cycle. Slots free only in a cycle's first phase, so they
-   ask in the same cycle as if they had asked every cycle. */
-static void wake_sleepers(insee_engine *eng, uint32_t q)
+/* Head of q goes to sleep waiting for its candidates' downstream queue
+   `at`, one wait of its chain. */
+static void wait_on(insee_engine *eng, uint32_t q, uint32_t at)
 {
-    uint32_t s = eng->room_first[q];
-    eng->room_first[q] = INSEE_NONE;
-    for (; s != INSEE_NONE; s = eng->room_next[s])
-        active_push(&eng->active, s);
+    if (eng->waits_free == INSEE_NONE) {
+        uint32_t old = eng->waits_cap;
+        eng->waits_cap = old ? old * 2 : 256;
+        eng->waits = g_renew(insee_wait, eng->waits, eng->waits_cap);
+        for (uint32_t w = old; w < eng->waits_cap; w++)
+            eng->waits[w].next = w + 1 < eng->waits_cap ? w + 1 : INSEE_NONE;
+        eng->waits_free = old;
+    }
+    uint32_t w = eng->waits_free;
+    insee_wait *wt = &eng->waits[w];
+    eng->waits_free = wt->next;
+    *wt = (insee_wait){.queue = q, .at = at, .prev = INSEE_NONE, .next = eng->wait_first[at],
+                       .sibling = eng->head_wait[q]};
+    if (wt->next != INSEE_NONE)
+        eng->waits[wt->next].prev = w;
+    eng->wait_first[at] = w;
+    eng->head_wait[q] = w;
+}
+
+/* The sleeping head of q asks again this cycle: every wait of its chain
+   leaves its list. */
+static void wake_head(insee_engine *eng, uint32_t q)
+{
+    for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
+        insee_wait *wt = &eng->waits[w];
+        next = wt->sibling;
+        if (wt->prev != INSEE_NONE)
+            eng->waits[wt->prev].next = wt->next;
+        else
+            eng->wait_first[wt->at] = wt->next;
+        if (wt->next != INSEE_NONE)
+            eng->waits[wt->next].prev = wt->prev;
+        wt->next = eng->waits_free;
+        eng->waits_free = w;
+    }
+    eng->head_wait[q] = INSEE_NONE;
+    active_push(&eng->active, q);
+}
+
+/* Downstream queue dq has one more free slot, or the output VC feeding it
+   is free again: the heads waiting for it ask again this cycle. Both happen
+   only in a cycle's first phase, so they ask in the same cycle as if they
+   had asked every cycle. */
+static void wake_waiting(insee_engine *eng, uint32_t dq)
+{
+    while (eng->wait_first[dq] != INSEE_NONE)
+        wake_head(eng, eng->waits[eng->wait_first[dq]].queue);
 }
 
 static void release(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     insee_net_release_slot(net, q);
-    if (q < net->transit_queues && eng->room_first[q] != INSEE_NONE)
-        wake_sleepers(eng, q);
+    if (q < net->transit_queues && eng->wait_first[q] != INSEE_NONE)
+        wake_waiting(eng, q);
     net->q_flags[q] &= (uint8_t)~INSEE_Q_DEPARTING;
     insee_engine_queue_wake(eng, q);
     if (q >= net->transit_queues)
@@ -259,7 +305,10 @@ static void link_done(insee_engine *eng, uint32_t gp)
     insee_net *net = &eng->net;
     uint32_t ovc = link_current_ovc(net, gp);
     uint32_t q = net->ovc_src[ovc];
+    uint32_t dq = net->peer_queue[gp] + (ovc - gp * net->vcs);
     net->ovc_src[ovc] = INSEE_NONE;
+    if (net->peer_queue[gp] != INSEE_NONE && eng->wait_first[dq] != INSEE_NONE)
+        wake_waiting(eng, dq);
     if (q != INSEE_NONE) /* a multicast copy's queue is released on its own */
         release(eng, q);
     if (net->link_waiting[gp])
@@ -406,26 +455,13 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     return cached;
 }
 
-/* The earliest cycle output VC ovc of link gp may be granted again: known
-   once its packet has started; while it waits for the busy link, not before
-   the link has carried one more whole packet. */
-static uint64_t ovc_free_bound(const insee_engine *eng, uint32_t gp, uint32_t ovc)
-{
-    const insee_net *net = &eng->net;
-    if (net->ovc_free_at[ovc] != INSEE_NEVER)
-        return net->ovc_free_at[ovc];
-    uint64_t start = net->link_free_at[gp] > eng->now ? net->link_free_at[gp] : eng->now;
-    return start + eng->packet_phits;
-}
-
 /* The candidate the head of active entry i requests, or FALSE when none is
    admissible now: a candidate is admissible when its output VC is not held
-   by another packet and its downstream queue has the room it asks. A pure
-   router's blocked head sleeps while nothing could change its answer: when
-   every candidate waits for a held output VC, until the first of them may
-   free; when every one waits for room in one downstream queue, until that
-   queue frees a slot. Heads waiting for both, or for room in several
-   queues, ask again every cycle. */
+   by another packet and its downstream queue has the room it asks. A
+   steady router's blocked head (INSEE_ROUTE_STEADY, or PURE) sleeps,
+   waiting at each candidate's downstream queue, until that queue frees a
+   slot or the output VC feeding it frees: nothing else could make one of
+   them admissible, and the router's answer could change nothing else. */
 static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
                                  insee_candidate *chosen, uint32_t *out, uint32_t *link)
 {
@@ -433,9 +469,6 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
     uint32_t n = 0;
     const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
-    uint64_t wake = INSEE_NEVER;
-    uint32_t full = INSEE_NONE; /* the downstream queue short of room */
-    gboolean held = FALSE, several_full = FALSE;
     for (uint32_t c = 0; c < n; c++) {
         const insee_candidate *cd = &cand[c];
         if (cd->port >= INSEE_PORT_DROP) { /* or PORT_FAILED */
@@ -444,36 +477,21 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
         }
         uint32_t gp = net->port_base[r] + cd->port;
         uint32_t ovc = gp * net->vcs + cd->vc;
-        if (net->ovc_free_at[ovc] > eng->now) {
-            uint64_t free_at = ovc_free_bound(eng, gp, ovc);
-            if (free_at < wake)
-                wake = free_at;
-            held = TRUE;
-            continue;
-        }
         uint32_t need = cd->room > 1 ? cd->room : 1;
-        uint32_t dq = net->peer_queue[gp] + cd->vc;
-        if (insee_net_room(net, dq) < need) {
-            several_full |= full != INSEE_NONE && full != dq;
-            full = dq;
+        if (net->ovc_free_at[ovc] > eng->now ||
+            insee_net_room(net, net->peer_queue[gp] + cd->vc) < need)
             continue;
-        }
         *chosen = *cd;
         *out = ovc;
         *link = gp;
         return TRUE;
     }
-    if (n == 0 || !eng->route_pure)
+    if (n == 0 || !eng->route_steady)
         return FALSE;
     uint32_t q = eng->active.queue[i];
-    if (full == INSEE_NONE) {
-        eng->active.queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
-        schedule(eng, wake, insee_event(INSEE_EV_HEAD_READY, q));
-    } else if (!held && !several_full) {
-        eng->active.queue[i] = INSEE_NONE;
-        eng->room_next[q] = eng->room_first[full];
-        eng->room_first[full] = q;
-    }
+    eng->active.queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
+    for (uint32_t c = 0; c < n; c++)
+        wait_on(eng, q, net->peer_queue[net->port_base[r] + cand[c].port] + cand[c].vc);
     return FALSE;
 }
 

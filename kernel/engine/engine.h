@@ -59,6 +59,17 @@ typedef struct insee_request_rec {
     insee_candidate cand;
 } insee_request_rec;
 
+/* A sleeping head's wait for one of its candidates: listed (prev, next) at
+   the candidate's downstream queue `at`, chained (sibling) with the head's
+   other waits. Woken when that queue frees a slot or the output VC feeding
+   it frees, whichever comes first for any of its candidates. */
+typedef struct insee_wait {
+    uint32_t queue;    /* the queue whose head sleeps */
+    uint32_t at;       /* the downstream queue whose list holds it */
+    uint32_t prev, next;
+    uint32_t sibling;
+} insee_wait;
+
 /* Candidates kept for a blocked head of a pure router (INSEE_ROUTE_PURE). */
 #define INSEE_ROUTE_CACHE 4u
 #define INSEE_NOT_CACHED 0xFFu
@@ -185,9 +196,14 @@ typedef struct insee_engine {
     insee_wheel wheel;
     insee_heap due;
     insee_active active;
-    uint32_t *room_first;    /* per transit queue: first head sleeping until it has room */
-    uint32_t *room_next;     /* per queue: the next head sleeping on the same queue */
+    /* Blocked heads asleep until a candidate frees (engine.c): a wait per
+       (head, candidate), listed at the candidate's downstream queue. */
+    insee_wait *waits;       /* the pool; free ones chained through `next` */
+    uint32_t waits_cap, waits_free;
+    uint32_t *wait_first;    /* per transit queue: the first wait listed there */
+    uint32_t *head_wait;     /* per queue: its sleeping head's first wait, or INSEE_NONE */
     gboolean route_pure;     /* the router declared INSEE_ROUTE_PURE */
+    gboolean route_steady;   /* PURE or INSEE_ROUTE_STEADY: blocked heads may sleep */
     gboolean call_forwarded; /* it has forwarded() and did not declare NO_FORWARDED */
     gboolean multicast;      /* it declared INSEE_ROUTE_MULTICAST */
 

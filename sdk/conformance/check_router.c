@@ -614,16 +614,18 @@ static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
     return each_run(ctx, detail, FALSE, deterministic_in, NULL);
 }
 
-/* One route() call in a fresh packet and router state, as the kernel would
-   make it for a head at `router` that came in on (in_port, in_vc). */
+/* route() asked once at `now` with an rng of `seed`, from zeroed packet
+   and router states; *touched (when not NULL) set when it drew from the
+   rng or changed either state. */
 static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_route_ctx rc,
-                           uint64_t now, uint64_t seed, insee_candidate *out)
+                           uint64_t now, uint64_t seed, insee_candidate *out, gboolean *touched)
 {
-    size_t ps = vt->packet_state_size ? vt->packet_state_size(self) : 0;
-    size_t rs = vt->router_state_size ? vt->router_state_size(self) : 0;
-    void *packet = g_malloc0(MAX(ps, 1u)), *router = g_malloc0(MAX(rs, 1u));
-    insee_rng rng;
+    size_t ps = MAX(vt->packet_state_size ? vt->packet_state_size(self) : 0, 1u);
+    size_t rs = MAX(vt->router_state_size ? vt->router_state_size(self) : 0, 1u);
+    guint8 *packet = g_malloc0(ps), *router = g_malloc0(rs), *zero = g_malloc0(MAX(ps, rs));
+    insee_rng rng, before;
     insee_rng_init(&rng, seed, rc.router);
+    before = rng;
     rc.now = now;
     rc.born = now / 2;
     rc.packet_state = packet;
@@ -631,8 +633,12 @@ static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_rout
     rc.rng = &rng;
     memset(out, 0, sizeof(insee_candidate) * INSEE_MAX_CANDIDATES);
     uint32_t n = vt->route(self, &rc, out, INSEE_MAX_CANDIDATES);
+    if (touched)
+        *touched = *touched || memcmp(&rng, &before, sizeof rng) != 0 ||
+                   memcmp(packet, zero, ps) != 0 || memcmp(router, zero, rs) != 0;
     g_free(packet);
     g_free(router);
+    g_free(zero);
     return MIN(n, INSEE_MAX_CANDIDATES);
 }
 
@@ -692,8 +698,8 @@ static void compare_route(const insee_route_ctx *rc, void *data)
 {
     claim_probe *p = data;
     insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES];
-    uint32_t na = route_once(p->vt, p->quiet, *rc, 10, 1, a);
-    uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b);
+    uint32_t na = route_once(p->vt, p->quiet, *rc, 10, 1, a, NULL);
+    uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b, NULL);
     gboolean same = na == nb;
     for (uint32_t i = 0; same && i < na; i++)
         same = a[i].port == b[i].port && a[i].vc == b[i].vc && a[i].room == b[i].room &&
@@ -702,6 +708,43 @@ static void compare_route(const insee_route_ctx *rc, void *data)
     if (!same)
         conform_note(p->f, p->where,
                      "route() at %s answers differently with other cycles, rng or queue states",
+                     question_text(rc, q, sizeof q));
+}
+
+static int by_candidate(const void *a, const void *b)
+{
+    const insee_candidate *x = a, *y = b;
+    if (x->port != y->port)
+        return x->port < y->port ? -1 : 1;
+    if (x->vc != y->vc)
+        return x->vc < y->vc ? -1 : 1;
+    if (x->room != y->room)
+        return x->room < y->room ? -1 : 1;
+    return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+/* A steady route() gives both instances the same candidates, in any order,
+   drawing nothing and changing no state. */
+static void compare_steady(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES];
+    gboolean touched = FALSE;
+    uint32_t na = route_once(p->vt, p->quiet, *rc, 10, 1, a, &touched);
+    uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b, &touched);
+    qsort(a, na, sizeof *a, by_candidate);
+    qsort(b, nb, sizeof *b, by_candidate);
+    gboolean same = na == nb && memcmp(a, b, sizeof *a * na) == 0;
+    char q[96];
+    if (!same)
+        conform_note(p->f, p->where,
+                     "route() at %s gives other candidates with other cycles, rng or queue "
+                     "states (not only another order)",
+                     question_text(rc, q, sizeof q));
+    if (touched)
+        conform_note(p->f, p->where,
+                     "route() at %s draws from ctx->rng or changes the packet's or the router's "
+                     "state",
                      question_text(rc, q, sizeof q));
 }
 
@@ -827,6 +870,19 @@ static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
                       "test network each setting's create() accepts)");
 }
 
+static conform_status check_steady_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties || ctx->plugin->desc->abi_minor < 10) {
+        g_string_assign(detail, "properties() not provided, or built before ABI 1.10: a blocked "
+                                "head is asked every cycle");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_STEADY, compare_steady,
+                      "route() is not declared INSEE_ROUTE_STEADY at any setting (asked on the "
+                      "first test network each setting's create() accepts)");
+}
+
 static conform_status check_no_forwarded_claim(conform_ctx *ctx, GString *detail)
 {
     const insee_router_vtable *vt = ctx->plugin->vtable;
@@ -943,6 +999,13 @@ static const conform_check router_checks[] = {
      "the kernel reuses a pure router's candidates: drop the flag, or stop reading "
      "now/born/rng/output_room/link_free in route()",
      check_pure_claim},
+    {"router.steady-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_STEADY, route() gives the same candidates (in any "
+     "order) whatever the cycle, the rng and the queue and link states, draws nothing from the "
+     "rng and leaves the packet's and the router's state as they were",
+     "a blocked head of a steady router is not asked again until a candidate frees: drop the "
+     "flag, or keep the candidate set to what the packet and its place decide",
+     check_steady_claim},
     {"router.no-forwarded-claim", CONFORM_ERROR,
      "when properties() declares INSEE_ROUTE_NO_FORWARDED, forwarded() leaves the packet and "
      "router state as they were (the kernel skips the call)",

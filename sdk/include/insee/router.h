@@ -101,6 +101,16 @@ enum {
        SpiNNaker's single routing engine does). A copy is a packet of its
        own: it may be dropped, and is delivered, on its own. */
     INSEE_ROUTE_MULTICAST = 1u << 2,
+    /* minor 10. Weaker than PURE: route() draws no random numbers and
+       changes no state (packet, router or its own), and the set of
+       candidates it gives depends only on the packet and where it waits;
+       their order may follow the network's state (the room downstream, a
+       link being free). The kernel may then let a head whose every
+       candidate is blocked (its output VC held, or no room downstream) wait
+       without asking until one of them frees; the head is asked again
+       then, in the very cycle it would have found it free. PURE implies
+       it. */
+    INSEE_ROUTE_STEADY = 1u << 3,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
