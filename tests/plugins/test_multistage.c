@@ -12,6 +12,8 @@ enum { STATIC, ADAPTIVE };
 static const char *const modes[] = {"static", "adaptive"};
 enum { RULE_PAPER, RULE_INSEE };
 static const char *const rules[] = {"paper", "insee"};
+enum { BY_SOURCE, BY_DESTINATION };
+static const char *const up_bys[] = {"source", "destination"};
 
 /* Free room downstream per (router, port, VC), in packets; room_phits()
    reports it in phits. Every other queue has room_default. */
@@ -64,13 +66,19 @@ static void rig_topology(rig *g, const char *name, const insee_value *params, ui
                 room_of[r][p][v] = 4;
 }
 
-static void *rig_router_rule(rig *g, int mode, int rule, insee_error *err)
+static void *rig_router_by(rig *g, int mode, int rule, int up_by, insee_error *err)
 {
     const insee_plugin_desc *d = load_plugin("router", "multistage");
     cr_assert_eq(d->kind, INSEE_KIND_ROUTER);
     g->vt = d->vtable;
-    insee_value params[2] = {value_enum(mode, modes[mode]), value_enum(rule, rules[rule])};
+    insee_value params[3] = {value_enum(mode, modes[mode]), value_enum(rule, rules[rule]),
+                             value_enum(up_by, up_bys[up_by])};
     return g->self = g->vt->create(&g->host, params, err);
+}
+
+static void *rig_router_rule(rig *g, int mode, int rule, insee_error *err)
+{
+    return rig_router_by(g, mode, rule, BY_SOURCE, err);
 }
 
 static void *rig_router(rig *g, int mode, insee_error *err)
@@ -251,6 +259,38 @@ Test(multistage, static_on_a_thin_tree_takes_source_mod_k_up)
     insee_rng_init(&rng, 1, 2);
     cr_assert_eq(route_one(&g, &rng, 1, INSEE_PORT_INJECTION, 0, 0, 8, 120, 0).port, 5);
     rig_free(&g);
+}
+
+/* up_by = "destination" (INSEE's check_rr_thintree_static): on the same
+   5:2-ary 3-thin-tree node 7 to node 121 leaves leaf 1 by port 5 + 121
+   mod 2 = 6, then level 1 by 5 + (121 / 5) mod 2 = 5, whatever the
+   source; with INSEE's rule on VC 1, 5 + (121 + 1) mod 2 = 5, then
+   5 + (24 + 1) mod 2 = 6. */
+Test(multistage, static_up_by_destination_on_a_thin_tree)
+{
+    insee_value params[6] = {value_int(5),      value_int(2),          value_int(3),
+                             value_bool(false), value_int_list(NULL, 0), value_int_list(NULL, 0)};
+    const struct {
+        int rule;
+        uint32_t salt, port[2];
+    } cases[] = {{RULE_PAPER, 0, {6, 5}}, {RULE_INSEE, 1, {5, 6}}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        rig g;
+        rig_topology(&g, "thin-tree", params, 2);
+        insee_error err = {0};
+        cr_assert_not_null(rig_router_by(&g, STATIC, cases[c].rule, BY_DESTINATION, &err),
+                           "multistage create: %s", err.message);
+        for (uint32_t src = 5; src < 10; src++) {
+            uint32_t routers[8];
+            insee_candidate taken[8];
+            cr_assert_eq(walk(&g, src, 121, cases[c].salt, routers, taken, 8), 4u);
+            cr_assert_eq(taken[0].port, cases[c].port[0], "source %u, leaf: port %u", src,
+                         taken[0].port);
+            cr_assert_eq(taken[1].port, cases[c].port[1], "source %u, level 1: port %u", src,
+                         taken[1].port);
+        }
+        rig_free(&g);
+    }
 }
 
 /* adaptive, going up from leaf 1 of the 4-ary 3-tree: the (up port, VC)

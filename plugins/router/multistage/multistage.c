@@ -17,7 +17,9 @@
  *    hops' dim; a network interface's one hop (dim -1) leaves no choice.
  *    rule = "insee" is INSEE's code instead: the VC added to the up port's
  *    index before the mod, and at a network interface the VC drawn anew at
- *    every attempt, then kept (the VC the packet came in on).
+ *    every attempt, then kept (the VC the packet came in on). up_by =
+ *    "destination" takes the destination's digits instead of the source's,
+ *    as INSEE's thin-tree code does.
  *  - adaptive: the (up port, VC) with most free room downstream, the one
  *    down port's VC with most room going down; ties drawn at random (with
  *    rule = "insee" the first of the roomiest, in port and VC order,
@@ -29,9 +31,10 @@
 
 #include <stdlib.h>
 
-enum { P_MODE, P_RULE };
+enum { P_MODE, P_RULE, P_UP_BY };
 enum mode { STATIC, ADAPTIVE }; /* order of the choices */
 enum rule { RULE_PAPER, RULE_INSEE }; /* order of the choices */
+enum up_by { BY_SOURCE, BY_DESTINATION }; /* order of the choices */
 
 static const insee_param_def multistage_params[] = {
     [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"adaptive\"", 1, 0, "static|adaptive", NULL,
@@ -42,6 +45,9 @@ static const insee_param_def multistage_params[] = {
                 "each mode as the paper defines it (paper), or as INSEE's code does it "
                 "(insee): static adds the VC to the up port and draws it at every attempt "
                 "at a network interface; adaptive counts the first roomiest twice in ties"},
+    [P_UP_BY] = {"up_by", INSEE_PARAM_ENUM, "\"source\"", 1, 0, "source|destination", NULL,
+                 "static: the node whose digits pick the up port, the source (the paper) or "
+                 "the destination (INSEE's code on thin-trees, check_rr_thintree_static)"},
     {0},
 };
 
@@ -61,6 +67,7 @@ typedef struct multistage {
     const insee_host *host;
     enum mode mode;
     bool insee_rule; /* rule = "insee" */
+    bool by_dst;     /* up_by = "destination" */
     uint32_t vcs;
     uint32_t L;     /* packet_phits: free phits from free packets on an ABI 1.0 host */
     uint32_t k;     /* nodes per leaf switch: the base of the source's digits */
@@ -183,7 +190,8 @@ static void *multistage_create(const insee_host *host, const insee_value *params
         return NULL;
     }
     *self = (multistage){.host = host, .mode = (enum mode)params[P_MODE].i,
-                         .insee_rule = params[P_RULE].i == RULE_INSEE, .vcs = shape.vcs,
+                         .insee_rule = params[P_RULE].i == RULE_INSEE,
+                         .by_dst = params[P_UP_BY].i == BY_DESTINATION, .vcs = shape.vcs,
                          .L = shape.packet_phits,
                          .phit_view = INSEE_HOST_HAS(host, output_free_phits)};
     if (!is_tree(self, &shape, err)) {
@@ -272,13 +280,14 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
     uint16_t vc = static_vc(self, ctx, &hops[0]);
     uint32_t port = hops[0].port;
     if (hops[0].flags & INSEE_HOP_UP) {
-        /* The source counted in blocks of k^level nodes, the nodes below one
-           switch of this level (the up hops' dim, as the trees label them).
-           Mod the up ports it is source mod k' at the leaves and, with
-           k' = k, the source's base-k digit of each level above. INSEE's
-           code adds the packet's VC. */
+        /* The source (or destination) counted in blocks of k^level nodes,
+           the nodes below one switch of this level (the up hops' dim, as the
+           trees label them). Mod the up ports it is source mod k' at the
+           leaves and, with k' = k, the source's base-k digit of each level
+           above. INSEE's code adds the packet's VC. */
         const up_level *l = &self->level[up_index(hops[0].dim)];
-        uint32_t block = (uint32_t)(ctx->src_node / l->span) + (self->insee_rule ? vc : 0u);
+        uint32_t key = self->by_dst ? ctx->dst_node : ctx->src_node;
+        uint32_t block = (uint32_t)(key / l->span) + (self->insee_rule ? vc : 0u);
         port = self->direct ? port + block % l->ups : hops[block % n].port;
     }
     out[0] = (insee_candidate){.port = port, .vc = vc, .room = 1};
