@@ -2,8 +2,8 @@
  * by running INSEE beside insee) against ours, for every router mode both
  * simulators have, on an 8x8 torus and mesh under uniform traffic, and for
  * the families of insee-families.csv: k-ary n-trees and thin-trees with
- * network interfaces under both multistage modes, the twisted torus under
- * Dally basic, reactive traffic. The numbers cannot have come from our code:
+ * network interfaces under both multistage modes, the twisted torus and
+ * the midimew under Dally basic and bubble smart, reactive traffic. The numbers cannot have come from our code:
  * they are INSEE's.
  *
  * Each row runs here with fewer seeds and cycles than the reference,
@@ -22,7 +22,7 @@
 #define ROWS 70
 #define REF_SEEDS 5
 #define FAMILIES INSEE_TEST_SOURCE_DIR "/tests/golden/insee-families.csv"
-#define FAMILY_ROWS 36
+#define FAMILY_ROWS 44
 #define REF_CYCLES 100000.0
 /* Under the sanitizers (about 20 times slower) one shorter run per row,
    after INSEE's whole warm-up; the tolerance widens with the noise of
@@ -147,7 +147,8 @@ ParameterizedTest(int *i, golden, insee_8x8_uniform)
 /* What each case of insee-families.csv runs: INSEE's model in each family,
    with the options that make it INSEE's (multistage rule = "insee", and
    up_by = "destination" on the thin-tree, as INSEE's thin-tree code routes;
-   twisted-torus order = "draw" and kary-ntree nic = true are defaults;
+   midimew first = "b", INSEE's order of the jumps; twisted-torus order =
+   "draw" and kary-ntree nic = true are defaults;
    reactive as INSEE sends it; GCC counted as INSEE's code counts it). %.2f
    is the offered load. */
 static const struct family_case {
@@ -167,6 +168,14 @@ static const struct family_case {
     {"kary-ntree-adaptive",
      "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n"
      "[router]\nplugin = \"multistage\"\nmode = \"adaptive\"\nrule = \"insee\"\nvcs = 2\n"
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n", FALSE},
+    {"midimew-basic",
+     "[topology]\nplugin = \"midimew\"\nnodes = 64\nfirst = \"b\"\n"
+     "[router]\nplugin = \"dally\"\nmode = \"basic\"\nvcs = 2\n"
+     "[traffic]\nplugin = \"uniform\"\nload = %.2f\n", FALSE},
+    {"midimew-bubble",
+     "[topology]\nplugin = \"midimew\"\nnodes = 64\nfirst = \"b\"\n"
+     "[router]\nplugin = \"bubble\"\nmode = \"smart\"\nvcs = 2\n"
      "[traffic]\nplugin = \"uniform\"\nload = %.2f\n", FALSE},
     {"thin-tree-static",
      "[topology]\nplugin = \"thin-tree\"\nk = 4\nk_up = 2\nn = 3\n"
