@@ -299,13 +299,17 @@ static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
                       .wrapped = (uint8_t)(granted->tag & 1u)};
 }
 
-/* trc and basic depend only on the packet and where it waits; improved and
-   adaptive draw at random or read the free room downstream. Only trc keeps
-   packet state. */
+/* trc and basic depend only on the packet and where it waits. improved with
+   vc_choice = "room" gives the same two escape VCs, only their order read
+   from the room downstream: steady. With the coin, and adaptive, it draws.
+   Only trc keeps packet state. */
 static uint32_t dally_properties(void *vself)
 {
     const dally *self = vself;
-    uint32_t props = self->mode >= MODE_IMPROVED ? 0u : INSEE_ROUTE_PURE;
+    uint32_t props = self->mode < MODE_IMPROVED ? INSEE_ROUTE_PURE
+                     : self->mode == MODE_IMPROVED && self->choice == CHOICE_ROOM
+                         ? INSEE_ROUTE_STEADY
+                         : 0u;
     return self->mode == MODE_TRC ? props : props | INSEE_ROUTE_NO_FORWARDED;
 }
 
