@@ -293,7 +293,7 @@ static void link_check(insee_engine *eng, uint32_t gp)
 /* The output VC that link gp carries now: the one its pointer just passed. */
 static uint32_t link_current_ovc(const insee_net *net, uint32_t gp)
 {
-    uint32_t vc = net->link_rr[gp] ? net->link_rr[gp] - 1u : net->vcs - 1u;
+    uint32_t vc = net->link[gp].rr ? net->link[gp].rr - 1u : net->vcs - 1u;
     return gp * net->vcs + vc;
 }
 
@@ -304,14 +304,14 @@ static void link_done(insee_engine *eng, uint32_t gp)
 {
     insee_net *net = &eng->net;
     uint32_t ovc = link_current_ovc(net, gp);
-    uint32_t q = net->ovc_src[ovc];
+    uint32_t q = net->ovc[ovc].src;
     uint32_t dq = net->peer_queue[gp] + (ovc - gp * net->vcs);
-    net->ovc_src[ovc] = INSEE_NONE;
+    net->ovc[ovc].src = INSEE_NONE;
     if (net->peer_queue[gp] != INSEE_NONE && eng->wait_first[dq] != INSEE_NONE)
         wake_waiting(eng, dq);
     if (q != INSEE_NONE) /* a multicast copy's queue is released on its own */
         release(eng, q);
-    if (net->link_waiting[gp])
+    if (net->link[gp].waiting)
         link_check(eng, gp);
 }
 
@@ -478,7 +478,7 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
         uint32_t gp = net->port_base[r] + cd->port;
         uint32_t ovc = gp * net->vcs + cd->vc;
         uint32_t need = cd->room > 1 ? cd->room : 1;
-        if (net->ovc_free_at[ovc] > eng->now ||
+        if (net->ovc[ovc].free_at > eng->now ||
             insee_net_room(net, net->peer_queue[gp] + cd->vc) < need)
             continue;
         *chosen = *cd;
@@ -556,7 +556,7 @@ static void request_phase(insee_engine *eng)
                                          .link = net->ports_total + pk->dst};
             if (!eng->single_consumption)
                 grant(eng, &consume);
-            else if (net->link_free_at[consume.link] <= eng->now)
+            else if (net->link[consume.link].free_at <= eng->now)
                 add_request(eng, q, consume.out, consume.link, &consume.cand);
             continue;
         }
@@ -604,19 +604,19 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
 {
     insee_net *net = &eng->net;
     uint32_t L = eng->packet_phits;
-    uint32_t p = net->ovc_wait[ovc];
+    uint32_t p = net->ovc[ovc].wait;
     uint32_t vc = ovc - gp * net->vcs;
     insee_packet *pk = &net->pkt[p];
-    net->ovc_wait[ovc] = INSEE_NONE;
-    net->link_waiting[gp]--;
-    net->link_rr[gp] = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
-    net->link_free_at[gp] = eng->now + L;
-    net->ovc_free_at[ovc] = eng->now + L;
+    net->ovc[ovc].wait = INSEE_NONE;
+    net->link[gp].waiting--;
+    net->link[gp].rr = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
+    net->link[gp].free_at = eng->now + L;
+    net->ovc[ovc].free_at = eng->now + L;
     keep_moving(eng, eng->now + L - 1);
     schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
-    if (net->ovc_src[ovc] != INSEE_NONE) { /* a multicast copy left with its original */
-        head_leaves(eng, net->ovc_src[ovc], pk);
-        net->q_out_done[net->ovc_src[ovc]] = eng->now + L;
+    if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
+        head_leaves(eng, net->ovc[ovc].src, pk);
+        net->q_out_done[net->ovc[ovc].src] = eng->now + L;
     }
     net->q_in_done[net->peer_queue[gp] + vc] = eng->now + L;
     pk->hops++;
@@ -641,11 +641,11 @@ static void start_links(insee_engine *eng)
     for (uint32_t t = 0; t < eng->link_check.len; t++) {
         uint32_t gp = eng->link_check.v[t];
         eng->link_checked[gp] = 0;
-        if (!net->link_waiting[gp] || net->link_free_at[gp] > eng->now)
+        if (!net->link[gp].waiting || net->link[gp].free_at > eng->now)
             continue;
-        for (uint32_t k = 0, vc = net->link_rr[gp]; k < net->vcs; k++) {
+        for (uint32_t k = 0, vc = net->link[gp].rr; k < net->vcs; k++) {
             uint32_t ovc = gp * net->vcs + vc;
-            if (net->ovc_wait[ovc] != INSEE_NONE) {
+            if (net->ovc[ovc].wait != INSEE_NONE) {
                 link_start(eng, gp, ovc);
                 break;
             }
@@ -665,7 +665,7 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     net->q_out_done[rq->queue] = eng->now + L;
     keep_moving(eng, eng->now + L - 1);
     if (eng->single_consumption)
-        net->link_free_at[rq->link] = eng->now + L;
+        net->link[rq->link].free_at = eng->now + L;
     if (L == 1)
         insee_workload_delivered(eng, p);
     else
@@ -690,14 +690,14 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     }
     uint32_t p = unlink_departing(eng, q);
     uint32_t ovc = rq->out, gp = rq->link;
-    net->ovc_src[ovc] = q;
-    net->ovc_wait[ovc] = p;
-    net->ovc_free_at[ovc] = INSEE_NEVER;
+    net->ovc[ovc].src = q;
+    net->ovc[ovc].wait = p;
+    net->ovc[ovc].free_at = INSEE_NEVER;
     net->q_out_done[q] = INSEE_NEVER;
     net->q_in_done[net->peer_queue[gp] + rq->cand.vc] = INSEE_NEVER;
     insee_net_reserve_slot(net, net->peer_queue[gp] + rq->cand.vc);
-    net->link_waiting[gp]++;
-    if (net->link_free_at[gp] <= eng->now)
+    net->link[gp].waiting++;
+    if (net->link[gp].free_at <= eng->now)
         link_check(eng, gp);
 }
 
@@ -730,8 +730,8 @@ static gboolean multicast_admissible(const insee_engine *eng, uint32_t r,
             continue;
         uint32_t gp = net->port_base[r] + cand[c].port;
         uint32_t need = cand[c].room > 1 ? cand[c].room : 1;
-        if (net->link_free_at[gp] > eng->now || net->link_waiting[gp] ||
-            net->ovc_free_at[gp * net->vcs + cand[c].vc] > eng->now ||
+        if (net->link[gp].free_at > eng->now || net->link[gp].waiting ||
+            net->ovc[gp * net->vcs + cand[c].vc].free_at > eng->now ||
             insee_net_room(net, net->peer_queue[gp] + cand[c].vc) < need)
             return FALSE;
     }
@@ -770,12 +770,12 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
         }
         uint32_t gp = net->port_base[r] + cand[c].port;
         uint32_t ovc = gp * net->vcs + cand[c].vc, dq = net->peer_queue[gp] + cand[c].vc;
-        net->ovc_src[ovc] = INSEE_NONE;
-        net->ovc_wait[ovc] = copy;
-        net->ovc_free_at[ovc] = INSEE_NEVER;
+        net->ovc[ovc].src = INSEE_NONE;
+        net->ovc[ovc].wait = copy;
+        net->ovc[ovc].free_at = INSEE_NEVER;
         net->q_in_done[dq] = INSEE_NEVER;
         insee_net_reserve_slot(net, dq);
-        net->link_waiting[gp]++;
+        net->link[gp].waiting++;
         link_check(eng, gp);
     }
     for (uint32_t c = 0; c < k; c++)

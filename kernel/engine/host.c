@@ -132,7 +132,7 @@ static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     insee_engine *eng = E(k);
     uint32_t gp = global_port(&eng->net, router, port);
-    return gp != INSEE_NONE && eng->net.link_free_at[gp] <= eng->now;
+    return gp != INSEE_NONE && eng->net.link[gp].free_at <= eng->now;
 }
 
 /* A flow engine's network is the graph alone (insee_net_build_graph): no

@@ -18,11 +18,11 @@ enum {
                  + INSEE_STATE_ALIGN      /* engine: rstate */
                  + 3 * sizeof(insee_rng), /* engine: router_rng, arb_rng, ipr_rng */
     PER_PORT = 2 * sizeof(uint32_t)       /* net: port_router, peer_queue */
-               + sizeof(uint64_t)         /* net: link_free_at */
-               + 3,                       /* net: link_rr, link_waiting; engine: link_checked */
-    PER_OVC = sizeof(uint64_t) + 2 * sizeof(uint32_t) /* net: ovc_free_at, ovc_src, ovc_wait */
+               + sizeof(insee_link)       /* net: link */
+               + 1,                       /* engine: link_checked */
+    PER_OVC = sizeof(insee_ovc) /* net: ovc */
               + INSEE_STATE_ALIGN + sizeof(uint32_t), /* engine: astate, out_req */
-    PER_NODE = sizeof(uint32_t) + sizeof(uint64_t)    /* net: node_router, link_free_at */
+    PER_NODE = sizeof(uint32_t) + sizeof(insee_link) /* net: node_router, link */
                + INSEE_STATE_ALIGN + sizeof(uint32_t) /* engine: astate, out_req (consumption) */
                + sizeof(insee_rng)                    /* engine: node_rng */
                + 2 * sizeof(uint32_t),                /* workload: node_blocked_head, _tail */

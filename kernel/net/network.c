@@ -80,12 +80,8 @@ static gboolean allocate(insee_net *net, GError **err)
         return no_memory(net, err);
     if (Q == 0)
         return TRUE;
-    net->link_free_at = g_try_new0(uint64_t, (size_t)P + net->nodes);
-    net->link_rr = g_try_new0(uint8_t, P + 1);
-    net->link_waiting = g_try_new0(uint8_t, P + 1);
-    net->ovc_free_at = g_try_new0(uint64_t, net->ovcs + 1);
-    net->ovc_src = g_try_new(uint32_t, net->ovcs + 1);
-    net->ovc_wait = g_try_new(uint32_t, net->ovcs + 1);
+    net->link = g_try_new0(insee_link, (size_t)P + net->nodes + 1);
+    net->ovc = g_try_new0(insee_ovc, net->ovcs + 1);
     net->q_head = g_try_new(uint32_t, Q);
     net->q_tail = g_try_new(uint32_t, Q);
     net->q_count = g_try_new0(uint16_t, Q);
@@ -96,8 +92,8 @@ static gboolean allocate(insee_net *net, GError **err)
     net->q_port = g_try_new(uint16_t, Q);
     net->q_vc = g_try_new(uint8_t, Q);
     net->q_input = g_try_new(uint32_t, Q);
-    if (net->link_free_at && net->link_rr && net->link_waiting && net->ovc_free_at &&
-        net->ovc_src && net->ovc_wait && net->q_head && net->q_tail && net->q_count &&
+    if (net->link && net->ovc &&
+        net->q_head && net->q_tail && net->q_count &&
         net->q_flags && net->q_in_done && net->q_out_done && net->q_router && net->q_port &&
         net->q_vc && net->q_input)
         return TRUE;
@@ -250,8 +246,8 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
                            .inject_packets = inject_packets, .injectors = injectors};
     if (!build(net, topo, self, &size, TRUE, err))
         return FALSE;
-    memset(net->ovc_src, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
-    memset(net->ovc_wait, 0xff, sizeof(uint32_t) * (net->ovcs + 1));
+    for (uint32_t o = 0; o <= net->ovcs; o++)
+        net->ovc[o].src = net->ovc[o].wait = INSEE_NONE;
     memset(net->q_head, 0xff, sizeof(uint32_t) * net->queues);
     memset(net->q_tail, 0xff, sizeof(uint32_t) * net->queues);
     net->pkt_free = INSEE_NONE;
@@ -274,12 +270,8 @@ void insee_net_clear(insee_net *net)
     g_free(net->peer_queue);
     g_free(net->node_router);
     g_free(net->failed);
-    g_free(net->link_free_at);
-    g_free(net->link_rr);
-    g_free(net->link_waiting);
-    g_free(net->ovc_free_at);
-    g_free(net->ovc_src);
-    g_free(net->ovc_wait);
+    g_free(net->link);
+    g_free(net->ovc);
     g_free(net->q_head);
     g_free(net->q_tail);
     g_free(net->q_count);

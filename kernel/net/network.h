@@ -10,7 +10,7 @@
  *    grant reserves it (and a slot downstream) until the packet's tail has
  *    crossed; the link then carries the reserved VCs one whole packet each;
  *  - arbitrated resources ("outputs"): the output VCs, then the `single`
- *    consumption port of node n at ovcs + n; link_free_at has the links,
+ *    consumption port of node n at ovcs + n; `link` has the links,
  *    then node n's consumption port at ports_total + n.
  * A queue is a singly linked FIFO of packet indices (pkt.next) with a count
  * that includes packets granted towards it but not yet arrived, so
@@ -55,6 +55,21 @@ enum {
     INSEE_Q_ACTIVE = 2,    /* the head is in the engine's active list or scheduled */
 };
 
+/* A link's state, in one place for the same reason as an output VC's. */
+typedef struct insee_link {
+    uint64_t free_at; /* first cycle it can start a packet */
+    uint8_t rr;       /* the VC it looks at first for its next packet */
+    uint8_t waiting;  /* granted packets waiting for it */
+} insee_link;
+
+/* An output VC's state. */
+typedef struct insee_ovc {
+    uint64_t free_at; /* first cycle it can be granted again (INSEE_NEVER while its
+                         packet waits for the link) */
+    uint32_t src;     /* the queue its packet leaves (INSEE_NONE: a multicast copy) */
+    uint32_t wait;    /* its packet waiting for the link, or INSEE_NONE */
+} insee_ovc;
+
 typedef struct insee_net {
     uint32_t routers, nodes;
     uint32_t vcs, queue_packets, inject_packets, injectors;
@@ -70,14 +85,9 @@ typedef struct insee_net {
 
     uint32_t ovcs;            /* ports_total * vcs output VCs */
     uint32_t outputs;         /* ovcs + nodes: arbitrated resources */
-    uint64_t *link_free_at;   /* per link, then per consumption port: first cycle
-                                 it can start a packet */
-    uint8_t *link_rr;         /* per link: the VC it looks at first for its next packet */
-    uint8_t *link_waiting;    /* per link: granted packets waiting for it */
-    uint64_t *ovc_free_at;    /* per output VC: first cycle it can be granted again
-                                 (INSEE_NEVER while its packet waits for the link) */
-    uint32_t *ovc_src;        /* per output VC: the queue its packet leaves */
-    uint32_t *ovc_wait;       /* per output VC: its packet waiting for the link, or NONE */
+    insee_link *link;         /* per link, then per consumption port (free_at only) */
+    insee_ovc *ovc;           /* per output VC, its state in one place: a grant and a
+                                 link start each touch one cache line, not three */
 
     uint32_t transit_queues;  /* ports_total * vcs */
     uint32_t queues;          /* transit + nodes * injectors */

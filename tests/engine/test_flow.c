@@ -177,8 +177,8 @@ Test(flow, the_network_is_the_graph_without_queues)
     cr_assert_gt(p->queues, 0);
     cr_assert_eq(f->queues, 0);
     cr_assert_null(f->q_count);
-    cr_assert_null(f->link_free_at);
-    cr_assert_null(f->ovc_free_at);
+    cr_assert_null(f->link);
+    cr_assert_null(f->ovc);
     insee_experiment_free(ef);
     insee_experiment_free(ep);
     insee_registry_free(rf);
