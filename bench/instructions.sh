@@ -6,7 +6,11 @@
 # packet-hop costs, with set-up, warm-up and drain cancelled out. The count
 # does not depend on the machine or its load, so two builds compare exactly.
 #
-#   bench/instructions.sh [BUILD_DIR [SOURCE_DIR]]
+#   bench/instructions.sh [--cache] [BUILD_DIR [SOURCE_DIR]]
+#
+# --cache: L1 data-cache misses per packet-hop instead (cachegrind's model
+# of this machine's caches), on 4 k- and 32 k-node tori where the engine
+# is memory-bound; slower.
 #
 # BUILD_DIR defaults to build-bench, SOURCE_DIR (the tree built there) to
 # this one; the experiments are always this tree's (bench/compare.sh counts
@@ -16,6 +20,11 @@
 # packet-hops the longer run measured.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+cache=0
+if [[ ${1:-} == --cache ]]; then
+  cache=1
+  shift
+fi
 build=${1:-$root/build-bench}
 src=${2:-$root}
 command -v valgrind >/dev/null || { echo "bench/instructions.sh: needs valgrind (apt install valgrind)" >&2; exit 1; }
@@ -26,15 +35,19 @@ cmake --build "$build" -j"$(nproc)" >/dev/null
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# count CYCLES ARGS...: "instructions packet_hops" of one run under callgrind
+# count CYCLES ARGS...: "events packet_hops" of one run: instructions under
+# callgrind, or L1 data misses under cachegrind (--cache)
 count() {
-  local cycles=$1 ir hops
+  local cycles=$1 ir hops tool=(--tool=callgrind)
   shift
-  valgrind --tool=callgrind --callgrind-out-file="$scratch/cg" \
+  [[ $cache == 0 ]] || tool=(--tool=cachegrind --cache-sim=yes)
+  valgrind "${tool[@]}" --"${tool[0]#--tool=}"-out-file="$scratch/cg" \
     "$build/insee" run --set simulation.phases=fixed --set simulation.warmup=1000 \
     --set "simulation.cycles=$cycles" --set "stats.json=$scratch/run.json" "$@" >/dev/null 2>"$scratch/log" ||
     { cat "$scratch/log" >&2; exit 1; }
-  ir=$(awk '/^summary:/ { print $2 }' "$scratch/cg")
+  # callgrind's summary is Ir alone; cachegrind's lists Ir I1mr ILmr Dr D1mr
+  # DLmr Dw D1mw DLmw: the data misses are D1mr + D1mw.
+  ir=$(awk -v cache="$cache" '/^summary:/ { print cache ? $6 + $9 : $2 }' "$scratch/cg")
   hops=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["packet_hops"])' \
            "$scratch/run.json")
   echo "$ir $hops"
@@ -53,6 +66,14 @@ row() {
 
 ref=$root/bench/reference.toml
 tree=$root/examples/fat-tree-4ary3-updown.toml
+if [[ $cache == 1 ]]; then
+  printf '%-34s %10s %12s\n' experiment "L1 miss/hop" "packet-hops"
+  row "16x16x16 dally basic 0.1" 150 "$ref" --set 'topology.dims=[16,16,16]' --set traffic.load=0.1 \
+    --set simulation.warmup=150
+  row "32x32x32 dally basic 0.1" 60 "$ref" --set 'topology.dims=[32,32,32]' --set traffic.load=0.1 \
+    --set simulation.warmup=150
+  exit 0
+fi
 printf '%-34s %10s %12s\n' experiment "instr/hop" "packet-hops"
 row "8x8 dally basic 0.3"          4000 "$ref"
 row "8x8 bubble smart 0.3"         4000 "$ref" --set router.plugin=bubble --set router.mode=smart
