@@ -24,7 +24,7 @@ typedef struct wait_graph {
 static uint32_t waits_for(insee_engine *eng, uint32_t q, uint32_t *out)
 {
     const insee_net *net = &eng->net;
-    uint32_t p = net->q_head[q];
+    uint32_t p = net->q[q].head;
     uint32_t r = net->q_router[q];
     if (p == INSEE_NONE || net->node_router[net->pkt[p].dst] == r)
         return 0;
@@ -114,10 +114,10 @@ static void describe_queue(insee_engine *eng, uint32_t q, GString *out)
                                    info.dir > 0 ? "+" : info.dir < 0 ? "-" : "undirected", info.dim);
         g_string_append_printf(out, " VC %u", net->q_vc[q]);
     }
-    g_string_append_printf(out, ": %u of %u packets", net->q_count[q],
+    g_string_append_printf(out, ": %u of %u packets", net->q[q].count,
                            insee_net_queue_capacity(net, q));
-    if (net->q_head[q] != INSEE_NONE)
-        g_string_append_printf(out, ", head to node %u", net->pkt[net->q_head[q]].dst);
+    if (net->q[q].head != INSEE_NONE)
+        g_string_append_printf(out, ", head to node %u", net->pkt[net->q[q].head].dst);
 }
 
 void insee_deadlock_check(insee_engine *eng)

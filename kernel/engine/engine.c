@@ -178,7 +178,7 @@ static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
 /* Head p of q becomes a routing candidate: in the active list from now. */
 static void activate(insee_engine *eng, uint32_t q, uint32_t p)
 {
-    eng->net.q_flags[q] |= INSEE_Q_ACTIVE;
+    eng->net.q[q].flags |= INSEE_Q_ACTIVE;
     eng->net.pkt[p].since = INSEE_NEVER;
     active_push(&eng->active, q);
 }
@@ -189,7 +189,7 @@ static uint32_t unlink_departing(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     uint32_t p = insee_net_unlink_head(net, q);
-    net->q_flags[q] = (uint8_t)((net->q_flags[q] & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
+    net->q[q].flags = (uint8_t)((net->q[q].flags & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
     return p;
 }
 
@@ -204,14 +204,14 @@ static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
 void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
-    uint32_t p = net->q_head[q];
-    if (p == INSEE_NONE || (net->q_flags[q] & (INSEE_Q_DEPARTING | INSEE_Q_ACTIVE)))
+    uint32_t p = net->q[q].head;
+    if (p == INSEE_NONE || (net->q[q].flags & (INSEE_Q_DEPARTING | INSEE_Q_ACTIVE)))
         return;
     if (net->pkt[p].ready <= eng->now) {
         activate(eng, q, p);
         return;
     }
-    net->q_flags[q] |= INSEE_Q_ACTIVE;
+    net->q[q].flags |= INSEE_Q_ACTIVE;
     net->pkt[p].since = INSEE_NEVER;
     schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
@@ -275,7 +275,7 @@ static void release(insee_engine *eng, uint32_t q)
     insee_net_release_slot(net, q);
     if (q < net->transit_queues && eng->wait_first[q] != INSEE_NONE)
         wake_waiting(eng, q);
-    net->q_flags[q] &= (uint8_t)~INSEE_Q_DEPARTING;
+    net->q[q].flags &= (uint8_t)~INSEE_Q_DEPARTING;
     insee_engine_queue_wake(eng, q);
     if (q >= net->transit_queues)
         insee_workload_room(eng, (q - net->transit_queues) / net->injectors);
@@ -512,14 +512,14 @@ static insee_drop_reason drop_reason(insee_engine *eng, uint32_t q, const insee_
 static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
 {
     insee_net *net = &eng->net;
-    const insee_packet *pk = &net->pkt[net->q_head[q]];
+    const insee_packet *pk = &net->pkt[net->q[q].head];
     insee_stats_on_dropped(&eng->stats,
                            port == PORT_FAILED ? INSEE_DROP_UNROUTABLE : drop_reason(eng, q, pk),
                            pk, q, eng->now);
     eng->dropped_failed += port == PORT_FAILED;
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
-    if (net->q_in_done[q] > eng->now) /* its tail will not arrive: discarded as it comes */
-        net->q_in_done[q] = eng->now;
+    if (net->q[q].in_done > eng->now) /* its tail will not arrive: discarded as it comes */
+        net->q[q].in_done = eng->now;
     eng->in_flight--;
     eng->last_move = eng->now;
     eng->report.total_dropped_network++;
@@ -540,7 +540,7 @@ static void request_phase(insee_engine *eng)
             continue; /* the queue's head went to sleep in this phase */
         if (eng->gcc_stop && q >= net->transit_queues)
             continue; /* global congestion control holds injection back */
-        uint32_t p = net->q_head[q];
+        uint32_t p = net->q[q].head;
         insee_packet *pk = &net->pkt[p];
         uint32_t r = net->q_router[q];
         if (pk->since == INSEE_NEVER)
@@ -616,9 +616,9 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
     if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
         head_leaves(eng, net->ovc[ovc].src, pk);
-        net->q_out_done[net->ovc[ovc].src] = eng->now + L;
+        net->q[net->ovc[ovc].src].out_done = eng->now + L;
     }
-    net->q_in_done[net->peer_queue[gp] + vc] = eng->now + L;
+    net->q[net->peer_queue[gp] + vc].in_done = eng->now + L;
     pk->hops++;
     pk->ready = eng->now + 1;
     eng->report.total_packet_hops++;
@@ -629,7 +629,7 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     /* The head is routable next cycle. Links start after this cycle's
        requests: joining the active list now is the same as a HEAD_READY
        event at now + 1, without the wheel. */
-    if (insee_net_link(net, dq, p) && !(net->q_flags[dq] & INSEE_Q_DEPARTING))
+    if (insee_net_link(net, dq, p) && !(net->q[dq].flags & INSEE_Q_DEPARTING))
         activate(eng, dq, p);
 }
 
@@ -662,7 +662,7 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint32_t L = eng->packet_phits;
     uint32_t p = depart(eng, rq->queue, eng->now + L);
     head_leaves(eng, rq->queue, &net->pkt[p]);
-    net->q_out_done[rq->queue] = eng->now + L;
+    net->q[rq->queue].out_done = eng->now + L;
     keep_moving(eng, eng->now + L - 1);
     if (eng->single_consumption)
         net->link[rq->link].free_at = eng->now + L;
@@ -685,7 +685,7 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     }
     if (eng->call_forwarded) {
         insee_route_ctx ctx;
-        insee_engine_route_ctx(eng, q, net->q_head[q], &ctx);
+        insee_engine_route_ctx(eng, q, net->q[q].head, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
     }
     uint32_t p = unlink_departing(eng, q);
@@ -693,8 +693,8 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     net->ovc[ovc].src = q;
     net->ovc[ovc].wait = p;
     net->ovc[ovc].free_at = INSEE_NEVER;
-    net->q_out_done[q] = INSEE_NEVER;
-    net->q_in_done[net->peer_queue[gp] + rq->cand.vc] = INSEE_NEVER;
+    net->q[q].out_done = INSEE_NEVER;
+    net->q[net->peer_queue[gp] + rq->cand.vc].in_done = INSEE_NEVER;
     insee_net_reserve_slot(net, net->peer_queue[gp] + rq->cand.vc);
     net->link[gp].waiting++;
     if (net->link[gp].free_at <= eng->now)
@@ -748,12 +748,12 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
     eng->last_move = eng->now;
     if (eng->call_forwarded) {
         insee_route_ctx ctx;
-        insee_engine_route_ctx(eng, q, net->q_head[q], &ctx);
+        insee_engine_route_ctx(eng, q, net->q[q].head, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &cand[0]);
     }
     uint32_t p = depart(eng, q, eng->now + L);
     head_leaves(eng, q, &net->pkt[p]);
-    net->q_out_done[q] = eng->now + L;
+    net->q[q].out_done = eng->now + L;
     keep_moving(eng, eng->now + L - 1);
     uint32_t r = net->q_router[q];
     uint32_t now_delivered[INSEE_MAX_CANDIDATES], k = 0;
@@ -773,7 +773,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
         net->ovc[ovc].src = INSEE_NONE;
         net->ovc[ovc].wait = copy;
         net->ovc[ovc].free_at = INSEE_NEVER;
-        net->q_in_done[dq] = INSEE_NEVER;
+        net->q[dq].in_done = INSEE_NEVER;
         insee_net_reserve_slot(net, dq);
         net->link[gp].waiting++;
         link_check(eng, gp);
@@ -843,10 +843,10 @@ static uint32_t gather_requests(insee_engine *eng, uint32_t out)
     uint32_t n = 0;
     for (uint32_t i = eng->out_req[out]; i != INSEE_NONE; i = eng->req[i].next) {
         const insee_request_rec *rq = &eng->req[i];
-        const insee_packet *pk = &net->pkt[net->q_head[rq->queue]];
+        const insee_packet *pk = &net->pkt[net->q[rq->queue].head];
         insee_request r = {
             .input = rq->input,
-            .occupancy = net->q_count[rq->queue],
+            .occupancy = net->q[rq->queue].count,
             .since = pk->since,
             .born = pk->born,
             .transit = rq->queue < net->transit_queues,
@@ -928,8 +928,8 @@ static void compact_active(insee_engine *eng)
     uint32_t kept = 0;
     for (uint32_t i = 0; i < a->len; i++) {
         uint32_t q = a->queue[i];
-        if (q == INSEE_NONE || !(net->q_flags[q] & INSEE_Q_ACTIVE) ||
-            (net->q_flags[q] & INSEE_Q_DEPARTING))
+        if (q == INSEE_NONE || !(net->q[q].flags & INSEE_Q_ACTIVE) ||
+            (net->q[q].flags & INSEE_Q_DEPARTING))
             continue;
         if (kept != i) {
             a->queue[kept] = q;
@@ -952,7 +952,7 @@ static uint64_t packets_past_sources(const insee_engine *eng)
     const insee_net *net = &eng->net;
     uint64_t queued = 0;
     for (uint32_t q = net->transit_queues; q < net->queues; q++)
-        for (uint32_t p = net->q_head[q]; p != INSEE_NONE; p = net->pkt[p].next)
+        for (uint32_t p = net->q[q].head; p != INSEE_NONE; p = net->pkt[p].next)
             queued++;
     return eng->in_flight - queued;
 }

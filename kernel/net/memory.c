@@ -30,10 +30,10 @@ enum {
                + 2 * sizeof(insee_due) /* workload: its entry in the due heap, doubled */
                + sizeof(uint32_t)      /* experiment: its node, while the workload starts */
                + 2 * sizeof(insee_message_rec), /* the message it queues, doubled */
-    PER_QUEUE = 4 * sizeof(uint32_t) /* net: q_head, q_tail, q_router, q_input */
-                + 2 * sizeof(uint64_t) /* net: q_in_done, q_out_done */
-                + 2 * sizeof(uint16_t) /* net: q_port, q_count */
-                + 2,                   /* net: q_vc, q_flags */
+    PER_QUEUE = sizeof(insee_queue)    /* net: q */
+                + 2 * sizeof(uint32_t) /* net: q_router, q_input */
+                + sizeof(uint16_t)     /* net: q_port */
+                + 1,                   /* net: q_vc */
     /* With every queue full: each head in the active list with its cached
        candidates, a request record, and the deadlock check's wait-for graph
        (its index, two edges, colour, path, next and cycle entries). */

@@ -82,19 +82,13 @@ static gboolean allocate(insee_net *net, GError **err)
         return TRUE;
     net->link = g_try_new0(insee_link, (size_t)P + net->nodes + 1);
     net->ovc = g_try_new0(insee_ovc, net->ovcs + 1);
-    net->q_head = g_try_new(uint32_t, Q);
-    net->q_tail = g_try_new(uint32_t, Q);
-    net->q_count = g_try_new0(uint16_t, Q);
-    net->q_flags = g_try_new0(uint8_t, Q);
-    net->q_in_done = g_try_new0(uint64_t, Q);
-    net->q_out_done = g_try_new0(uint64_t, Q);
+    net->q = g_try_new0(insee_queue, Q);
     net->q_router = g_try_new(uint32_t, Q);
     net->q_port = g_try_new(uint16_t, Q);
     net->q_vc = g_try_new(uint8_t, Q);
     net->q_input = g_try_new(uint32_t, Q);
     if (net->link && net->ovc &&
-        net->q_head && net->q_tail && net->q_count &&
-        net->q_flags && net->q_in_done && net->q_out_done && net->q_router && net->q_port &&
+        net->q && net->q_router && net->q_port &&
         net->q_vc && net->q_input)
         return TRUE;
     return no_memory(net, err);
@@ -248,8 +242,8 @@ gboolean insee_net_build(insee_net *net, const insee_topology_vtable *topo, void
         return FALSE;
     for (uint32_t o = 0; o <= net->ovcs; o++)
         net->ovc[o].src = net->ovc[o].wait = INSEE_NONE;
-    memset(net->q_head, 0xff, sizeof(uint32_t) * net->queues);
-    memset(net->q_tail, 0xff, sizeof(uint32_t) * net->queues);
+    for (uint32_t q = 0; q < net->queues; q++)
+        net->q[q].head = net->q[q].tail = INSEE_NONE;
     net->pkt_free = INSEE_NONE;
     return TRUE;
 }
@@ -272,12 +266,7 @@ void insee_net_clear(insee_net *net)
     g_free(net->failed);
     g_free(net->link);
     g_free(net->ovc);
-    g_free(net->q_head);
-    g_free(net->q_tail);
-    g_free(net->q_count);
-    g_free(net->q_flags);
-    g_free(net->q_in_done);
-    g_free(net->q_out_done);
+    g_free(net->q);
     g_free(net->q_router);
     g_free(net->q_port);
     g_free(net->q_vc);
@@ -330,8 +319,8 @@ void insee_net_packet_free(insee_net *net, uint32_t p)
 void insee_net_reserve_slot(insee_net *net, uint32_t q)
 {
     if (net->count_changes)
-        net->count_changes(net->count_ctx, q, net->q_count[q]);
-    net->q_count[q]++;
+        net->count_changes(net->count_ctx, q, net->q[q].count);
+    net->q[q].count++;
     if (q < net->transit_queues)
         net->transit_used++;
 }
@@ -339,20 +328,20 @@ void insee_net_reserve_slot(insee_net *net, uint32_t q)
 gboolean insee_net_link(insee_net *net, uint32_t q, uint32_t p)
 {
     net->pkt[p].next = INSEE_NONE;
-    if (net->q_tail[q] == INSEE_NONE)
-        net->q_head[q] = p;
+    if (net->q[q].tail == INSEE_NONE)
+        net->q[q].head = p;
     else
-        net->pkt[net->q_tail[q]].next = p;
-    net->q_tail[q] = p;
-    return net->q_head[q] == p;
+        net->pkt[net->q[q].tail].next = p;
+    net->q[q].tail = p;
+    return net->q[q].head == p;
 }
 
 uint32_t insee_net_unlink_head(insee_net *net, uint32_t q)
 {
-    uint32_t p = net->q_head[q];
-    net->q_head[q] = net->pkt[p].next;
-    if (net->q_head[q] == INSEE_NONE)
-        net->q_tail[q] = INSEE_NONE;
+    uint32_t p = net->q[q].head;
+    net->q[q].head = net->pkt[p].next;
+    if (net->q[q].head == INSEE_NONE)
+        net->q[q].tail = INSEE_NONE;
     net->pkt[p].next = INSEE_NONE;
     return p;
 }
@@ -360,8 +349,8 @@ uint32_t insee_net_unlink_head(insee_net *net, uint32_t q)
 void insee_net_release_slot(insee_net *net, uint32_t q)
 {
     if (net->count_changes)
-        net->count_changes(net->count_ctx, q, net->q_count[q]);
-    net->q_count[q]--;
+        net->count_changes(net->count_ctx, q, net->q[q].count);
+    net->q[q].count--;
     if (q < net->transit_queues)
         net->transit_used--;
 }

@@ -55,6 +55,22 @@ enum {
     INSEE_Q_ACTIVE = 2,    /* the head is in the engine's active list or scheduled */
 };
 
+/* A queue's state, what changes as packets move, in one record (two to a
+   cache line): a packet arriving, granted or leaving touches one line of
+   the queue. */
+typedef struct insee_queue {
+    /* The phit view, for routers that read room as INSEE does (in phits
+       physically there): the cycle the incoming packet's tail has fully
+       arrived (INSEE_NEVER while it waits for its link; past: none), and the
+       cycle the departing packet's tail has left (INSEE_NEVER while it waits
+       for its link; past: none). */
+    uint64_t in_done, out_done;
+    uint32_t head, tail;      /* the FIFO of packets (pkt.next), or INSEE_NONE */
+    uint16_t count;           /* packets queued or on the wire towards it, and the
+                                 departing one until its tail has left */
+    uint8_t flags;            /* INSEE_Q_* */
+} insee_queue;
+
 /* A link's state, in one place for the same reason as an output VC's. */
 typedef struct insee_link {
     uint64_t free_at; /* first cycle it can start a packet */
@@ -91,21 +107,11 @@ typedef struct insee_net {
 
     uint32_t transit_queues;  /* ports_total * vcs */
     uint32_t queues;          /* transit + nodes * injectors */
-    uint32_t *q_head, *q_tail;
+    insee_queue *q;           /* per queue, what changes as packets move */
     uint32_t *q_router;       /* per queue: its router */
     uint16_t *q_port;         /* per queue: input port, or INSEE_PORT_INJECTION */
     uint8_t *q_vc;            /* per queue: VC, or injector index */
     uint32_t *q_input;        /* per queue: input index at its router (arbiter contract) */
-    uint16_t *q_count;        /* packets queued or on the wire towards q, and the
-                                 departing one until its tail has left */
-    uint8_t *q_flags;         /* INSEE_Q_* */
-    /* The phit view, for routers that read room as INSEE does (in phits
-       physically there): per queue, the cycle the incoming packet's tail has
-       fully arrived (INSEE_NEVER while it waits for its link; past: none),
-       and the cycle the departing packet's tail has left (INSEE_NEVER while
-       it waits for its link; past: none). */
-    uint64_t *q_in_done;
-    uint64_t *q_out_done;
     uint64_t transit_used;    /* packets counted in transit queues (occupancy) */
     /* When set, called just before a queue's count changes (the queue
        histograms of stats/collect.h); NULL costs one branch. */
@@ -190,7 +196,7 @@ static inline uint32_t insee_net_queue_capacity(const insee_net *net, uint32_t q
 
 static inline uint32_t insee_net_room(const insee_net *net, uint32_t q)
 {
-    return insee_net_queue_capacity(net, q) - net->q_count[q];
+    return insee_net_queue_capacity(net, q) - net->q[q].count;
 }
 
 /* Free phits of q at cycle `now` (packets of L phits), as a phit-by-phit
@@ -199,10 +205,10 @@ static inline uint32_t insee_net_room(const insee_net *net, uint32_t q)
 static inline uint32_t insee_net_free_phits(const insee_net *net, uint32_t q, uint64_t now,
                                             uint32_t L)
 {
-    uint64_t in = net->q_in_done[q], out = net->q_out_done[q];
+    uint64_t in = net->q[q].in_done, out = net->q[q].out_done;
     uint64_t unarrived = in > now ? (in - now < L ? in - now : L) : 0;
     uint64_t sent = out > now && out != INSEE_NEVER ? L - (out - now) : 0;
-    uint64_t counted = (uint64_t)net->q_count[q] * L;
+    uint64_t counted = (uint64_t)net->q[q].count * L;
     uint64_t present = counted > unarrived + sent ? counted - unarrived - sent : 0;
     return (uint32_t)((uint64_t)insee_net_queue_capacity(net, q) * L - present);
 }

@@ -277,7 +277,7 @@ void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, ins
     }
     if (st->q_since)
         for (uint32_t q = 0; q < st->queues; q++)
-            insee_stats_on_queue(st, q, net->q_count[q]);
+            insee_stats_on_queue(st, q, net->q[q].count);
 }
 
 /* ---- packets --------------------------------------------------------------- */

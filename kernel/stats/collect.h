@@ -252,7 +252,7 @@ void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t 
    (q = INSEE_NONE; pk then lives only for the call). */
 void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, const insee_packet *pk,
                             uint32_t q, uint64_t now);
-/* Queue q held `count` slots (insee_net's q_count) until the cycle of the
+/* Queue q held `count` slots (insee_net's q[].count) until the cycle of the
    last advance: called by the network just before the count changes. */
 void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count);
 

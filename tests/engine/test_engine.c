@@ -795,19 +795,17 @@ Test(engine, injection_policies_drain)
    incoming one that started 5 cycles ago has 6 + 5 phits in it. */
 Test(engine, free_phits_count_the_phits_on_the_wire)
 {
-    uint16_t count = 2;
-    uint64_t in_done = 105 + 16, out_done = 100 + 16;
-    insee_net net = {.queue_packets = 4, .inject_packets = 4, .transit_queues = 1,
-                     .q_count = &count, .q_in_done = &in_done, .q_out_done = &out_done};
+    insee_queue q = {.count = 2, .in_done = 105 + 16, .out_done = 100 + 16};
+    insee_net net = {.queue_packets = 4, .inject_packets = 4, .transit_queues = 1, .q = &q};
     cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 6 - 5);
-    in_done = INSEE_NEVER; /* granted, waiting for its link: nothing arrived yet */
+    q.in_done = INSEE_NEVER; /* granted, waiting for its link: nothing arrived yet */
     cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 6);
-    out_done = INSEE_NEVER; /* the departing one waits for its link: all there */
+    q.out_done = INSEE_NEVER; /* the departing one waits for its link: all there */
     cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 16);
-    in_done = out_done = 50; /* both tails long done: whole packets */
+    q.in_done = q.out_done = 50; /* both tails long done: whole packets */
     cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 32);
     cr_assert_eq(insee_net_room(&net, 0), 2);
-    count = 0, in_done = 120; /* a slot freed early (a dropped head): never above capacity */
+    q.count = 0, q.in_done = 120; /* a slot freed early (a dropped head): never above capacity */
     cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64);
 }
 

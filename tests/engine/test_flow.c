@@ -176,7 +176,7 @@ Test(flow, the_network_is_the_graph_without_queues)
     cr_assert_eq(f->vcs, p->vcs);
     cr_assert_gt(p->queues, 0);
     cr_assert_eq(f->queues, 0);
-    cr_assert_null(f->q_count);
+    cr_assert_null(f->q);
     cr_assert_null(f->link);
     cr_assert_null(f->ovc);
     insee_experiment_free(ef);
