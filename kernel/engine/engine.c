@@ -99,6 +99,7 @@ void insee_engine_prepare(insee_engine *eng)
     eng->head_wait = g_new(uint32_t, net->queues + 1);
     memset(eng->head_wait, 0xff, sizeof(uint32_t) * (net->queues + 1));
     eng->waits_free = INSEE_NONE;
+    eng->waits_bound = INSEE_WAITS_PER_QUEUE * net->queues;
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
     eng->link_checked = g_new0(uint8_t, net->ports_total + 1);
     /* The farthest event: a link's packet done, or a slot freed, L cycles
@@ -231,6 +232,7 @@ static void wait_on(insee_engine *eng, uint32_t q, uint32_t at)
     uint32_t w = eng->waits_free;
     insee_wait *wt = &eng->waits[w];
     eng->waits_free = wt->next;
+    eng->waits_used++;
     *wt = (insee_wait){.queue = q, .at = at, .prev = INSEE_NONE, .next = eng->wait_first[at],
                        .sibling = eng->head_wait[q]};
     if (wt->next != INSEE_NONE)
@@ -254,6 +256,7 @@ static void wake_head(insee_engine *eng, uint32_t q)
             eng->waits[wt->next].prev = wt->prev;
         wt->next = eng->waits_free;
         eng->waits_free = w;
+        eng->waits_used--;
     }
     eng->head_wait[q] = INSEE_NONE;
     active_push(&eng->active, q);
@@ -461,7 +464,9 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
    steady router's blocked head (INSEE_ROUTE_STEADY, or PURE) sleeps,
    waiting at each candidate's downstream queue, until that queue frees a
    slot or the output VC feeding it frees: nothing else could make one of
-   them admissible, and the router's answer could change nothing else. */
+   them admissible, and the router's answer could change nothing else.
+   While the waits would pass their bound (memory), heads ask every cycle
+   instead. */
 static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
                                  insee_candidate *chosen, uint32_t *out, uint32_t *link)
 {
@@ -486,7 +491,7 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
         *link = gp;
         return TRUE;
     }
-    if (n == 0 || !eng->route_steady)
+    if (n == 0 || !eng->route_steady || eng->waits_used + n > eng->waits_bound)
         return FALSE;
     uint32_t q = eng->active.queue[i];
     eng->active.queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */

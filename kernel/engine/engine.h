@@ -70,6 +70,11 @@ typedef struct insee_wait {
     uint32_t sibling;
 } insee_wait;
 
+/* The waits a network may hold, per queue on average: heads with more
+   candidates than that sleep while the pool has room (net/memory.c counts
+   it). */
+#define INSEE_WAITS_PER_QUEUE 4u
+
 /* Candidates kept for a blocked head of a pure router (INSEE_ROUTE_PURE). */
 #define INSEE_ROUTE_CACHE 4u
 #define INSEE_NOT_CACHED 0xFFu
@@ -200,6 +205,7 @@ typedef struct insee_engine {
        (head, candidate), listed at the candidate's downstream queue. */
     insee_wait *waits;       /* the pool; free ones chained through `next` */
     uint32_t waits_cap, waits_free;
+    uint64_t waits_used, waits_bound; /* at most INSEE_WAITS_PER_QUEUE per queue */
     uint32_t *wait_first;    /* per transit queue: the first wait listed there */
     uint32_t *head_wait;     /* per queue: its sleeping head's first wait, or INSEE_NONE */
     gboolean route_pure;     /* the router declared INSEE_ROUTE_PURE */

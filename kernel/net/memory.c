@@ -33,13 +33,15 @@ enum {
     PER_QUEUE = sizeof(insee_queue)    /* net: q */
                 + 2 * sizeof(uint32_t) /* net: q_router, q_input */
                 + sizeof(uint16_t)     /* net: q_port */
-                + 1,                   /* net: q_vc */
+                + 1                    /* net: q_vc */
+                + 2 * sizeof(uint32_t), /* engine: wait_first, head_wait */
     /* With every queue full: each head in the active list with its cached
-       candidates, a request record, and the deadlock check's wait-for graph
-       (its index, two edges, colour, path, next and cycle entries). */
+       candidates, a request record, its waits while it sleeps (the pool
+       doubled), and the deadlock check's wait-for graph (its index, two
+       edges, colour, path, next and cycle entries). */
     PER_BUSY_QUEUE = sizeof(uint32_t) + 1 + INSEE_ROUTE_CACHE * sizeof(insee_candidate)
-                     + sizeof(insee_request_rec) + 3 * sizeof(uint32_t) + 1
-                     + 3 * sizeof(uint32_t),
+                     + sizeof(insee_request_rec) + 2 * INSEE_WAITS_PER_QUEUE * sizeof(insee_wait)
+                     + 3 * sizeof(uint32_t) + 1 + 3 * sizeof(uint32_t),
     PER_PACKET = sizeof(insee_packet) + INSEE_STATE_ALIGN,
 };
 
