@@ -25,7 +25,7 @@ static uint32_t waits_for(insee_engine *eng, uint32_t q, uint32_t *out)
 {
     const insee_net *net = &eng->net;
     uint32_t p = net->q[q].head;
-    uint32_t r = net->q_router[q];
+    uint32_t r = net->q_at[q].router;
     if (p == INSEE_NONE || net->node_router[net->pkt[p].dst] == r)
         return 0;
     insee_route_ctx ctx;
@@ -101,18 +101,18 @@ static uint32_t find_cycle(const insee_net *net, const wait_graph *g, uint32_t *
 static void describe_queue(insee_engine *eng, uint32_t q, GString *out)
 {
     const insee_net *net = &eng->net;
-    uint32_t r = net->q_router[q];
+    uint32_t r = net->q_at[q].router;
     if (q >= net->transit_queues) {
-        g_string_append_printf(out, "router %u injection queue %u", r, net->q_vc[q]);
+        g_string_append_printf(out, "router %u injection queue %u", r, net->q_at[q].vc);
     } else {
-        insee_hop info = {.port = net->q_port[q], .dim = -1};
+        insee_hop info = {.port = net->q_at[q].port, .dim = -1};
         if (eng->topo->port_info)
-            eng->topo->port_info(eng->topo_self, r, net->q_port[q], &info);
-        g_string_append_printf(out, "router %u input port %u", r, net->q_port[q]);
+            eng->topo->port_info(eng->topo_self, r, net->q_at[q].port, &info);
+        g_string_append_printf(out, "router %u input port %u", r, net->q_at[q].port);
         if (info.dim >= 0)
             g_string_append_printf(out, " (on the %s side of dimension %d)",
                                    info.dir > 0 ? "+" : info.dir < 0 ? "-" : "undirected", info.dim);
-        g_string_append_printf(out, " VC %u", net->q_vc[q]);
+        g_string_append_printf(out, " VC %u", net->q_at[q].vc);
     }
     g_string_append_printf(out, ": %u of %u packets", net->q[q].count,
                            insee_net_queue_capacity(net, q));

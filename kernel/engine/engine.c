@@ -87,8 +87,8 @@ void insee_engine_prepare(insee_engine *eng)
     /* An output is requested by at most every input of its router. */
     uint32_t inputs = 1;
     for (uint32_t q = 0; q < net->queues; q++)
-        if (net->q_input[q] + 1 > inputs)
-            inputs = net->q_input[q] + 1;
+        if (net->q_at[q].input + 1 > inputs)
+            inputs = net->q_at[q].input + 1;
     eng->arb_req = g_new(insee_request, inputs);
     if (eng->arb_stride != sizeof(insee_request))
         eng->arb_packed = g_malloc(eng->arb_stride * inputs);
@@ -155,11 +155,11 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_rou
 {
     const insee_net *net = &eng->net;
     const insee_packet *pk = &net->pkt[p];
-    uint32_t r = net->q_router[q];
+    uint32_t r = net->q_at[q].router;
     ctx->size = sizeof *ctx;
     ctx->router = r;
-    ctx->in_port = net->q_port[q];
-    ctx->in_vc = net->q_vc[q];
+    ctx->in_port = net->q_at[q].port;
+    ctx->in_vc = net->q_at[q].vc;
     ctx->src_node = pk->src;
     ctx->dst_node = pk->dst;
     ctx->salt = pk->salt;
@@ -354,7 +354,7 @@ static void add_request(insee_engine *eng, uint32_t q, uint32_t out, uint32_t li
     rq->queue = q;
     rq->out = out;
     rq->link = link;
-    rq->input = eng->net.q_input[q];
+    rq->input = eng->net.q_at[q].input;
     rq->cand = *cand;
     rq->next = eng->out_req[out];
     if (rq->next == INSEE_NONE)
@@ -505,7 +505,7 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
 static insee_drop_reason drop_reason(insee_engine *eng, uint32_t q, const insee_packet *pk)
 {
     const insee_net *net = &eng->net;
-    uint32_t r = net->q_router[q];
+    uint32_t r = net->q_at[q].router;
     insee_hop hop;
     if (net->node_router[pk->dst] != r &&
         eng->topo->minimal_hops(eng->topo_self, r, pk->dst, pk->salt, &hop, 1) == 0)
@@ -547,7 +547,7 @@ static void request_phase(insee_engine *eng)
             continue; /* global congestion control holds injection back */
         uint32_t p = net->q[q].head;
         insee_packet *pk = &net->pkt[p];
-        uint32_t r = net->q_router[q];
+        uint32_t r = net->q_at[q].router;
         if (pk->since == INSEE_NEVER)
             pk->since = eng->now;
         if (eng->multicast) {
@@ -597,7 +597,7 @@ static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
     if (!insee_stats_per_injection(&eng->stats))
         return;
     uint32_t distance = eng->stats.opt.distance_histograms
-                            ? insee_engine_distance(eng, eng->net.q_router[q], pk->dst)
+                            ? insee_engine_distance(eng, eng->net.q_at[q].router, pk->dst)
                             : 0;
     insee_stats_on_injected(&eng->stats, pk, distance, eng->now);
 }
@@ -760,7 +760,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
     head_leaves(eng, q, &net->pkt[p]);
     net->q[q].out_done = eng->now + L;
     keep_moving(eng, eng->now + L - 1);
-    uint32_t r = net->q_router[q];
+    uint32_t r = net->q_at[q].router;
     uint32_t now_delivered[INSEE_MAX_CANDIDATES], k = 0;
     for (uint32_t c = 0; c < n; c++) {
         uint32_t copy = c == 0 ? p : copy_packet(eng, p);
@@ -905,7 +905,7 @@ static void arbitrate_phase(insee_engine *eng)
     for (uint32_t t = 0; t < eng->touched.len; t++) {
         uint32_t out = eng->touched.v[t];
         uint32_t n = gather_requests(eng, out);
-        uint32_t router = net->q_router[eng->req[eng->arb_rec[0]].queue];
+        uint32_t router = net->q_at[eng->req[eng->arb_rec[0]].queue].router;
         if (eng->ipr > 0 && insee_rng_double(&eng->ipr_rng[router]) < eng->ipr)
             n = transit_first(eng, n);
         void *state = eng->astate_size ? eng->astate + eng->astate_size * out : NULL;

@@ -31,9 +31,7 @@ enum {
                + sizeof(uint32_t)      /* experiment: its node, while the workload starts */
                + 2 * sizeof(insee_message_rec), /* the message it queues, doubled */
     PER_QUEUE = sizeof(insee_queue)    /* net: q */
-                + 2 * sizeof(uint32_t) /* net: q_router, q_input */
-                + sizeof(uint16_t)     /* net: q_port */
-                + 1                    /* net: q_vc */
+                + sizeof(insee_queue_at) /* net: q_at */
                 + 2 * sizeof(uint32_t), /* engine: wait_first, head_wait */
     /* With every queue full: each head in the active list with its cached
        candidates, a request record, its waits while it sleeps (the pool

@@ -83,13 +83,8 @@ static gboolean allocate(insee_net *net, GError **err)
     net->link = g_try_new0(insee_link, (size_t)P + net->nodes + 1);
     net->ovc = g_try_new0(insee_ovc, net->ovcs + 1);
     net->q = g_try_new0(insee_queue, Q);
-    net->q_router = g_try_new(uint32_t, Q);
-    net->q_port = g_try_new(uint16_t, Q);
-    net->q_vc = g_try_new(uint8_t, Q);
-    net->q_input = g_try_new(uint32_t, Q);
-    if (net->link && net->ovc &&
-        net->q && net->q_router && net->q_port &&
-        net->q_vc && net->q_input)
+    net->q_at = g_try_new(insee_queue_at, Q);
+    if (net->link && net->ovc && net->q && net->q_at)
         return TRUE;
     return no_memory(net, err);
 }
@@ -146,10 +141,10 @@ static void describe_queues(insee_net *net, const uint32_t *slot)
         uint32_t r = net->port_router[gp];
         for (uint32_t vc = 0; vc < net->vcs; vc++) {
             uint32_t q = gp * net->vcs + vc;
-            net->q_router[q] = r;
-            net->q_port[q] = (uint16_t)(gp - net->port_base[r]);
-            net->q_vc[q] = (uint8_t)vc;
-            net->q_input[q] = q - net->port_base[r] * net->vcs;
+            net->q_at[q].router = r;
+            net->q_at[q].port = (uint16_t)(gp - net->port_base[r]);
+            net->q_at[q].vc = (uint8_t)vc;
+            net->q_at[q].input = q - net->port_base[r] * net->vcs;
         }
     }
     for (uint32_t node = 0; node < net->nodes; node++) {
@@ -157,10 +152,10 @@ static void describe_queues(insee_net *net, const uint32_t *slot)
         uint32_t ports = net->port_base[r + 1] - net->port_base[r];
         for (uint32_t j = 0; j < net->injectors; j++) {
             uint32_t q = insee_net_inject_queue(net, node, j);
-            net->q_router[q] = r;
-            net->q_port[q] = INSEE_PORT_INJECTION;
-            net->q_vc[q] = (uint8_t)j;
-            net->q_input[q] = ports * net->vcs + slot[node] * net->injectors + j;
+            net->q_at[q].router = r;
+            net->q_at[q].port = INSEE_PORT_INJECTION;
+            net->q_at[q].vc = (uint8_t)j;
+            net->q_at[q].input = ports * net->vcs + slot[node] * net->injectors + j;
         }
     }
 }
@@ -267,10 +262,7 @@ void insee_net_clear(insee_net *net)
     g_free(net->link);
     g_free(net->ovc);
     g_free(net->q);
-    g_free(net->q_router);
-    g_free(net->q_port);
-    g_free(net->q_vc);
-    g_free(net->q_input);
+    g_free(net->q_at);
     g_free(net->pkt);
     g_free(net->pstate);
     memset(net, 0, sizeof *net);

@@ -71,6 +71,15 @@ typedef struct insee_queue {
     uint8_t flags;            /* INSEE_Q_* */
 } insee_queue;
 
+/* Where a queue is, fixed once the network is built; read together when
+   its head is routed or arbitrated, so in one record. */
+typedef struct insee_queue_at {
+    uint32_t router; /* its router */
+    uint32_t input;  /* its input index at the router (the arbiter contract) */
+    uint16_t port;   /* its input port, or INSEE_PORT_INJECTION */
+    uint8_t vc;      /* its VC, or injector index */
+} insee_queue_at;
+
 /* A link's state, in one place for the same reason as an output VC's. */
 typedef struct insee_link {
     uint64_t free_at; /* first cycle it can start a packet */
@@ -108,10 +117,7 @@ typedef struct insee_net {
     uint32_t transit_queues;  /* ports_total * vcs */
     uint32_t queues;          /* transit + nodes * injectors */
     insee_queue *q;           /* per queue, what changes as packets move */
-    uint32_t *q_router;       /* per queue: its router */
-    uint16_t *q_port;         /* per queue: input port, or INSEE_PORT_INJECTION */
-    uint8_t *q_vc;            /* per queue: VC, or injector index */
-    uint32_t *q_input;        /* per queue: input index at its router (arbiter contract) */
+    insee_queue_at *q_at;     /* per queue, where it is (fixed once built) */
     uint64_t transit_used;    /* packets counted in transit queues (occupancy) */
     /* When set, called just before a queue's count changes (the queue
        histograms of stats/collect.h); NULL costs one branch. */

@@ -242,7 +242,7 @@ void insee_trace_hop(insee_trace *t, const insee_packet *pk, uint32_t ovc, uint6
     uint32_t out[] = {r, gp - net->port_base[r], ovc - gp * net->vcs};
     emit(t, now, EV_HOP, pk, out, 3, NULL);
     uint32_t q = net->peer_queue[gp] + out[2];
-    uint32_t in[] = {net->q_router[q], net->q_port[q], net->q_vc[q]};
+    uint32_t in[] = {net->q_at[q].router, net->q_at[q].port, net->q_at[q].vc};
     emit(t, now + 1, EV_ARR, pk, in, 3, NULL);
     check_size(t, now);
 }
@@ -260,9 +260,9 @@ void insee_trace_dropped(insee_trace *t, const insee_packet *pk, insee_drop_reas
     const insee_net *net = t->net;
     uint32_t at[] = {0, 0, 0};
     if (q != INSEE_NONE) {
-        at[0] = net->q_router[q];
-        at[1] = net->q_port[q];
-        at[2] = net->q_vc[q];
+        at[0] = net->q_at[q].router;
+        at[1] = net->q_at[q].port;
+        at[2] = net->q_at[q].vc;
     }
     emit(t, now, EV_DROP, pk, at, q == INSEE_NONE ? 0 : 3, drop_names[why]);
     check_size(t, now);
