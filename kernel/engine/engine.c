@@ -308,10 +308,12 @@ static void link_done(insee_engine *eng, uint32_t gp)
     insee_net *net = &eng->net;
     uint32_t ovc = link_current_ovc(net, gp);
     uint32_t q = net->ovc[ovc].src;
-    uint32_t dq = net->peer_queue[gp] + (ovc - gp * net->vcs);
     net->ovc[ovc].src = INSEE_NONE;
-    if (net->peer_queue[gp] != INSEE_NONE && eng->wait_first[dq] != INSEE_NONE)
-        wake_waiting(eng, dq);
+    if (net->peer_queue[gp] != INSEE_NONE) { /* heads waiting for this output VC */
+        uint32_t dq = net->peer_queue[gp] + (ovc - gp * net->vcs);
+        if (eng->wait_first[dq] != INSEE_NONE)
+            wake_waiting(eng, dq);
+    }
     if (q != INSEE_NONE) /* a multicast copy's queue is released on its own */
         release(eng, q);
     if (net->link[gp].waiting)

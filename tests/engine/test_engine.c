@@ -1296,3 +1296,65 @@ Test(engine, report_and_csv_numbers_ignore_a_decimal_comma_locale)
     g_free(dir);
     g_free(saved);
 }
+
+/* Blocked heads of pure and steady routers sleep until a candidate frees
+   (engine.c); heads that are never let sleep (no room for waits) ask every
+   cycle. Both must give the same run, figure for figure, and sleeping must
+   have happened. `bound` is the most waits the engine may hold. */
+static insee_report run_with_waits(const char *toml, uint64_t bound, uint32_t *pool)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    insee_engine *eng = insee_experiment_engine(exp);
+    if (bound != UINT64_MAX)
+        eng->waits_bound = bound;
+    GError *err = NULL;
+    cr_assert(insee_experiment_run(exp, &err), "%s", err ? err->message : "");
+    insee_report rep = *insee_experiment_report(exp);
+    *pool = eng->waits_cap;
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    return rep;
+}
+
+static void same_run(const insee_report *a, const insee_report *b, const char *what)
+{
+    cr_assert_eq(a->total_packet_hops, b->total_packet_hops, "%s: packet-hops", what);
+    cr_assert_eq(a->total_delivered, b->total_delivered, "%s: delivered", what);
+    cr_assert_eq(a->sum_delivered_ids, b->sum_delivered_ids, "%s: which packets", what);
+    cr_assert_eq(a->latency_gen.mean, b->latency_gen.mean, "%s: mean latency", what);
+    cr_assert_eq(a->latency_gen.m2, b->latency_gen.m2, "%s: latency spread", what);
+    cr_assert_eq(a->latency_gen.max, b->latency_gen.max, "%s: longest latency", what);
+    cr_assert_eq(a->source_stalls, b->source_stalls, "%s: source stalls", what);
+}
+
+Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
+{
+    static const char *const runs[] = {
+        /* pure: Dally basic, saturated */
+        "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"torus\"\n"
+        "dims = [8, 8]\n[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+        /* steady: updown's room order on a fat tree, several candidates */
+        "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"kary-ntree\"\n"
+        "k = 4\nn = 3\n[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 2\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+        /* steady: Dally improved with the roomier VC first */
+        "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"torus\"\n"
+        "dims = [8, 8]\n[router]\nplugin = \"dally\"\nmode = \"improved\"\n"
+        "vc_choice = \"room\"\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+        uint32_t pool_sleep, pool_poll, pool_some;
+        insee_report sleep = run_with_waits(runs[i], UINT64_MAX, &pool_sleep);
+        insee_report poll = run_with_waits(runs[i], 0, &pool_poll);
+        insee_report some = run_with_waits(runs[i], 6, &pool_some); /* some sleep, some ask */
+        cr_assert_gt(pool_sleep, 0, "run %zu: no head slept", i);
+        cr_assert_eq(pool_poll, 0, "run %zu: a head slept past the bound", i);
+        cr_assert_gt(sleep.total_delivered, 0, "run %zu delivered nothing", i);
+        same_run(&sleep, &poll, runs[i]);
+        same_run(&sleep, &some, runs[i]);
+    }
+}
