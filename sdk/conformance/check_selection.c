@@ -79,30 +79,46 @@ static uint32_t run(const conform_ctx *ctx, const conform_instance *inst, const 
                       sc->queued, sc->n_running ? sc->running : NULL, sc->n_running, start);
 }
 
+/* Each scenario's answer, to `judge` with the scenario, its start[] and
+   count, the findings and a label naming the setting. */
+typedef void (*answer_fn)(const scenario *sc, const uint32_t *start, uint32_t n,
+                          conform_findings *f, const char *setting);
+
+static void each_answer(const conform_ctx *ctx, const conform_instance *inst,
+                       conform_findings *f, answer_fn judge)
+{
+    for (size_t i = 0; all_scenarios(i); i++) {
+        uint32_t start[MAX_QUEUE + 1];
+        uint32_t n = run(ctx, inst, all_scenarios(i), start);
+        judge(all_scenarios(i), start, n, f, inst->setting->label);
+    }
+}
+
+static void fits(const scenario *sc, const uint32_t *start, uint32_t n, conform_findings *f,
+                 const char *setting)
+{
+    char *where = g_strdup_printf("%s, %s", setting, sc->what);
+    uint64_t want = 0;
+    if (n > sc->queued)
+        conform_note(f, where, "select() started %u jobs of a queue of %u", n, sc->queued);
+    for (uint32_t k = 0; k < n && k < sc->queued; k++) {
+        if (start[k] >= sc->queued)
+            conform_note(f, where, "start[%u] is %u, outside the queue of %u", k, start[k],
+                         sc->queued);
+        else
+            want += sc->queue[start[k]].nodes;
+    }
+    if (want > sc->free_nodes)
+        conform_note(f, where, "the %u jobs started need %" G_GUINT64_FORMAT " nodes, %u are free",
+                     n, want, sc->free_nodes);
+    g_free(where);
+}
+
 static void fits_on(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
                     void *data)
 {
     (void)data;
-    for (size_t i = 0; all_scenarios(i); i++) {
-        const scenario *sc = all_scenarios(i);
-        uint32_t start[MAX_QUEUE + 1];
-        uint32_t n = run(ctx, inst, sc, start);
-        char *where = g_strdup_printf("%s, %s", inst->setting->label, sc->what);
-        uint64_t want = 0;
-        if (n > sc->queued)
-            conform_note(f, where, "select() started %u jobs of a queue of %u", n, sc->queued);
-        for (uint32_t k = 0; k < n && k < sc->queued; k++) {
-            if (start[k] >= sc->queued)
-                conform_note(f, where, "start[%u] is %u, outside the queue of %u", k, start[k],
-                             sc->queued);
-            else
-                want += sc->queue[start[k]].nodes;
-        }
-        if (want > sc->free_nodes)
-            conform_note(f, where, "the %u jobs started need %" G_GUINT64_FORMAT " nodes, %u are free",
-                         n, want, sc->free_nodes);
-        g_free(where);
-    }
+    each_answer(ctx, inst, f, fits);
 }
 
 static conform_status check_fits(conform_ctx *ctx, GString *detail)
@@ -110,24 +126,24 @@ static conform_status check_fits(conform_ctx *ctx, GString *detail)
     return conform_each_instance(ctx, detail, fits_on, NULL);
 }
 
+static void once(const scenario *sc, const uint32_t *start, uint32_t n, conform_findings *f,
+                 const char *setting)
+{
+    bool seen[MAX_QUEUE] = {false};
+    for (uint32_t k = 0; k < n && k < sc->queued; k++) {
+        if (start[k] >= sc->queued)
+            continue; /* select.fits reports it */
+        if (seen[start[k]])
+            conform_note(f, setting, "%s: job %u started twice", sc->what, start[k]);
+        seen[start[k]] = true;
+    }
+}
+
 static void once_on(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
                     void *data)
 {
     (void)data;
-    for (size_t i = 0; all_scenarios(i); i++) {
-        const scenario *sc = all_scenarios(i);
-        uint32_t start[MAX_QUEUE + 1];
-        uint32_t n = run(ctx, inst, sc, start);
-        bool seen[MAX_QUEUE] = {false};
-        for (uint32_t k = 0; k < n && k < sc->queued; k++) {
-            if (start[k] >= sc->queued)
-                continue; /* select.fits reports it */
-            if (seen[start[k]])
-                conform_note(f, inst->setting->label, "%s: job %u started twice", sc->what,
-                             start[k]);
-            seen[start[k]] = true;
-        }
-    }
+    each_answer(ctx, inst, f, once);
 }
 
 static conform_status check_once(conform_ctx *ctx, GString *detail)
