@@ -86,6 +86,18 @@ typedef enum insee_coll_op {
        blocks of the rank's data in rank order, then the result block at
        n*b (the caller copies its own block `rank` there first). */
     INSEE_COLL_REDUCE_SCATTER_PAIRWISE,
+    /* Linear: every rank but root sends its b bytes (offset 0) to root;
+       root receives recv_bytes[r] at recv_offsets[r] from each rank r in
+       rank order (the lengths are needed at root only). Work: the caller's
+       layout (root copies its own block). */
+    INSEE_COLL_GATHERV_LINEAR,
+    /* Linear, the reverse of GATHERV: root sends send_bytes[r] at
+       send_offsets[r] to each rank r in rank order; every other rank
+       receives b bytes at offset 0. */
+    INSEE_COLL_SCATTERV_LINEAR,
+    /* Ring as ALLGATHER_RING, block j being recv_bytes[j] at
+       recv_offsets[j]. */
+    INSEE_COLL_ALLGATHERV_RING,
 } insee_coll_op;
 
 typedef enum insee_coll_kind {
@@ -106,7 +118,8 @@ typedef struct insee_coll_args {
     insee_coll_op op;
     int size, rank, root; /* root for BCAST, REDUCE, GATHER, SCATTER */
     size_t block;         /* b: bytes per block (per rank) */
-    /* ALLTOALLV_PAIRWISE only: size entries each, bytes in the work buffer */
+    /* The V operations only: size entries each, bytes in the work buffer
+       (those an operation does not read may be NULL) */
     const size_t *send_bytes, *send_offsets, *recv_bytes, *recv_offsets;
 } insee_coll_args;
 
@@ -118,7 +131,7 @@ typedef struct insee_coll_plan {
 
 /* This rank's schedule of `a`, replacing what `plan` held. NULL, or a
    sentence saying what is wrong (bad size, rank or root, no lengths for
-   ALLTOALLV, out of memory); the plan is then empty. */
+   a V operation, out of memory); the plan is then empty. */
 const char *insee_coll_plan_make(const insee_coll_args *a, insee_coll_plan *plan);
 void insee_coll_plan_clear(insee_coll_plan *plan);
 
