@@ -25,6 +25,7 @@
 #include "stats/output.h"
 #include "stats/topology_summary.h"
 #include "stats/trace.h"
+#include "workload/export.h"
 #include "sweep/sweep.h"
 
 enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
@@ -76,7 +77,8 @@ static const GOptionEntry entries[] = {
     {"dot", 0, 0, G_OPTION_ARG_FILENAME, &opt_dot,
      "topology: also write the wiring as Graphviz DOT to FILE", "FILE"},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
-     "report, plot: write the page or the figure to FILE; sweep: the results", "FILE"},
+     "report, plot: write the page or the figure to FILE; sweep: the results; trace export: the "
+     "trace", "FILE"},
     {"packet", 0, 0, G_OPTION_ARG_INT64, &opt_packet,
      "trace phits: only the packet with this id", "ID"},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version, "Print the version and ABI", NULL},
@@ -102,7 +104,9 @@ static const char summary[] =
     "                           resumable; a summary per point (mean, std, 95 % CI);\n"
     "                           --shard I/N, --merge FILE, --slurm FILE: on a cluster\n"
     "  trace phits TRACE.gz     the phits of a packet trace ([stats] trace), hop by hop;\n"
-    "                           --packet ID: one packet\n";
+    "                           --packet ID: one packet\n"
+    "  trace export CONFIG.toml [APPLICATION] -o TRACE.fsin\n"
+    "                           a causal application (a trace, a kernel) as an FSIN trace\n";
 
 static const char description[] =
     "Examples:\n"
@@ -302,6 +306,15 @@ static int sweep_run(const char *config, char **sets)
     return cmd_run(config ? 1 : 0, argv);
 }
 
+/* What a command that set up an experiment frees; each may be NULL. */
+static void close_experiment(insee_experiment *exp, insee_registry *reg, insee_config *cfg)
+{
+    insee_experiment_free(exp);
+    if (reg)
+        insee_registry_free(reg);
+    insee_config_free(cfg);
+}
+
 static int cmd_topology(int argc, char **argv)
 {
     int code = EXIT_OK;
@@ -333,10 +346,7 @@ static int cmd_topology(int argc, char **argv)
     } else {
         code = report_error(err);
     }
-    insee_experiment_free(exp);
-    if (reg)
-        insee_registry_free(reg);
-    insee_config_free(cfg);
+    close_experiment(exp, reg, cfg);
     return code;
 }
 
@@ -368,10 +378,40 @@ static int cmd_plugins(int argc, char **argv)
     return code;
 }
 
+/* insee trace export CONFIG [APPLICATION] -o FILE (workload/export.h). */
+static int cmd_trace_export(int argc, char **argv)
+{
+    if (argc < 1 || argc > 2 || !opt_output) {
+        g_printerr("insee: error: use `insee trace export CONFIG.toml [APPLICATION] -o "
+                   "TRACE.fsin`\n");
+        return EXIT_USAGE;
+    }
+    int code = EXIT_OK;
+    insee_config *cfg = load_config("trace export", 1, argv, &code);
+    if (!cfg)
+        return code;
+    GError *err = NULL;
+    insee_registry *reg = open_registry(cfg, &err);
+    insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
+    if (!exp || !insee_workload_export(insee_experiment_engine(exp), argc == 2 ? argv[1] : NULL,
+                                       argv[0], opt_output, &err))
+        code = report_error(err);
+    close_experiment(exp, reg, cfg);
+    return code;
+}
+
 static int cmd_trace(int argc, char **argv)
 {
+    if (argc >= 1 && strcmp(argv[0], "export") == 0)
+        return cmd_trace_export(argc - 1, argv + 1);
     if (argc != 2 || strcmp(argv[0], "phits") != 0) {
-        g_printerr("insee: error: use `insee trace phits TRACE.gz [--packet ID]`\n");
+        g_printerr("insee: error: use `insee trace phits TRACE.gz [--packet ID]` or `insee trace "
+                   "export CONFIG.toml [APPLICATION] -o TRACE.fsin`\n");
+        return EXIT_USAGE;
+    }
+    if (opt_output) {
+        g_printerr("insee: error: trace phits writes to standard output; -o is for `insee trace "
+                   "export`\n");
         return EXIT_USAGE;
     }
     if (opt_packet == 0 || opt_packet < -1) {
@@ -433,9 +473,9 @@ int main(int argc, char **argv)
                    "sweep` only; see insee --help\n");
         code = EXIT_USAGE;
     } else if (opt_output && strcmp(cmd, "report") != 0 && strcmp(cmd, "plot") != 0 &&
-               strcmp(cmd, "sweep") != 0) {
-        g_printerr("insee: error: -o applies to `insee report`, `insee plot` and `insee sweep` "
-                   "only; see insee --help\n");
+               strcmp(cmd, "sweep") != 0 && strcmp(cmd, "trace") != 0) {
+        g_printerr("insee: error: -o applies to `insee report`, `insee plot`, `insee sweep` and "
+                   "`insee trace export` only; see insee --help\n");
         code = EXIT_USAGE;
     } else if (opt_version) {
         printf("insee %s (plugin ABI %u.%u)\n", INSEE_VERSION, INSEE_ABI_MAJOR, INSEE_ABI_MINOR);

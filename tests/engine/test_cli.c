@@ -154,6 +154,33 @@ Test(cli, unknown_command_exit_2)
     result_free(&r);
 }
 
+/* The command line of `insee trace export`: the trace written where -o
+   says, a usage error without -o, a refusal (exit 2) leaving no file. */
+Test(cli, trace_export_writes_the_file_or_exits_2)
+{
+    char *dir = g_dir_make_tmp("insee-cli-export-XXXXXX", NULL);
+    char *out = g_build_filename(dir, "stencil.fsin", NULL);
+    char *stencil = g_build_filename(INSEE_TEST_SOURCE_DIR, "examples", "stencil.toml", NULL);
+    result r = run_insee((const char *[]){"trace", "export", stencil, "-o", out, NULL});
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(g_file_test(out, G_FILE_TEST_IS_REGULAR));
+    g_unlink(out);
+    result_free(&r);
+    r = run_insee((const char *[]){"trace", "export", stencil, NULL});
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "-o TRACE.fsin"), "%s", r.err);
+    result_free(&r);
+    r = run_insee((const char *[]){"trace", "export", stencil, "other", "-o", out, NULL});
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "no application is named 'other'"), "%s", r.err);
+    cr_expect_not(g_file_test(out, G_FILE_TEST_EXISTS));
+    result_free(&r);
+    g_rmdir(dir);
+    g_free(stencil);
+    g_free(out);
+    g_free(dir);
+}
+
 Test(cli, example_configs_run)
 {
     char *dir = g_build_filename(INSEE_TEST_SOURCE_DIR, "examples", NULL);

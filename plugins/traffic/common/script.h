@@ -106,6 +106,12 @@ bool script_runner_finished(const script_runner *r);
    bytes)", with how many tasks wait; false when every task is done. */
 bool script_runner_describe_wait(const script_runner *r, char *buf, size_t len);
 
+/* The traffic entry program() (insee/traffic.h) for one runner: the
+   task's events as the runner plays them (at will: its sends alone;
+   computes scaled by cpu_scale). */
+bool script_runner_program(const script_runner *r, uint32_t task,
+                           void (*event)(void *ctx, const insee_program_event *ev), void *ctx);
+
 /* Vtable glue. A plugin whose instance is a malloc'ed struct with a
    `script_runner *` as its first member puts these in its vtable (or all of
    them at once with SCRIPT_TRAFFIC_VTABLE) and writes only create(): build
@@ -120,6 +126,8 @@ void script_traffic_delivered(void *self, uint32_t src_task, const insee_message
                               uint64_t now);
 bool script_traffic_finished(void *self);
 bool script_traffic_describe_wait(void *self, char *buf, size_t len);
+bool script_traffic_program(void *self, uint32_t task,
+                            void (*event)(void *ctx, const insee_program_event *ev), void *ctx);
 
 #define SCRIPT_TRAFFIC_VTABLE(create_fn)                                     \
     {                                                                        \
@@ -128,6 +136,7 @@ bool script_traffic_describe_wait(void *self, char *buf, size_t len);
         .emit = script_traffic_emit, .delivered = script_traffic_delivered,  \
         .finished = script_traffic_finished,                                 \
         .describe_wait = script_traffic_describe_wait,                       \
+        .program = script_traffic_program,                                   \
     }
 
 #endif

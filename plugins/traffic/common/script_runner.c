@@ -476,6 +476,27 @@ bool script_runner_describe_wait(const script_runner *r, char *buf, size_t len)
     return true;
 }
 
+/* What the task plays: at will, its sends alone; computes as scaled. */
+bool script_runner_program(const script_runner *r, uint32_t task,
+                           void (*event)(void *ctx, const insee_program_event *ev), void *ctx)
+{
+    const script_event *e = task < script_tasks(r->s) ? script_events(r->s, task) : NULL;
+    size_t n = e ? script_length(r->s, task) : 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!r->causal && e[i].op != SCRIPT_SEND)
+            continue;
+        static const uint32_t ops[] = {[SCRIPT_SEND] = INSEE_PROGRAM_SEND,
+                                       [SCRIPT_RECV] = INSEE_PROGRAM_RECV,
+                                       [SCRIPT_COMPUTE] = INSEE_PROGRAM_COMPUTE};
+        insee_program_event ev = {.op = ops[e[i].op], .peer = e[i].peer, .tag = e[i].tag,
+                                  .bytes = e[i].bytes};
+        if (e[i].op == SCRIPT_COMPUTE)
+            ev.cycles = compute_cycles(r, e[i].cycles);
+        event(ctx, &ev);
+    }
+    return true;
+}
+
 /* ---- vtable glue --------------------------------------------------------- */
 
 static script_runner *runner_of(void *self)
@@ -518,4 +539,10 @@ bool script_traffic_finished(void *self)
 bool script_traffic_describe_wait(void *self, char *buf, size_t len)
 {
     return script_runner_describe_wait(runner_of(self), buf, len);
+}
+
+bool script_traffic_program(void *self, uint32_t task,
+                            void (*event)(void *ctx, const insee_program_event *ev), void *ctx)
+{
+    return script_runner_program(runner_of(self), task, event, ctx);
 }

@@ -71,6 +71,22 @@ typedef struct insee_message {
     uint32_t traffic_class; /* INSEE_TRAFFIC_APP or INSEE_TRAFFIC_IO */
 } insee_message;
 
+/* One event of a task's program (minor 11): what `insee trace export`
+   writes as an FSIN trace line. */
+typedef enum insee_program_op {
+    INSEE_PROGRAM_SEND,    /* to `peer`, `bytes` with `tag`, eager */
+    INSEE_PROGRAM_RECV,    /* from `peer`: blocks until that message has arrived */
+    INSEE_PROGRAM_COMPUTE, /* holds the task `cycles` cycles */
+} insee_program_op;
+
+typedef struct insee_program_event {
+    uint32_t op;     /* insee_program_op */
+    uint32_t peer;   /* SEND: destination task; RECV: source task */
+    uint64_t tag;    /* SEND, RECV: the matching key */
+    uint64_t bytes;  /* SEND, RECV: the message's length */
+    uint64_t cycles; /* COMPUTE: as this instance holds the task (scaled, if it scales) */
+} insee_program_event;
+
 typedef struct insee_traffic_vtable {
     uint32_t size; /* sizeof(insee_traffic_vtable) as built */
 
@@ -117,6 +133,16 @@ typedef struct insee_traffic_vtable {
        nothing. NULL: the flow engines refuse this traffic, naming it. */
     void (*round)(void *self, uint32_t task, insee_rng *rng,
                   void (*add)(void *ctx, const insee_message *msg), void *ctx);
+
+    /* minor 11 — optional */
+    /* A causal workload whose every task plays a fixed program (a trace, an
+       application kernel): hand `task`'s events, in program order, to
+       event(ctx, ev) (ev valid during the call) and return true. A program
+       played this way, receive for receive, gives the run this instance
+       gives. False: this instance plays no fixed program (its events depend
+       on the run, as a Markov walk's do). NULL: never. */
+    bool (*program)(void *self, uint32_t task,
+                    void (*event)(void *ctx, const insee_program_event *ev), void *ctx);
 } insee_traffic_vtable;
 
 #ifdef __cplusplus
