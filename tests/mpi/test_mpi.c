@@ -447,3 +447,100 @@ Test(mpi, launcher_usage)
     cr_assert(strstr(err, "'-- PROGRAM' are required"), "%s", err);
     g_free(err);
 }
+
+/* The largest number of set bits among 0 .. n-1: the depth of a binomial
+   tree of n ranks (vr hears from vr - its lowest set bit). */
+static uint64_t tree_depth(uint64_t n)
+{
+    uint64_t depth = 0;
+    for (uint64_t v = 0; v < n; v++)
+        depth = MAX(depth, (uint64_t)__builtin_popcountll(v));
+    return depth;
+}
+
+static uint64_t ceil_log2(uint64_t n)
+{
+    uint64_t k = 0;
+    while ((1ull << k) < n)
+        k++;
+    return k;
+}
+
+/* One collective of insee/mpi.h on N ranks over ring.toml with slices of
+   1000 client units = 1000 cycles: every message of a round is sent at a
+   slice start and, small (one packet) and few, consumed within that
+   slice, so it is handed over one slice later. A rank's round thus ends
+   one slice after the latest send it waits for, and the completion time
+   is 1000 x the rounds on the longest chain of messages. The message
+   count is the bridge's deliveries. */
+static void collective(int n, const char *op, uint64_t rounds, uint64_t messages)
+{
+    result res = mpirun(n, "ring.toml", (const char *const[]){"bridge.network_cycles=1000", NULL},
+                        INSEE_TEST_COLLECTIVES, (const char *const[]){"time", op, NULL});
+    cr_assert_eq(completion(&res), rounds * 1000, "%s on %d ranks: %llu, closed form %llu x 1000\n%s",
+                 op, n, (unsigned long long)completion(&res), (unsigned long long)rounds, res.out);
+    char *line = g_strdup_printf("[bridge] deliveries                %llu messages\n",
+                                 (unsigned long long)messages);
+    cr_assert(strstr(res.out, line), "%s on %d ranks: no '%s' in:\n%s", op, n, line, res.out);
+    g_free(line);
+    result_free(&res);
+}
+
+Test(mpi, collectives_rounds_and_messages_have_their_closed_forms)
+{
+    for (uint64_t n = 5; n <= 8; n += 3) {
+        uint64_t log = ceil_log2(n), depth = tree_depth(n), all = n * (n - 1);
+        /* Dissemination: ceil(log2 n) rounds of one message per rank. */
+        collective((int)n, "barrier", log, n * log);
+        /* Binomial trees: one message per rank but the root, the chain as
+           deep as the tree; the tree allreduce is a reduce, then a bcast. */
+        collective((int)n, "bcast", depth, n - 1);
+        collective((int)n, "reduce", depth, n - 1);
+        collective((int)n, "gather", depth, n - 1);
+        collective((int)n, "scatter", depth, n - 1);
+        collective((int)n, "allreduce_tree", 2 * depth, 2 * (n - 1));
+        /* Rings and pairwise exchanges: n - 1 rounds, a message per rank
+           each. */
+        collective((int)n, "allgather", n - 1, all);
+        collective((int)n, "allgatherv", n - 1, all);
+        collective((int)n, "alltoall", n - 1, all);
+        collective((int)n, "alltoallv", n - 1, all);
+        collective((int)n, "reduce_scatter", n - 1, all);
+        /* Bruck: ceil(log2 n) rounds of one message per rank. */
+        collective((int)n, "bruck", log, n * log);
+        /* Linear: the root's n - 1 messages in one round. */
+        collective((int)n, "gatherv", 1, n - 1);
+        collective((int)n, "scatterv", 1, n - 1);
+    }
+    /* Recursive doubling, 8 ranks: 3 exchanges. 5 ranks (p = 4): ranks 0
+       and 1 fold (rank 1 has rank 0's data at 1000) while 2, 3 and 4
+       exchange from 0; rank 1's first exchange with rank 2 (sent at 0)
+       ends at 1000, its second with rank 3 (sent at 1000) at 2000, its
+       result reaches rank 0 at 3000; rank 4's second exchange with rank 2
+       (which waited for rank 1's, sent at 1000, until 2000) ends at 3000.
+       Messages: p log2 p exchanges, plus 2 (n - p) to fold and unfold. */
+    collective(8, "allreduce", 3, 8 * 3);
+    collective(5, "allreduce", 3, 4 * 2 + 2 * 1);
+    /* Split (an allgather of 8 ranks: 7 rounds, 56 messages), then the
+       halves' allgathers side by side (3 rounds, 12 messages each). */
+    collective(8, "halves", 7 + 3, 56 + 2 * 12);
+}
+
+Test(mpi, collectives_give_what_their_definitions_say)
+{
+    for (int n = 1; n <= 8; n += n < 2 ? 1 : 3) {
+        for (int mode = 0; mode < 2; mode++) {
+            const char *what = mode ? "split" : "data";
+            result res = mpirun(n, "ring.toml", NULL, INSEE_TEST_COLLECTIVES,
+                                (const char *const[]){what, NULL});
+            completion(&res);
+            for (int r = 0; r < n; r++) {
+                char *ok = g_strdup_printf("rank %d ok\n", r);
+                cr_assert(strstr(res.out, ok), "%s, %d ranks: no '%s' in:\n%s\n%s", what, n, ok,
+                          res.out, res.err);
+                g_free(ok);
+            }
+            result_free(&res);
+        }
+    }
+}
