@@ -22,8 +22,7 @@ static int coll_tag(insee_coll_op op)
 
 /* Every payload starts with this envelope (same host, native byte order);
    the simulated message length is the user's bytes alone. Ranks, not
-   nodes: ranks may share a node, and the bridge then hands a message to
-   every rank of its destination node. */
+   nodes: with a rank map, rank and node differ. */
 typedef struct envelope {
     int32_t tag;
     uint32_t seq;  /* per (source, destination): restores the send order */
@@ -178,11 +177,9 @@ static int take_delivery(const insee_client_delivery *d)
         return fail("rank %d: a message from node %u without an insee-mpi envelope", M.rank,
                     d->src);
     memcpy(&e, d->payload, sizeof e);
-    if (e.dst != M.rank)
-        return 0; /* for another rank of this node */
-    if (e.src < 0 || e.src >= M.size || M.node[e.src] != d->src)
-        return fail("rank %d: a message from node %u claims to come from rank %d, which does "
-                    "not run there", M.rank, d->src, e.src);
+    if (e.dst != M.rank || e.src < 0 || e.src >= M.size || M.node[e.src] != d->src)
+        return fail("rank %d: a message from node %u for rank %d claims to come from rank %d, "
+                    "which does not run there", M.rank, d->src, e.dst, e.src);
     msg *m = malloc(sizeof *m + d->payload_len - sizeof e);
     if (!m)
         return fail("rank %d: out of memory for a message of %u bytes", M.rank, d->payload_len);

@@ -1,12 +1,15 @@
 /* sdk/mpi/mpirun.c — insee-mpirun: run N processes of an insee-mpi program
  * through a simulated network (docs/mpi.md).
  *
- *   insee-mpirun [--insee PATH] -n N [--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS]
+ *   insee-mpirun [--insee PATH] [-n N] [--map FILE] [--set SECTION.KEY=VALUE ...] CONFIG.toml
+ *                -- PROGRAM [ARGS]
  *
  * It starts `insee run CONFIG` with the [bridge] sync-server listening on a
- * Unix socket in a private temporary directory for N clients on nodes
- * 0..N-1, then rank r of the program with INSEE_MPI_ADDRESS, INSEE_MPI_RANK,
- * INSEE_MPI_SIZE and INSEE_MPI_REPORT_FD (a pipe where the library says
+ * Unix socket in a private temporary directory for N clients, rank r on
+ * node r or on the node line r of the rank map says, then rank r of the
+ * program with INSEE_MPI_ADDRESS, INSEE_MPI_RANK, INSEE_MPI_SIZE,
+ * INSEE_MPI_NODES (with a map: a file of every rank's node, one a line)
+ * and INSEE_MPI_REPORT_FD (a pipe where the library says
  * when the rank blocks in a receive and when it finalizes). It waits for
  * all of them and prints the simulated completion time, the largest
  * finalize time. A rank that ends without finalizing, or fails, a
@@ -21,6 +24,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +35,10 @@
 #include <unistd.h>
 
 typedef struct launch {
-    const char *insee, *config;
+    const char *insee, *config, *map;
     long n;
+    unsigned long *node; /* per rank, from the map (NULL: rank r on node r) */
+    unsigned long nodes; /* the bridge serves nodes 0 .. nodes-1 */
     char **sets;
     int n_sets;
     char **program;
@@ -40,9 +46,93 @@ typedef struct launch {
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "insee-mpirun: %s\nusage: insee-mpirun [--insee PATH] -n N "
+    fprintf(stderr, "insee-mpirun: %s\nusage: insee-mpirun [--insee PATH] [-n N] [--map FILE] "
             "[--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS...]\n", why);
     return 2;
+}
+
+static int map_error(const launch *l, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int map_error(const launch *l, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (line)
+        fprintf(stderr, "insee-mpirun: %s:%ld: ", l->map, line);
+    else
+        fprintf(stderr, "insee-mpirun: %s: ", l->map);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* The rank map: line r (blank lines and `#` comments aside) is the node
+   rank r runs on. A node runs one rank: the sync-server serves a node
+   from one client (docs/mpi.md). */
+static int read_map(launch *l)
+{
+    FILE *f = fopen(l->map, "r");
+    if (!f) {
+        fprintf(stderr, "insee-mpirun: cannot read the rank map %s: %s\n", l->map,
+                strerror(errno));
+        return 2;
+    }
+    char text[256];
+    long line = 0, ranks = 0, cap = 0, *at_line = NULL;
+    int rc = 0;
+    unsigned long max = 0;
+    while (rc == 0 && fgets(text, sizeof text, f)) {
+        line++;
+        text[strcspn(text, "#\n")] = '\0';
+        char *p = text, *end;
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        if (!*p)
+            continue;
+        errno = 0;
+        unsigned long node = strtoul(p, &end, 10);
+        while (*end == ' ' || *end == '\t' || *end == '\r')
+            end++;
+        if (*p == '-' || *end || errno || node > 0xFFFFFFFEul) {
+            rc = map_error(l, line, "'%s' is not a node number (one node a line: the node rank "
+                           "%ld runs on)", p, ranks);
+            break;
+        }
+        if (ranks == cap) {
+            cap = cap ? 2 * cap : 64;
+            unsigned long *n = realloc(l->node, sizeof *n * (size_t)cap);
+            long *a = n ? realloc(at_line, sizeof *a * (size_t)cap) : NULL;
+            if (n)
+                l->node = n;
+            if (!n || !a) {
+                rc = map_error(l, 0, "out of memory");
+                break;
+            }
+            at_line = a;
+        }
+        for (long r = 0; r < ranks && rc == 0; r++)
+            if (l->node[r] == node)
+                rc = map_error(l, line, "node %lu already runs rank %ld (line %ld); a node runs "
+                               "one rank (the sync-server serves a node from one client)", node,
+                               r, at_line[r]);
+        l->node[ranks] = node;
+        at_line[ranks++] = line;
+        max = node > max ? node : max;
+    }
+    if (rc == 0 && ferror(f))
+        rc = map_error(l, 0, "cannot read it: %s", strerror(errno));
+    else if (rc == 0 && ranks == 0)
+        rc = map_error(l, 0, "no rank in it (one node a line: the node rank r runs on)");
+    else if (rc == 0 && l->n && ranks != l->n)
+        rc = map_error(l, 0, "%ld ranks, but -n says %ld", ranks, l->n);
+    else if (rc == 0 && ranks > 65536)
+        rc = map_error(l, line, "%ld ranks, more than 65536", ranks);
+    fclose(f);
+    free(at_line);
+    l->n = ranks;
+    l->nodes = max + 1;
+    return rc;
 }
 
 static int parse(int argc, char **argv, launch *l)
@@ -63,6 +153,8 @@ static int parse(int argc, char **argv, launch *l)
             l->sets[l->n_sets++] = argv[++i];
         } else if (strcmp(argv[i], "--insee") == 0 && has_value) {
             l->insee = argv[++i];
+        } else if (strcmp(argv[i], "--map") == 0 && has_value) {
+            l->map = argv[++i];
         } else if (argv[i][0] != '-' && !l->config) {
             l->config = argv[i];
         } else {
@@ -70,10 +162,11 @@ static int parse(int argc, char **argv, launch *l)
             return usage("see the usage below");
         }
     }
-    if (l->n == 0 || !l->config || i + 1 >= argc)
-        return usage("-n N, a configuration and '-- PROGRAM' are required");
+    if ((l->n == 0 && !l->map) || !l->config || i + 1 >= argc)
+        return usage("-n N or --map FILE, a configuration and '-- PROGRAM' are required");
     l->program = argv + i + 1;
-    return 0;
+    l->nodes = (unsigned long)l->n;
+    return l->map ? read_map(l) : 0;
 }
 
 /* Each live child: the simulation (index 0) and the ranks (1..n). */
@@ -243,7 +336,7 @@ static int run(const launch *l, const char *dir)
     int rc = 0;
     snprintf(sock, sizeof sock, "bridge.socket=\"%s/bridge.sock\"", dir);
     snprintf(clients, sizeof clients, "bridge.clients=%ld", l->n);
-    snprintf(nodes, sizeof nodes, "bridge.nodes=%ld", l->n);
+    snprintf(nodes, sizeof nodes, "bridge.nodes=%lu", l->nodes);
     char **argv = calloc((size_t)(2 * l->n_sets + 12), sizeof *argv);
     int report[2];
     pids = calloc((size_t)l->n + 1, sizeof *pids);
@@ -290,6 +383,16 @@ static int run(const launch *l, const char *dir)
         }
         nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
     }
+    /* Every rank's node, for the library. */
+    char node_file[4200];
+    snprintf(node_file, sizeof node_file, "%s/nodes", dir);
+    FILE *nf = l->node && rc == 0 ? fopen(node_file, "w") : NULL;
+    for (long r = 0; nf && r < l->n; r++)
+        fprintf(nf, "%lu\n", l->node[r]);
+    if (l->node && rc == 0 && (!nf || fclose(nf) != 0)) {
+        fprintf(stderr, "insee-mpirun: cannot write %s: %s\n", node_file, strerror(errno));
+        rc = 1;
+    }
     char address[4210], rank[32], size[32], fd[32];
     snprintf(address, sizeof address, "unix:%s", path);
     snprintf(size, sizeof size, "%ld", l->n);
@@ -297,7 +400,8 @@ static int run(const launch *l, const char *dir)
     for (long r = 0; rc == 0 && !stop_signal && r < l->n; r++) {
         snprintf(rank, sizeof rank, "%ld", r);
         const char *env[] = {"INSEE_MPI_ADDRESS", address, "INSEE_MPI_RANK", rank,
-                             "INSEE_MPI_SIZE", size, "INSEE_MPI_REPORT_FD", fd, NULL};
+                             "INSEE_MPI_SIZE", size, "INSEE_MPI_REPORT_FD", fd,
+                             l->node ? "INSEE_MPI_NODES" : NULL, node_file, NULL};
         pids[n_pids] = spawn(l->program, env, report[1], false);
         if (pids[n_pids++] < 0) {
             fprintf(stderr, "insee-mpirun: cannot start rank %ld: %s\n", r, strerror(errno));
@@ -376,6 +480,7 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &l);
     if (rc != 0) {
         free(l.sets);
+        free(l.node);
         return rc;
     }
     /* stdout goes to the same place as the simulation's report: flush before
@@ -390,13 +495,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "insee-mpirun: cannot create a directory in %s: %s\n", tmp,
                 strerror(errno));
         free(l.sets);
+        free(l.node);
         return 1;
     }
     rc = run(&l, dir);
     char path[4200];
     snprintf(path, sizeof path, "%s/bridge.sock", dir);
     unlink(path);
+    snprintf(path, sizeof path, "%s/nodes", dir);
+    unlink(path);
     rmdir(dir);
     free(l.sets);
+    free(l.node);
     return rc;
 }

@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define L 16u
 
@@ -27,7 +28,10 @@ typedef struct result {
     char *out, *err;
 } result;
 
-/* insee-mpirun -n N [--set S ...] examples/mpi/CONFIG -- PROGRAM ARGS... */
+/* The rank map insee-mpirun gets (--map), when not NULL. */
+static const char *rank_map;
+
+/* insee-mpirun -n N [--map M] [--set S ...] examples/mpi/CONFIG -- PROGRAM ARGS... */
 static GPtrArray *mpirun_argv(int n, const char *config, const char *const *sets,
                               const char *program, const char *const *args)
 {
@@ -37,6 +41,10 @@ static GPtrArray *mpirun_argv(int n, const char *config, const char *const *sets
     g_ptr_array_add(argv, g_strdup(INSEE_TEST_BIN));
     g_ptr_array_add(argv, g_strdup("-n"));
     g_ptr_array_add(argv, g_strdup_printf("%d", n));
+    if (rank_map) {
+        g_ptr_array_add(argv, g_strdup("--map"));
+        g_ptr_array_add(argv, g_strdup(rank_map));
+    }
     for (; sets && *sets; sets++) {
         g_ptr_array_add(argv, g_strdup("--set"));
         g_ptr_array_add(argv, g_strdup(*sets));
@@ -542,5 +550,65 @@ Test(mpi, collectives_give_what_their_definitions_say)
             }
             result_free(&res);
         }
+    }
+}
+
+/* A rank map file with `text`; its path is rank_map until map_done(). */
+static void map_file(const char *text)
+{
+    GError *e = NULL;
+    int fd = g_file_open_tmp("insee-mpi-map-XXXXXX", (char **)&rank_map, &e);
+    cr_assert(fd >= 0, "%s", e ? e->message : "");
+    close(fd);
+    cr_assert(g_file_set_contents(rank_map, text, -1, NULL));
+}
+
+static void map_done(void)
+{
+    g_unlink(rank_map);
+    g_free((char *)rank_map);
+    rank_map = NULL;
+}
+
+/* The token ring with ranks 0..3 on nodes 0, 4, 1 and 5 of the 8-node
+   ring: hops 4, 3, 4 and 3. With COMPUTE 100 each message is queued at
+   cycle 1 of its slice: 4 hops are consumed at 20 (handed over two slices
+   on, 3000 units), 3 hops at 19 (2000 units): the token is back at
+   3000 + 2000 + 3000 + 2000 = 10000, not the 2000 x 3 + 3000 of ranks on
+   nodes 0..3. */
+Test(mpi, rank_map_puts_ranks_on_its_nodes)
+{
+    const uint64_t S = 1000, F = 10, hops[] = {4, 3, 4, 3};
+    uint64_t t = 0;
+    for (int r = 0; r < 4; r++)
+        t = handed_over(t + 100, hops[r], 1, S, F);
+    map_file("# rank map: one node a line\n0\n4   # rank 1\n\n1\n5\n");
+    result res = mpirun(4, "ring.toml", NULL, INSEE_TEST_RING, (const char *const[]){"100", NULL});
+    map_done();
+    cr_assert_eq(t, 10000);
+    cr_assert_eq(completion(&res), t, "%s", res.out);
+    result_free(&res);
+}
+
+/* A bad map is refused before anything starts: exit status 2, the file
+   and line named. */
+Test(mpi, bad_rank_maps_are_refused_with_file_and_line)
+{
+    const char *maps[][2] = {
+        {"0\n1\n2x\n3\n", ":3: '2x' is not a node number"},
+        {"0\n# two\n5\n-1\n3\n", ":4: '-1' is not a node number"},
+        {"0\n1\n\n1\n3\n", ":4: node 1 already runs rank 1 (line 2)"},
+        {"0\n1\n2\n", ": 3 ranks, but -n says 4"},
+        {"# nothing\n", ": no rank in it"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(maps); i++) {
+        map_file(maps[i][0]);
+        char *want = g_strdup_printf("insee-mpirun: %s%s", rank_map, maps[i][1]);
+        result res = mpirun(4, "ring.toml", NULL, INSEE_TEST_RING, NULL);
+        map_done();
+        cr_assert_eq(res.status, 2, "map %zu: status %d\n%s", i, res.status, res.err);
+        cr_assert(strstr(res.err, want), "map %zu: no '%s' in:\n%s", i, want, res.err);
+        g_free(want);
+        result_free(&res);
     }
 }
