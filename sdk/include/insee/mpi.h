@@ -1,9 +1,8 @@
 /* insee/mpi.h — libinsee-mpi: an MPI-like API for ordinary C programs whose
  * messages travel through insee's simulated network (execution-driven
  * simulation). Each process is one rank, on the network node the launcher
- * gives it (node `rank` unless a rank map says otherwise; several ranks may
- * share a node); it talks to the sync-server bridge through
- * libinsee-client. docs/mpi.md has the time model, the collectives'
+ * gives it (node `rank` unless a rank map says otherwise; one rank a node);
+ * it talks to the sync-server bridge through libinsee-client. docs/mpi.md has the time model, the collectives'
  * algorithms and the launcher (insee-mpirun) in full.
  *
  * Contract
