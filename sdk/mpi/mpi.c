@@ -810,7 +810,7 @@ int insee_mpi_coll_bcast(insee_mpi_comm *comm, void *buf, size_t bytes, int root
 static int reduction(const char *fn, insee_mpi_comm *comm, insee_coll_op op, const void *in,
                      void *out, size_t count, const insee_mpi_reduction *red, int root)
 {
-    size_t bytes;
+    size_t bytes = 0;
     if (check_reduction(fn, red, count, &bytes) < 0 ||
         (op == INSEE_COLL_REDUCE && check_root(fn, comm, root) < 0))
         return -1;
@@ -990,7 +990,7 @@ int insee_mpi_coll_reduce_scatter(insee_mpi_comm *comm, const void *in, void *ou
                                   size_t count_per_rank, const insee_mpi_reduction *red)
 {
     const char *fn = "insee_mpi_coll_reduce_scatter";
-    size_t bytes;
+    size_t bytes = 0;
     if (check_comm(fn, comm) < 0 || check_reduction(fn, red, count_per_rank, &bytes) < 0)
         return -1;
     insee_coll_args a = {.op = INSEE_COLL_REDUCE_SCATTER_PAIRWISE, .block = bytes};
