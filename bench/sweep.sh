@@ -3,7 +3,8 @@
 # bubble oblivious and smart, loads 0.1 to 0.4, 5 seeds, 1000 + 4000
 # cycles each) run by a shell loop of `insee run`, by `insee sweep -j 1`, by
 # `insee sweep -j 2` and, when mpirun is there, by `mpirun -n 4 insee sweep`
-# on the same cores. Prints each one's wall time, best of REPEATS, and its
+# on the same cores (its ranks talking through a socket, as on one machine,
+# and through Open MPI, as across machines). Prints each one's wall time, best of REPEATS, and its
 # ratio to the loop; then what a run costs before its first cycle
 # against one of those runs, whole processes each.
 #
@@ -68,6 +69,9 @@ if command -v mpirun >/dev/null; then
   [ "$(id -u)" -ne 0 ] || as_root=(--allow-run-as-root)
   t=$(best sweep 1 mpirun -n 4 --oversubscribe "${as_root[@]}")
   printf '%-26s %8.2f %8.3f\n' "mpirun -n 4 insee sweep" "$t" "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
+  # The ranks through Open MPI, as across machines, rather than the socket.
+  t=$(best sweep 1 env INSEE_SWEEP_RANKS=mpi mpirun -n 4 --oversubscribe "${as_root[@]}")
+  printf '%-26s %8.2f %8.3f\n' "  the same through MPI" "$t" "$(awk -v a="$t" -v b="$base" 'BEGIN { print a / b }')"
 fi
 
 # What a run costs before its first cycle (starting insee, finding and

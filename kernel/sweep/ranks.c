@@ -1,6 +1,189 @@
-/* kernel/sweep/ranks.c — mpirun's ranks (ranks.h), through Open MPI when
- * insee was built with it. */
+/* kernel/sweep/ranks.c — mpirun's ranks (ranks.h): through a Unix socket
+ * of rank 0's when every rank is on one machine, else through Open MPI
+ * when insee was built with it. */
+#define _GNU_SOURCE /* accept4 */
 #include "sweep/ranks.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* How the ranks talk: chosen once, by insee_sweep_ranks_join(). */
+static enum { VIA_NONE, VIA_SOCKET, VIA_MPI } via;
+
+/* ---- one machine: a Unix socket in mpirun's session directory -----------
+ * Open MPI's start-up (MPI_Init) costs about 0.6 s on a busy 2-core machine,
+ * more than a sweep of short runs takes; ranks that share a machine need
+ * none of it. Rank 0 listens on a socket in the job's own session
+ * directory (which mpirun makes for the job and removes after it); the
+ * others connect. Every message is one native 32-bit word: a request (ASK,
+ * or WAIT at the barrier), or rank 0's answer (a run, G_MAXUINT, or the
+ * barrier's release). */
+enum { ASK = 0, WAIT = 1 };
+
+static struct {
+    char *path;     /* the socket */
+    int fd;         /* rank 0: listening; the others: connected to rank 0 */
+    GArray *peers;  /* rank 0: the connected ranks (peer) */
+    guint ranks;
+} sock = {.fd = -1};
+
+/* A rank connected to rank 0. A rank told that no run is left goes to the
+   barrier at once, so its WAIT may come while rank 0 still serves others. */
+typedef struct peer {
+    int fd;
+    gboolean waiting; /* its WAIT has come */
+} peer;
+
+#define PEER(i) g_array_index(sock.peers, peer, i)
+
+static gboolean put_word(int fd, guint32 w)
+{
+    ssize_t n;
+    do
+        n = send(fd, &w, sizeof w, MSG_NOSIGNAL);
+    while (n < 0 && errno == EINTR);
+    return n == (ssize_t)sizeof w;
+}
+
+/* FALSE when the other end is gone. */
+static gboolean get_word(int fd, guint32 *w)
+{
+    ssize_t n;
+    do
+        n = recv(fd, w, sizeof *w, MSG_WAITALL);
+    while (n < 0 && errno == EINTR);
+    return n == (ssize_t)sizeof *w;
+}
+
+/* The socket's path, or NULL when mpirun gives no session directory (not
+   Open MPI 4's mpirun) or it is too long for a socket's address. */
+static char *socket_path(void)
+{
+    const char *proc = g_getenv("OMPI_FILE_LOCATION"); /* SESSION/JOB/RANK */
+    if (!proc)
+        return NULL;
+    char *job = g_path_get_dirname(proc);
+    char *path = g_build_filename(job, "insee-sweep.sock", NULL);
+    g_free(job);
+    if (strlen(path) >= sizeof(((struct sockaddr_un *)NULL)->sun_path)) {
+        g_free(path);
+        return NULL;
+    }
+    return path;
+}
+
+static gboolean socket_join(guint rank, guint ranks, GError **err)
+{
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    g_strlcpy(addr.sun_path, sock.path, sizeof addr.sun_path);
+    sock.ranks = ranks;
+    sock.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (rank ? 0 : SOCK_NONBLOCK), 0);
+    if (sock.fd >= 0 && rank == 0) {
+        unlink(sock.path);
+        sock.peers = g_array_new(FALSE, FALSE, sizeof(peer));
+        if (bind(sock.fd, (struct sockaddr *)&addr, sizeof addr) == 0 &&
+            listen(sock.fd, (int)MIN(ranks, 4096u)) == 0)
+            return TRUE;
+    } else if (sock.fd >= 0) {
+        /* Rank 0 may not listen yet: try for a minute. */
+        for (int tries = 0; tries < 60000; tries++) {
+            if (connect(sock.fd, (struct sockaddr *)&addr, sizeof addr) == 0)
+                return TRUE;
+            if (errno != ENOENT && errno != ECONNREFUSED && errno != EINTR)
+                break;
+            g_usleep(1000);
+        }
+    }
+    g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                "sweep: rank %u cannot reach rank 0 through %s: %s; set INSEE_SWEEP_RANKS=mpi "
+                "to use Open MPI instead",
+                rank, sock.path, g_strerror(errno));
+    return FALSE;
+}
+
+/* Rank 0: take the ranks that connected since (non-blocking). */
+static void socket_accept(void)
+{
+    peer p = {0};
+    while ((p.fd = accept4(sock.fd, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+        g_array_append_val(sock.peers, p);
+}
+
+static void socket_drop(guint i)
+{
+    close(PEER(i).fd);
+    g_array_remove_index(sock.peers, i);
+}
+
+static guint socket_serve(guint (*next)(void *ctx), void *ctx)
+{
+    guint told_none = 0;
+    socket_accept();
+    for (gboolean asked = TRUE; asked;) {
+        asked = FALSE;
+        for (guint i = 0; i < sock.peers->len; i++) {
+            struct pollfd p = {.fd = PEER(i).fd, .events = POLLIN};
+            guint32 word;
+            if (PEER(i).waiting || poll(&p, 1, 0) <= 0)
+                continue;
+            asked = TRUE;
+            if (!get_word(p.fd, &word) || (word != ASK && word != WAIT)) {
+                /* A rank that is gone asks no more: count it as told. */
+                socket_drop(i--);
+                told_none++;
+                continue;
+            }
+            if (word == WAIT) {
+                PEER(i).waiting = TRUE;
+                continue;
+            }
+            guint32 run = next(ctx);
+            told_none += run == G_MAXUINT;
+            if (!put_word(p.fd, run)) {
+                socket_drop(i--);
+                told_none += run != G_MAXUINT;
+            }
+        }
+    }
+    return told_none;
+}
+
+/* Rank 0 releases the others once every connected one has come. */
+static void socket_wait(guint rank)
+{
+    guint32 word = WAIT;
+    if (rank) {
+        if (put_word(sock.fd, word))
+            get_word(sock.fd, &word);
+        return;
+    }
+    for (guint i = 0; i < sock.peers->len; i++)
+        if (!PEER(i).waiting && !get_word(PEER(i).fd, &word))
+            socket_drop(i--);
+    for (guint i = 0; i < sock.peers->len; i++)
+        put_word(PEER(i).fd, WAIT);
+}
+
+static void socket_leave(guint rank)
+{
+    for (guint i = 0; sock.peers && i < sock.peers->len; i++)
+        close(PEER(i).fd);
+    if (sock.peers)
+        g_array_free(sock.peers, TRUE);
+    if (sock.fd >= 0)
+        close(sock.fd);
+    if (rank == 0)
+        unlink(sock.path);
+    g_free(sock.path);
+    sock.path = NULL;
+    sock.peers = NULL;
+    sock.fd = -1;
+}
 
 #ifdef INSEE_HAVE_MPI
 #include <gmodule.h>
@@ -56,53 +239,76 @@ static gboolean open_mpi(GError **err)
 }
 #endif
 
+static guint my_rank;
+
+/* Under mpirun: the socket when every rank shares this machine (unless
+   INSEE_SWEEP_RANKS=mpi), else Open MPI. */
 gboolean insee_sweep_ranks_join(guint *rank, guint *ranks, GError **err)
 {
     *rank = *ranks = 0;
-    if (!g_getenv("OMPI_COMM_WORLD_SIZE"))
+    const char *size = g_getenv("OMPI_COMM_WORLD_SIZE");
+    if (!size)
         return TRUE;
+    const char *local = g_getenv("OMPI_COMM_WORLD_LOCAL_SIZE"), *me = g_getenv("OMPI_COMM_WORLD_RANK");
+    if (g_strcmp0(g_getenv("INSEE_SWEEP_RANKS"), "mpi") != 0 && g_strcmp0(local, size) == 0 && me &&
+        (sock.path = socket_path())) {
+        via = VIA_SOCKET;
+        my_rank = *rank = (guint)g_ascii_strtoull(me, NULL, 10);
+        *ranks = (guint)g_ascii_strtoull(size, NULL, 10);
+        return socket_join(*rank, *ranks, err);
+    }
 #ifdef INSEE_HAVE_MPI
     /* MPI's default error handler aborts the job, so a failed call never
        returns here. */
     int r, n;
     if (!open_mpi(err))
         return FALSE;
+    via = VIA_MPI;
     mpi.init(NULL, NULL);
     mpi.rank(mpi.world, &r);
     mpi.size(mpi.world, &n);
-    *rank = (guint)r;
+    my_rank = *rank = (guint)r;
     *ranks = (guint)n;
     return TRUE;
 #else
     g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                "sweep: started by mpirun, but this insee was built without Open MPI, so its "
-                "ranks cannot share the runs. Rebuild insee with libopenmpi-dev installed, or "
-                "run one insee sweep --shard I/N per machine and merge them with --merge");
+                "sweep: started by mpirun over several machines (or with INSEE_SWEEP_RANKS=mpi), "
+                "but this insee was built without Open MPI, so its ranks cannot share the runs. "
+                "Rebuild insee with libopenmpi-dev installed, or run one insee sweep --shard I/N "
+                "per machine and merge them with --merge");
     return FALSE;
 #endif
 }
 
 void insee_sweep_ranks_wait(void)
 {
+    if (via == VIA_SOCKET)
+        socket_wait(my_rank);
 #ifdef INSEE_HAVE_MPI
-    mpi.barrier(mpi.world);
+    if (via == VIA_MPI)
+        mpi.barrier(mpi.world);
 #endif
 }
 
 guint insee_sweep_ranks_ask(void)
 {
+    guint32 run = G_MAXUINT;
+    if (via == VIA_SOCKET && !(put_word(sock.fd, ASK) && get_word(sock.fd, &run)))
+        run = G_MAXUINT; /* rank 0 is gone */
 #ifdef INSEE_HAVE_MPI
-    unsigned ask = 0, run = G_MAXUINT;
-    mpi.send(&ask, 1, mpi.word, 0, TAG_ASK, mpi.world);
-    mpi.recv(&run, 1, mpi.word, 0, TAG_RUN, mpi.world, MPI_STATUS_IGNORE);
-    return run;
-#else
-    return G_MAXUINT;
+    if (via == VIA_MPI) {
+        unsigned ask = 0;
+        mpi.send(&ask, 1, mpi.word, 0, TAG_ASK, mpi.world);
+        mpi.recv(&run, 1, mpi.word, 0, TAG_RUN, mpi.world, MPI_STATUS_IGNORE);
+    }
 #endif
+    return run;
 }
 
 guint insee_sweep_ranks_serve(guint (*next)(void *ctx), void *ctx)
 {
+    if (via == VIA_SOCKET)
+        return socket_serve(next, ctx);
     guint told_none = 0;
 #ifdef INSEE_HAVE_MPI
     for (;;) {
@@ -117,19 +323,17 @@ guint insee_sweep_ranks_serve(guint (*next)(void *ctx), void *ctx)
         mpi.send(&run, 1, mpi.word, from.MPI_SOURCE, TAG_RUN, mpi.world);
         told_none += run == G_MAXUINT;
     }
-#else
-    (void)next;
-    (void)ctx;
 #endif
     return told_none;
 }
 
-void insee_sweep_ranks_leave(guint ranks)
+void insee_sweep_ranks_leave(void)
 {
+    if (via == VIA_SOCKET)
+        socket_leave(my_rank);
 #ifdef INSEE_HAVE_MPI
-    if (ranks)
+    if (via == VIA_MPI)
         mpi.finalize();
-#else
-    (void)ranks;
 #endif
+    via = VIA_NONE;
 }

@@ -1,6 +1,11 @@
 /* kernel/sweep/ranks.h — a sweep started by Open MPI's mpirun: rank 0
  * hands out the runs as ranks become free, and merges.
  *
+ * The ranks talk through a Unix socket of rank 0's in the job's session
+ * directory when mpirun put them all on this machine (no MPI start-up, which
+ * costs more than a sweep of short runs), and through Open MPI otherwise
+ * (INSEE_SWEEP_RANKS=mpi: always). The hand-out is the same either way.
+ *
  * `mpirun -n K insee sweep ...` starts K copies of the same command. Each
  * rank R keeps the runs it finishes in its own file (RESULTS-shard-(R+1).csv)
  * and runs -j JOBS at a time (1 unless -j is given: the ranks share the
@@ -18,9 +23,10 @@
  *
  * Whether Open MPI is there is decided when insee is built (pkg-config
  * ompi-c); its library is opened by insee_sweep_ranks_join() under mpirun
- * only, never linked, so that other processes do not load it. Without
- * it a sweep started by mpirun (OMPI_COMM_WORLD_SIZE set) is refused with
- * an error that says so, rather than every rank running the whole sweep.
+ * over several machines only, never linked, so that other processes do not
+ * load it. Without it such a sweep (OMPI_COMM_WORLD_SIZE set, ranks on
+ * several machines) is refused with an error that says so, rather than
+ * every rank running the whole sweep.
  */
 #ifndef INSEE_SWEEP_RANKS_H
 #define INSEE_SWEEP_RANKS_H
@@ -41,8 +47,8 @@ guint insee_sweep_ranks_ask(void);
 /* Rank 0: answer every request waiting now with next(ctx) (G_MAXUINT:
    none left), without waiting for more. Returns how many were told none. */
 guint insee_sweep_ranks_serve(guint (*next)(void *ctx), void *ctx);
-/* Leave the ranks (nothing when *ranks was 0). */
-void insee_sweep_ranks_leave(guint ranks);
+/* Leave the ranks (nothing when join found none). */
+void insee_sweep_ranks_leave(void);
 
 G_END_DECLS
 #endif

@@ -906,7 +906,7 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
         return fail(err, EXIT_USAGE);
     sweep s = {.config = argc ? argv[0] : NULL, .sets = sets, .plugin_dirs = plugin_dirs,
                .started = g_get_monotonic_time(), .runner = runner,
-               .fork_runs = runner && !ranks && insee_sweep_child_can_fork()};
+               .fork_runs = runner && insee_sweep_child_can_fork()};
     int code;
     if (ranks) {
         code = sweep_ranks(&s, output, rank, ranks);
@@ -914,6 +914,6 @@ int insee_sweep_command(int argc, char **argv, const char *output, char *const *
         code = sweep_part(&s, output, 0, 0);
         sweep_clear(&s);
     }
-    insee_sweep_ranks_leave(ranks);
+    insee_sweep_ranks_leave();
     return code;
 }

@@ -300,10 +300,13 @@ def held_runs(work):
 
 def test_mpi(binary, work, fixtures, with_mpi):
     """mpirun -n 3 --oversubscribe hands the runs out to 3 ranks and gives
-    the results and summary of a -j 2 sweep byte for byte; a rank that lost
-    runs (its shard file cut short) and the merged results removed, the same
-    command runs what is missing and gives them again. Without Open MPI in
-    insee, a sweep under mpirun is refused saying so."""
+    the results and summary of a -j 2 sweep byte for byte, the ranks talking
+    through rank 0's socket (all on this machine) and, with
+    INSEE_SWEEP_RANKS=mpi, through Open MPI; a rank that lost runs (its
+    shard file cut short) and the merged results removed, the same command
+    runs what is missing and gives them again. Without Open MPI in insee,
+    the socket still serves, and INSEE_SWEEP_RANKS=mpi is refused saying
+    so."""
     mpirun = shutil.which("mpirun")
     if not mpirun:
         print("SKIP: no mpirun (Debian's openmpi-bin); the Open MPI sweep is not tested")
@@ -314,23 +317,30 @@ def test_mpi(binary, work, fixtures, with_mpi):
     # Open MPI's own allocations outlive MPI_Finalize: not insee's leaks.
     env = {**os.environ, "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0",
            "OMPI_MCA_btl": "self,vader,tcp"}
+    via_mpi = {**env, "INSEE_SWEEP_RANKS": "mpi"}
     command = [mpirun, "-n", "3", "--oversubscribe", *root, os.path.abspath(binary), "sweep",
                TINY, *grid, "-o", "mpi.csv"]
-    r = subprocess.run(command, capture_output=True, text=True, cwd=work, env=env)
-    if with_mpi != "1":
-        check(r.returncode != 0 and "built without Open MPI" in r.stderr
-              and not os.path.exists(os.path.join(work, "mpi.csv")),
-              f"without Open MPI, mpirun is refused: {r.returncode} {r.stderr}")
-        return
     ref = os.path.join(work, "ref.csv")
     check(sweep(binary, TINY, *grid, "-j", "2", "-o", ref).returncode == 0, "reference sweep")
-    check(r.returncode == 0, f"mpirun -n 3: {r.returncode} {r.stdout} {r.stderr}")
     out, summary = os.path.join(work, "mpi.csv"), os.path.join(work, "mpi-summary.csv")
-    check(held_runs(work) == 12, "the ranks' files hold the 12 runs, each once")
-    check(read(out) == read(ref), "the ranks' results equal the -j 2 sweep")
-    check(read(summary) == read(os.path.join(work, "ref-summary.csv")), "and so does the summary")
-    check(r.stdout.count("round-robin") == sweep(binary, TINY, *grid, "-o", ref).stdout.count(
-        "round-robin"), "rank 0 alone shows the summary")
+    shard_files = [os.path.join(work, f"mpi-shard-{i}.csv") for i in (1, 2, 3)]
+    for how, environment in (("socket", env), ("Open MPI", via_mpi)):
+        for f in [out, summary, *shard_files]:
+            if os.path.exists(f):
+                os.remove(f)
+        r = subprocess.run(command, capture_output=True, text=True, cwd=work, env=environment)
+        if how == "Open MPI" and with_mpi != "1":
+            check(r.returncode != 0 and "built without Open MPI" in r.stderr
+                  and not os.path.exists(out),
+                  f"without Open MPI, INSEE_SWEEP_RANKS=mpi is refused: {r.returncode} {r.stderr}")
+            continue
+        check(r.returncode == 0, f"mpirun -n 3 ({how}): {r.returncode} {r.stdout} {r.stderr}")
+        check(held_runs(work) == 12, f"the ranks' files hold the 12 runs, each once ({how})")
+        check(read(out) == read(ref), f"the ranks' results equal the -j 2 sweep ({how})")
+        check(read(summary) == read(os.path.join(work, "ref-summary.csv")),
+              f"and so does the summary ({how})")
+        check(r.stdout.count("round-robin") == sweep(binary, TINY, *grid, "-o", ref)
+              .stdout.count("round-robin"), f"rank 0 alone shows the summary ({how})")
     shard2 = os.path.join(work, "mpi-shard-2.csv")
     with open(shard2) as f:
         lines = f.readlines()
@@ -341,7 +351,6 @@ def test_mpi(binary, work, fixtures, with_mpi):
     check(r.returncode == 0 and read(out) == read(ref),
           f"the runs a rank lost are run again, the others kept: {r.stderr}")
     check(held_runs(work) == 12, "the runs it lost were run once more, by any rank")
-    shard_files = [os.path.join(work, f"mpi-shard-{i}.csv") for i in (1, 2, 3)]
     for f in shard_files:
         os.remove(f)
     r = subprocess.run(command, capture_output=True, text=True, cwd=work, env=env)
