@@ -278,11 +278,14 @@ static const insee_param_def scheduler_params[] = {
     {0},
 };
 
-enum { B_NODES };
+enum { B_NODES, B_PER_NODE };
 static const insee_param_def bridge_params[] = {
     {"nodes", INSEE_PARAM_INT, "0", 0, 2147483647.0, NULL, NULL,
-     "the bridge serves nodes 0 .. nodes-1 (0: every node); [background] traffic runs on the "
-     "others"},
+     "the bridge serves endpoints 0 .. nodes-1 (0: ranks_per_node on every node); [background] "
+     "traffic runs on the nodes they leave"},
+    {"ranks_per_node", INSEE_PARAM_INT, "1", 1, 65536, NULL, NULL,
+     "endpoints that share a network node: endpoint e runs on node e / ranks_per_node (their "
+     "messages to each other stay in the node)"},
     {0},
 };
 
@@ -541,12 +544,15 @@ static gboolean bind_bridge(insee_experiment *exp, GError **err)
         return FALSE;
     }
     application app = {.name = g_strdup("bridge"), .traffic_section = g_strdup("bridge"),
-                       .tasks_per_node = INSEE_BRIDGE_TASKS_PER_NODE, .bridge = TRUE};
+                       .bridge = TRUE};
     g_array_append_val(exp->apps, app);
     application *a = app_at(exp, 0);
     if (!bind_section(exp, "bridge", INSEE_KIND_BRIDGE, "sync-server", bridge_params,
                       &a->traffic, err))
         return FALSE;
+    /* An endpoint's tasks are consecutive, so a node's slot holds whole
+       endpoints. */
+    a->tasks_per_node = (uint32_t)a->traffic.kernel[B_PER_NODE].i * INSEE_BRIDGE_TASKS_PER_NODE;
     a->tasks = (uint32_t)a->traffic.kernel[B_NODES].i * INSEE_BRIDGE_TASKS_PER_NODE;
     return add_background(exp, err);
 }

@@ -1,14 +1,15 @@
 /* sdk/mpi/mpirun.c — insee-mpirun: run N processes of an insee-mpi program
  * through a simulated network (docs/mpi.md).
  *
- *   insee-mpirun [--insee PATH] [-n N] [--map FILE] [--set SECTION.KEY=VALUE ...] CONFIG.toml
- *                -- PROGRAM [ARGS]
+ *   insee-mpirun [--insee PATH] [-n N] [--map FILE | --ranks-per-node K]
+ *                [--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS]
  *
  * It starts `insee run CONFIG` with the [bridge] sync-server listening on a
  * Unix socket in a private temporary directory for N clients, rank r on
- * node r or on the node line r of the rank map says, then rank r of the
- * program with INSEE_MPI_ADDRESS, INSEE_MPI_RANK, INSEE_MPI_SIZE,
- * INSEE_MPI_NODES (with a map: a file of every rank's node, one a line)
+ * node r, on node r / K, or on the node line r of the rank map says, then
+ * rank r of the program with INSEE_MPI_ADDRESS, INSEE_MPI_RANK,
+ * INSEE_MPI_SIZE, INSEE_MPI_NODES (unless rank r is endpoint r: a file of
+ * every rank's bridge endpoint, one a line)
  * and INSEE_MPI_REPORT_FD (a pipe where the library says
  * when the rank blocks in a receive and when it finalizes). It waits for
  * all of them and prints the simulated completion time, the largest
@@ -34,11 +35,16 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Ranks that share a node are the bridge's endpoints of that node
+   ([bridge] ranks_per_node = the most ranks a node runs, K): the i-th rank
+   of node m is endpoint m K + i; endpoints no rank takes stay idle. */
 typedef struct launch {
     const char *insee, *config, *map;
     long n;
-    unsigned long *node; /* per rank, from the map (NULL: rank r on node r) */
-    unsigned long nodes; /* the bridge serves nodes 0 .. nodes-1 */
+    long per_node;           /* --ranks-per-node (0: not given) */
+    unsigned long *node;     /* per rank: its node, then its endpoint (NULL: rank r is r) */
+    unsigned long nodes;     /* the bridge serves endpoints 0 .. nodes-1 */
+    unsigned long endpoints; /* K */
     char **sets;
     int n_sets;
     char **program;
@@ -46,8 +52,9 @@ typedef struct launch {
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "insee-mpirun: %s\nusage: insee-mpirun [--insee PATH] [-n N] [--map FILE] "
-            "[--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS...]\n", why);
+    fprintf(stderr, "insee-mpirun: %s\nusage: insee-mpirun [--insee PATH] [-n N] [--map FILE | "
+            "--ranks-per-node K] [--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM "
+            "[ARGS...]\n", why);
     return 2;
 }
 
@@ -68,8 +75,7 @@ static int map_error(const launch *l, long line, const char *fmt, ...)
 }
 
 /* The rank map: line r (blank lines and `#` comments aside) is the node
-   rank r runs on. A node runs one rank: the sync-server serves a node
-   from one client (docs/mpi.md). */
+   rank r runs on; a node may run several. */
 static int read_map(launch *l)
 {
     FILE *f = fopen(l->map, "r");
@@ -111,11 +117,6 @@ static int read_map(launch *l)
             }
             at_line = a;
         }
-        for (long r = 0; r < ranks && rc == 0; r++)
-            if (l->node[r] == node)
-                rc = map_error(l, line, "node %lu already runs rank %ld (line %ld); a node runs "
-                               "one rank (the sync-server serves a node from one client)", node,
-                               r, at_line[r]);
         l->node[ranks] = node;
         at_line[ranks++] = line;
         max = node > max ? node : max;
@@ -132,6 +133,47 @@ static int read_map(launch *l)
     free(at_line);
     l->n = ranks;
     l->nodes = max + 1;
+    return rc;
+}
+
+static const unsigned long *sort_nodes;
+
+static int by_node(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    unsigned long nx = sort_nodes[x], ny = sort_nodes[y];
+    return nx != ny ? (nx > ny) - (nx < ny) : (x > y) - (x < y);
+}
+
+/* Nodes to endpoints (see launch): K the most ranks of one node. */
+static int number_endpoints(launch *l)
+{
+    long *order = malloc(sizeof *order * (size_t)l->n);
+    unsigned long *place = malloc(sizeof *place * (size_t)l->n); /* among its node's ranks */
+    if (!order || !place) {
+        free(order);
+        free(place);
+        return usage("out of memory");
+    }
+    for (long r = 0; r < l->n; r++)
+        order[r] = r;
+    sort_nodes = l->node;
+    qsort(order, (size_t)l->n, sizeof *order, by_node);
+    unsigned long k = 1, max = 0;
+    for (long i = 0; i < l->n; i++) {
+        unsigned long node = l->node[order[i]];
+        place[order[i]] = i && node == l->node[order[i - 1]] ? place[order[i - 1]] + 1 : 0;
+        k = place[order[i]] + 1 > k ? place[order[i]] + 1 : k;
+        max = node > max ? node : max;
+    }
+    int rc = (max + 1) * k > 0x7FFFFFFFul
+        ? usage("the rank map's nodes times its ranks per node exceed 2^31 endpoints") : 0;
+    for (long r = 0; rc == 0 && r < l->n; r++)
+        l->node[r] = l->node[r] * k + place[r];
+    free(order);
+    free(place);
+    l->endpoints = k;
+    l->nodes = (max + 1) * k;
     return rc;
 }
 
@@ -155,6 +197,11 @@ static int parse(int argc, char **argv, launch *l)
             l->insee = argv[++i];
         } else if (strcmp(argv[i], "--map") == 0 && has_value) {
             l->map = argv[++i];
+        } else if (strcmp(argv[i], "--ranks-per-node") == 0 && has_value) {
+            char *end;
+            l->per_node = strtol(argv[++i], &end, 10);
+            if (*end || l->per_node < 1 || l->per_node > 65536)
+                return usage("--ranks-per-node takes a number of ranks in 1..65536");
         } else if (argv[i][0] != '-' && !l->config) {
             l->config = argv[i];
         } else {
@@ -164,9 +211,24 @@ static int parse(int argc, char **argv, launch *l)
     }
     if ((l->n == 0 && !l->map) || !l->config || i + 1 >= argc)
         return usage("-n N or --map FILE, a configuration and '-- PROGRAM' are required");
+    if (l->map && l->per_node)
+        return usage("--map and --ranks-per-node both place the ranks: give one");
     l->program = argv + i + 1;
     l->nodes = (unsigned long)l->n;
-    return l->map ? read_map(l) : 0;
+    l->endpoints = 1;
+    if (l->map) {
+        int rc = read_map(l);
+        return rc ? rc : number_endpoints(l);
+    }
+    if (l->per_node > 1) {
+        l->node = malloc(sizeof *l->node * (size_t)l->n);
+        if (!l->node)
+            return usage("out of memory");
+        for (long r = 0; r < l->n; r++)
+            l->node[r] = (unsigned long)(r / l->per_node);
+        return number_endpoints(l);
+    }
+    return 0;
 }
 
 /* Each live child: the simulation (index 0) and the ranks (1..n). */
@@ -332,11 +394,12 @@ static pid_t spawn(char **argv, const char *const *env, int keep_fd, bool own_gr
 
 static int run(const launch *l, const char *dir)
 {
-    char sock[4200], nodes[64], clients[64];
+    char sock[4200], nodes[64], clients[64], per_node[64];
     int rc = 0;
     snprintf(sock, sizeof sock, "bridge.socket=\"%s/bridge.sock\"", dir);
     snprintf(clients, sizeof clients, "bridge.clients=%ld", l->n);
     snprintf(nodes, sizeof nodes, "bridge.nodes=%lu", l->nodes);
+    snprintf(per_node, sizeof per_node, "bridge.ranks_per_node=%lu", l->endpoints);
     char **argv = calloc((size_t)(2 * l->n_sets + 12), sizeof *argv);
     int report[2];
     pids = calloc((size_t)l->n + 1, sizeof *pids);
@@ -355,8 +418,8 @@ static int run(const launch *l, const char *dir)
         argv[a++] = "--set";
         argv[a++] = l->sets[i];
     }
-    char *ours[] = {sock, clients, nodes};
-    for (int i = 0; i < 3; i++) {
+    char *ours[] = {sock, clients, nodes, per_node};
+    for (int i = 0; i < 4; i++) {
         argv[a++] = "--set";
         argv[a++] = ours[i];
     }
@@ -383,7 +446,7 @@ static int run(const launch *l, const char *dir)
         }
         nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
     }
-    /* Every rank's node, for the library. */
+    /* Every rank's endpoint, for the library. */
     char node_file[4200];
     snprintf(node_file, sizeof node_file, "%s/nodes", dir);
     FILE *nf = l->node && rc == 0 ? fopen(node_file, "w") : NULL;

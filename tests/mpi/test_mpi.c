@@ -28,8 +28,10 @@ typedef struct result {
     char *out, *err;
 } result;
 
-/* The rank map insee-mpirun gets (--map), when not NULL. */
+/* The rank map insee-mpirun gets (--map), when not NULL, and its
+   --ranks-per-node, when not 0. */
 static const char *rank_map;
+static int ranks_per_node;
 
 /* insee-mpirun -n N [--map M] [--set S ...] examples/mpi/CONFIG -- PROGRAM ARGS... */
 static GPtrArray *mpirun_argv(int n, const char *config, const char *const *sets,
@@ -44,6 +46,10 @@ static GPtrArray *mpirun_argv(int n, const char *config, const char *const *sets
     if (rank_map) {
         g_ptr_array_add(argv, g_strdup("--map"));
         g_ptr_array_add(argv, g_strdup(rank_map));
+    }
+    if (ranks_per_node) {
+        g_ptr_array_add(argv, g_strdup("--ranks-per-node"));
+        g_ptr_array_add(argv, g_strdup_printf("%d", ranks_per_node));
     }
     for (; sets && *sets; sets++) {
         g_ptr_array_add(argv, g_strdup("--set"));
@@ -590,6 +596,43 @@ Test(mpi, rank_map_puts_ranks_on_its_nodes)
     result_free(&res);
 }
 
+/* Ranks that share a node: the token ring of 8 ranks two a node (ranks 2m
+   and 2m + 1 on node m), and a map with three, one and two ranks on nodes
+   0, 1 and 2. A message between two ranks of a node stays in it (the report
+   counts it) and is consumed as a one-hop message is, L cycles after it is
+   queued; the others take their hops. */
+static void shared_ring(const uint64_t *hops, int n, const char *local)
+{
+    const uint64_t S = 1000, F = 10;
+    uint64_t t = 0;
+    for (int r = 0; r < n; r++)
+        t = handed_over(t + 300, hops[r], 1, S, F);
+    result res = mpirun(n, "ring.toml", NULL, INSEE_TEST_RING, (const char *const[]){"300", NULL});
+    cr_expect_eq(completion(&res), t, "%s", res.out);
+    cr_expect(strstr(res.out, local), "no '%s' in:\n%s", local, res.out);
+    result_free(&res);
+}
+
+Test(mpi, ranks_share_nodes)
+{
+    ranks_per_node = 2;
+    shared_ring((const uint64_t[]){1, 1, 1, 1, 1, 1, 1, 3}, 8,
+                "messages delivered         8 (4 between tasks of one node)");
+    ranks_per_node = 0;
+    map_file("0\n0\n0\n1\n2\n2\n");
+    shared_ring((const uint64_t[]){1, 1, 1, 1, 1, 2}, 6,
+                "messages delivered         6 (3 between tasks of one node)");
+    map_done();
+    map_file("0\n1\n");
+    ranks_per_node = 2;
+    result res = mpirun(2, "ring.toml", NULL, INSEE_TEST_RING, NULL);
+    ranks_per_node = 0;
+    map_done();
+    cr_expect_eq(res.status, 2);
+    cr_expect(strstr(res.err, "--map and --ranks-per-node both place the ranks"), "%s", res.err);
+    result_free(&res);
+}
+
 /* A bad map is refused before anything starts: exit status 2, the file
    and line named. */
 Test(mpi, bad_rank_maps_are_refused_with_file_and_line)
@@ -597,7 +640,6 @@ Test(mpi, bad_rank_maps_are_refused_with_file_and_line)
     const char *maps[][2] = {
         {"0\n1\n2x\n3\n", ":3: '2x' is not a node number"},
         {"0\n# two\n5\n-1\n3\n", ":4: '-1' is not a node number"},
-        {"0\n1\n\n1\n3\n", ":4: node 1 already runs rank 1 (line 2)"},
         {"0\n1\n2\n", ": 3 ranks, but -n says 4"},
         {"# nothing\n", ": no rank in it"},
     };
