@@ -10,7 +10,8 @@
 # pkg-config (insee-client.pc) and CMake (COMPONENTS client), and the MPI
 # ring example against libinsee-mpi (insee-mpi.pc, COMPONENTS mpi), run by
 # the installed insee-mpirun with nothing but the installed tree's run paths
-# to find the libraries (no LD_LIBRARY_PATH). Exits non-zero on the first
+# to find the libraries (no LD_LIBRARY_PATH), and HPCC's ping-pong, a plain
+# MPI program, with the installed insee-mpicc. Exits non-zero on the first
 # failure; removes its temporary directory in any case.
 set -eu
 
@@ -118,5 +119,15 @@ for exe in "$tmp/pc/ring" "$tmp/ring/build/ring"; do
     { cat "$tmp/mpi-run.log" >&2; exit 1; }
   grep -q 'simulated completion time: 8000 client units' "$tmp/mpi-run.log"
 done
+
+step "compile a plain MPI program with the installed insee-mpicc, run it with insee-mpirun"
+"$prefix/bin/insee-mpicc" -O2 -Wall -Wextra -Werror "$here/../../examples/mpi/hpcc_pingpong.c" \
+  -o "$tmp/hpcc_pingpong"
+# Neighbours on the torus at 1000:20, no computation counted: one slice
+# (1000 ns) each way (docs/mpi.md).
+INSEE_MPI_COMPUTE_SCALE=0 "$prefix/bin/insee-mpirun" --insee "$prefix/bin/insee" -n 2 \
+  "$here/../../examples/mpi/hpcc-pingpong.toml" -- "$tmp/hpcc_pingpong" 5 8 200 \
+  >"$tmp/mpicc-run.log" 2>&1 || { cat "$tmp/mpicc-run.log" >&2; exit 1; }
+grep -q 'latency (8 bytes): min 1.000 mean 1.000 max 1.000 us' "$tmp/mpicc-run.log"
 
 step "out-of-tree build OK"
