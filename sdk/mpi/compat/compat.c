@@ -219,7 +219,7 @@ static int enter(const char *call, MPI_Comm comm)
 
 /* ENTER, then the communicator `comm` as the comm_ref `c` (declared). */
 #define ENTER_ON(call, comm, c)                                                                    \
-    comm_ref c;                                                                                    \
+    comm_ref c = {0};                                                                              \
     ENTER(call, comm);                                                                             \
     TRY(resolve(comm, &c))
 
@@ -561,8 +561,8 @@ static int recv_args(int count, MPI_Datatype type, int source, int tag, MPI_Comm
 
 static int send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-    comm_ref c;
-    size_t bytes;
+    comm_ref c = {0};
+    size_t bytes = 0;
     TRY(send_args(count, type, dest, tag, comm, &c, &bytes));
     return dest == MPI_PROC_NULL ? leave(MPI_SUCCESS)
                                  : done(insee_mpi_send_on(c.c, buf, bytes, dest, tag));
@@ -584,8 +584,8 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 static int recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                 MPI_Status *status)
 {
-    comm_ref c;
-    size_t bytes;
+    comm_ref c = {0};
+    size_t bytes = 0;
     TRY(recv_args(count, type, source, tag, comm, &c, &bytes));
     if (source == MPI_PROC_NULL) {
         empty_status(MPI_PROC_NULL, status);
@@ -620,8 +620,8 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 {
     ENTER("MPI_Isend", comm);
     *request = MPI_REQUEST_NULL;
-    comm_ref c;
-    size_t bytes;
+    comm_ref c = {0};
+    size_t bytes = 0;
     TRY(send_args(count, datatype, dest, tag, comm, &c, &bytes));
     TRY(new_request(comm, dest == MPI_PROC_NULL, request));
     if (dest != MPI_PROC_NULL && insee_mpi_isend_on(c.c, buf, bytes, dest, tag, &(*request)->r) < 0) {
@@ -637,8 +637,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 {
     ENTER("MPI_Irecv", comm);
     *request = MPI_REQUEST_NULL;
-    comm_ref c;
-    size_t bytes;
+    comm_ref c = {0};
+    size_t bytes = 0;
     TRY(recv_args(count, datatype, source, tag, comm, &c, &bytes));
     TRY(new_request(comm, source == MPI_PROC_NULL, request));
     if (source != MPI_PROC_NULL &&
@@ -800,7 +800,7 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 
 static int probe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    comm_ref c;
+    comm_ref c = {0};
     TRY(resolve(comm, &c));
     TRY(peer_ok(&c, source, true, "source"));
     TRY(tag_ok(tag, true));
@@ -991,7 +991,7 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     ENTER_ON("MPI_Bcast", comm, c);
-    size_t bytes;
+    size_t bytes = 0;
     TRY(extent(count, datatype, &bytes));
     TRY(root_ok(&c, root));
     return c.c ? done(insee_mpi_coll_bcast(c.c, buffer, bytes, root)) : leave(MPI_SUCCESS);
@@ -1003,7 +1003,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     ENTER_ON("MPI_Reduce", comm, c);
     reduction desc;
     insee_mpi_reduction red;
-    size_t bytes;
+    size_t bytes = 0;
     TRY(reduction_of(count, datatype, op, &desc, &red, &bytes));
     TRY(root_ok(&c, root));
     const void *in = in_place(sendbuf, recvbuf);
@@ -1019,7 +1019,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     ENTER_ON("MPI_Allreduce", comm, c);
     reduction desc;
     insee_mpi_reduction red;
-    size_t bytes;
+    size_t bytes = 0;
     TRY(reduction_of(count, datatype, op, &desc, &red, &bytes));
     const void *in = in_place(sendbuf, recvbuf);
     if (!c.c)
@@ -1033,7 +1033,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     ENTER_ON("MPI_Reduce_scatter_block", comm, c);
     reduction desc;
     insee_mpi_reduction red;
-    size_t bytes;
+    size_t bytes = 0;
     TRY(reduction_of(recvcount, datatype, op, &desc, &red, &bytes));
     const void *in = in_place(sendbuf, recvbuf);
     if (!c.c)
@@ -1063,7 +1063,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     ENTER_ON("MPI_Gather", comm, c);
-    size_t bytes;
+    size_t bytes = 0;
     TRY(root_ok(&c, root));
     bool at_root = c.rank == root;
     TRY(block_bytes(sendcount, sendtype, !(at_root && sendbuf == MPI_IN_PLACE), recvcount,
@@ -1078,7 +1078,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     ENTER_ON("MPI_Scatter", comm, c);
-    size_t bytes;
+    size_t bytes = 0;
     TRY(root_ok(&c, root));
     bool at_root = c.rank == root;
     TRY(block_bytes(sendcount, sendtype, at_root, recvcount, recvtype,
@@ -1093,7 +1093,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     ENTER_ON("MPI_Allgather", comm, c);
-    size_t bytes;
+    size_t bytes = 0;
     TRY(block_bytes(sendcount, sendtype, sendbuf != MPI_IN_PLACE, recvcount, recvtype, true,
                     &bytes));
     const void *in = in_place(sendbuf, (char *)recvbuf + (size_t)c.rank * bytes);
@@ -1106,7 +1106,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     ENTER_ON("MPI_Alltoall", comm, c);
-    size_t bytes;
+    size_t bytes = 0;
     TRY(block_bytes(sendcount, sendtype, sendbuf != MPI_IN_PLACE, recvcount, recvtype, true,
                     &bytes));
     const void *in = in_place(sendbuf, recvbuf);
