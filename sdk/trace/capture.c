@@ -57,7 +57,7 @@ static double clock_ns(void)
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-static double left_ns;
+static double left_ns, carried;
 
 void cap_enter(cap_call call)
 {
@@ -67,10 +67,14 @@ void cap_enter(cap_call call)
     st.counters[N_CALLS]++;
     if (st.mode == COMPUTE_NONE || !st.file)
         return;
-    double units = nearbyint((clock_ns() - left_ns) * st.scale);
+    /* the fractions of a unit carry over, so that the computes add up to
+       the time measured, within one unit */
+    carried += (clock_ns() - left_ns) * st.scale;
+    double units = floor(carried);
     if (units >= 1) {
         fprintf(st.file, "c %d %.0f\n", cap.rank, units);
         st.counters[N_COMPUTES]++;
+        carried -= units;
     }
 }
 
@@ -86,24 +90,15 @@ void cap_problem(cap_call problem)
         st.calls[problem]++;
 }
 
-void cap_send(int world_dst, uint64_t tag, uint64_t bytes)
+void cap_message(bool send, int peer, uint64_t tag, uint64_t bytes)
 {
-    if (!cap.on || world_dst < 0)
+    if (!cap.on || peer < 0)
         return;
-    st.counters[N_SENT]++;
-    st.counters[N_SENT_BYTES] += bytes;
+    st.counters[send ? N_SENT : N_RECEIVED]++;
+    st.counters[send ? N_SENT_BYTES : N_RECEIVED_BYTES] += bytes;
     if (st.file)
-        fprintf(st.file, "s %d %d %" PRIu64 " %" PRIu64 "\n", cap.rank, world_dst, tag, bytes);
-}
-
-void cap_recv(int world_src, uint64_t tag, uint64_t bytes)
-{
-    if (!cap.on || world_src < 0)
-        return;
-    st.counters[N_RECEIVED]++;
-    st.counters[N_RECEIVED_BYTES] += bytes;
-    if (st.file)
-        fprintf(st.file, "r %d %d %" PRIu64 " %" PRIu64 "\n", world_src, cap.rank, tag, bytes);
+        fprintf(st.file, "%c %d %d %" PRIu64 " %" PRIu64 "\n", send ? 's' : 'r',
+                send ? cap.rank : peer, send ? peer : cap.rank, tag, bytes);
 }
 
 void cap_recv_status(const cap_comm_rec *c, const MPI_Status *status)
@@ -119,8 +114,8 @@ void cap_recv_status(const cap_comm_rec *c, const MPI_Status *status)
         return;
     }
     PMPI_Get_count(status, MPI_BYTE, &bytes);
-    cap_recv(cap_world_peer(c, status->MPI_SOURCE), cap_p2p_tag(c, status->MPI_TAG),
-             (uint64_t)bytes);
+    cap_message(false, cap_world_peer(c, status->MPI_SOURCE), cap_p2p_tag(c, status->MPI_TAG),
+                (uint64_t)bytes);
 }
 
 uint64_t cap_bytes(int count, MPI_Datatype type)

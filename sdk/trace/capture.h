@@ -110,8 +110,9 @@ uint64_t cap_bytes(int count, MPI_Datatype type);
    tag (0 .. MPI_TAG_UB < 2^31) in the low ones. */
 uint64_t cap_p2p_tag(const cap_comm_rec *c, int tag);
 
-void cap_send(int world_dst, uint64_t tag, uint64_t bytes);
-void cap_recv(int world_src, uint64_t tag, uint64_t bytes);
+/* A message this rank sends to, or receives from, world rank peer (none
+   when peer < 0). */
+void cap_message(bool send, int peer, uint64_t tag, uint64_t bytes);
 /* A receive that completed with `status` on c (NULL: not followed). */
 void cap_recv_status(const cap_comm_rec *c, const MPI_Status *status);
 

@@ -25,11 +25,7 @@ static void write_round(const insee_coll_plan *plan, size_t from, size_t to, boo
         bytes += s->bytes;
         if (s->more)
             continue;
-        int peer = c->world[s->peer];
-        if (sends)
-            cap_send(peer, tag, bytes);
-        else
-            cap_recv(peer, tag, bytes);
+        cap_message(sends, c->world[s->peer], tag, bytes);
         bytes = 0;
     }
 }

@@ -102,7 +102,7 @@ static void posted(int dest, int tag, int count, MPI_Datatype type, MPI_Comm com
         cap_problem(C_P_UNKNOWN_COMM);
         return;
     }
-    cap_send(cap_world_peer(c, dest), cap_p2p_tag(c, tag), cap_bytes(count, type));
+    cap_message(true, cap_world_peer(c, dest), cap_p2p_tag(c, tag), cap_bytes(count, type));
 }
 
 #define BLOCKING_SEND(name)                                                                 \
@@ -295,7 +295,7 @@ static void start(MPI_Request request)
         return;
     p->active = true;
     if (p->kind == PERSISTENT_SEND)
-        cap_send(p->dst, p->tag, p->bytes);
+        cap_message(true, p->dst, p->tag, p->bytes);
 }
 
 int MPI_Start(MPI_Request *request)
