@@ -72,6 +72,10 @@ static result capture(const char *dir, const char *out, const char *const *optio
     g_ptr_array_add(argv, G_STRINGIFY(N));
     g_ptr_array_add(argv, "--");
     g_ptr_array_add(argv, "--oversubscribe");
+    /* containers often forbid the cross-memory attach of large messages */
+    g_ptr_array_add(argv, "--mca");
+    g_ptr_array_add(argv, "btl_vader_single_copy_mechanism");
+    g_ptr_array_add(argv, "none");
     if (geteuid() == 0)
         g_ptr_array_add(argv, "--allow-run-as-root");
     g_ptr_array_add(argv, "--");
