@@ -27,7 +27,8 @@ static struct {
     char why[256];      /* why the capture failed, "" while it has not */
     enum compute_mode mode;
     double scale;
-    struct timespec left; /* when the last MPI call returned */
+    double left_ns;     /* when the last MPI call returned */
+    double carried;     /* compute units not written yet (a fraction) */
     uint64_t counters[N_COUNTERS];
     uint64_t calls[CAP_CALLS];
     cap_comm_rec *comms;
@@ -56,8 +57,6 @@ static double clock_ns(void)
     clock_gettime(st.mode == COMPUTE_CPU ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
-
-static double left_ns, carried;
 
 /* One event line: its letter and n numbers. By hand rather than fprintf,
    which was a third of a traced ping-pong's time. */
@@ -90,20 +89,20 @@ void cap_enter(cap_call call)
         return;
     /* the fractions of a unit carry over, so that the computes add up to
        the time measured, within one unit */
-    carried += (clock_ns() - left_ns) * st.scale;
-    double units = floor(carried);
+    st.carried += (clock_ns() - st.left_ns) * st.scale;
+    double units = floor(st.carried);
     if (units >= 1) {
         write_event('c', 2, (uint64_t[]){(uint64_t)cap.rank,
                                          units < 0x1p64 ? (uint64_t)units : UINT64_MAX});
         st.counters[N_COMPUTES]++;
-        carried -= units;
+        st.carried -= units;
     }
 }
 
 void cap_leave(void)
 {
     if (cap.on && st.mode != COMPUTE_NONE)
-        left_ns = clock_ns();
+        st.left_ns = clock_ns();
 }
 
 void cap_problem(cap_call problem)

@@ -32,6 +32,7 @@
     X(MPI_Ibsend) X(MPI_Irsend) X(MPI_Send_init) X(MPI_Ssend_init) X(MPI_Bsend_init)     \
     X(MPI_Rsend_init) X(MPI_Recv_init) X(MPI_Start) X(MPI_Startall) X(MPI_Recv)          \
     X(MPI_Irecv) X(MPI_Mrecv) X(MPI_Imrecv) X(MPI_Sendrecv) X(MPI_Sendrecv_replace)      \
+    X(MPI_Probe) X(MPI_Iprobe) X(MPI_Mprobe) X(MPI_Improbe)                              \
     X(MPI_Wait) X(MPI_Waitall) X(MPI_Waitany) X(MPI_Waitsome) X(MPI_Test)                \
     X(MPI_Testall) X(MPI_Testany) X(MPI_Testsome) X(MPI_Request_free) X(MPI_Cancel)      \
     X(MPI_Barrier) X(MPI_Bcast) X(MPI_Reduce) X(MPI_Allreduce) X(MPI_Gather)             \

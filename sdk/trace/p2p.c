@@ -231,22 +231,43 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
     return rc;
 }
 
+/* Probes are no messages, but time spent in them is not computation. */
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    cap_enter(C_MPI_Probe);
+    int rc = PMPI_Probe(source, tag, comm, status);
+    cap_leave();
+    return rc;
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    cap_enter(C_MPI_Iprobe);
+    int rc = PMPI_Iprobe(source, tag, comm, flag, status);
+    cap_leave();
+    return rc;
+}
+
 /* A matched probe's message is received later by MPI_Mrecv or MPI_Imrecv,
    which do not name the communicator: the probe's is kept. */
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
+    cap_enter(C_MPI_Mprobe);
     int rc = PMPI_Mprobe(source, tag, comm, message, status);
     if (rc == MPI_SUCCESS && cap.on && *message != MPI_MESSAGE_NO_PROC)
         put((pending){*message, MESSAGE, false, cap_comm(comm), 0, 0, 0});
+    cap_leave();
     return rc;
 }
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                 MPI_Status *status)
 {
+    cap_enter(C_MPI_Improbe);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
     if (rc == MPI_SUCCESS && cap.on && *flag && *message != MPI_MESSAGE_NO_PROC)
         put((pending){*message, MESSAGE, false, cap_comm(comm), 0, 0, 0});
+    cap_leave();
     return rc;
 }
 

@@ -78,6 +78,51 @@ static void split(void)
         MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* Ranks 0 and 1 through every kind of request: persistent ones twice
+   (rank 0 16 bytes tag 3, rank 1 16 bytes back tag 4), a send to
+   MPI_PROC_NULL, MPI_Sendrecv_replace (8 bytes tag 6 both ways), a matched
+   probe (24 bytes tag 9) and a non-blocking one (32 bytes tag 10) from 0
+   to 1, and rank 0's receive from any source (40 bytes tag 11). */
+static void requests(void)
+{
+    char buf[2][64] = {{0}};
+    MPI_Request r[2];
+    MPI_Message m;
+    int flag = 0, done = 0, outcount, indices[2], index;
+    if (rank == 0) {
+        MPI_Recv_init(buf[1], 16, MPI_BYTE, 1, 4, MPI_COMM_WORLD, &r[0]);
+        MPI_Send_init(buf[0], 16, MPI_BYTE, 1, 3, MPI_COMM_WORLD, &r[1]);
+        for (int i = 0; i < 2; i++) {
+            MPI_Startall(2, r);
+            for (done = 0; done < 2; done += outcount)
+                MPI_Waitsome(2, r, &outcount, indices, MPI_STATUSES_IGNORE);
+        }
+        MPI_Request_free(&r[0]);
+        MPI_Request_free(&r[1]);
+        MPI_Send(buf[0], 8, MPI_BYTE, MPI_PROC_NULL, 5, MPI_COMM_WORLD);
+        MPI_Sendrecv_replace(buf[0], 8, MPI_BYTE, 1, 6, 1, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(buf[0], 24, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
+        MPI_Send(buf[0], 32, MPI_BYTE, 1, 10, MPI_COMM_WORLD);
+        MPI_Irecv(buf[1], 64, MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r[0]);
+        while (!flag)
+            MPI_Testany(1, r, &index, &flag, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        for (int i = 0; i < 2; i++) {
+            MPI_Recv(buf[1], 16, MPI_BYTE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf[1], 16, MPI_BYTE, 0, 4, MPI_COMM_WORLD);
+        }
+        MPI_Sendrecv_replace(buf[0], 8, MPI_BYTE, 0, 6, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Mprobe(0, 9, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+        MPI_Mrecv(buf[1], 64, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+        while (!flag)
+            MPI_Improbe(0, 10, MPI_COMM_WORLD, &flag, &m, MPI_STATUS_IGNORE);
+        MPI_Imrecv(buf[1], 64, MPI_BYTE, &m, &r[0]);
+        for (flag = 0; !flag;)
+            MPI_Testall(1, r, &flag, MPI_STATUSES_IGNORE);
+        MPI_Send(buf[0], 40, MPI_BYTE, 0, 11, MPI_COMM_WORLD);
+    }
+}
+
 /* Calls the capture cannot write: a scan twice, a non-blocking barrier. */
 static void unsupported(void)
 {
@@ -118,13 +163,14 @@ int main(int argc, char **argv)
     } modes[] = {{"ring", ring},         {"ping-pong", ping_pong},
                  {"bcast", bcast},       {"alltoall", alltoall},
                  {"split", split},       {"unsupported", unsupported},
-                 {"compute", compute},   {"die", die}};
+                 {"compute", compute},   {"die", die},
+                 {"requests", requests}};
     size_t m = 0, n = sizeof modes / sizeof *modes;
     while (m < n && (argc < 2 || strcmp(argv[1], modes[m].name)))
         m++;
     if (m == n) {
         fprintf(stderr, "usage: fixture ring|ping-pong|bcast|alltoall|split|unsupported|"
-                        "compute|die\n");
+                        "compute|die|requests\n");
         return 2;
     }
     MPI_Init(&argc, &argv);

@@ -3,7 +3,8 @@
  * programs: MPI programs with known messages (fixture.c) under insee-trace
  * give exactly the events their definitions give: a ring, a ping-pong,
  * a binomial broadcast and a dissemination barrier, pairwise and Bruck
- * alltoalls, a split communicator; unsupported calls mark the trace
+ * alltoalls, a split communicator, persistent requests and matched
+ * probes; unsupported calls mark the trace
  * incomplete; a rank that dies or a file that cannot be written leaves no
  * trace. The expected events are written here from the algorithms'
  * definitions, not by sdk/mpi/coll.c.
@@ -338,6 +339,34 @@ Test(programs, split_communicator)
             add(x, 'r', 0, 1, 5, 4);
     }
     expect_events("split", x, NULL);
+}
+
+/* Persistent requests, MPI_PROC_NULL, MPI_Sendrecv_replace, matched probes
+   and a receive from any source completed by MPI_Testany: a send is
+   written when it starts, a receive when a wait or test completes it. */
+Test(programs, requests)
+{
+    skip_without_capture();
+    GString *x = g_string_new(NULL);
+    for (int i = 0; i < 2; i++) {
+        add(x, 's', 0, 1, 3, 16);
+        add(x, 'r', 1, 0, 4, 16);
+    }
+    add(x, 's', 0, 1, 6, 8);
+    add(x, 'r', 1, 0, 6, 8);
+    add(x, 's', 0, 1, 9, 24);
+    add(x, 's', 0, 1, 10, 32);
+    add(x, 'r', 1, 0, 11, 40);
+    for (int i = 0; i < 2; i++) {
+        add(x, 'r', 0, 1, 3, 16);
+        add(x, 's', 1, 0, 4, 16);
+    }
+    add(x, 's', 1, 0, 6, 8);
+    add(x, 'r', 0, 1, 6, 8);
+    add(x, 'r', 0, 1, 9, 24);
+    add(x, 'r', 0, 1, 10, 32);
+    add(x, 's', 1, 0, 11, 40);
+    expect_events("requests", x, NULL);
 }
 
 /* Two MPI_Scan and an MPI_Ibarrier per rank: no messages, the trace and
