@@ -354,23 +354,43 @@ static uint64_t unsupported_total(const uint64_t *calls)
     return n;
 }
 
-/* "NAME COUNT, ..." of the calls in [from, to) that happened. */
-static void write_calls(FILE *f, const char *prefix, const uint64_t *calls, int from, int to)
+/* A line `prefix label NAME COUNT, ...` of the calls in [from, to) that
+   happened; none when none did. */
+static void write_calls(FILE *f, const char *prefix, const char *label, const uint64_t *calls,
+                        int from, int to)
 {
-    const char *sep = prefix;
+    bool any = false;
     for (int i = from; i < to; i++)
         if (calls[i] && call_names[i][0]) {
-            fprintf(f, "%s%s %" PRIu64, sep, call_names[i], calls[i]);
-            sep = ", ";
+            if (!any)
+                fprintf(f, "%s%s", prefix, label);
+            fprintf(f, "%s%s %" PRIu64, any ? ", " : "", call_names[i], calls[i]);
+            any = true;
         }
-    if (sep != prefix)
+    if (any)
         fputc('\n', f);
+}
+
+/* Whether the trace is complete, and if not the calls that made it so:
+   lines starting with `prefix`, in the header and on stderr alike. */
+static void write_status(FILE *f, const char *prefix, const uint64_t *calls)
+{
+    uint64_t bad = unsupported_total(calls);
+    if (!bad) {
+        fprintf(f, "%sstatus: complete\n", prefix);
+        return;
+    }
+    fprintf(f,
+            "%sstatus: INCOMPLETE, %" PRIu64
+            " unsupported call(s) passed through without their messages\n",
+            prefix, bad);
+    write_calls(f, prefix, "unsupported: ", calls, CAP_FIRST_UNSUPPORTED + 1, CAP_CALLS);
 }
 
 static void write_header(FILE *f, const uint64_t *per_rank, const uint64_t *calls)
 {
     static const char *const modes[] = {"wall", "cpu", "none"};
-    uint64_t total[N_COUNTERS] = {0}, bad = unsupported_total(calls);
+    uint64_t total[N_COUNTERS] = {0};
     fputs("# FSIN trace of an Open MPI program, captured by libinsee-trace "
           "(docs/trace-capture.md)\n",
           f);
@@ -399,15 +419,8 @@ static void write_header(FILE *f, const uint64_t *per_rank, const uint64_t *call
             ", received %" PRIu64 " messages %" PRIu64 " bytes\n",
             total[N_CALLS], total[N_SENT], total[N_SENT_BYTES], total[N_RECEIVED],
             total[N_RECEIVED_BYTES]);
-    write_calls(f, "# calls: ", calls, 0, CAP_FIRST_UNSUPPORTED);
-    if (bad) {
-        fprintf(f,
-                "# status: INCOMPLETE, %" PRIu64
-                " unsupported call(s) passed through without their messages\n",
-                bad);
-        write_calls(f, "# unsupported: ", calls, CAP_FIRST_UNSUPPORTED + 1, CAP_CALLS);
-    } else
-        fputs("# status: complete\n", f);
+    write_calls(f, "# ", "calls: ", calls, 0, CAP_FIRST_UNSUPPORTED);
+    write_status(f, "# ", calls);
 }
 
 /* Rank 0: the header, then every rank's part in rank order, under a
@@ -447,7 +460,7 @@ static void merge(const uint64_t *per_rank, const uint64_t *calls)
 
 static void report(const uint64_t *per_rank, const uint64_t *calls)
 {
-    uint64_t messages = 0, bytes = 0, bad = unsupported_total(calls);
+    uint64_t messages = 0, bytes = 0;
     if (st.why[0]) {
         fprintf(stderr, "insee-trace: no trace written: %s\n", st.why);
         return;
@@ -457,13 +470,7 @@ static void report(const uint64_t *per_rank, const uint64_t *calls)
             bytes += per_rank[(size_t)r * N_COUNTERS + N_SENT_BYTES];
     fprintf(stderr, "insee-trace: wrote %s: %d ranks, %" PRIu64 " messages, %" PRIu64 " bytes\n",
             st.out, cap.size, messages, bytes);
-    if (bad) {
-        fprintf(stderr,
-                "insee-trace: the trace is INCOMPLETE: %" PRIu64
-                " unsupported call(s) passed through without their messages:\n",
-                bad);
-        write_calls(stderr, "insee-trace:   ", calls, CAP_FIRST_UNSUPPORTED + 1, CAP_CALLS);
-    }
+    write_status(stderr, "insee-trace: ", calls);
 }
 
 int cap_finalize(void)
