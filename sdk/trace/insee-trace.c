@@ -235,8 +235,8 @@ int main(int argc, char **argv)
     rc = run(&o, lib, out);
     remove_parts(out, o.n);
     if (rc == 0 && access(out, F_OK) != 0) {
-        fprintf(stderr, "insee-trace: no trace written to %s (did the program call MPI_Init "
-                        "and MPI_Finalize?)\n", out);
+        fprintf(stderr, "insee-trace: no trace written to %s (the ranks say why above; the "
+                        "program must call MPI_Init and MPI_Finalize)\n", out);
         rc = 1;
     } else if (rc != 0) {
         unlink(out);

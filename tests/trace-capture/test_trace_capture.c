@@ -37,8 +37,10 @@ static void skip_without_capture(void)
     cr_skip_test("not tested: insee was built without Open MPI's development files (libopenmpi-dev, "
                  "pkg-config ompi-c): no libinsee-trace to test");
 #endif
-    if (!g_find_program_in_path("mpirun"))
+    char *mpirun = g_find_program_in_path("mpirun");
+    if (!mpirun)
         cr_skip_test("not tested: no mpirun on PATH (Debian's openmpi-bin)");
+    g_free(mpirun);
 }
 
 static result spawn(const char *dir, char **argv, char **envp)
@@ -435,6 +437,31 @@ Test(programs, an_unwritable_trace_is_an_error)
     cr_assert(!g_file_test(out, G_FILE_TEST_EXISTS));
     g_free(out);
     run_free(&c);
+}
+
+/* Bad usage: exit status 2 and what to give, before mpirun starts. */
+Test(programs, usage_errors)
+{
+    skip_without_capture();
+    static const struct {
+        const char *args[8], *says;
+    } cases[] = {
+        {{"-n", "0", "--", "prog"}, "-n is a number of ranks"},
+        {{"-n", "2", "--compute", "gpu", "--", "prog"}, "--compute is wall, cpu or none"},
+        {{"-n", "2", "--scale", "-1", "--", "prog"}, "--scale is a non-negative number"},
+        {{"--", "prog"}, "-n N is required"},
+        {{"-n", "2", "--", "--oversubscribe", "--"}, "no program"},
+        {{"-n", "2", "--frobnicate", "1", "--", "prog"}, "unknown option --frobnicate"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *argv[10] = {INSEE_TEST_TRACE};
+        memcpy(argv + 1, cases[i].args, sizeof cases[i].args);
+        result r = spawn(NULL, argv, NULL);
+        cr_assert_eq(r.status, 2, "case %zu: exit status %d", i, r.status);
+        cr_assert(strstr(r.err, cases[i].says) && strstr(r.err, "usage: insee-trace"),
+                  "case %zu: %s", i, r.err);
+        result_free(&r);
+    }
 }
 
 /* ---- real programs, captured and replayed ---- */
