@@ -289,6 +289,18 @@ static void linear(build *c, insee_coll_kind at_root)
     end_round(c);
 }
 
+static void scan_linear(build *c)
+{
+    if (c->r > 0) {
+        recv_reduce(c, c->r - 1, 0, c->b);
+        end_round(c);
+    }
+    if (c->r + 1 < c->n) {
+        send(c, c->r + 1, 0, c->b);
+        end_round(c);
+    }
+}
+
 static void gatherv_linear(build *c)
 {
     linear(c, INSEE_COLL_RECV);
@@ -319,6 +331,7 @@ static size_t work_bytes(const insee_coll_args *a)
     case INSEE_COLL_REDUCE:
     case INSEE_COLL_ALLREDUCE_TREE:
     case INSEE_COLL_ALLREDUCE_DOUBLING:
+    case INSEE_COLL_SCAN_LINEAR:
         return b;
     case INSEE_COLL_GATHER:
     case INSEE_COLL_SCATTER:
@@ -364,7 +377,7 @@ static unsigned lengths_needed(const insee_coll_args *a)
 
 static const char *check(const insee_coll_args *a)
 {
-    if ((int)a->op < (int)INSEE_COLL_BARRIER || (int)a->op > (int)INSEE_COLL_ALLGATHERV_RING)
+    if ((int)a->op < (int)INSEE_COLL_BARRIER || (int)a->op > (int)INSEE_COLL_SCAN_LINEAR)
         return "unknown collective operation";
     if (a->size < 1)
         return "a communicator has at least one rank";
@@ -403,6 +416,7 @@ const char *insee_coll_plan_make(const insee_coll_args *a, insee_coll_plan *plan
         [INSEE_COLL_GATHERV_LINEAR] = gatherv_linear,
         [INSEE_COLL_SCATTERV_LINEAR] = scatterv_linear,
         [INSEE_COLL_ALLGATHERV_RING] = allgather_ring,
+        [INSEE_COLL_SCAN_LINEAR] = scan_linear,
     };
     plan->n = 0;
     plan->work_bytes = 0;

@@ -98,6 +98,10 @@ typedef enum insee_coll_op {
     /* Ring as ALLGATHER_RING, block j being recv_bytes[j] at
        recv_offsets[j]. */
     INSEE_COLL_ALLGATHERV_RING,
+    /* Linear chain (inclusive prefix): receive-and-combine rank - 1's
+       prefix, then send this rank's to rank + 1. Work: [b], the rank's
+       own data in, the combination of ranks 0 .. rank out. */
+    INSEE_COLL_SCAN_LINEAR,
 } insee_coll_op;
 
 typedef enum insee_coll_kind {

@@ -806,7 +806,8 @@ int insee_mpi_coll_bcast(insee_mpi_comm *comm, void *buf, size_t bytes, int root
     return rc;
 }
 
-/* REDUCE, ALLREDUCE_TREE or ALLREDUCE_DOUBLING: work [b], in and out. */
+/* REDUCE, ALLREDUCE_TREE, ALLREDUCE_DOUBLING or SCAN_LINEAR: work [b], in
+   and out. */
 static int reduction(const char *fn, insee_mpi_comm *comm, insee_coll_op op, const void *in,
                      void *out, size_t count, const insee_mpi_reduction *red, int root)
 {
@@ -838,6 +839,12 @@ int insee_mpi_coll_allreduce(insee_mpi_comm *comm, const void *in, void *out, si
 {
     return reduction("insee_mpi_coll_allreduce", comm, INSEE_COLL_ALLREDUCE_DOUBLING, in, out,
                      count, red, 0);
+}
+
+int insee_mpi_coll_scan(insee_mpi_comm *comm, const void *in, void *out, size_t count,
+                        const insee_mpi_reduction *red)
+{
+    return reduction("insee_mpi_coll_scan", comm, INSEE_COLL_SCAN_LINEAR, in, out, count, red, 0);
 }
 
 /* GATHER and SCATTER: n blocks in virtual-rank order, block i rank

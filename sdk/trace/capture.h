@@ -37,7 +37,7 @@
     X(MPI_Testall) X(MPI_Testany) X(MPI_Testsome) X(MPI_Request_free) X(MPI_Cancel)      \
     X(MPI_Barrier) X(MPI_Bcast) X(MPI_Reduce) X(MPI_Allreduce) X(MPI_Gather)             \
     X(MPI_Scatter) X(MPI_Allgather) X(MPI_Alltoall) X(MPI_Alltoallv)                     \
-    X(MPI_Reduce_scatter_block) X(MPI_Gatherv) X(MPI_Scatterv) X(MPI_Allgatherv)         \
+    X(MPI_Reduce_scatter_block) X(MPI_Scan) X(MPI_Gatherv) X(MPI_Scatterv) X(MPI_Allgatherv)         \
     X(MPI_Comm_split) X(MPI_Comm_split_type) X(MPI_Comm_dup) X(MPI_Comm_dup_with_info)   \
     X(MPI_Comm_create) X(MPI_Comm_create_group) X(MPI_Cart_create) X(MPI_Cart_sub)       \
     X(MPI_Graph_create) X(MPI_Dist_graph_create) X(MPI_Dist_graph_create_adjacent)       \

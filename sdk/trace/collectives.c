@@ -121,6 +121,17 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     return rc;
 }
 
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm)
+{
+    cap_enter(C_MPI_Scan);
+    schedule((insee_coll_args){.op = INSEE_COLL_SCAN_LINEAR, .block = cap_bytes(count, type)},
+             comm);
+    int rc = PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+    cap_leave();
+    return rc;
+}
+
 /* A rank's block of a gather-like call: what it sends, or with MPI_IN_PLACE
    (its data already in the receive buffer) what it receives per rank. */
 static uint64_t own_block(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -369,6 +369,19 @@ Test(coll, reduce_scatter_leaves_each_rank_the_sum_of_its_block)
     }
 }
 
+Test(coll, scan_leaves_each_rank_the_sum_up_to_it)
+{
+    for (int n = 1; n <= MAX_N; n++) {
+        machine m;
+        play(&m, args(INSEE_COLL_SCAN_LINEAR, n, 0), fill_one);
+        cr_expect_eq(m.messages, (size_t)(n - 1));
+        for (int r = 0; r < n; r++)
+            for (size_t k = 0; k < block; k++)
+                cr_expect_eq(m.work[r][k], sum_over_ranks(r + 1, 0, k), "n=%d rank %d", n, r);
+        done(&m);
+    }
+}
+
 /* The V operations: rank s sends rank d vlen(s, d) bytes (0 to 3); each
    rank packs its send blocks, then its receive blocks, in rank order. */
 static size_t vlen(int s, int d)

@@ -520,6 +520,8 @@ Test(mpi, collectives_rounds_and_messages_have_their_closed_forms)
         collective((int)n, "alltoall", n - 1, all);
         collective((int)n, "alltoallv", n - 1, all);
         collective((int)n, "reduce_scatter", n - 1, all);
+        /* The linear scan: a chain of n - 1 messages, one a round. */
+        collective((int)n, "scan", n - 1, n - 1);
         /* Bruck: ceil(log2 n) rounds of one message per rank. */
         collective((int)n, "bruck", log, n * log);
         /* Linear: the root's n - 1 messages in one round. */

@@ -41,12 +41,14 @@ static void ping_pong(void)
     }
 }
 
-/* 100 doubles from rank 1, then a barrier. */
+/* 100 doubles from rank 1, then a barrier, then a scan of two ints. */
 static void bcast(void)
 {
     double x[100] = {0};
+    int v[2] = {1, 2}, s[2];
     MPI_Bcast(x, 100, MPI_DOUBLE, 1, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Scan(v, s, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 }
 
 /* 3 ints to every rank. */
@@ -123,13 +125,14 @@ static void requests(void)
     }
 }
 
-/* Calls the capture cannot write: a scan twice, a non-blocking barrier. */
+/* Calls the capture cannot write: an exclusive scan twice, a non-blocking
+   barrier. */
 static void unsupported(void)
 {
     int v = 1, s;
     MPI_Request r;
-    MPI_Scan(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Scan(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Exscan(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Exscan(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Ibarrier(MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
 }

@@ -164,6 +164,10 @@ INSEE_MPI_API int insee_mpi_coll_reduce(insee_mpi_comm *comm, const void *in, vo
 /* ALLREDUCE_DOUBLING (recursive doubling): `out` everywhere. */
 INSEE_MPI_API int insee_mpi_coll_allreduce(insee_mpi_comm *comm, const void *in, void *out,
                                            size_t count, const insee_mpi_reduction *red);
+/* SCAN_LINEAR (a chain): `out` at rank r = the combination of the `in` of
+   ranks 0 .. r. */
+INSEE_MPI_API int insee_mpi_coll_scan(insee_mpi_comm *comm, const void *in, void *out,
+                                      size_t count, const insee_mpi_reduction *red);
 /* GATHER (binomial tree): root's recv (n b) = every rank's b bytes in rank
    order. */
 INSEE_MPI_API int insee_mpi_coll_gather(insee_mpi_comm *comm, const void *send, void *recv,

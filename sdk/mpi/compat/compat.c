@@ -1013,10 +1013,16 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
                                       &red, root));
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm)
+typedef int everywhere_fn(insee_mpi_comm *comm, const void *in, void *out, size_t count,
+                          const insee_mpi_reduction *red);
+
+/* Allreduce, Scan and Reduce_scatter_block: a reduction of `count`
+   elements whose result every rank gets (its own part of it). */
+static int reduce_everywhere(const char *call, everywhere_fn *fn, const void *sendbuf,
+                             void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm)
 {
-    ENTER_ON("MPI_Allreduce", comm, c);
+    ENTER_ON(call, comm, c);
     reduction desc;
     insee_mpi_reduction red;
     size_t bytes = 0;
@@ -1024,21 +1030,28 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     const void *in = in_place(sendbuf, recvbuf);
     if (!c.c)
         return on_self(recvbuf, in, bytes);
-    return done(insee_mpi_coll_allreduce(c.c, in, recvbuf, (size_t)count, &red));
+    return done(fn(c.c, in, recvbuf, (size_t)count, &red));
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm)
+{
+    return reduce_everywhere("MPI_Allreduce", insee_mpi_coll_allreduce, sendbuf, recvbuf, count,
+                             datatype, op, comm);
+}
+
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm)
+{
+    return reduce_everywhere("MPI_Scan", insee_mpi_coll_scan, sendbuf, recvbuf, count, datatype,
+                             op, comm);
 }
 
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    ENTER_ON("MPI_Reduce_scatter_block", comm, c);
-    reduction desc;
-    insee_mpi_reduction red;
-    size_t bytes = 0;
-    TRY(reduction_of(recvcount, datatype, op, &desc, &red, &bytes));
-    const void *in = in_place(sendbuf, recvbuf);
-    if (!c.c)
-        return on_self(recvbuf, in, bytes);
-    return done(insee_mpi_coll_reduce_scatter(c.c, in, recvbuf, (size_t)recvcount, &red));
+    return reduce_everywhere("MPI_Reduce_scatter_block", insee_mpi_coll_reduce_scatter, sendbuf,
+                             recvbuf, recvcount, datatype, op, comm);
 }
 
 /* The bytes per rank a block collective moves: side a (count, type) and

@@ -215,6 +215,8 @@ INSEE_MPI_COMPAT_API int MPI_Reduce(const void *sendbuf, void *recvbuf, int coun
                                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
 INSEE_MPI_COMPAT_API int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+INSEE_MPI_COMPAT_API int MPI_Scan(const void *sendbuf, void *recvbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 INSEE_MPI_COMPAT_API int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                     MPI_Comm comm);
