@@ -41,6 +41,7 @@ typedef struct msg {
 
 struct insee_mpi_comm {
     uint32_t ctx;
+    uint32_t calls; /* collectives it has run: the recorded trace's tags */
     int rank, size;
     int *world;    /* this communicator's rank -> world rank */
     int *of_world; /* world rank -> this communicator's rank, or -1 */
@@ -69,8 +70,30 @@ static struct {
     insee_mpi_comm world;
     uint32_t next_ctx;           /* above every context of a communicator holding this rank */
     insee_coll_plan plan;
+    FILE *trace;                 /* INSEE_MPI_TRACE: this rank's events (NULL: none) */
     char err[600];
 } M = {.report_fd = -1};
+
+/* ---- the recorded trace (INSEE_MPI_TRACE, docs/mpi.md) -------------------
+ * Each message as the FSIN trace event libinsee-trace writes for the same
+ * call under Open MPI: a send when posted, a receive when it completes, a
+ * compute when the clock moves; tags as it encodes them, communicator
+ * context << 32 | the tag, a collective's 2^31 | its schedule << 24 | its
+ * number among the communicator's collectives. */
+static uint64_t trace_tag(const insee_mpi_comm *c, int tag)
+{
+    uint64_t high = (uint64_t)c->ctx << 32;
+    if (tag >= 0)
+        return high | (uint64_t)tag;
+    return high | 1ull << 31 | (uint64_t)(-2 - tag) << 24 | (c->calls & 0xFFFFFFu);
+}
+
+static void record_message(char kind, int peer, const insee_mpi_comm *c, int tag, size_t bytes)
+{
+    if (M.trace)
+        fprintf(M.trace, "%c %d %d %llu %zu\n", kind, kind == 's' ? M.rank : peer,
+                kind == 's' ? peer : M.rank, (unsigned long long)trace_tag(c, tag), bytes);
+}
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
@@ -296,6 +319,13 @@ int insee_mpi_init(int *argc, char ***argv)
         return fail("insee_mpi_init(): out of memory for %ld ranks", size);
     if (read_nodes() < 0)
         return -1;
+    const char *trace = getenv("INSEE_MPI_TRACE");
+    if (trace) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s.%d", trace, M.rank);
+        if (!(M.trace = fopen(path, "w")))
+            return fail("rank %d: cannot write its trace %s: %s", M.rank, path, strerror(errno));
+    }
     char name[32];
     snprintf(name, sizeof name, "rank %d", M.rank);
     insee_client_error e;
@@ -316,6 +346,8 @@ int insee_mpi_compute(uint64_t units)
         return fail("rank %d: insee_mpi_compute(%llu) overflows the clock", M.rank,
                     (unsigned long long)units);
     M.clock += units;
+    if (M.trace && units)
+        fprintf(M.trace, "c %d %llu\n", M.rank, (unsigned long long)units);
     return 0;
 }
 
@@ -363,6 +395,7 @@ static int post_send(const insee_mpi_comm *c, const void *buf, size_t bytes, int
         return fail("rank %d: %s", M.rank, err.message);
     M.send_seq[dest]++;
     M.sent++;
+    record_message('s', dest, c, tag, bytes);
     return 0;
 }
 
@@ -522,6 +555,9 @@ static int finish(insee_mpi_request **req, insee_mpi_status *status)
     insee_mpi_request done = *r;
     *req = NULL;
     free(r);
+    if (done.recv && !done.too_long)
+        record_message('r', done.comm->world[done.st.source], done.comm, done.st.tag,
+                       done.st.bytes);
     if (done.too_long)
         return fail("rank %d: a message of %zu bytes from rank %d (tag %d) does not fit the "
                     "receive buffer of %zu bytes", M.rank, done.st.bytes, done.st.source,
@@ -717,7 +753,7 @@ static int end_round(const insee_coll_plan *p, uint8_t *work, const insee_mpi_re
 
 /* Run this rank's schedule `p` of a collective on `c` (the rules at the
    top of coll.h), round after round, over `work`. */
-static int run_plan(const insee_mpi_comm *c, insee_coll_op op, const insee_coll_plan *p,
+static int run_plan(insee_mpi_comm *c, insee_coll_op op, const insee_coll_plan *p,
                     uint8_t *work, const insee_mpi_reduction *red)
 {
     incoming *in = malloc(sizeof *in * (p->n ? p->n : 1));
@@ -731,6 +767,7 @@ static int run_plan(const insee_mpi_comm *c, insee_coll_op op, const insee_coll_
         rc = rc < 0 ? rc : ended;
     }
     free(in);
+    c->calls++;
     return rc;
 }
 
@@ -754,7 +791,7 @@ static uint8_t *coll_begin(const char *fn, const insee_mpi_comm *c, insee_coll_a
     return work;
 }
 
-static int coll_run(const insee_mpi_comm *c, insee_coll_op op, uint8_t *work,
+static int coll_run(insee_mpi_comm *c, insee_coll_op op, uint8_t *work,
                     const insee_mpi_reduction *red)
 {
     return run_plan(c, op, &M.plan, work, red);
@@ -1265,6 +1302,9 @@ int insee_mpi_finalize(void)
                     (unsigned long long)M.sent, (unsigned long long)M.got);
     insee_client_close(M.c);
     M.c = NULL;
+    if (M.trace && (ferror(M.trace) | fclose(M.trace)) && rc == 0)
+        rc = fail("rank %d: its trace could not be written: %s", M.rank, strerror(errno));
+    M.trace = NULL;
     for (msg *lists[2] = {M.unexpected, M.held}, **l = lists; l < lists + 2; l++)
         for (msg *m = *l, *next; m; m = next) {
             next = m->next;

@@ -2,14 +2,16 @@
  * through a simulated network (docs/mpi.md).
  *
  *   insee-mpirun [--insee PATH] [-n N] [--map FILE | --ranks-per-node K]
- *                [--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS]
+ *                [--trace FILE] [--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM [ARGS]
  *
  * It starts `insee run CONFIG` with the [bridge] sync-server listening on a
  * Unix socket in a private temporary directory for N clients, rank r on
  * node r, on node r / K, or on the node line r of the rank map says, then
  * rank r of the program with INSEE_MPI_ADDRESS, INSEE_MPI_RANK,
  * INSEE_MPI_SIZE, INSEE_MPI_NODES (unless rank r is endpoint r: a file of
- * every rank's bridge endpoint, one a line)
+ * every rank's bridge endpoint, one a line), INSEE_MPI_TRACE (with
+ * --trace: where each rank writes its part of the recorded trace, which the
+ * launcher joins into FILE once every rank has finalized)
  * and INSEE_MPI_REPORT_FD (a pipe where the library says
  * when the rank blocks in a receive and when it finalizes). It waits for
  * all of them and prints the simulated completion time, the largest
@@ -39,7 +41,7 @@
    ([bridge] ranks_per_node = the most ranks a node runs, K): the i-th rank
    of node m is endpoint m K + i; endpoints no rank takes stay idle. */
 typedef struct launch {
-    const char *insee, *config, *map;
+    const char *insee, *config, *map, *trace;
     long n;
     long per_node;           /* --ranks-per-node (0: not given) */
     unsigned long *node;     /* per rank: its node, then its endpoint (NULL: rank r is r) */
@@ -53,8 +55,8 @@ typedef struct launch {
 static int usage(const char *why)
 {
     fprintf(stderr, "insee-mpirun: %s\nusage: insee-mpirun [--insee PATH] [-n N] [--map FILE | "
-            "--ranks-per-node K] [--set SECTION.KEY=VALUE ...] CONFIG.toml -- PROGRAM "
-            "[ARGS...]\n", why);
+            "--ranks-per-node K] [--trace FILE] [--set SECTION.KEY=VALUE ...] CONFIG.toml -- "
+            "PROGRAM [ARGS...]\n", why);
     return 2;
 }
 
@@ -197,6 +199,8 @@ static int parse(int argc, char **argv, launch *l)
             l->insee = argv[++i];
         } else if (strcmp(argv[i], "--map") == 0 && has_value) {
             l->map = argv[++i];
+        } else if (strcmp(argv[i], "--trace") == 0 && has_value) {
+            l->trace = argv[++i];
         } else if (strcmp(argv[i], "--ranks-per-node") == 0 && has_value) {
             char *end;
             l->per_node = strtol(argv[++i], &end, 10);
@@ -392,6 +396,40 @@ static pid_t spawn(char **argv, const char *const *env, int keep_fd, bool own_gr
     _exit(127);
 }
 
+/* The ranks' parts of the recorded trace (sdk/mpi/mpi.c), one after the
+   other under a header, into a temporary beside FILE renamed over it: a
+   failed run leaves no trace that looks whole. */
+static int join_trace(const launch *l, const char *dir)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.insee-tmp-%ld", l->trace, (long)getpid());
+    FILE *out = fopen(tmp, "w");
+    bool ok = out && fprintf(out, "# FSIN trace of an insee-mpi program, recorded by insee-mpirun "
+                             "--trace (docs/mpi.md)\n# ranks: %ld\n# tags: point-to-point "
+                             "communicator << 32 | tag; collectives communicator << 32 | 2^31 | "
+                             "schedule << 24 | call mod 2^24\n", l->n) > 0;
+    for (long r = 0; ok && r < l->n; r++) {
+        char part[4200], buf[65536];
+        snprintf(part, sizeof part, "%s/trace.%ld", dir, r);
+        FILE *in = fopen(part, "r");
+        size_t k;
+        ok = in != NULL;
+        while (ok && (k = fread(buf, 1, sizeof buf, in)) > 0)
+            ok = fwrite(buf, 1, k, out) == k;
+        if (in) {
+            ok = ok && !ferror(in);
+            fclose(in);
+        }
+    }
+    if (out && fclose(out) != 0)
+        ok = false;
+    if (ok && rename(tmp, l->trace) == 0)
+        return 0;
+    fprintf(stderr, "insee-mpirun: cannot write the trace %s: %s\n", l->trace, strerror(errno));
+    unlink(tmp);
+    return 1;
+}
+
 static int run(const launch *l, const char *dir)
 {
     char sock[4200], nodes[64], clients[64], per_node[64];
@@ -460,11 +498,21 @@ static int run(const launch *l, const char *dir)
     snprintf(address, sizeof address, "unix:%s", path);
     snprintf(size, sizeof size, "%ld", l->n);
     snprintf(fd, sizeof fd, "%d", report[1]);
+    char trace_parts[4200];
+    snprintf(trace_parts, sizeof trace_parts, "%s/trace", dir);
     for (long r = 0; rc == 0 && !stop_signal && r < l->n; r++) {
         snprintf(rank, sizeof rank, "%ld", r);
-        const char *env[] = {"INSEE_MPI_ADDRESS", address, "INSEE_MPI_RANK", rank,
-                             "INSEE_MPI_SIZE", size, "INSEE_MPI_REPORT_FD", fd,
-                             l->node ? "INSEE_MPI_NODES" : NULL, node_file, NULL};
+        const char *env[13] = {"INSEE_MPI_ADDRESS", address, "INSEE_MPI_RANK", rank,
+                               "INSEE_MPI_SIZE", size, "INSEE_MPI_REPORT_FD", fd};
+        int e = 8;
+        if (l->node) {
+            env[e++] = "INSEE_MPI_NODES";
+            env[e++] = node_file;
+        }
+        if (l->trace) {
+            env[e++] = "INSEE_MPI_TRACE";
+            env[e++] = trace_parts;
+        }
         pids[n_pids] = spawn(l->program, env, report[1], false);
         if (pids[n_pids++] < 0) {
             fprintf(stderr, "insee-mpirun: cannot start rank %ld: %s\n", r, strerror(errno));
@@ -521,6 +569,8 @@ static int run(const launch *l, const char *dir)
         fprintf(stderr, "insee-mpirun: stopped by signal %d (%s); the ranks and the simulation "
                 "were stopped\n", (int)stop_signal, strsignal(stop_signal));
         rc = 128 + stop_signal;
+    } else if (rc == 0 && l->trace && (rc = join_trace(l, dir)) != 0) {
+        /* said by join_trace() */
     } else if (rc == 0) {
         long last = 0;
         for (long r = 1; r < l->n; r++)
@@ -567,6 +617,10 @@ int main(int argc, char **argv)
     unlink(path);
     snprintf(path, sizeof path, "%s/nodes", dir);
     unlink(path);
+    for (long r = 0; l.trace && r < l.n; r++) {
+        snprintf(path, sizeof path, "%s/trace.%ld", dir, r);
+        unlink(path);
+    }
     rmdir(dir);
     free(l.sets);
     free(l.node);

@@ -32,6 +32,8 @@ typedef struct result {
    --ranks-per-node, when not 0. */
 static const char *rank_map;
 static int ranks_per_node;
+/* insee-mpirun's --trace FILE, when not NULL. */
+static const char *trace_to;
 
 /* insee-mpirun -n N [--map M] [--set S ...] examples/mpi/CONFIG -- PROGRAM ARGS... */
 static GPtrArray *mpirun_argv(int n, const char *config, const char *const *sets,
@@ -46,6 +48,10 @@ static GPtrArray *mpirun_argv(int n, const char *config, const char *const *sets
     if (rank_map) {
         g_ptr_array_add(argv, g_strdup("--map"));
         g_ptr_array_add(argv, g_strdup(rank_map));
+    }
+    if (trace_to) {
+        g_ptr_array_add(argv, g_strdup("--trace"));
+        g_ptr_array_add(argv, g_strdup(trace_to));
     }
     if (ranks_per_node) {
         g_ptr_array_add(argv, g_strdup("--ranks-per-node"));
@@ -306,10 +312,15 @@ Test(mpi, rank_leaving_early_is_named)
     for (int i = 0; i < 3; i++) {
         char *dir = g_dir_make_tmp("insee-mpi-XXXXXX", NULL);
         cr_assert(dir);
-        char *trace = g_strdup_printf("stats.trace=\"%s/t.gz\"", dir);
+        char *trace = g_strdup_printf("stats.trace=\"%s/t.gz\"", dir),
+             *messages = g_strdup_printf("%s/messages.fsin", dir);
+        trace_to = messages;
         result res = mpirun(4, "ping-pong.toml", (const char *const[]){trace, NULL},
                             INSEE_TEST_QUITTER, (const char *const[]){"2", how[i], NULL});
+        trace_to = NULL;
         g_free(trace);
+        g_free(messages);
+        /* neither the packet trace nor the recorded one (--trace) */
         assert_left_nothing(dir, how[i]);
         cr_assert_eq(res.status, 1, "%s: status %d\n%s", how[i], res.status, res.err);
         cr_assert(strstr(res.err, "rank 2"), "%s: rank 2 not named:\n%s", how[i], res.err);

@@ -585,3 +585,71 @@ Test(lammps, melt, .timeout = 120)
     g_regex_unref(run);
     g_free(lmp), g_free(in), g_free(dir), g_free(path), g_free(short_run);
 }
+
+/* ---- one program, simulated and traced ---- */
+
+/* The events task t plays (its sends, receives and computes), in order. */
+static char *events_of_task(const char *events, int t)
+{
+    GString *s = g_string_new(NULL);
+    const char *end = events + strlen(events);
+    for (const char *l = events, *nl; l < end; l = nl + 1) {
+        nl = memchr(l, '\n', (size_t)(end - l));
+        nl = nl ? nl : end;
+        char kind;
+        int a, b;
+        if (sscanf(l, "%c %d %d", &kind, &a, &b) >= 2 && (kind == 'r' ? b : a) == t)
+            g_string_append_c(g_string_append_len(s, l, nl - l), '\n');
+    }
+    return g_string_free(s, FALSE);
+}
+
+static int64_t replayed_completion(const char *dir, const char *trace)
+{
+    JsonParser *parser = json_parser_new();
+    JsonObject *run = json_object_get_object_member(replay(dir, trace, "packet", parser), "run");
+    cr_assert(json_object_get_boolean_member(run, "drained"));
+    int64_t completion = json_object_get_int_member(run, "completion");
+    g_object_unref(parser);
+    return completion;
+}
+
+/* HPCC's ring (examples/mpi/hpcc_ring.c) compiled by insee-mpicc and run
+   by insee-mpirun --trace with no computation, and compiled by Open MPI's
+   mpicc and captured by insee-trace --compute none: every rank's events
+   are the same, tags included, so both replays complete at one cycle. */
+Test(compat, simulated_and_traced_programs_give_the_same_messages, .timeout = 120)
+{
+    skip_without_capture();
+    if (!g_file_test(INSEE_TEST_REAL_RING, G_FILE_TEST_IS_EXECUTABLE))
+        cr_skip_test("not tested: no %s (Open MPI's mpicc was not found)", INSEE_TEST_REAL_RING);
+    char *dir = g_dir_make_tmp("insee-trace-compat-XXXXXX", NULL),
+         *simulated = g_build_filename(dir, "simulated.fsin", NULL),
+         *traced = g_build_filename(dir, "traced.fsin", NULL),
+         *config = g_build_filename(INSEE_TEST_SOURCE_DIR, "examples", "mpi", "hpcc-ring.toml",
+                                    NULL);
+    char **env = g_environ_setenv(g_get_environ(), "INSEE_MPI_COMPUTE_SCALE", "0", TRUE);
+    result sim = spawn(dir,
+                       (char *[]){INSEE_TEST_MPIRUN, "--insee", INSEE_TEST_BIN, "-n",
+                                  G_STRINGIFY(N), "--trace", simulated, config, "--",
+                                  INSEE_TEST_SIM_RING, NULL},
+                       env);
+    cr_assert_eq(sim.status, 0, "insee-mpirun --trace:\n%s", sim.err);
+    result real = capture(dir, traced, (const char *const[]){"--compute", "none", NULL},
+                          (const char *const[]){INSEE_TEST_REAL_RING, NULL}, NULL);
+    cr_assert_eq(real.status, 0, "insee-trace:\n%s", real.err);
+    char *a = read_text(simulated), *b = read_text(traced);
+    char *ea = events_of(a), *eb = events_of(b);
+    cr_assert_gt(strlen(ea), 0);
+    for (int t = 0; t < N; t++) {
+        char *ta = events_of_task(ea, t), *tb = events_of_task(eb, t);
+        cr_expect_str_eq(ta, tb, "rank %d's events differ", t);
+        g_free(ta), g_free(tb);
+    }
+    cr_expect_eq(replayed_completion(dir, simulated), replayed_completion(dir, traced));
+    result_free(&sim), result_free(&real);
+    remove_tree(dir);
+    g_strfreev(env);
+    g_free(a), g_free(b), g_free(ea), g_free(eb);
+    g_free(dir), g_free(simulated), g_free(traced), g_free(config);
+}
