@@ -106,7 +106,8 @@ static const char summary[] =
     "  trace phits TRACE.gz     the phits of a packet trace ([stats] trace), hop by hop;\n"
     "                           --packet ID: one packet\n"
     "  trace export CONFIG.toml [APPLICATION] -o TRACE.fsin\n"
-    "                           a causal application (a trace, a kernel) as an FSIN trace\n";
+    "                           a causal application as an FSIN trace: its program (a\n"
+    "                           trace, a kernel) or a run's sends (a Markov walk)\n";
 
 static const char description[] =
     "Examples:\n"
@@ -393,8 +394,8 @@ static int cmd_trace_export(int argc, char **argv)
     GError *err = NULL;
     insee_registry *reg = open_registry(cfg, &err);
     insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
-    if (!exp || !insee_workload_export(insee_experiment_engine(exp), argc == 2 ? argv[1] : NULL,
-                                       argv[0], opt_output, &err))
+    if (!exp ||
+        !insee_workload_export(exp, argc == 2 ? argv[1] : NULL, argv[0], opt_output, &err))
         code = report_error(err);
     close_experiment(exp, reg, cfg);
     return code;

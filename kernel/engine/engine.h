@@ -144,6 +144,12 @@ typedef struct insee_engine {
        workload room while it runs (flow/flow.h). */
     void (*flow_wake)(void *ctx, uint32_t app, uint32_t task, uint64_t at);
     void *flow_ctx;
+    /* insee trace export of a run (workload/export.h): every message a task
+       emits, at eng->now, before it is queued, and (msg NULL) the cycle a
+       message held back by a full injection queue is queued whole. NULL:
+       none. */
+    void (*record)(void *ctx, uint32_t task, const insee_message *msg);
+    void *record_ctx;
     struct insee_bridge_app *bridge; /* [bridge]: the application it drives (workload/bridge.h) */
     struct insee_sched *sched; /* jobs: their queue and nodes (workload/sched.h); NULL when none */
     double bsld_min;           /* jobs: the bounded slowdown's floor, cycles */

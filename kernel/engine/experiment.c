@@ -1762,6 +1762,11 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err)
     return ok;
 }
 
+gboolean insee_experiment_packet_engine(const insee_experiment *exp)
+{
+    return exp->engine == ENGINE_PACKET;
+}
+
 gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **err)
 {
     const insee_report *rep = &exp->eng.report;

@@ -66,6 +66,8 @@ void insee_experiment_print(const insee_experiment *exp, FILE *out);
 const struct insee_flow_report *insee_experiment_flow_report(const insee_experiment *exp);
 /* The same for engine = "dynamic". */
 const struct insee_flow_dyn_report *insee_experiment_dyn_report(const insee_experiment *exp);
+/* Whether it runs the packet engine ([simulation] engine = "packet"). */
+gboolean insee_experiment_packet_engine(const insee_experiment *exp);
 /* Valid after a successful run; owned by the experiment. */
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);

@@ -1,8 +1,10 @@
 /* kernel/workload/export.c — a causal application as an FSIN trace
- * (contract in export.h). Lines are streamed to the temporary file as the
- * traffic hands them over: a trace may be far larger than memory. */
+ * (contract in export.h). A program's lines are streamed to the temporary
+ * file as the traffic hands them over: a trace may be far larger than
+ * memory. A recording keeps each task's sends until the run ends. */
 #include "workload/export.h"
 
+#include "engine/engine.h"
 #include "engine/experiment.h"
 #include "stats/output.h"
 
@@ -15,6 +17,12 @@ typedef struct writer {
     uint32_t task;
     uint64_t events;
 } writer;
+
+static void count_event(void *ctx, const insee_program_event *ev)
+{
+    (void)ev;
+    ((writer *)ctx)->events++;
+}
 
 static void write_event(void *ctx, const insee_program_event *ev)
 {
@@ -33,6 +41,86 @@ static void write_event(void *ctx, const insee_program_event *ev)
         fprintf(w->out, "c %u %" G_GUINT64_FORMAT "\n", w->task, ev->cycles);
         break;
     }
+}
+
+/* ---- a recording ---------------------------------------------------------- */
+
+typedef struct sent {
+    uint64_t at;     /* emitted */
+    uint64_t queued; /* queued whole (later than `at` when the source was held) */
+    uint64_t tag, bytes;
+    uint32_t dst;
+} sent;
+
+typedef struct recording {
+    const insee_engine *eng;
+    const insee_app *app;
+    GArray **sends; /* per task of the application: its sent */
+} recording;
+
+static void record_send(void *ctx, uint32_t task, const insee_message *msg)
+{
+    recording *r = ctx;
+    if (task < r->app->first_task || task - r->app->first_task >= r->app->tasks)
+        return;
+    GArray *a = r->sends[task - r->app->first_task];
+    if (!msg) {
+        g_array_index(a, sent, a->len - 1).queued = r->eng->now;
+        return;
+    }
+    uint64_t packet = (uint64_t)r->eng->packet_phits * r->eng->phit_bytes;
+    sent s = {.at = r->eng->now, .queued = r->eng->now, .tag = msg->tag, .dst = msg->dst,
+              .bytes = msg->bytes ? msg->bytes : msg->packets * packet};
+    g_array_append_val(a, s);
+}
+
+/* Each task's sends, the time before each one a compute: a task goes on
+   the cycle after its message is queued whole, as the trace plugin plays
+   it (and as the run held the source). */
+static void write_recording(const recording *r, writer *w)
+{
+    for (w->task = 0; w->task < r->app->tasks; w->task++) {
+        uint64_t free_at = 0;
+        const GArray *a = r->sends[w->task];
+        for (guint i = 0; i < a->len; i++) {
+            const sent *s = &g_array_index(a, sent, i);
+            if (s->at > free_at)
+                write_event(w, &(insee_program_event){.op = INSEE_PROGRAM_COMPUTE,
+                                                      .cycles = s->at - free_at});
+            write_event(w, &(insee_program_event){.op = INSEE_PROGRAM_SEND, .peer = s->dst,
+                                                  .tag = s->tag, .bytes = s->bytes});
+            free_at = s->queued + 1;
+        }
+    }
+}
+
+/* Run the experiment recording `app`'s sends. */
+static gboolean record_run(insee_experiment *exp, const insee_app *app, recording *r,
+                           GError **err)
+{
+    if (!insee_experiment_packet_engine(exp)) {
+        g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
+                    "trace export: application '%s' (%s) plays no fixed program, so it is "
+                    "recorded from a run of the packet engine; remove [simulation] engine or set "
+                    "it to \"packet\"", app->rep->name, app->rep->plugins);
+        return FALSE;
+    }
+    insee_engine *eng = insee_experiment_engine(exp);
+    *r = (recording){.eng = eng, .app = app, .sends = g_new(GArray *, app->tasks)};
+    for (uint32_t t = 0; t < app->tasks; t++)
+        r->sends[t] = g_array_new(FALSE, FALSE, sizeof(sent));
+    eng->record = record_send;
+    eng->record_ctx = r;
+    gboolean ok = insee_experiment_run(exp, err);
+    eng->record = NULL;
+    return ok;
+}
+
+static void recording_clear(recording *r)
+{
+    for (uint32_t t = 0; r->sends && t < r->app->tasks; t++)
+        g_array_free(r->sends[t], TRUE);
+    g_free(r->sends);
 }
 
 static GString *app_names(const insee_engine *eng, gboolean causal_only)
@@ -77,20 +165,25 @@ static const insee_app *pick(const insee_engine *eng, const char *name, GError *
     return *err ? NULL : found;
 }
 
-static gboolean write_program(const insee_app *app, const char *config, writer *w, GError **err)
+/* Whether `app` plays a fixed program (asked of its first task). */
+static gboolean has_program(const insee_app *app)
+{
+    return app->traffic->program && app->traffic->program(app->self, 0, count_event, &(writer){0});
+}
+
+static gboolean write_trace(const insee_app *app, const recording *rec, const char *config,
+                            writer *w, GError **err)
 {
     fprintf(w->out, "# FSIN trace of application '%s' (%s) of %s: %u tasks, written by insee "
             "trace export; computes are in cycles (replay with cpu_scale = 1)\n",
             app->rep->name, app->rep->plugins, config, app->tasks);
-    for (w->task = 0; w->task < app->tasks; w->task++) {
-        if (!app->traffic->program || !app->traffic->program(app->self, w->task, write_event, w)) {
-            g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
-                        "trace export: application '%s' (%s) plays no fixed program (its events "
-                        "depend on the run); only traces and application kernels can be "
-                        "exported", app->rep->name, app->rep->plugins);
-            return FALSE;
-        }
+    if (rec) {
+        fprintf(w->out, "# recorded from a run: each task's sends at the cycles it made them, the "
+                "time between them as computes (a timed trace: no receives)\n");
+        write_recording(rec, w);
     }
+    for (w->task = 0; !rec && w->task < app->tasks; w->task++)
+        app->traffic->program(app->self, w->task, write_event, w);
     if (w->events == 0) {
         g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
                     "trace export: application '%s' (%s) has no event to write (an FSIN trace "
@@ -100,12 +193,10 @@ static gboolean write_program(const insee_app *app, const char *config, writer *
     return TRUE;
 }
 
-gboolean insee_workload_export(const insee_engine *eng, const char *name, const char *config,
-                               const char *path, GError **err)
+/* The trace to a temporary beside `path`, renamed over it once whole. */
+static gboolean write_file(const insee_app *app, const recording *rec, const char *config,
+                           const char *path, GError **err)
 {
-    const insee_app *app = pick(eng, name, err);
-    if (!app)
-        return FALSE;
     char *tmp = NULL;
     int fd = insee_output_temp(path, "trace export", &tmp, err);
     if (fd < 0)
@@ -120,7 +211,7 @@ gboolean insee_workload_export(const insee_engine *eng, const char *name, const 
                     g_strerror(e));
         return FALSE;
     }
-    gboolean ok = write_program(app, config, &w, err);
+    gboolean ok = write_trace(app, rec, config, &w, err);
     if (ok && (fflush(w.out) != 0 || ferror(w.out) || fsync(fd) != 0)) {
         int e = errno;
         g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(e), "trace export: %s: %s", path,
@@ -137,5 +228,23 @@ gboolean insee_workload_export(const insee_engine *eng, const char *name, const 
     if (!ok)
         unlink(tmp);
     g_free(tmp);
+    return ok;
+}
+
+gboolean insee_workload_export(insee_experiment *exp, const char *name, const char *config,
+                               const char *path, GError **err)
+{
+    const insee_app *app = pick(insee_experiment_engine(exp), name, err);
+    /* Before a recording's run, which may be long. */
+    if (!app || !insee_output_check(path, "trace export", err))
+        return FALSE;
+    recording rec = {0};
+    gboolean recorded = !has_program(app);
+    if (recorded && !record_run(exp, app, &rec, err)) {
+        recording_clear(&rec);
+        return FALSE;
+    }
+    gboolean ok = write_file(app, recorded ? &rec : NULL, config, path, err);
+    recording_clear(&rec);
     return ok;
 }

@@ -389,6 +389,8 @@ static gboolean queue_message(insee_engine *eng, uint32_t task)
     eng->task_msg[task] = INSEE_NONE;
     uint64_t next = eng->task_next[task];
     if (eng->task_blocked_at[task] != INSEE_NEVER) {
+        if (eng->record)
+            eng->record(eng->record_ctx, task, NULL);
         eng->report.source_stalls += eng->now - eng->task_blocked_at[task];
         if (next != INSEE_NEVER)
             next += eng->now - eng->task_blocked_at[task];
@@ -460,6 +462,8 @@ void insee_workload_due(insee_engine *eng, uint32_t task)
     }
     if (a->io)
         msg.traffic_class = INSEE_TRAFFIC_IO;
+    if (eng->record)
+        eng->record(eng->record_ctx, task, &msg);
     uint32_t m = message_new(eng, task);
     eng->msg[m] = (insee_message_rec){
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,

@@ -1,8 +1,10 @@
 /* insee trace export (kernel/workload/export.h): every application kernel,
  * written as an FSIN trace and replayed by the `trace` plugin on the same
  * network, completes at the same cycle with the same messages and packets;
- * a trace exported again gives its own events back; what has no fixed
- * program, or is ambiguous, is refused by name and leaves no file. */
+ * a trace exported again gives its own events back; a workload with no
+ * fixed program is recorded from a run, whose replay sends the same
+ * packets at the same cycles; what is open-ended or ambiguous is refused
+ * by name and leaves no file. */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -43,7 +45,7 @@ static gboolean export(const char *toml, const char *name, const char *path, cha
     insee_registry *reg;
     insee_experiment *exp = build_toml(toml, &cfg, &reg);
     GError *err = NULL;
-    gboolean ok = insee_workload_export(insee_experiment_engine(exp), name, "test", path, &err);
+    gboolean ok = insee_workload_export(exp, name, "test", path, &err);
     if (message)
         *message = ok ? NULL : g_strdup(err->message);
     g_clear_error(&err);
@@ -98,6 +100,40 @@ Test(export, every_kernel_replays_as_it_ran, .init = make_dir, .fini = remove_di
     };
     for (size_t i = 0; i < G_N_ELEMENTS(kernels); i++)
         same_run(kernels[i]);
+}
+
+/* A Markov walk and the master-worker kernel (a worker's next item depends
+   on who finished first) play no fixed program: recorded, their replay on
+   the same network sends every packet at its cycle, so every packet takes
+   the same time and the same hops. */
+Test(export, a_run_dependent_workload_is_recorded_from_a_run, .init = make_dir,
+     .fini = remove_dir)
+{
+    static const char *const traffics[] = {
+        "plugin = \"markov\"\nsteps = 40\nmessage_bytes = 200\n",
+        "plugin = \"master-worker\"\niterations = 3\ncompute = 50\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(traffics); i++) {
+        char *toml = g_strdup_printf("%s[traffic]\n%s", network, traffics[i]);
+        char *path = g_build_filename(dir, "run.fsin", NULL), *why = NULL;
+        cr_assert(export(toml, NULL, path, &why), "%s: %s", traffics[i], why);
+        insee_report a = run_toml(toml);
+        char *replay = replay_toml(path, "");
+        insee_report b = run_toml(replay);
+        cr_assert(a.completed && b.completed, "%s", traffics[i]);
+        cr_expect_eq(b.apps[0].messages, a.apps[0].messages, "%s", traffics[i]);
+        cr_expect_eq(b.total_delivered, a.total_delivered, "%s", traffics[i]);
+        cr_expect_eq(b.hops, a.hops, "%s", traffics[i]);
+        cr_expect_eq(b.latency_gen.max, a.latency_gen.max, "%s", traffics[i]);
+        cr_expect_eq(b.latency_gen.count, a.latency_gen.count, "%s", traffics[i]);
+        cr_expect_eq(b.latency_gen.mean, a.latency_gen.mean, "%s: the packets' latencies differ",
+                     traffics[i]);
+        cr_expect_leq(b.completion, a.completion, "%s", traffics[i]);
+        insee_report_clear(&a);
+        insee_report_clear(&b);
+        g_unlink(path);
+        g_free(replay), g_free(path), g_free(toml);
+    }
 }
 
 /* A trace's own lines, comments and blank lines left out, grouped by the
@@ -167,8 +203,10 @@ Test(export, what_cannot_be_exported_is_refused_by_name, .init = make_dir, .fini
     refused(open_ended, NULL, "has no causal application");
     refused(open_ended, "traffic", "is open-ended");
     refused(open_ended, "nope", "no application is named 'nope'");
-    char *markov = g_strdup_printf("%s[traffic]\nplugin = \"markov\"\n", network);
-    refused(markov, NULL, "plays no fixed program");
+    char *markov = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n%s[traffic]\n"
+                                   "plugin = \"markov\"\n",
+                                   network + strlen("[simulation]\n"));
+    refused(markov, NULL, "recorded from a run of the packet engine");
     char *two = g_strdup_printf("%s[[application]]\nname = \"a\"\ntasks = 32\n"
                                 "[application.traffic]\nplugin = \"alltoall\"\n"
                                 "[[application]]\nname = \"b\"\ntasks = 32\n"
