@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "run_helpers.h"
 
@@ -189,6 +190,39 @@ Test(trace, a_long_compute_stops_at_max_cycles)
 {
     expect_error("c 0 1000000\n", "max_cycles = 1000",
                  "task 0 ends its last compute at cycle 1000000", "max_cycles = 1000");
+}
+
+/* The example ring gzipped (two members, as `cat a.gz b.gz` makes) runs as
+   the plain one does; a gzip file cut short fails at load, saying so. */
+Test(trace, a_gzipped_trace_runs_as_the_plain_one)
+{
+    char *text = NULL;
+    size_t len = 0;
+    cr_assert(g_file_get_contents(INSEE_TEST_SOURCE_DIR "/examples/traces/ring.fsin", &text, &len,
+                                  NULL));
+    char *gz = trace_file(""), *cut = trace_file("");
+    gzFile f = gzopen(gz, "wb");
+    cr_assert(f && gzwrite(f, text, (unsigned)(len / 2)) == (int)(len / 2) && gzclose(f) == Z_OK);
+    f = gzopen(gz, "ab");
+    cr_assert(f && gzwrite(f, text + len / 2, (unsigned)(len - len / 2)) == (int)(len - len / 2) &&
+              gzclose(f) == Z_OK);
+    char *plain = g_strdup(INSEE_TEST_SOURCE_DIR "/examples/traces/ring.fsin");
+    char *a_toml = mesh_run(plain, "", ""), *b_toml = mesh_run(gz, "", "");
+    insee_report a = run_toml(a_toml), b = run_toml(b_toml);
+    cr_assert(a.completed && b.completed);
+    cr_expect_eq(b.completion, a.completion);
+    cr_expect_eq(b.total_delivered, a.total_delivered);
+    char *bytes = NULL;
+    size_t n = 0;
+    cr_assert(g_file_get_contents(gz, &bytes, &n, NULL));
+    cr_assert(g_file_set_contents(cut, bytes, (gssize)(n / 3), NULL));
+    char *c_toml = mesh_run(cut, "", ""), *msg = run_toml_error(c_toml);
+    cr_expect(strstr(msg, "its gzip data ends early"), "%s", msg);
+    insee_report_clear(&a);
+    insee_report_clear(&b);
+    g_remove(gz), g_remove(cut);
+    g_free(msg), g_free(c_toml), g_free(bytes), g_free(a_toml), g_free(b_toml), g_free(plain);
+    g_free(gz), g_free(cut), g_free(text);
 }
 
 /* Bad files fail before the run, with the file and line. */

@@ -3,10 +3,11 @@
  * causally (a receive waits for its message, a compute holds the task) or
  * injected at will (sends only, as fast as the sources take them).
  *
- * create() reads the whole file, parses it (trace_parse.c) and hands the
- * script to the shared runner (../common/script_runner.c), which answers
- * every other traffic entry; a bad file, or one that needs more tasks than
- * the application has, fails here, before the run. */
+ * create() reads the whole file (gunzipped when it is gzip's), parses it
+ * (trace_parse.c) and hands the script to the shared runner
+ * (../common/script_runner.c), which answers every other traffic entry; a
+ * bad file, or one that needs more tasks than the application has, fails
+ * here, before the run. */
 #define _POSIX_C_SOURCE 200809L /* fstat, fileno, insee/input.h */
 #include "trace_parse.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 /* Largest trace file read: far beyond any trace a run can replay (its
    script takes about three times the text), and a guard against reading a
@@ -41,8 +43,53 @@ typedef struct trace {
     script_runner *runner; /* first: the script_traffic_* entries find it there */
 } trace;
 
+/* A gzip file's text (every member, as gunzip gives it), at most
+   TRACE_MAX_FILE bytes; NULL with *why set. */
+static char *gunzip(const unsigned char *gz, size_t n, size_t *len, const char **why)
+{
+    z_stream z = {.next_in = (unsigned char *)gz, .avail_in = (uInt)n};
+    size_t cap = n * 4 + 64, got = 0;
+    char *out = malloc(cap + 1);
+    int rc = out && inflateInit2(&z, 15 + 16) == Z_OK ? Z_OK : Z_MEM_ERROR;
+    while (rc == Z_OK || (rc == Z_STREAM_END && z.avail_in > 0)) {
+        if (rc == Z_STREAM_END) /* another member follows */
+            rc = inflateReset(&z);
+        if (got == cap) {
+            if (cap >= TRACE_MAX_FILE) {
+                *why = "it holds more than 1 GiB, the most a trace may";
+                break;
+            }
+            cap = cap * 2 < TRACE_MAX_FILE ? cap * 2 : TRACE_MAX_FILE;
+            char *more = realloc(out, cap + 1);
+            if (!more) {
+                *why = "out of memory";
+                break;
+            }
+            out = more;
+        }
+        z.next_out = (unsigned char *)out + got;
+        z.avail_out = (uInt)(cap - got);
+        rc = inflate(&z, Z_NO_FLUSH);
+        got = cap - z.avail_out;
+        if (rc == Z_BUF_ERROR && z.avail_in == 0)
+            *why = "its gzip data ends early (a file cut short?)";
+        else if (rc != Z_OK && rc != Z_STREAM_END)
+            *why = z.msg ? z.msg : "its gzip data is corrupt";
+    }
+    if (!out)
+        *why = "out of memory";
+    inflateEnd(&z);
+    if (*why) {
+        free(out);
+        return NULL;
+    }
+    *len = got;
+    return out;
+}
+
 /* The whole file, a regular one of at most TRACE_MAX_FILE bytes (a device
-   or a pipe could be read until memory runs out); NULL with err set. */
+   or a pipe could be read until memory runs out), gunzipped when it starts
+   with gzip's magic bytes; NULL with err set. */
 static char *read_trace(const char *path, size_t *len, insee_error *err)
 {
     const char *why = NULL;
@@ -62,6 +109,11 @@ static char *read_trace(const char *path, size_t *len, insee_error *err)
         why = ferror(f) ? strerror(errno) : "it grew while being read";
     if (f)
         fclose(f);
+    if (!why && got >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
+        char *text = gunzip((const unsigned char *)buf, got, &got, &why);
+        free(buf);
+        buf = text;
+    }
     if (why) {
         insee_error_set(err, INSEE_ERR_IO,
                         "trace: cannot read '%s': %s; check the traffic's file parameter (a "
