@@ -71,6 +71,7 @@ static struct {
     uint32_t next_ctx;           /* above every context of a communicator holding this rank */
     insee_coll_plan plan;
     FILE *trace;                 /* INSEE_MPI_TRACE: this rank's events (NULL: none) */
+    insee_mpi_error_kind err_class;
     char err[600];
 } M = {.report_fd = -1};
 
@@ -98,11 +99,17 @@ static void record_message(char kind, int peer, const insee_mpi_comm *c, int tag
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)
 {
+    M.err_class = INSEE_MPI_ERR_OTHER;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(M.err, sizeof M.err, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+insee_mpi_error_kind insee_mpi_error_class(void)
+{
+    return M.err_class;
 }
 
 const char *insee_mpi_error(void)
@@ -514,29 +521,41 @@ static int report_wait(const insee_mpi_request *r)
                   (unsigned long long)M.sent, (unsigned long long)M.got, from, tag);
 }
 
-/* Take what was handed over up to the clock; then, until `r` is done (or,
-   for a probe, a message it would take is there), wait slice by slice, the
-   clock following the slice starts. */
+/* Take what was handed over up to the clock; then, until one of r[0..n)
+   is done (or, for a probe, a message it would take is there), wait slice
+   by slice, the clock following the slice starts. NULL entries are
+   skipped; the launcher is told about the first of the others. */
 static bool ready(const insee_mpi_request *r, bool probe)
 {
-    return probe ? unexpected_for(r) != NULL : r->done;
+    return r && (probe ? unexpected_for(r) != NULL : r->done);
 }
 
-static int block_on(const insee_mpi_request *r, bool probe)
+static bool any_ready(insee_mpi_request *const *r, size_t n, bool probe)
 {
+    for (size_t i = 0; i < n; i++)
+        if (ready(r[i], probe))
+            return true;
+    return false;
+}
+
+static int block_on(insee_mpi_request *const *r, size_t n, bool probe)
+{
+    const insee_mpi_request *first = NULL;
+    for (size_t i = 0; i < n && !first; i++)
+        first = r[i];
     int rc = catch_up();
-    bool blocked = rc == 0 && !ready(r, probe);
+    bool blocked = rc == 0 && !any_ready(r, n, probe);
     if (blocked)
-        rc = report_wait(r);
-    while (rc == 0 && !ready(r, probe)) {
+        rc = report_wait(first);
+    while (rc == 0 && !any_ready(r, n, probe)) {
         uint64_t got = M.got;
         rc = end_slice();
         if (rc == 0 && M.slice.start_unit > M.clock)
             M.clock = M.slice.start_unit;
         /* A message that is not the awaited one: still waiting, with one
            more handed over (the launcher balances sends against these). */
-        if (rc == 0 && !ready(r, probe) && M.got != got)
-            rc = report_wait(r);
+        if (rc == 0 && !any_ready(r, n, probe) && M.got != got)
+            rc = report_wait(first);
     }
     if (rc == 0 && blocked)
         rc = report("run %d\n", M.rank);
@@ -558,18 +577,34 @@ static int finish(insee_mpi_request **req, insee_mpi_status *status)
     if (done.recv && !done.too_long)
         record_message('r', done.comm->world[done.st.source], done.comm, done.st.tag,
                        done.st.bytes);
-    if (done.too_long)
-        return fail("rank %d: a message of %zu bytes from rank %d (tag %d) does not fit the "
-                    "receive buffer of %zu bytes", M.rank, done.st.bytes, done.st.source,
-                    done.st.tag, done.cap);
-    return 0;
+    if (!done.too_long)
+        return 0;
+    fail("rank %d: a message of %zu bytes from rank %d (tag %d) does not fit the receive buffer "
+         "of %zu bytes", M.rank, done.st.bytes, done.st.source, done.st.tag, done.cap);
+    M.err_class = INSEE_MPI_ERR_TRUNCATE;
+    return -1;
 }
 
 int insee_mpi_wait(insee_mpi_request **req, insee_mpi_status *status)
 {
     if (!*req)
         return fail("rank %d: insee_mpi_wait() on no request", M.rank);
-    return block_on(*req, false) < 0 ? -1 : finish(req, status);
+    return block_on(req, 1, false) < 0 ? -1 : finish(req, status);
+}
+
+int insee_mpi_waitany(size_t n, insee_mpi_request **reqs, size_t *index,
+                      insee_mpi_status *status)
+{
+    *index = n;
+    bool any = false;
+    for (size_t i = 0; i < n; i++)
+        any |= reqs[i] != NULL;
+    if (!any || block_on(reqs, n, false) < 0)
+        return any ? -1 : 0;
+    for (size_t i = 0; i < n; i++)
+        if (ready(reqs[i], false) && (*index == n || reqs[i]->st.time < reqs[*index]->st.time))
+            *index = i;
+    return finish(&reqs[*index], status);
 }
 
 int insee_mpi_test(insee_mpi_request **req, int *done, insee_mpi_status *status)
@@ -628,7 +663,8 @@ static int probe(const char *fn, insee_mpi_comm *comm, int source, int tag, bool
     if (tag < 0 && tag != INSEE_MPI_ANY_TAG)
         return fail("rank %d: %s(): tag %d is negative", M.rank, fn, tag);
     insee_mpi_request want = {.recv = true, .src = from, .tag = tag, .comm = comm};
-    if ((wait ? block_on(&want, true) : catch_up()) < 0)
+    insee_mpi_request *wanted = &want;
+    if ((wait ? block_on(&wanted, 1, true) : catch_up()) < 0)
         return -1;
     msg **p = unexpected_for(&want);
     *found = p != NULL;

@@ -251,6 +251,8 @@ Test(mpi_compat, bad_handles_give_error_classes_naming_the_call)
     assert_has(&r, "MPI_ERR_TAG MPI_Send: tag -5 is negative");
     assert_has(&r, "MPI_ERR_COUNT MPI_Send: count -1 is negative");
     assert_has(&r, "MPI_ERR_ROOT MPI_Bcast: root 2 is not a rank");
+    assert_has(&r, "MPI_ERR_TRUNCATE MPI_Recv: rank 0: a message of 16 bytes from rank 1 (tag 7) "
+                   "does not fit the receive buffer of 4 bytes");
     result_free(&r);
 
     /* Under the default MPI_ERRORS_ARE_FATAL the rank ends, and the run. */

@@ -90,6 +90,13 @@ INSEE_MPI_API int insee_mpi_wait(insee_mpi_request **req, insee_mpi_status *stat
 /* Complete n requests; `statuses` (n of them) may be NULL. */
 INSEE_MPI_API int insee_mpi_waitall(size_t n, insee_mpi_request **reqs,
                                     insee_mpi_status *statuses);
+/* Complete the request among reqs[0..n) (NULL entries skipped) whose
+   message was handed over first, the lowest index among those handed over
+   at once: *index is its index (n when every entry is NULL: nothing
+   waited for), it is freed and set to NULL, its status in `status` (may be
+   NULL). Blocks as wait() does, and the launcher sees the rank waiting. */
+INSEE_MPI_API int insee_mpi_waitany(size_t n, insee_mpi_request **reqs, size_t *index,
+                                    insee_mpi_status *status);
 INSEE_MPI_API int insee_mpi_send(const void *buf, size_t bytes, int dest, int tag);
 INSEE_MPI_API int insee_mpi_recv(void *buf, size_t capacity, int source, int tag,
                                  insee_mpi_status *status);
@@ -226,6 +233,14 @@ INSEE_MPI_API int insee_mpi_allreduce(const void *in, void *out, size_t count,
 /* Record this rank's finalize time (its clock) for the launcher, hand the
    last slice's messages to the network and leave the simulation. */
 INSEE_MPI_API int insee_mpi_finalize(void);
+
+/* What kind of failure the last call that returned -1 had: a message
+   longer than its receive buffer, or anything else. */
+typedef enum insee_mpi_error_kind {
+    INSEE_MPI_ERR_OTHER = 1,
+    INSEE_MPI_ERR_TRUNCATE = 2,
+} insee_mpi_error_kind;
+INSEE_MPI_API insee_mpi_error_kind insee_mpi_error_class(void);
 
 /* Why the last call that returned -1 failed. */
 INSEE_MPI_API const char *insee_mpi_error(void);

@@ -190,7 +190,11 @@ static int fail(int class, const char *fmt, ...)
 /* libinsee-mpi's answer: 0, or -1 with its sentence. */
 static int done(int rc)
 {
-    return rc < 0 ? fail(MPI_ERR_OTHER, "%s", insee_mpi_error()) : leave(MPI_SUCCESS);
+    if (rc >= 0)
+        return leave(MPI_SUCCESS);
+    return fail(insee_mpi_error_class() == INSEE_MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE
+                                                                   : MPI_ERR_OTHER,
+                "%s", insee_mpi_error());
 }
 
 /* The start of every call after MPI_Init: the time since the last call
@@ -763,30 +767,45 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
 /* libinsee-mpi waits for one request only: test them all, idle one client
    unit, test again; the first to complete is the one the simulated time
    says. */
+/* A request already complete (to or from MPI_PROC_NULL, or completed by a
+   test) goes first; else libinsee-mpi waits for the one handed over
+   first, so the launcher sees the rank waiting. */
 int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     ENTER("MPI_Waitany", MPI_COMM_WORLD);
     *index = MPI_UNDEFINED;
-    for (;;) {
-        bool active = false;
-        for (int i = 0; i < count; i++) {
-            bool complete = false;
-            if (!requests[i])
-                continue;
-            active = true;
-            TRY(progress(requests[i], false, &complete));
-            if (complete) {
-                *index = i;
-                release(&requests[i], status);
-                return leave(MPI_SUCCESS);
-            }
-        }
-        if (!active) {
-            empty_status(MPI_ANY_SOURCE, status);
-            return leave(MPI_SUCCESS);
-        }
-        TRY(idle());
+    insee_mpi_request **pending = malloc(sizeof *pending * (size_t)(count > 0 ? count : 1));
+    if (!pending)
+        return fail(MPI_ERR_OTHER, "out of memory for %d requests", count);
+    bool active = false;
+    for (int i = 0; i < count; i++) {
+        pending[i] = requests[i] ? requests[i]->r : NULL;
+        if (requests[i] && !requests[i]->r && *index == MPI_UNDEFINED)
+            *index = i;
+        active |= requests[i] != NULL;
     }
+    size_t k = (size_t)count;
+    insee_mpi_status st;
+    int rc = active && *index == MPI_UNDEFINED
+                 ? insee_mpi_waitany((size_t)count, pending, &k, &st)
+                 : 0;
+    free(pending);
+    if (rc < 0) {
+        if (k < (size_t)count)
+            requests[k]->r = NULL; /* completed, with the error */
+        return done(-1);
+    }
+    if (*index == MPI_UNDEFINED && k < (size_t)count) {
+        *index = (int)k;
+        requests[k]->r = NULL;
+        requests[k]->st = st;
+    }
+    if (*index == MPI_UNDEFINED) {
+        empty_status(MPI_ANY_SOURCE, status);
+        return leave(MPI_SUCCESS);
+    }
+    release(&requests[*index], status);
+    return leave(MPI_SUCCESS);
 }
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
