@@ -22,7 +22,7 @@
  * exits 1. SIGINT, SIGTERM or SIGHUP to the launcher stop the ranks and the
  * simulation alike, and it exits 128 + the signal. Exit status 2: bad
  * usage. In every case it reaps what it started and removes its directory. */
-#define _GNU_SOURCE /* pipe2, mkdtemp */
+#define _GNU_SOURCE /* pipe2, mkdtemp, qsort_r */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -138,12 +138,11 @@ static int read_map(launch *l)
     return rc;
 }
 
-static const unsigned long *sort_nodes;
-
-static int by_node(const void *a, const void *b)
+/* qsort_r's order of ranks: by node, then by rank. */
+static int by_node(const void *a, const void *b, void *nodes)
 {
     long x = *(const long *)a, y = *(const long *)b;
-    unsigned long nx = sort_nodes[x], ny = sort_nodes[y];
+    unsigned long nx = ((const unsigned long *)nodes)[x], ny = ((const unsigned long *)nodes)[y];
     return nx != ny ? (nx > ny) - (nx < ny) : (x > y) - (x < y);
 }
 
@@ -159,8 +158,7 @@ static int number_endpoints(launch *l)
     }
     for (long r = 0; r < l->n; r++)
         order[r] = r;
-    sort_nodes = l->node;
-    qsort(order, (size_t)l->n, sizeof *order, by_node);
+    qsort_r(order, (size_t)l->n, sizeof *order, by_node, l->node);
     unsigned long k = 1, max = 0;
     for (long i = 0; i < l->n; i++) {
         unsigned long node = l->node[order[i]];

@@ -619,6 +619,17 @@ static int new_request(MPI_Comm comm, bool proc_null, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
+/* A request new_request() made, once libinsee-mpi was asked to post it
+   (rc its answer): freed again when that failed. */
+static int posted(MPI_Request *request, int rc)
+{
+    if (rc >= 0)
+        return leave(MPI_SUCCESS);
+    free(*request);
+    *request = MPI_REQUEST_NULL;
+    return done(-1);
+}
+
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
               MPI_Request *request)
 {
@@ -628,12 +639,9 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     size_t bytes = 0;
     TRY(send_args(count, datatype, dest, tag, comm, &c, &bytes));
     TRY(new_request(comm, dest == MPI_PROC_NULL, request));
-    if (dest != MPI_PROC_NULL && insee_mpi_isend_on(c.c, buf, bytes, dest, tag, &(*request)->r) < 0) {
-        free(*request);
-        *request = MPI_REQUEST_NULL;
-        return done(-1);
-    }
-    return leave(MPI_SUCCESS);
+    return posted(request, dest == MPI_PROC_NULL ? 0
+                                                 : insee_mpi_isend_on(c.c, buf, bytes, dest, tag,
+                                                                      &(*request)->r));
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
@@ -645,13 +653,9 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     size_t bytes = 0;
     TRY(recv_args(count, datatype, source, tag, comm, &c, &bytes));
     TRY(new_request(comm, source == MPI_PROC_NULL, request));
-    if (source != MPI_PROC_NULL &&
-        insee_mpi_irecv_on(c.c, buf, bytes, source, tag, &(*request)->r) < 0) {
-        free(*request);
-        *request = MPI_REQUEST_NULL;
-        return done(-1);
-    }
-    return leave(MPI_SUCCESS);
+    return posted(request, source == MPI_PROC_NULL
+                               ? 0
+                               : insee_mpi_irecv_on(c.c, buf, bytes, source, tag, &(*request)->r));
 }
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
