@@ -45,7 +45,7 @@ const char insee_default_experiment[] =
 /* Kernel-owned keys, validated like any plugin's. */
 enum { SIM_SEED, SIM_WARMUP, SIM_CYCLES, SIM_DRAIN, SIM_PACKET_PHITS, SIM_PHIT_BYTES,
        SIM_DEADLOCK, SIM_MAX_CYCLES, SIM_PHASES, SIM_CONV_WINDOW, SIM_CONV_PACKETS,
-       SIM_CONV_TOLERANCE, SIM_CONV_MAX, SIM_BATCHES, SIM_BATCH_CYCLES, SIM_ENGINE };
+       SIM_CONV_TOLERANCE, SIM_CONV_MAX, SIM_BATCHES, SIM_BATCH_CYCLES, SIM_ENGINE, SIM_THREADS };
 enum { ENGINE_PACKET, ENGINE_STATIC, ENGINE_DYNAMIC };
 /* The keys every engine reads, shared by the packet engine's tables and the
    flow engines' (flow_tables). */
@@ -57,6 +57,11 @@ enum { ENGINE_PACKET, ENGINE_STATIC, ENGINE_DYNAMIC };
      "packet: INSEE's cycle engine; static: every flow routed at once, link capacity "    \
      "shared equally (INRFlow's static engine); dynamic: flows with bytes over links "    \
      "with bandwidth, in time (docs/flow.md)"}
+#define THREADS_PARAM                                                                     \
+    {"threads", INSEE_PARAM_INT, "0", 0, 4096, NULL, NULL,                                \
+     "threads a run may use (0: the cores the process may use); results are the same "    \
+     "for any number. The static engine walks its flows on them when its router and "     \
+     "topology allow it (docs/flow.md); the packet and dynamic engines run on one"}
 /* The dynamic engine reads them too: a message given in packets is
    packets x packet_phits x phit_bytes bytes. */
 #define PACKET_PHITS_PARAM                                                                \
@@ -105,6 +110,7 @@ static const insee_param_def simulation_params[] = {
      "converge: batches measured; the report gives their mean and 95% confidence interval"},
     {"batch_cycles", INSEE_PARAM_INT, "1000", 1, 1e15, NULL, "cycles", "converge: batch length"},
     ENGINE_PARAM,
+    THREADS_PARAM,
     {0},
 };
 
@@ -358,7 +364,8 @@ static const section sections[] = {
    when set (check_engine) and left out of the echo, so that the echo of a
    flow run repeats it (echo_flow_keys); the values of the full tables,
    defaults all, stay what the kernel reads. */
-static const insee_param_def flow_simulation_params[] = {SEED_PARAM, ENGINE_PARAM, {0}};
+static const insee_param_def flow_simulation_params[] = {SEED_PARAM, ENGINE_PARAM, THREADS_PARAM,
+                                                        {0}};
 /* The dynamic engine sizes a message given in packets as the packet engine would. */
 static const insee_param_def dynamic_simulation_params[] = {
     SEED_PARAM, ENGINE_PARAM, PACKET_PHITS_PARAM, PHIT_BYTES_PARAM, {0}};
@@ -796,6 +803,13 @@ static gboolean check_engine(const insee_experiment *exp, GError **err)
                         "[routing] gives a flow engine its paths and means nothing to "
                         "engine = \"packet\" (packets are routed by [router]); remove it, or "
                         "set [simulation] engine = \"static\"");
+            return FALSE;
+        }
+        if (kernel_value(exp, "simulation", SIM_THREADS)->i > 1) {
+            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                        "[simulation] threads = %" G_GINT64_FORMAT ": engine = \"packet\" "
+                        "runs on one thread today (engine = \"static\" uses threads); set "
+                        "threads = 0 or 1", kernel_value(exp, "simulation", SIM_THREADS)->i);
             return FALSE;
         }
         return refuse_unread(exp, "flow", flow_params, no_params, "packet", err);
@@ -1330,15 +1344,20 @@ static void wire_network(insee_experiment *exp)
                                                  : 0);
 }
 
+/* The router's properties() bits (insee/router.h), 0 when it has none. */
+static uint32_t router_properties(const insee_engine *eng)
+{
+    return eng->router && eng->router->properties ? eng->router->properties(eng->router_self)
+                                                  : 0;
+}
+
 /* A multicast router serialises its heads itself and learns that one left
    only from forwarded() (router.h): a packet the kernel drops at a failed
    cable would hold its router for ever. */
 static gboolean faults_fit_router(const insee_experiment *exp, GError **err)
 {
     const insee_engine *eng = &exp->eng;
-    uint32_t props = eng->router && eng->router->properties
-                         ? eng->router->properties(eng->router_self)
-                         : 0;
+    uint32_t props = router_properties(eng);
     if (!eng->net.failed || !(props & INSEE_ROUTE_MULTICAST))
         return TRUE;
     g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
@@ -1601,6 +1620,10 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
         g_string_append_printf(names, "%s%s", a ? "+" : "", (*apps)[a].plugin);
     }
     exp->flow_plugins = g_string_free(names, FALSE);
+    insee_topology_info info = {0};
+    eng->topo->info(eng->topo_self, &info);
+    uint32_t props = router_properties(eng);
+    uint32_t threads = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
     return (insee_flow_setup){
         .net = &eng->net, .router_name = paths->plugin->name, .router = eng->router,
         .router_self = eng->router_self,
@@ -1609,6 +1632,9 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
         .rstate_size = eng->rstate_size, .apps = *apps, .n_apps = eng->n_apps,
         .task_node = eng->task_node, .seed = eng->seed,
         .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .sched = eng->sched,
+        .threads = threads ? threads : g_get_num_processors(),
+        .concurrent = !routing->plugin && (props & INSEE_ROUTE_CONCURRENT) &&
+                      (info.flags & INSEE_TOPO_CONCURRENT),
     };
 }
 

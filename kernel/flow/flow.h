@@ -94,6 +94,9 @@ typedef struct insee_flow_setup {
                             0: a quarter of the memory available (figures never
                             depend on it, only the time: flows past it are routed
                             again) */
+    uint32_t threads;    /* static: threads it may walk flows on (>= 1) */
+    gboolean concurrent; /* the router and topology may be asked from several threads
+                            at once (INSEE_ROUTE_CONCURRENT, INSEE_TOPO_CONCURRENT) */
 } insee_flow_setup;
 
 /* The static engine's figures (docs/flow.md §3). Links are every directed

@@ -14,10 +14,12 @@
 #include "flow/table.h"
 
 /* Where a global output port leads: the next router and the input port
-   there, side by side so that a hop reads one cache line. */
+   there, side by side so that a hop reads one cache line; and the static
+   engine's count of the flows leaving by it, on the line the walk read. */
 typedef struct link_end {
     uint32_t router; /* INSEE_NONE when unplugged */
     uint32_t port;
+    uint32_t load;
 } link_end;
 
 /* Which flows of the current batch passed a router: exact loop detection
@@ -40,6 +42,7 @@ typedef struct flow {
 struct insee_flow_walker {
     const insee_flow_setup *s;
     link_end *next;        /* per global port */
+    gboolean owns_next;    /* else the first walker's, shared */
     seen *seen;            /* per router */
     uint32_t batch;        /* this batch's number, from 1 */
     uint8_t *pstate;       /* one packet state block per flow of the batch */
@@ -47,6 +50,37 @@ struct insee_flow_walker {
     insee_rng rng;         /* route()'s stream: a deterministic router draws nothing */
     flow flows[INSEE_FLOW_BATCH];
 };
+
+/* A walker with its own state per flow and router, reading `next` (NULL:
+   its own, filled here). */
+static insee_flow_walker *walker_alloc(const insee_flow_setup *setup, link_end *next,
+                                       GError **err)
+{
+    insee_flow_walker *w = g_new0(insee_flow_walker, 1);
+    w->s = setup;
+    w->pstate = setup->pstate_size ? g_malloc0(setup->pstate_size * INSEE_FLOW_BATCH) : NULL;
+    w->rstate = setup->rstate_size ? g_malloc0(setup->rstate_size) : NULL;
+    const insee_net *net = setup->net;
+    w->seen = insee_flow_table_new0(sizeof(seen) * net->routers);
+    w->owns_next = next == NULL;
+    w->next = next ? next : insee_flow_table_new0(sizeof(link_end) * net->ports_total);
+    if (!w->seen || !w->next) {
+        g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
+                    "out of memory for the walker's tables of %u routers and %u ports; use a "
+                    "smaller topology", net->routers, net->ports_total);
+        insee_flow_walker_free(w);
+        return NULL;
+    }
+    for (uint32_t gp = 0; w->owns_next && gp < net->ports_total; gp++) {
+        uint32_t r = insee_net_next_router(net, gp);
+        w->next[gp] = (link_end){
+            .router = r,
+            .port = r == INSEE_NONE ? 0 : net->peer_queue[gp] / net->vcs - net->port_base[r],
+            .load = 0};
+    }
+    insee_rng_init(&w->rng, setup->seed, 7ull << 40);
+    return w;
+}
 
 insee_flow_walker *insee_flow_walker_new(const insee_flow_setup *setup, GError **err)
 {
@@ -68,28 +102,12 @@ insee_flow_walker *insee_flow_walker_new(const insee_flow_setup *setup, GError *
                     setup->router_name);
         return NULL;
     }
-    insee_flow_walker *w = g_new0(insee_flow_walker, 1);
-    w->s = setup;
-    w->pstate = setup->pstate_size ? g_malloc0(setup->pstate_size * INSEE_FLOW_BATCH) : NULL;
-    w->rstate = setup->rstate_size ? g_malloc0(setup->rstate_size) : NULL;
-    const insee_net *net = setup->net;
-    w->seen = insee_flow_table_new0(sizeof(seen) * net->routers);
-    w->next = insee_flow_table_new0(sizeof(link_end) * net->ports_total);
-    if (!w->seen || !w->next) {
-        g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
-                    "out of memory for the walker's tables of %u routers and %u ports; use a "
-                    "smaller topology", net->routers, net->ports_total);
-        insee_flow_walker_free(w);
-        return NULL;
-    }
-    for (uint32_t gp = 0; gp < net->ports_total; gp++) {
-        uint32_t r = insee_net_next_router(net, gp);
-        w->next[gp] = (link_end){
-            .router = r,
-            .port = r == INSEE_NONE ? 0 : net->peer_queue[gp] / net->vcs - net->port_base[r]};
-    }
-    insee_rng_init(&w->rng, setup->seed, 7ull << 40);
-    return w;
+    return walker_alloc(setup, NULL, err);
+}
+
+insee_flow_walker *insee_flow_walker_new_beside(const insee_flow_walker *first, GError **err)
+{
+    return walker_alloc(first->s, first->next, err);
 }
 
 void insee_flow_walker_free(insee_flow_walker *w)
@@ -101,7 +119,8 @@ void insee_flow_walker_free(insee_flow_walker *w)
     g_free(w->pstate);
     g_free(w->rstate);
     insee_flow_table_free(w->seen, sizeof(seen) * w->s->net->routers);
-    insee_flow_table_free(w->next, sizeof(link_end) * w->s->net->ports_total);
+    if (w->owns_next)
+        insee_flow_table_free(w->next, sizeof(link_end) * w->s->net->ports_total);
     g_free(w);
 }
 
@@ -248,6 +267,12 @@ gboolean insee_flow_walk(insee_flow_walker *w, uint32_t n, const uint32_t *src,
         w->flows[i].error = NULL;
     }
     return ok;
+}
+
+uint32_t *insee_flow_walker_loads(insee_flow_walker *w, size_t *stride)
+{
+    *stride = sizeof(link_end) / sizeof(uint32_t);
+    return &w->next[0].load;
 }
 
 const uint32_t *insee_flow_walk_path(const insee_flow_walker *w, uint32_t i, uint32_t *hops,

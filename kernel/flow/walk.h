@@ -21,6 +21,10 @@
  * Flows are walked in batches (insee_flow_walk), several side by side; each
  * has its own packet state, and route() and forwarded() are called for one
  * flow at a time, with that flow's context, hop after hop in order.
+ * Walkers made beside a first one (insee_flow_walker_new_beside) share its
+ * table of where each port leads and may walk on other threads at once,
+ * one thread per walker, when the router and the topology allow it
+ * (insee_flow_setup.concurrent); the first is freed last.
  */
 #ifndef INSEE_KERNEL_FLOW_WALK_H
 #define INSEE_KERNEL_FLOW_WALK_H
@@ -37,6 +41,13 @@ typedef struct insee_flow_walker insee_flow_walker;
 #define INSEE_FLOW_LANES 16u
 
 insee_flow_walker *insee_flow_walker_new(const insee_flow_setup *setup, GError **err);
+/* A count per global port for the caller (the static engine's flows per
+   link), kept beside where the port leads so that counting a walked hop
+   reads no other line: port gp's is loads[gp * *stride], zero at first,
+   shared by the walkers beside this one. */
+uint32_t *insee_flow_walker_loads(insee_flow_walker *w, size_t *stride);
+
+insee_flow_walker *insee_flow_walker_new_beside(const insee_flow_walker *first, GError **err);
 void insee_flow_walker_free(insee_flow_walker *w);
 
 /* Walk flows i = 0 .. n - 1 (n <= INSEE_FLOW_BATCH) from src[i] to dst[i]

@@ -23,7 +23,9 @@
  * directly on the mock host, idle and early then busy and late, since the
  * kernel reuses a pure router's candidates instead of asking again; like
  * the INSEE_ROUTE_NO_FORWARDED claim, on the first test network create()
- * accepts.
+ * accepts. A router that declares INSEE_ROUTE_CONCURRENT is asked batches of
+ * questions there from two threads at once, each answer held against the
+ * one it gives alone.
  */
 #include <string.h>
 
@@ -690,6 +692,7 @@ typedef struct claim_probe {
     void *quiet, *busy;
     const char *where;
     conform_findings *f;
+    GArray *questions; /* insee_route_ctx: the concurrent claim's, asked in batches */
 } claim_probe;
 
 /* The same question to both instances, the quiet one at an early cycle, the
@@ -746,6 +749,79 @@ static void compare_steady(const insee_route_ctx *rc, void *data)
                      "route() at %s draws from ctx->rng or changes the packet's or the router's "
                      "state",
                      question_text(rc, q, sizeof q));
+}
+
+enum { CONCURRENT_BATCH = 256, CONCURRENT_ROUNDS = 8 };
+
+/* One thread's share of a concurrent batch: every question asked again,
+   from one end or the other, each answer held against the one it got alone. */
+typedef struct concurrent_share {
+    const claim_probe *p;
+    const insee_candidate *alone; /* CONCURRENT_BATCH x INSEE_MAX_CANDIDATES */
+    const uint32_t *n_alone;
+    gboolean backwards;
+    int wrong;                    /* the first question answered otherwise, or -1 */
+} concurrent_share;
+
+static gpointer ask_share(gpointer data)
+{
+    concurrent_share *s = data;
+    const claim_probe *p = s->p;
+    guint n = p->questions->len;
+    for (guint round = 0; round < CONCURRENT_ROUNDS && s->wrong < 0; round++)
+        for (guint k = 0; k < n && s->wrong < 0; k++) {
+            guint i = s->backwards ? n - 1 - k : k;
+            insee_candidate out[INSEE_MAX_CANDIDATES];
+            uint32_t got = route_once(p->vt, p->quiet,
+                                      g_array_index(p->questions, insee_route_ctx, i), 10, 1, out,
+                                      NULL);
+            if (got != s->n_alone[i] ||
+                memcmp(out, s->alone + (size_t)i * INSEE_MAX_CANDIDATES, sizeof *out * got) != 0)
+                s->wrong = (int)i;
+        }
+    return NULL;
+}
+
+/* The batch of questions, answered alone, then by two threads at once on
+   the same instance, each running through the batch from another end, so
+   that different questions overlap: a route() that works through its
+   instance (a scratch buffer, a cache) mixes their answers. */
+static void ask_concurrent_batch(claim_probe *p)
+{
+    guint n = p->questions->len;
+    if (n == 0)
+        return;
+    insee_candidate *alone = g_new0(insee_candidate, (size_t)n * INSEE_MAX_CANDIDATES);
+    uint32_t *n_alone = g_new(uint32_t, n);
+    for (guint i = 0; i < n; i++)
+        n_alone[i] = route_once(p->vt, p->quiet, g_array_index(p->questions, insee_route_ctx, i),
+                                10, 1, alone + (size_t)i * INSEE_MAX_CANDIDATES, NULL);
+    concurrent_share a = {p, alone, n_alone, FALSE, -1}, b = {p, alone, n_alone, TRUE, -1};
+    GThread *other = g_thread_new("conform-concurrent", ask_share, &b);
+    ask_share(&a);
+    g_thread_join(other);
+    int wrong = a.wrong >= 0 ? a.wrong : b.wrong;
+    if (wrong >= 0) {
+        char q[96];
+        conform_note(p->f, p->where,
+                     "route() at %s answers otherwise while another thread asks other questions "
+                     "of the same instance",
+                     question_text(&g_array_index(p->questions, insee_route_ctx, wrong), q,
+                                   sizeof q));
+    }
+    g_array_set_size(p->questions, 0);
+    g_free(alone);
+    g_free(n_alone);
+}
+
+/* Questions gathered into batches; NULL: the questions are over. */
+static void compare_concurrent(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    if (rc)
+        g_array_append_val(p->questions, *rc);
+    if (!rc || p->questions->len == CONCURRENT_BATCH)
+        ask_concurrent_batch(p);
 }
 
 /* With INSEE_ROUTE_NO_FORWARDED the kernel skips forwarded(): calling it on
@@ -833,8 +909,12 @@ static conform_status each_claim(conform_ctx *ctx, GString *detail, uint32_t fla
         if (quiet && busy && (vt->properties(quiet->self) & flag)) {
             claimed++;
             char *where = g_strdup_printf("%s, %s, vcs = %u", set->label, st->nets[n].name, vcs);
-            claim_probe probe = {vt, quiet->self, busy->self, where, &f};
+            claim_probe probe = {vt, quiet->self, busy->self, where, &f,
+                                 g_array_new(FALSE, FALSE, sizeof(insee_route_ctx))};
             each_question(&quiet_host.host, ask, &probe);
+            if (ask == compare_concurrent)
+                compare_concurrent(NULL, &probe);
+            g_array_unref(probe.questions);
             g_free(where);
         }
         conform_instance_free(quiet, vt->destroy);
@@ -881,6 +961,19 @@ static conform_status check_steady_claim(conform_ctx *ctx, GString *detail)
     return each_claim(ctx, detail, INSEE_ROUTE_STEADY, compare_steady,
                       "route() is not declared INSEE_ROUTE_STEADY at any setting (asked on the "
                       "first test network each setting's create() accepts)");
+}
+
+static conform_status check_concurrent_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties || ctx->plugin->desc->abi_minor < 12) {
+        g_string_assign(detail, "properties() not provided, or built before ABI 1.12: flows are "
+                                "walked on one thread");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_CONCURRENT, compare_concurrent,
+                      "route() is not declared INSEE_ROUTE_CONCURRENT at any setting (asked on "
+                      "the first test network each setting's create() accepts)");
 }
 
 static conform_status check_no_forwarded_claim(conform_ctx *ctx, GString *detail)
@@ -1006,6 +1099,12 @@ static const conform_check router_checks[] = {
      "a blocked head of a steady router is not asked again until a candidate frees: drop the "
      "flag, or keep the candidate set to what the packet and its place decide",
      check_steady_claim},
+    {"router.concurrent-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_CONCURRENT, route() gives every question the answer "
+     "it gives alone while another thread asks other questions of the same instance",
+     "the static flow engine walks flows on several threads at once: drop the flag, or keep "
+     "route()'s scratch on its stack or in the ctx's packet and router state",
+     check_concurrent_claim},
     {"router.no-forwarded-claim", CONFORM_ERROR,
      "when properties() declares INSEE_ROUTE_NO_FORWARDED, forwarded() leaves the packet and "
      "router state as they were (the kernel skips the call)",

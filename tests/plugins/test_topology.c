@@ -84,7 +84,7 @@ static void check_info(const topo *t)
     cr_assert_eq(t->info.nodes, nodes);
     cr_assert_eq(t->info.dims, t->n);
     cr_assert_eq(t->info.max_ports, t->bidir ? 2 * t->n : t->n);
-    cr_assert_eq(t->info.flags, t->bidir ? 0u : (uint32_t)INSEE_TOPO_DIRECTED);
+    cr_assert_eq(t->info.flags, (t->bidir ? 0u : (uint32_t)INSEE_TOPO_DIRECTED) | INSEE_TOPO_CONCURRENT);
     cr_assert_eq(t->info.diameter, closed_diameter(t));
     for (uint32_t r = 0; r < nodes; r++) {
         cr_assert_eq(t->vt->ports(t->self, r), t->info.max_ports);

@@ -115,7 +115,7 @@ static void check_info(const tree *t)
     cr_assert_eq(t->info.nodes, ipow(k, n));
     cr_assert_eq(t->info.max_ports, k + kup);
     cr_assert_eq(t->info.dims, 0u);
-    cr_assert_eq(t->info.flags, (uint32_t)INSEE_TOPO_INDIRECT);
+    cr_assert_eq(t->info.flags, (uint32_t)(INSEE_TOPO_INDIRECT | INSEE_TOPO_CONCURRENT));
     cr_assert_eq(t->info.diameter, 2 * (n - 1));
     for (uint32_t r = 0; r < t->info.routers; r++)
         cr_assert_eq(t->vt->ports(t->self, r), k + kup);
@@ -361,7 +361,7 @@ static void check_nic(const char *plugin, uint32_t k, uint32_t kup, uint32_t n)
     cr_assert_eq(t.info.nodes, N);
     cr_assert_eq(t.info.max_ports, k + kup);
     cr_assert_eq(t.info.diameter, bare.info.diameter + 2);
-    cr_assert_eq(t.info.flags, (uint32_t)INSEE_TOPO_INDIRECT);
+    cr_assert_eq(t.info.flags, (uint32_t)(INSEE_TOPO_INDIRECT | INSEE_TOPO_CONCURRENT));
     topo_read(&t.links, t.vt, t.self);
     cr_assert_eq(topo_check_links(&t.links), topo_check_links(&bare.links) + 2 * N);
     uint32_t *bfs = topo_bfs_all(&t.links);

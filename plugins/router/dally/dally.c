@@ -302,11 +302,13 @@ static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
 /* trc and basic depend only on the packet and where it waits. improved with
    vc_choice = "room" gives the same two escape VCs, only their order read
    from the room downstream: steady. With the coin, and adaptive, it draws.
-   Only trc keeps packet state. */
+   Only trc keeps packet state, and only trc writes the instance (its
+   coordinates' scratch), so basic alone may route on several threads. */
 static uint32_t dally_properties(void *vself)
 {
     const dally *self = vself;
-    uint32_t props = self->mode < MODE_IMPROVED ? INSEE_ROUTE_PURE
+    uint32_t props = self->mode == MODE_BASIC ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
+                     : self->mode == MODE_TRC ? INSEE_ROUTE_PURE
                      : self->mode == MODE_IMPROVED && self->choice == CHOICE_ROOM
                          ? INSEE_ROUTE_STEADY
                          : 0u;

@@ -121,11 +121,14 @@ static size_t updown_packet_state_size(void *vself)
 
 /* first: the answer depends on the packet and where it waits alone. room:
    the same candidates, only their order follows the room downstream, and
-   nothing is drawn or changed, so a head they all block may wait. */
+   nothing is drawn or changed, so a head they all block may wait. Both read
+   tables built at create() and write only the packet's state, so first may
+   route on several threads. */
 static uint32_t updown_properties(void *vself)
 {
     const updown *self = vself;
-    return self->select == SELECT_FIRST ? INSEE_ROUTE_PURE : INSEE_ROUTE_STEADY;
+    return self->select == SELECT_FIRST ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
+                                        : INSEE_ROUTE_STEADY;
 }
 
 static const insee_router_vtable updown_vtable = {

@@ -143,7 +143,7 @@ void thintree_info(void *self, insee_topology_info *out)
         .nodes = t->nodes,
         .max_ports = t->max_ports,
         .dims = 0,
-        .flags = INSEE_TOPO_INDIRECT,
+        .flags = INSEE_TOPO_INDIRECT | INSEE_TOPO_CONCURRENT,
         /* Two leaves whose common ancestors are the top switches: n-1 up, n-1 down. */
         .diameter = 2 * (t->n - 1),
     };

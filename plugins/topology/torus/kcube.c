@@ -137,7 +137,7 @@ void kcube_info(void *self, insee_topology_info *out)
         .nodes = c->nodes,
         .max_ports = c->bidir ? 2 * c->n : c->n,
         .dims = c->n,
-        .flags = c->bidir ? 0u : INSEE_TOPO_DIRECTED,
+        .flags = (c->bidir ? 0u : INSEE_TOPO_DIRECTED) | INSEE_TOPO_CONCURRENT,
         .diameter = c->diameter,
     };
 }

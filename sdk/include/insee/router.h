@@ -111,6 +111,12 @@ enum {
        then, in the very cycle it would have found it free. PURE implies
        it. */
     INSEE_ROUTE_STEADY = 1u << 3,
+    /* minor 12. route() and forwarded() may be called from several threads
+       at once, each with its own ctx (its own packet_state, router_state
+       and rng): they write nothing but those, not the instance, and call
+       only host queries. The host's queries are safe concurrently when the
+       topology declares INSEE_TOPO_CONCURRENT. */
+    INSEE_ROUTE_CONCURRENT = 1u << 4,
 };
 
 #define INSEE_MAX_CANDIDATES 64u

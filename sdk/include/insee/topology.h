@@ -57,6 +57,12 @@ extern "C" {
 enum {
     INSEE_TOPO_DIRECTED = 1u << 0, /* some links have no reverse (unidirectional torus) */
     INSEE_TOPO_INDIRECT = 1u << 1, /* some routers host no node (trees) */
+    /* minor 12. Every query (minimal_hops, distance, coords, link, paths,
+       ...) may be called from several threads at once: none fills a cache
+       or a scratch buffer of the instance. The static flow engine walks
+       flows on several threads only when the topology and the router
+       (INSEE_ROUTE_CONCURRENT) both declare it. */
+    INSEE_TOPO_CONCURRENT = 1u << 2,
 };
 
 typedef struct insee_topology_info {
