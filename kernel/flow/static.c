@@ -12,7 +12,17 @@
  * (docs/flow.md §6). A router is walked a batch of flows at a time (walk.h).
  * A flow split over several paths (a multipath routing) counts its share on
  * each path's links, and each share runs at share / (its path's most loaded
- * link). */
+ * link).
+ *
+ * Threads: the source tasks are cut into chunks of CHUNK_TASKS, whichever
+ * thread is free takes the next, and each chunk keeps its own paths and its
+ * own sum of the second pass; the chunks' sums are added in chunk order.
+ * Loads are whole counts, added atomically when several threads run, so
+ * every figure is the same for any number of threads. The traffic plugin
+ * is asked one task at a time under a lock (it promises nothing about
+ * threads); the router and topology are asked at once from several threads
+ * only when both declare it (insee_flow_setup.concurrent), and a path
+ * routing, whose tables are its own, runs on one. */
 #include "flow/flow.h"
 
 #include <math.h>
