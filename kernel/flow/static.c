@@ -117,7 +117,8 @@ typedef struct pass {
     chunk *chunk;                 /* the one being routed */
     store *kept;                  /* its store */
     const insee_flow_app *app;
-    GArray *gen;                  /* gen_msg: the task's messages */
+    gen_msg *gen;                 /* the task's messages */
+    uint32_t gen_len, gen_cap;
     gboolean bad;                 /* the task sent to a task the application lacks */
     uint32_t bad_dst;
     uint32_t src, dst;            /* a routing's flow: its nodes */
@@ -201,9 +202,15 @@ static void keep_path(pass *p, gboolean first, const uint32_t *ports, uint32_t h
         memcpy(w, ports, sizeof *ports * hops);
 }
 
+/* Link l's count: a port's (l < ports) or a node link's. */
+static uint32_t *port_cell(const run *r, uint32_t gp)
+{
+    return r->port_load + (size_t)gp * r->stride;
+}
+
 static uint32_t *load_cell(const run *r, uint32_t l)
 {
-    return l < r->ports ? r->port_load + (size_t)l * r->stride : r->node_load + (l - r->ports);
+    return l < r->ports ? port_cell(r, l) : r->node_load + (l - r->ports);
 }
 
 static double load_at(const run *r, uint32_t l)
@@ -211,13 +218,18 @@ static double load_at(const run *r, uint32_t l)
     return (double)*load_cell(r, l) + (r->frac ? r->frac[l] : 0.0);
 }
 
-/* One more whole flow on link l. */
-static void count_flow(run *r, uint32_t l)
+static double port_load_at(const run *r, uint32_t gp)
+{
+    return (double)*port_cell(r, gp) + (r->frac ? r->frac[gp] : 0.0);
+}
+
+/* One more whole flow on the link whose count is *cell. */
+static void count_flow(const run *r, uint32_t *cell)
 {
     if (r->atomic)
-        __atomic_fetch_add(load_cell(r, l), 1u, __ATOMIC_RELAXED);
+        __atomic_fetch_add(cell, 1u, __ATOMIC_RELAXED);
     else
-        ++*load_cell(r, l);
+        ++*cell;
 }
 
 /* One path of the flow from src to dst, carrying `share` of it. */
@@ -231,13 +243,13 @@ static void take_path(pass *p, uint32_t src, uint32_t dst, const uint32_t *ports
         double worst =
             MAX(load_at(r, insee_flow_link_in(net, src)), load_at(r, insee_flow_link_out(net, dst)));
         for (uint32_t i = 0; i < hops; i++)
-            worst = MAX(worst, load_at(r, ports[i]));
+            worst = MAX(worst, port_load_at(r, ports[i]));
         p->non_restricted += share / worst;
         return;
     }
     if (share == 1.0) {
         for (uint32_t i = 0; i < hops; i++)
-            count_flow(r, ports[i]);
+            count_flow(r, port_cell(r, ports[i]));
     } else {
         g_assert(!r->atomic); /* a path routing's shares: one thread */
         if (!r->frac)
@@ -264,7 +276,7 @@ static void prefetch_loads(const pass *p, uint32_t src, uint32_t dst, const uint
     __builtin_prefetch(load_cell(p->r, insee_flow_link_in(net, src)));
     __builtin_prefetch(load_cell(p->r, insee_flow_link_out(net, dst)));
     for (uint32_t i = 0; i < hops; i++)
-        __builtin_prefetch(load_cell(p->r, ports[i]));
+        __builtin_prefetch(port_cell(p->r, ports[i]));
 }
 
 /* Before a flow's paths: whether the first pass keeps them. */
@@ -289,8 +301,8 @@ static void end_flow(pass *p, uint32_t src, uint32_t dst)
         if (p->keeping)
             *store_take(r, p->kept, 1) = NO_PATH;
     } else {
-        count_flow(r, insee_flow_link_in(net, src));
-        count_flow(r, insee_flow_link_out(net, dst));
+        count_flow(r, load_cell(r, insee_flow_link_in(net, src)));
+        count_flow(r, load_cell(r, insee_flow_link_out(net, dst)));
         p->flows++;
     }
     if (p->keeping)
@@ -453,9 +465,12 @@ static void add_flow(void *ctx, const insee_message *msg)
         p->bad_dst = msg->dst;
         return;
     }
-    gen_msg m = {.dst = p->app->first_task + msg->dst,
-                 .salt = (uint32_t)insee_rng_u64(&p->salt_rng)};
-    g_array_append_val(p->gen, m);
+    if (p->gen_len == p->gen_cap) {
+        p->gen_cap = p->gen_cap ? 2 * p->gen_cap : 256;
+        p->gen = g_renew(gen_msg, p->gen, p->gen_cap);
+    }
+    p->gen[p->gen_len++] = (gen_msg){.dst = p->app->first_task + msg->dst,
+                                     .salt = (uint32_t)insee_rng_u64(&p->salt_rng)};
 }
 
 /* Local task t's `rounds` rounds, from its own streams (the same messages
@@ -468,7 +483,7 @@ static void route_task(pass *p, uint32_t t)
     insee_rng rng;
     insee_rng_init(&rng, p->s->seed, (4ull << 40) + task);
     insee_rng_init(&p->salt_rng, p->s->seed, (7ull << 40) + 1 + task);
-    g_array_set_size(p->gen, 0);
+    p->gen_len = 0;
     p->bad = FALSE;
     if (r->atomic)
         g_mutex_lock(&r->traffic);
@@ -476,11 +491,11 @@ static void route_task(pass *p, uint32_t t)
         app->traffic->round(app->self, t, &rng, add_flow, p);
     if (r->atomic)
         g_mutex_unlock(&r->traffic);
-    for (guint i = 0; i < p->gen->len && !p->error; i++) {
+    for (uint32_t i = 0; i < p->gen_len && !p->error; i++) {
         uint32_t m = p->messages++;
         p->m_src[m] = task;
-        p->m_dst[m] = g_array_index(p->gen, gen_msg, i).dst;
-        p->m_salt[m] = g_array_index(p->gen, gen_msg, i).salt;
+        p->m_dst[m] = p->gen[i].dst;
+        p->m_salt[m] = p->gen[i].salt;
         if (p->messages == INSEE_FLOW_BATCH)
             route_messages(p);
     }
@@ -680,7 +695,7 @@ static gboolean make_passes(run *r, pass *passes, uint32_t n, GError **err)
 {
     const insee_flow_setup *s = r->s;
     for (uint32_t i = 0; i < n; i++) {
-        passes[i] = (pass){.r = r, .s = s, .gen = g_array_new(FALSE, FALSE, sizeof(gen_msg)),
+        passes[i] = (pass){.r = r, .s = s,
                            .hops_hist = g_array_new(FALSE, TRUE, sizeof(double))};
         if (s->routing)
             passes[i].routing = insee_flow_paths_new(s, err);
@@ -699,8 +714,7 @@ static void free_passes(pass *passes, uint32_t n)
     for (uint32_t i = n; i-- > 0;) { /* the first walker last: the others read its table */
         insee_flow_walker_free(passes[i].walker);
         insee_flow_paths_free(passes[i].routing);
-        if (passes[i].gen)
-            g_array_unref(passes[i].gen);
+        g_free(passes[i].gen);
         if (passes[i].hops_hist)
             g_array_unref(passes[i].hops_hist);
     }

@@ -22,12 +22,11 @@ typedef struct link_end {
     uint32_t load;
 } link_end;
 
-/* Which flows of the current batch passed a router: exact loop detection
-   with several walks under way at once. */
-typedef struct seen {
-    uint64_t flows; /* bit i: flow i of the batch */
-    uint32_t batch; /* the batch those bits belong to */
-} seen;
+/* Hops after which a flow's path is first searched for a router it
+   visited twice, then again at each doubling: a loop is found, exactly, at
+   a cost of a few lookups per hop of the rare long path, and no table of
+   every router is read on each hop. */
+#define FIRST_LOOP_CHECK 64u
 
 /* One flow of the batch. */
 typedef struct flow {
@@ -35,6 +34,7 @@ typedef struct flow {
     uint32_t dst_router;
     uint32_t gp, vc;     /* the hop just chosen */
     uint32_t *path, len, cap;
+    uint32_t check;      /* the hop count of the next loop check */
     gboolean routable;
     GError *error;
 } flow;
@@ -43,8 +43,6 @@ struct insee_flow_walker {
     const insee_flow_setup *s;
     link_end *next;        /* per global port */
     gboolean owns_next;    /* else the first walker's, shared */
-    seen *seen;            /* per router */
-    uint32_t batch;        /* this batch's number, from 1 */
     uint8_t *pstate;       /* one packet state block per flow of the batch */
     void *rstate;          /* one router's (zeroed per hop) */
     insee_rng rng;         /* route()'s stream: a deterministic router draws nothing */
@@ -61,13 +59,12 @@ static insee_flow_walker *walker_alloc(const insee_flow_setup *setup, link_end *
     w->pstate = setup->pstate_size ? g_malloc0(setup->pstate_size * INSEE_FLOW_BATCH) : NULL;
     w->rstate = setup->rstate_size ? g_malloc0(setup->rstate_size) : NULL;
     const insee_net *net = setup->net;
-    w->seen = insee_flow_table_new0(sizeof(seen) * net->routers);
     w->owns_next = next == NULL;
     w->next = next ? next : insee_flow_table_new0(sizeof(link_end) * net->ports_total);
-    if (!w->seen || !w->next) {
+    if (!w->next) {
         g_set_error(err, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_LIMIT,
-                    "out of memory for the walker's tables of %u routers and %u ports; use a "
-                    "smaller topology", net->routers, net->ports_total);
+                    "out of memory for the walker's table of %u ports; use a smaller topology",
+                    net->ports_total);
         insee_flow_walker_free(w);
         return NULL;
     }
@@ -118,7 +115,6 @@ void insee_flow_walker_free(insee_flow_walker *w)
         g_free(w->flows[i].path);
     g_free(w->pstate);
     g_free(w->rstate);
-    insee_flow_table_free(w->seen, sizeof(seen) * w->s->net->routers);
     if (w->owns_next)
         insee_flow_table_free(w->next, sizeof(link_end) * w->s->net->ports_total);
     g_free(w);
@@ -140,6 +136,7 @@ static void start(insee_flow_walker *w, uint32_t i, uint32_t src_node, uint32_t 
     };
     f->dst_router = s->net->node_router[dst_node];
     f->len = 0;
+    f->check = FIRST_LOOP_CHECK;
     f->routable = TRUE;
     f->error = NULL;
 }
@@ -153,6 +150,27 @@ static gboolean dead_end(const insee_flow_walker *w, flow *f, uint32_t port)
     return FALSE;
 }
 
+/* The hop count at which the flow's path first came back to a router it
+   had passed (that router in *router), or -1 when it never did. */
+static int64_t first_return(const insee_flow_walker *w, const flow *f, uint32_t *router)
+{
+    GHashTable *passed = g_hash_table_new(NULL, NULL); /* router + 1 */
+    uint32_t r = w->s->net->node_router[f->ctx.src_node];
+    int64_t at = -1;
+    for (uint32_t k = 0;; k++) {
+        if (!g_hash_table_add(passed, GUINT_TO_POINTER(r + 1))) {
+            at = k;
+            *router = r;
+            break;
+        }
+        if (k == f->len)
+            break;
+        r = w->next[f->path[k]].router;
+    }
+    g_hash_table_destroy(passed);
+    return at;
+}
+
 /* Flow i chooses its next hop at its router: FALSE when its walk ends there
    (dropped, or an error). The port's link is asked for, not read. */
 static gboolean choose(insee_flow_walker *w, uint32_t i)
@@ -161,17 +179,18 @@ static gboolean choose(insee_flow_walker *w, uint32_t i)
     const insee_net *net = s->net;
     flow *f = &w->flows[i];
     insee_route_ctx *ctx = &f->ctx;
-    seen *v = &w->seen[ctx->router];
-    if (v->batch != w->batch)
-        *v = (seen){.batch = w->batch};
-    if (v->flows >> i & 1) {
-        g_set_error(&f->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
-                    "[router] plugin '%s' brought a flow from node %u to node %u back to "
-                    "router %u after %u hops: its path loops",
-                    s->router_name, ctx->src_node, ctx->dst_node, ctx->router, ctx->hops);
-        return FALSE;
+    if (f->len == f->check) {
+        uint32_t r;
+        int64_t at = first_return(w, f, &r);
+        if (at >= 0) {
+            g_set_error(&f->error, INSEE_FLOW_ERROR, INSEE_FLOW_ERROR_PLUGIN,
+                        "[router] plugin '%s' brought a flow from node %u to node %u back to "
+                        "router %u after %" G_GINT64_FORMAT " hops: its path loops",
+                        s->router_name, ctx->src_node, ctx->dst_node, r, at);
+            return FALSE;
+        }
+        f->check = f->check <= UINT32_MAX / 2 ? 2 * f->check : UINT32_MAX;
     }
-    v->flows |= 1ull << i;
     if (w->rstate)
         memset(w->rstate, 0, s->rstate_size);
     insee_candidate cand[INSEE_MAX_CANDIDATES];
@@ -223,7 +242,6 @@ static gboolean cross(insee_flow_walker *w, uint32_t i)
     ctx->hops++;
     if (next.router == f->dst_router)
         return FALSE;
-    __builtin_prefetch(&w->seen[next.router]);
     __builtin_prefetch(&w->s->net->port_base[next.router]);
     return TRUE;
 }
@@ -232,10 +250,6 @@ gboolean insee_flow_walk(insee_flow_walker *w, uint32_t n, const uint32_t *src,
                          const uint32_t *dst, const uint32_t *salt, GError **err)
 {
     g_assert(n <= INSEE_FLOW_BATCH);
-    if (++w->batch == 0) { /* the stamps wrapped: start them afresh */
-        memset(w->seen, 0, sizeof *w->seen * w->s->net->routers);
-        w->batch = 1;
-    }
     uint32_t lane[INSEE_FLOW_LANES], lanes = 0, started = 0;
     while (lanes > 0 || started < n) {
         /* Fill the free lanes with the batch's next flows. */

@@ -311,6 +311,27 @@ Test(flow, any_number_of_threads_gives_the_same_figures)
     insee_config_free(cfg);
 }
 
+/* A ring of 301 routers: paths of up to 150 hops pass the walk's loop
+   checks (after 64 and 128 hops) as what they are, loop free, and the
+   all-to-all loads each direction of every ring link with the flows of
+   distances 1 .. m from as many sources, m (m + 1) / 2, m = 150. */
+Test(flow, paths_longer_than_the_loop_checks_are_walked_whole)
+{
+    const uint32_t k = 301, m = 150;
+    insee_flow_report r = run_static_toml(
+        "[simulation]\nengine = \"static\"\n"
+        "[topology]\nplugin = \"torus\"\ndims = [301]\n"
+        "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+        "[traffic]\nplugin = \"all-to-all\"\n", NULL);
+    cr_assert_eq(r.flows, (uint64_t)k * (k - 1));
+    cr_assert_eq(r.unroutable, 0);
+    cr_assert_eq(r.hops_max, m);
+    cr_assert_eq(r.load_max, (double)(m * (m + 1) / 2), "every ring link");
+    cr_assert_eq(r.load_hist[m * (m + 1) / 2], 2 * k, "both directions of each of k links");
+    cr_assert_eq(r.load_hist[k - 1], 2 * k, "the node links");
+    insee_flow_report_clear(&r);
+}
+
 /* Flows walked side by side still each have their own loop check: on a
    4 x 4 torus test-xring sends a flow from node 0 to node 4, the next row,
    out of port 0 to router 1, whence the minimal hop (in dimension 0) leads
