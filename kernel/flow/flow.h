@@ -122,6 +122,8 @@ typedef struct insee_flow_report {
        unplugged, so neither counted in `links` nor crossed by a flow. */
     uint32_t failed_cables;
     uint64_t connected_pairs; /* ordered pairs of distinct nodes the surviving graph joins */
+    uint32_t threads;         /* the threads the flows were walked on (no figure depends
+                                 on it, so it is not reported) */
 } insee_flow_report;
 
 gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report *rep,

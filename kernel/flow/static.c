@@ -114,8 +114,7 @@ typedef struct pass {
     const insee_flow_setup *s;
     insee_flow_walker *walker;    /* the router's paths, walked in batches */
     insee_flow_paths *routing;    /* or the path routing's */
-    chunk *chunk;                 /* the one being routed */
-    store *kept;                  /* its store */
+    store *kept;                  /* the store of the chunk being routed */
     const insee_flow_app *app;
     gen_msg *gen;                 /* the task's messages */
     uint32_t gen_len, gen_cap;
@@ -511,7 +510,6 @@ static void route_task(pass *p, uint32_t t)
 /* Every source task of the chunk, in order. */
 static void route_chunk(pass *p, chunk *c)
 {
-    p->chunk = c;
     p->kept = &c->kept;
     p->kept->block = 0;
     p->kept->pos = 0;
@@ -522,7 +520,8 @@ static void route_chunk(pass *p, chunk *c)
         route_task(p, t);
     if (!p->error)
         finish_messages(p);
-    p->messages = p->batch = 0;
+    p->messages = p->batch = 0; /* what a failure left waiting */
+    p->reading = FALSE;
     if (p->r->second)
         c->non_restricted = p->non_restricted;
     else
@@ -751,6 +750,7 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
     uint32_t threads = setup->concurrent && !setup->routing ? MAX(setup->threads, 1u) : 1u;
     threads = MAX(1u, MIN(threads, r.n_chunks));
     r.atomic = threads > 1;
+    rep->threads = threads;
     g_mutex_init(&r.traffic);
     pass *passes = g_new0(pass, threads);
     gboolean ok = FALSE;

@@ -814,13 +814,12 @@ static void ask_concurrent_batch(claim_probe *p)
     g_free(n_alone);
 }
 
-/* Questions gathered into batches; NULL: the questions are over. */
+/* Questions gathered into batches, each asked when full. */
 static void compare_concurrent(const insee_route_ctx *rc, void *data)
 {
     claim_probe *p = data;
-    if (rc)
-        g_array_append_val(p->questions, *rc);
-    if (!rc || p->questions->len == CONCURRENT_BATCH)
+    g_array_append_val(p->questions, *rc);
+    if (p->questions->len == CONCURRENT_BATCH)
         ask_concurrent_batch(p);
 }
 
@@ -877,11 +876,12 @@ static gboolean claim_network(const conform_ctx *ctx, router_state *st, guint s,
 }
 
 /* A claim check: at every setting whose instance declares `flag`, `ask`
-   every question of its claim network. SKIP saying why when no setting was
-   asked: create() refused every network (its own message), or no setting
-   declares the flag (`not_declared`). */
+   every question of its claim network, then `finish` (NULL: nothing) once
+   they are over. SKIP saying why when no setting was asked: create()
+   refused every network (its own message), or no setting declares the flag
+   (`not_declared`). */
 static conform_status each_claim(conform_ctx *ctx, GString *detail, uint32_t flag, question_fn ask,
-                                 const char *not_declared)
+                                 void (*finish)(claim_probe *), const char *not_declared)
 {
     router_state *st = ctx->state;
     const insee_router_vtable *vt = ctx->plugin->vtable;
@@ -912,8 +912,8 @@ static conform_status each_claim(conform_ctx *ctx, GString *detail, uint32_t fla
             claim_probe probe = {vt, quiet->self, busy->self, where, &f,
                                  g_array_new(FALSE, FALSE, sizeof(insee_route_ctx))};
             each_question(&quiet_host.host, ask, &probe);
-            if (ask == compare_concurrent)
-                compare_concurrent(NULL, &probe);
+            if (finish)
+                finish(&probe);
             g_array_unref(probe.questions);
             g_free(where);
         }
@@ -945,7 +945,7 @@ static conform_status check_pure_claim(conform_ctx *ctx, GString *detail)
         g_string_assign(detail, "properties() not provided: route() is asked every cycle");
         return CONFORM_SKIP;
     }
-    return each_claim(ctx, detail, INSEE_ROUTE_PURE, compare_route,
+    return each_claim(ctx, detail, INSEE_ROUTE_PURE, compare_route, NULL,
                       "route() is not declared INSEE_ROUTE_PURE at any setting (asked on the first "
                       "test network each setting's create() accepts)");
 }
@@ -958,7 +958,7 @@ static conform_status check_steady_claim(conform_ctx *ctx, GString *detail)
                                 "head is asked every cycle");
         return CONFORM_SKIP;
     }
-    return each_claim(ctx, detail, INSEE_ROUTE_STEADY, compare_steady,
+    return each_claim(ctx, detail, INSEE_ROUTE_STEADY, compare_steady, NULL,
                       "route() is not declared INSEE_ROUTE_STEADY at any setting (asked on the "
                       "first test network each setting's create() accepts)");
 }
@@ -972,6 +972,7 @@ static conform_status check_concurrent_claim(conform_ctx *ctx, GString *detail)
         return CONFORM_SKIP;
     }
     return each_claim(ctx, detail, INSEE_ROUTE_CONCURRENT, compare_concurrent,
+                      ask_concurrent_batch,
                       "route() is not declared INSEE_ROUTE_CONCURRENT at any setting (asked on "
                       "the first test network each setting's create() accepts)");
 }
@@ -983,7 +984,7 @@ static conform_status check_no_forwarded_claim(conform_ctx *ctx, GString *detail
         g_string_assign(detail, "properties() or forwarded() not provided: nothing to skip");
         return CONFORM_SKIP;
     }
-    return each_claim(ctx, detail, INSEE_ROUTE_NO_FORWARDED, forward_each_candidate,
+    return each_claim(ctx, detail, INSEE_ROUTE_NO_FORWARDED, forward_each_candidate, NULL,
                       "no setting declares INSEE_ROUTE_NO_FORWARDED (asked on the first test "
                       "network each setting's create() accepts)");
 }

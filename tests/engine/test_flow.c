@@ -282,6 +282,7 @@ Test(flow, any_number_of_threads_gives_the_same_figures)
             char *text;
             insee_flow_report r = run_static_toml(toml, &text);
             cr_assert_gt(r.flows, 3 * 2048, "several chunks of 1024 tasks");
+            cr_assert_eq(r.threads, threads, "the router and topology allow threads");
             if (threads == 1)
                 one = r;
             else
@@ -306,6 +307,76 @@ Test(flow, any_number_of_threads_gives_the_same_figures)
         insee_flow_report_clear(&some);
     }
     insee_flow_report_clear(&all);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+}
+
+/* Threads only where every plugin asked allows them: dally's trc keeps a
+   scratch in its instance and a path routing has tables of its own, so
+   both run on one thread whatever [simulation] threads says. */
+Test(flow, routers_and_routings_that_do_not_allow_threads_run_on_one)
+{
+    static const char *const nets[] = {
+        "[router]\nplugin = \"dally\"\nmode = \"trc\"\n",
+        "[routing]\nplugin = \"bfs\"\n",
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(nets); i++) {
+        char *toml = g_strdup_printf("[simulation]\nengine = \"static\"\nthreads = 2\n"
+                                     "[topology]\nplugin = \"torus\"\ndims = [48, 48]\n%s"
+                                     "[traffic]\nplugin = \"uniform\"\n", nets[i]);
+        insee_flow_report r = run_static_toml(toml, NULL);
+        cr_assert_eq(r.threads, 1, "%s", toml);
+        cr_assert_eq(r.flows, 48 * 48);
+        insee_flow_report_clear(&r);
+        g_free(toml);
+    }
+}
+
+/* A round that sends tasks 1500 and 3000 (of 4096) to a task the
+   application lacks, every other task to its neighbour. */
+static void bad_round(void *self, uint32_t task, insee_rng *rng,
+                      void (*add)(void *ctx, const insee_message *msg), void *ctx)
+{
+    (void)self;
+    (void)rng;
+    insee_message m = {.dst = task == 1500 || task == 3000 ? 4096 : (task + 1) % 4096,
+                       .packets = 1};
+    add(ctx, &m);
+}
+
+/* The first failure in flow order is the run's on any number of threads:
+   task 1500's (in the second chunk), not task 3000's (in the third), even
+   when another thread reaches the third first. */
+Test(flow, the_first_bad_flow_in_order_fails_the_run_on_any_threads)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml("[simulation]\nengine = \"static\"\n"
+                                       "[topology]\nplugin = \"kary-ntree\"\nk = 8\nn = 4\n"
+                                       "nic = false\n[router]\nplugin = \"multistage\"\n"
+                                       "mode = \"static\"\n[traffic]\nplugin = \"uniform\"\n",
+                                       &cfg, &reg);
+    insee_engine *eng = insee_experiment_engine(exp);
+    static const insee_traffic_vtable bad = {.size = sizeof bad, .round = bad_round};
+    insee_flow_app apps[1] = {{.plugin = "bad", .traffic = &bad, .first_task = 0,
+                               .tasks = eng->apps[0].tasks}};
+    cr_assert_eq(apps[0].tasks, 4096);
+    for (uint32_t threads = 1; threads <= 3; threads++) {
+        insee_flow_setup setup = {
+            .net = &eng->net, .router_name = "multistage", .router = eng->router,
+            .router_self = eng->router_self, .pstate_size = eng->net.pstate_size,
+            .rstate_size = eng->rstate_size, .apps = apps, .n_apps = 1,
+            .task_node = eng->task_node, .seed = 1, .rounds = 1, .threads = threads,
+            .concurrent = TRUE};
+        insee_flow_report r;
+        GError *err = NULL;
+        cr_assert_not(insee_flow_static_run(&setup, &r, &err));
+        cr_assert_str_eq(err->message, "traffic plugin 'bad' gave task 1500 a flow to task "
+                                       "4096, but the application has 4096 tasks");
+        g_error_free(err);
+        insee_flow_report_clear(&r);
+    }
     insee_experiment_free(exp);
     insee_registry_free(reg);
     insee_config_free(cfg);
