@@ -474,11 +474,13 @@ static void take_path(void *ctx, const uint32_t *ports, uint32_t hops, double sh
     insee_flow_dynamic *d = ctx;
     const insee_net *net = d->s->net;
     guint first = d->path_links->len;
-    uint32_t in = insee_flow_link_in(net, d->from), out = insee_flow_link_out(net, d->to);
-    g_array_append_val(d->path_links, in);
-    g_array_append_vals(d->path_links, ports, hops);
-    g_array_append_val(d->path_links, out);
-    g_array_append_vals(d->path_links, d->access.dev, d->access.n_dev);
+    g_array_set_size(d->path_links, first + hops + 2 + d->access.n_dev);
+    uint32_t *p = &g_array_index(d->path_links, uint32_t, first);
+    p[0] = insee_flow_link_in(net, d->from);
+    if (hops) /* a path within one router may come as NULL */
+        memcpy(p + 1, ports, sizeof *ports * hops);
+    p[hops + 1] = insee_flow_link_out(net, d->to);
+    memcpy(p + hops + 2, d->access.dev, sizeof *p * d->access.n_dev);
     add_sub(d, first, share);
 }
 

@@ -1,26 +1,50 @@
 /* kernel/flow/share.c — link bandwidth shared among flows; see share.h.
  *
  * Each link keeps the ids of the flows crossing it in an array; each flow
- * keeps its links. A flow that ends is only marked (a bit per id) and its
- * links made dirty; the update sweeps each dirty link's array once,
- * dropping the marked ids, so the many flows that end at one instant cost
- * one pass over the links they leave, not a search each. An id is reused
- * only after that sweep.
+ * keeps its links. A flow that ends is only marked (a bit per id) and
+ * counted on its links; a link's array drops its marked ids before it is
+ * read (tidy()), or at an update once they are more than half of it, so
+ * the flows that end at an instant cost their own links, not a pass over
+ * every flow still on the links they leave. Ended ids are reused once they are as many as
+ * the live flows: every array that may hold one is tidied then, at a cost
+ * that the ends since the last time pay for (release_ended()).
  *
  * Progressive filling keeps, for every link of the component, the capacity
  * R not yet given to frozen flows and the number n of flows still rising;
  * the link that fills first is the one with the least R / n. Freezing its
  * flows at that level can only raise the other links' R / n (the level is
  * the least of them), so a heap with stale entries re-pushed on pop finds
- * the next link in O(log links). */
+ * the next link in O(log links), and flows freeze in rising order of rate.
+ *
+ * Max-min also keeps, per link, its top group: the flows frozen on it at
+ * its last level (within rounding), the fastest on it and the only ones it
+ * can limit. A flow that ends leaves the groups it was in; after flows
+ * only ended, a refill is needed only where a link they left still has
+ * flows of its top group (see top_group_left()). */
 #include "flow/share.h"
+
+#include "engine/events.h"
 
 #include <string.h>
 
-typedef struct link_flows {
-    uint32_t *v; /* flow ids, ended ones too until the next update */
-    uint32_t len, cap;
-} link_flows;
+/* Everything of a link in 48 bytes, so that a flow's start, end or
+   refill reaches each of its links with one cache miss. A top group is
+   kept only by max-min without classes, the only sharing that reads it;
+   I/O flows are counted only when the policy has classes. */
+typedef struct link_state {
+    uint32_t *v; /* ids of the flows on it, ended ones among them */
+    union {
+        double top_rate; /* the least rate of its top group */
+        uint32_t io;     /* its I/O flows, ended ones not counted */
+    };
+    double left;     /* update scratch: R, capacity not given yet */
+    uint32_t len, room;
+    uint32_t gone;   /* entries of v whose flow ended */
+    uint32_t top_flows;
+    uint32_t rising; /* update scratch: n, flows still rising */
+    uint32_t seen;   /* update scratch: the pass's stamp; DIRTY between
+                        updates when in `dirty` */
+} link_state;
 
 typedef struct flow {
     uint64_t off; /* its links: pool[off .. off + n) */
@@ -40,8 +64,7 @@ struct insee_share {
     insee_share_rule rule;
     insee_share_policy policy;
     double app_share;
-    link_flows *on;
-    uint32_t *io_on; /* I/O flows on each link */
+    link_state *on;
     /* Every flow's links in one pool, a slot freed when its flow ends kept
        for the next flow of as many links: no allocation per flow, and
        paths of a network come in a few lengths. */
@@ -49,20 +72,27 @@ struct insee_share {
     uint64_t pool_len, pool_cap;
     GPtrArray *free_slots; /* [n]: GArray of uint64_t offsets of free slots of n links */
     GArray *flows;   /* flow */
-    GArray *free;    /* uint32_t: ids to reuse */
-    GArray *ended;   /* uint32_t: ids that ended since the update */
+    insee_vec free;     /* ids to reuse */
+    insee_vec ended;    /* ids ended, not reusable yet */
+    insee_vec littered; /* links whose arrays may hold ended ids */
     gboolean added;  /* a flow started since the update */
-    uint64_t *gone;  /* a bit per id: ended, still in link arrays */
+    uint64_t *gone;  /* a bit per id in `ended` */
     uint32_t gone_words;
-    GArray *dirty;   /* uint32_t: links whose flows changed since the update */
-    uint8_t *is_dirty;
-    /* Scratch of an update. */
+    insee_vec dirty;    /* links whose flows changed since the update */
     uint32_t stamp;
-    uint32_t *link_seen;
-    double *left;    /* R: capacity not given yet */
-    uint32_t *rising; /* n: flows still rising */
-    GArray *comp_links, *comp_flows, *heap;
+    insee_vec comp_links;
+    GArray *heap;
 };
+
+#define DIRTY UINT32_MAX
+
+/* The next stamp of a pass; DIRTY is never one. */
+static uint32_t next_stamp(insee_share *s)
+{
+    if (++s->stamp == DIRTY)
+        s->stamp = 1;
+    return s->stamp;
+}
 
 static flow *flow_at(const insee_share *s, uint32_t f)
 {
@@ -72,6 +102,11 @@ static flow *flow_at(const insee_share *s, uint32_t f)
 static uint32_t *flow_links(const insee_share *s, const flow *f)
 {
     return s->pool + f->off;
+}
+
+static gboolean is_gone(const insee_share *s, uint32_t id)
+{
+    return s->gone[id / 64] >> (id % 64) & 1;
 }
 
 /* A slot of n links in the pool: a freed one of that length, or new. */
@@ -108,18 +143,8 @@ insee_share *insee_share_new(uint32_t links, const double *capacity, insee_share
     s->rule = rule;
     s->policy = policy;
     s->app_share = app_share;
-    s->on = g_new0(link_flows, links);
-    s->io_on = g_new0(uint32_t, links);
+    s->on = g_new0(link_state, links);
     s->flows = g_array_new(FALSE, FALSE, sizeof(flow));
-    s->free = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    s->ended = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    s->dirty = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    s->is_dirty = g_new0(uint8_t, links);
-    s->link_seen = g_new0(uint32_t, links);
-    s->left = g_new0(double, links);
-    s->rising = g_new0(uint32_t, links);
-    s->comp_links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    s->comp_flows = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     s->heap = g_array_new(FALSE, FALSE, sizeof(heap_item));
     s->free_slots = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     return s;
@@ -134,102 +159,111 @@ void insee_share_free(insee_share *s)
     for (uint32_t l = 0; l < s->links; l++)
         g_free(s->on[l].v);
     g_free(s->on);
-    g_free(s->io_on);
     g_array_unref(s->flows);
-    g_array_unref(s->free);
-    g_array_unref(s->ended);
+    g_free(s->free.v);
+    g_free(s->ended.v);
+    g_free(s->littered.v);
     g_free(s->gone);
-    g_array_unref(s->dirty);
-    g_free(s->is_dirty);
-    g_free(s->link_seen);
-    g_free(s->left);
-    g_free(s->rising);
-    g_array_unref(s->comp_links);
-    g_array_unref(s->comp_flows);
+    g_free(s->dirty.v);
+    g_free(s->comp_links.v);
     g_array_unref(s->heap);
     g_free(s);
 }
 
 static void mark_dirty(insee_share *s, uint32_t l)
 {
-    if (s->is_dirty[l])
+    if (s->on[l].seen == DIRTY)
         return;
-    s->is_dirty[l] = 1;
-    s->left[l] = 0; /* until the update: the fastest flow that left the link */
-    g_array_append_val(s->dirty, l);
+    s->on[l].seen = DIRTY;
+    insee_vec_push(&s->dirty, l);
+}
+
+/* A new id: a free one, or the next. */
+static uint32_t take_id(insee_share *s)
+{
+    if (s->free.len)
+        return s->free.v[--s->free.len];
+    uint32_t id = s->flows->len;
+    g_array_set_size(s->flows, id + 1);
+    if (id / 64 >= s->gone_words) {
+        uint32_t words = MAX(64u, 2 * s->gone_words);
+        s->gone = g_renew(uint64_t, s->gone, words);
+        memset(s->gone + s->gone_words, 0, sizeof(uint64_t) * (words - s->gone_words));
+        s->gone_words = words;
+    }
+    return id;
 }
 
 uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint32_t cls)
 {
-    uint32_t id;
-    if (s->free->len) {
-        id = g_array_index(s->free, uint32_t, s->free->len - 1);
-        g_array_set_size(s->free, s->free->len - 1);
-    } else {
-        id = s->flows->len;
-        g_array_set_size(s->flows, id + 1);
-        if (id / 64 >= s->gone_words) {
-            uint32_t words = MAX(64u, 2 * s->gone_words);
-            s->gone = g_renew(uint64_t, s->gone, words);
-            memset(s->gone + s->gone_words, 0, sizeof(uint64_t) * (words - s->gone_words));
-            s->gone_words = words;
-        }
-    }
+    uint32_t id = take_id(s);
     uint64_t off = slot_take(s, n);
     memcpy(s->pool + off, links, sizeof *links * n);
-    flow *f = flow_at(s, id);
-    *f = (flow){.off = off, .n = n, .cls = cls};
+    *flow_at(s, id) = (flow){.off = off, .n = n, .cls = cls};
     for (uint32_t i = 0; i < n; i++) {
-        link_flows *lf = &s->on[links[i]];
-        if (lf->len == lf->cap) {
-            lf->cap = lf->cap ? 2 * lf->cap : 4;
-            lf->v = g_renew(uint32_t, lf->v, lf->cap);
+        link_state *k = &s->on[links[i]];
+        if (k->len == k->room) {
+            k->room = k->room ? 2 * k->room : 4;
+            k->v = g_renew(uint32_t, k->v, k->room);
         }
-        lf->v[lf->len++] = id;
-        s->io_on[links[i]] += cls == INSEE_SHARE_IO;
+        k->v[k->len++] = id;
+        if (s->policy != INSEE_SHARE_NP)
+            k->io += cls == INSEE_SHARE_IO;
         mark_dirty(s, links[i]);
     }
     s->added = TRUE;
     return id;
 }
 
+/* Drop the ended flows' ids from link l's array. */
+static void tidy(insee_share *s, uint32_t l)
+{
+    link_state *k = &s->on[l];
+    if (!k->gone)
+        return;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < k->len; i++)
+        if (!is_gone(s, k->v[i]))
+            k->v[kept++] = k->v[i];
+    k->len = kept;
+    k->gone = 0;
+}
+
 void insee_share_remove(insee_share *s, uint32_t id)
 {
     flow *f = flow_at(s, id);
     const uint32_t *links = flow_links(s, f);
+    s->gone[id / 64] |= 1ull << (id % 64);
     for (uint32_t i = 0; i < f->n; i++) {
-        s->io_on[links[i]] -= f->cls == INSEE_SHARE_IO;
+        link_state *k = &s->on[links[i]];
+        if (!k->gone++)
+            insee_vec_push(&s->littered, links[i]);
+        if (s->policy != INSEE_SHARE_NP)
+            k->io -= f->cls == INSEE_SHARE_IO;
+        k->top_flows -= k->top_flows && f->rate >= k->top_rate;
         mark_dirty(s, links[i]);
-        s->left[links[i]] = MAX(s->left[links[i]], f->rate);
     }
     slot_free(s, f->off, f->n);
     *f = (flow){0};
-    s->gone[id / 64] |= 1ull << (id % 64);
-    g_array_append_val(s->ended, id);
+    insee_vec_push(&s->ended, id);
 }
 
-/* Drop the ended flows from the dirty links' arrays; their ids are free
-   from now on. */
-static void sweep_ended(insee_share *s)
+/* Make the ended ids free once they are as many as the live flows: the
+   arrays they littered are tidied, which costs no more than the live
+   flows' links and the ends' own. */
+static void release_ended(insee_share *s)
 {
-    if (!s->ended->len)
+    if (s->ended.len < s->flows->len - s->free.len - s->ended.len)
         return;
-    for (guint k = 0; k < s->dirty->len; k++) {
-        link_flows *lf = &s->on[g_array_index(s->dirty, uint32_t, k)];
-        uint32_t kept = 0;
-        for (uint32_t i = 0; i < lf->len; i++) {
-            uint32_t id = lf->v[i];
-            if (!(s->gone[id / 64] >> (id % 64) & 1))
-                lf->v[kept++] = id;
-        }
-        lf->len = kept;
-    }
-    for (guint k = 0; k < s->ended->len; k++) {
-        uint32_t id = g_array_index(s->ended, uint32_t, k);
+    for (uint32_t i = 0; i < s->littered.len; i++)
+        tidy(s, s->littered.v[i]);
+    s->littered.len = 0;
+    for (uint32_t i = 0; i < s->ended.len; i++) {
+        uint32_t id = s->ended.v[i];
         s->gone[id / 64] &= ~(1ull << (id % 64));
+        insee_vec_push(&s->free, id);
     }
-    g_array_append_vals(s->free, s->ended->data, s->ended->len);
-    g_array_set_size(s->ended, 0);
+    s->ended.len = 0;
 }
 
 double insee_share_rate(const insee_share *s, uint32_t id)
@@ -246,15 +280,17 @@ const uint32_t *insee_share_links(const insee_share *s, uint32_t id, uint32_t *n
 /* The flows on link l of class cls, or of any class when cls is -1. */
 static uint32_t count_class(const insee_share *s, uint32_t l, int cls)
 {
+    const link_state *k = &s->on[l];
+    uint32_t all = k->len - k->gone;
     if (cls < 0)
-        return s->on[l].len;
-    return cls == INSEE_SHARE_IO ? s->io_on[l] : s->on[l].len - s->io_on[l];
+        return all;
+    return cls == INSEE_SHARE_IO ? k->io : all - k->io;
 }
 
 /* What class `cls` (-1: every class) may use of link l before filling:
    BA splits a link both classes cross; FP gives I/O what application flows
    left (their rates are final when I/O is filled). */
-static double class_capacity(const insee_share *s, uint32_t l, int cls)
+static double class_capacity(insee_share *s, uint32_t l, int cls)
 {
     double cap = s->capacity[l];
     if (cls < 0)
@@ -262,6 +298,7 @@ static double class_capacity(const insee_share *s, uint32_t l, int cls)
     if (s->policy == INSEE_SHARE_FP) {
         if (cls == INSEE_SHARE_APP)
             return cap;
+        tidy(s, l);
         for (uint32_t i = 0; i < s->on[l].len; i++) {
             const flow *f = flow_at(s, s->on[l].v[i]);
             if (f->cls == INSEE_SHARE_APP)
@@ -269,8 +306,7 @@ static double class_capacity(const insee_share *s, uint32_t l, int cls)
         }
         return cap > 0 ? cap : 0;
     }
-    uint32_t mine = count_class(s, l, cls);
-    if (mine == s->on[l].len)
+    if (count_class(s, l, cls) == count_class(s, l, -1))
         return cap; /* alone on the link */
     return cls == INSEE_SHARE_APP ? cap * s->app_share : cap * (1 - s->app_share);
 }
@@ -325,27 +361,45 @@ static heap_item heap_pop(GArray *h)
 
 static double level_of(const insee_share *s, uint32_t l)
 {
-    double x = s->left[l] / s->rising[l];
+    double x = s->on[l].left / s->on[l].rising;
     return x > 0 ? x : 0;
 }
 
-/* Progressive filling of the component's flows of class cls (-1: all). */
+/* A flow froze at `level` on link m: it joins m's top group, or starts a
+   new one when the level is above the group's rounding. Levels only rise
+   during a fill, so the group's flows are exactly those of rate >= its
+   least rate. */
+static void join_top(insee_share *s, uint32_t m, double level)
+{
+    link_state *k = &s->on[m];
+    if (k->top_flows && level <= k->top_rate * (1 + 2e-9)) {
+        k->top_rate = MIN(k->top_rate, level);
+        k->top_flows++;
+        return;
+    }
+    k->top_rate = level;
+    k->top_flows = 1;
+}
+
+/* Progressive filling of the component's flows of class cls (-1: all;
+   then each link's top group is found too). */
 static void fill(insee_share *s, int cls, void (*changed)(void *, uint32_t, double), void *ctx)
 {
     GArray *h = s->heap;
     g_array_set_size(h, 0);
-    for (guint i = 0; i < s->comp_links->len; i++) {
-        uint32_t l = g_array_index(s->comp_links, uint32_t, i);
-        s->rising[l] = count_class(s, l, cls);
-        s->left[l] = class_capacity(s, l, cls);
-        if (s->rising[l])
+    for (guint i = 0; i < s->comp_links.len; i++) {
+        uint32_t l = s->comp_links.v[i];
+        s->on[l].rising = count_class(s, l, cls);
+        s->on[l].left = class_capacity(s, l, cls);
+        s->on[l].top_flows = 0;
+        if (s->on[l].rising)
             heap_push(h, level_of(s, l), l);
     }
-    uint32_t frozen = ++s->stamp;
+    uint32_t frozen = next_stamp(s);
     while (h->len) {
         heap_item it = heap_pop(h);
         uint32_t l = it.link;
-        if (!s->rising[l])
+        if (!s->on[l].rising)
             continue;
         double level = level_of(s, l);
         if (level > it.key) {
@@ -362,26 +416,29 @@ static void fill(insee_share *s, int cls, void (*changed)(void *, uint32_t, doub
             const uint32_t *links = flow_links(s, f);
             for (uint32_t j = 0; j < f->n; j++) {
                 uint32_t m = links[j];
-                s->left[m] -= level;
-                s->rising[m]--;
+                s->on[m].left -= level;
+                s->on[m].rising--;
+                if (cls < 0)
+                    join_top(s, m, level);
             }
         }
     }
 }
 
-/* The links and flows connected to the dirty links through shared links. */
+/* The links connected to the dirty links through shared flows, each
+   tidied. */
 static void collect_component(insee_share *s)
 {
-    uint32_t mark = ++s->stamp;
-    g_array_set_size(s->comp_links, 0);
-    g_array_set_size(s->comp_flows, 0);
-    for (guint i = 0; i < s->dirty->len; i++) {
-        uint32_t l = g_array_index(s->dirty, uint32_t, i);
-        s->link_seen[l] = mark;
-        g_array_append_val(s->comp_links, l);
+    uint32_t mark = next_stamp(s);
+    s->comp_links.len = 0;
+    for (guint i = 0; i < s->dirty.len; i++) {
+        uint32_t l = s->dirty.v[i];
+        s->on[l].seen = mark;
+        insee_vec_push(&s->comp_links, l);
     }
-    for (guint k = 0; k < s->comp_links->len; k++) {
-        uint32_t l = g_array_index(s->comp_links, uint32_t, k);
+    for (guint k = 0; k < s->comp_links.len; k++) {
+        uint32_t l = s->comp_links.v[k];
+        tidy(s, l);
         for (uint32_t i = 0; i < s->on[l].len; i++) {
             uint32_t id = s->on[l].v[i];
             flow *f = flow_at(s, id);
@@ -391,9 +448,9 @@ static void collect_component(insee_share *s)
             const uint32_t *links = flow_links(s, f);
             for (uint32_t j = 0; j < f->n; j++) {
                 uint32_t m = links[j];
-                if (s->link_seen[m] != mark) {
-                    s->link_seen[m] = mark;
-                    g_array_append_val(s->comp_links, m);
+                if (s->on[m].seen != mark) {
+                    s->on[m].seen = mark;
+                    insee_vec_push(&s->comp_links, m);
                 }
             }
         }
@@ -404,11 +461,11 @@ static void collect_component(insee_share *s)
    (stamp `mark`) into left and rising. */
 static void class_view(insee_share *s, uint32_t l, int cls, uint32_t mark)
 {
-    if (s->link_seen[l] == mark)
+    if (s->on[l].seen == mark)
         return;
-    s->link_seen[l] = mark;
-    s->left[l] = class_capacity(s, l, cls);
-    s->rising[l] = count_class(s, l, cls);
+    s->on[l].seen = mark;
+    s->on[l].left = class_capacity(s, l, cls);
+    s->on[l].rising = count_class(s, l, cls);
 }
 
 /* Equal sharing (INRFlow's rule): each flow on a dirty link at the least,
@@ -418,13 +475,15 @@ static void class_view(insee_share *s, uint32_t l, int cls, uint32_t mark)
 static void update_equal(insee_share *s, void (*changed)(void *, uint32_t, double), void *ctx)
 {
     gboolean fp = s->policy == INSEE_SHARE_FP;
-    g_array_set_size(s->comp_links, 0);
-    g_array_append_vals(s->comp_links, s->dirty->data, s->dirty->len);
+    s->comp_links.len = 0;
+    for (uint32_t i = 0; i < s->dirty.len; i++)
+        insee_vec_push(&s->comp_links, s->dirty.v[i]);
     for (int pass = 0; pass < (fp ? 2 : 1); pass++) {
         gboolean by_class = s->policy != INSEE_SHARE_NP;
-        uint32_t link_mark = ++s->stamp, flow_mark = ++s->stamp;
-        for (guint k = 0; k < s->comp_links->len; k++) {
-            uint32_t l = g_array_index(s->comp_links, uint32_t, k);
+        uint32_t link_mark = next_stamp(s), flow_mark = next_stamp(s);
+        for (guint k = 0; k < s->comp_links.len; k++) {
+            uint32_t l = s->comp_links.v[k];
+            tidy(s, l);
             for (uint32_t i = 0; i < s->on[l].len; i++) {
                 uint32_t id = s->on[l].v[i];
                 flow *f = flow_at(s, id);
@@ -438,42 +497,38 @@ static void update_equal(insee_share *s, void (*changed)(void *, uint32_t, doubl
                     uint32_t m = links[j];
                     /* BA's two classes need their own views of a link. */
                     class_view(s, m, mine, mine == INSEE_SHARE_IO ? flow_mark : link_mark);
-                    rate = MIN(rate, s->left[m] / s->rising[m]);
+                    rate = MIN(rate, s->on[m].left / s->on[m].rising);
                 }
                 set_rate(f, id, rate, changed, ctx);
                 for (uint32_t j = 0; fp && pass == 0 && old != rate && j < f->n; j++)
-                    g_array_append_val(s->comp_links, links[j]);
+                    insee_vec_push(&s->comp_links, links[j]);
             }
         }
     }
 }
 
-/* Max-min without classes, after flows only ended: whether a flow left
-   runs as fast as the fastest that left one of its links. Only such a flow
-   can have had that link as its bottleneck (a full link's fastest flows
-   are the ones it limits); the others are limited by links no flow left,
-   still full with them, so the rates stay max-min and need no refill, as
-   when the flows a link limits all end together. */
-static gboolean bottleneck_freed(const insee_share *s)
+/* Max-min without classes, after flows only ended: whether a link they
+   left still has flows of its top group. Only those can have had it as
+   their bottleneck (a full link's fastest flows are the ones it limits);
+   the others are limited by links no flow left, still full with them, so
+   the rates stay max-min and need no refill, as when the flows a link
+   limits all end together. */
+static gboolean top_group_left(const insee_share *s)
 {
-    for (guint k = 0; k < s->dirty->len; k++) {
-        uint32_t l = g_array_index(s->dirty, uint32_t, k);
-        for (uint32_t i = 0; i < s->on[l].len; i++)
-            if (flow_at(s, s->on[l].v[i])->rate >= s->left[l] * (1 - 1e-9))
-                return TRUE;
-    }
+    for (guint k = 0; k < s->dirty.len; k++)
+        if (s->on[s->dirty.v[k]].top_flows)
+            return TRUE;
     return FALSE;
 }
 
 void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow, double rate),
                         void *ctx)
 {
-    if (!s->dirty->len)
+    if (!s->dirty.len)
         return;
-    sweep_ended(s);
     if (s->rule == INSEE_SHARE_EQUAL) {
         update_equal(s, changed, ctx);
-    } else if (s->added || s->policy != INSEE_SHARE_NP || bottleneck_freed(s)) {
+    } else if (s->added || s->policy != INSEE_SHARE_NP || top_group_left(s)) {
         collect_component(s);
         if (s->policy == INSEE_SHARE_NP) {
             fill(s, -1, changed, ctx);
@@ -482,8 +537,13 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
             fill(s, INSEE_SHARE_IO, changed, ctx);
         }
     }
-    for (guint i = 0; i < s->dirty->len; i++)
-        s->is_dirty[g_array_index(s->dirty, uint32_t, i)] = 0;
-    g_array_set_size(s->dirty, 0);
+    for (uint32_t i = 0; i < s->dirty.len; i++) {
+        uint32_t l = s->dirty.v[i];
+        s->on[l].seen = 0; /* no stamp is 0 */
+        if (s->on[l].gone > s->on[l].len / 2)
+            tidy(s, l);
+    }
+    s->dirty.len = 0;
+    release_ended(s);
     s->added = FALSE;
 }
