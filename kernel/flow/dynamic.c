@@ -756,6 +756,8 @@ static void end_sub(insee_flow_dynamic *d, uint32_t id)
     sub *f = sub_at(d, id);
     uint32_t n;
     const uint32_t *links = insee_share_links(d->share, id, &n);
+    for (uint32_t i = 0; i < n; i++) /* all at once: they lie far apart */
+        __builtin_prefetch(&d->link_bytes[links[i]], 1);
     for (uint32_t i = 0; i < n; i++)
         d->link_bytes[links[i]] += f->bytes;
     d->total_rate -= f->rate * f->n_links;
@@ -878,6 +880,8 @@ static void instant(insee_flow_dynamic *d)
     end_take_until(&d->ends, bits, d->ending);
     for (guint k = 0; k < d->ending->len; k++) {
         end_entry e = g_array_index(d->ending, end_entry, k);
+        if (k + 8 < d->ending->len) /* ending flows lie far apart */
+            __builtin_prefetch(sub_at(d, g_array_index(d->ending, end_entry, k + 8).sub));
         const sub *f = sub_at(d, e.sub);
         if (f->live && f->end == e.at)
             end_sub(d, e.sub);

@@ -75,7 +75,7 @@ struct insee_share {
     insee_vec free;     /* ids to reuse */
     insee_vec ended;    /* ids ended, not reusable yet */
     insee_vec littered; /* links whose arrays may hold ended ids */
-    gboolean added;  /* a flow started since the update */
+    uint32_t added, removed; /* flows started and ended since the update */
     uint64_t *gone;  /* a bit per id in `ended` */
     uint32_t gone_words;
     insee_vec dirty;    /* links whose flows changed since the update */
@@ -170,6 +170,15 @@ void insee_share_free(insee_share *s)
     g_free(s);
 }
 
+/* Ask for every link record of a path at once: a path's links lie far
+   apart, and waiting for each in turn is most of what a flow's start, end
+   or refill costs. */
+static void prefetch_links(const insee_share *s, const uint32_t *links, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        __builtin_prefetch(&s->on[links[i]], 1);
+}
+
 static void mark_dirty(insee_share *s, uint32_t l)
 {
     if (s->on[l].seen == DIRTY)
@@ -200,6 +209,7 @@ uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint
     uint64_t off = slot_take(s, n);
     memcpy(s->pool + off, links, sizeof *links * n);
     *flow_at(s, id) = (flow){.off = off, .n = n, .cls = cls};
+    prefetch_links(s, links, n);
     for (uint32_t i = 0; i < n; i++) {
         link_state *k = &s->on[links[i]];
         if (k->len == k->room) {
@@ -211,7 +221,7 @@ uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint
             k->io += cls == INSEE_SHARE_IO;
         mark_dirty(s, links[i]);
     }
-    s->added = TRUE;
+    s->added++;
     return id;
 }
 
@@ -234,6 +244,7 @@ void insee_share_remove(insee_share *s, uint32_t id)
     flow *f = flow_at(s, id);
     const uint32_t *links = flow_links(s, f);
     s->gone[id / 64] |= 1ull << (id % 64);
+    prefetch_links(s, links, f->n);
     for (uint32_t i = 0; i < f->n; i++) {
         link_state *k = &s->on[links[i]];
         if (!k->gone++)
@@ -246,6 +257,7 @@ void insee_share_remove(insee_share *s, uint32_t id)
     slot_free(s, f->off, f->n);
     *f = (flow){0};
     insee_vec_push(&s->ended, id);
+    s->removed++;
 }
 
 /* Make the ended ids free once they are as many as the live flows: the
@@ -414,6 +426,7 @@ static void fill(insee_share *s, int cls, void (*changed)(void *, uint32_t, doub
             f->seen = frozen;
             set_rate(f, id, level, changed, ctx);
             const uint32_t *links = flow_links(s, f);
+            prefetch_links(s, links, f->n);
             for (uint32_t j = 0; j < f->n; j++) {
                 uint32_t m = links[j];
                 s->on[m].left -= level;
@@ -454,6 +467,18 @@ static void collect_component(insee_share *s)
                 }
             }
         }
+    }
+}
+
+/* Every link that flows cross, each tidied: the component when every
+   live flow started since the update, found without a walk. */
+static void collect_all(insee_share *s)
+{
+    s->comp_links.len = 0;
+    for (uint32_t l = 0; l < s->links; l++) {
+        tidy(s, l);
+        if (s->on[l].len)
+            insee_vec_push(&s->comp_links, l);
     }
 }
 
@@ -529,7 +554,11 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
     if (s->rule == INSEE_SHARE_EQUAL) {
         update_equal(s, changed, ctx);
     } else if (s->added || s->policy != INSEE_SHARE_NP || top_group_left(s)) {
-        collect_component(s);
+        uint32_t live = s->flows->len - s->free.len - s->ended.len;
+        if (!s->removed && s->added == live)
+            collect_all(s);
+        else
+            collect_component(s);
         if (s->policy == INSEE_SHARE_NP) {
             fill(s, -1, changed, ctx);
         } else {
@@ -545,5 +574,5 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
     }
     s->dirty.len = 0;
     release_ended(s);
-    s->added = FALSE;
+    s->added = s->removed = 0;
 }

@@ -83,7 +83,8 @@ Test(share, max_min_holds_on_random_networks_as_flows_come_and_go)
             cap[l] = 1 + (double)insee_rng_below(&rng, 10);
         insee_share *s = insee_share_new(LINKS, cap, INSEE_SHARE_MAXMIN, INSEE_SHARE_NP, 0.5);
         flow_set fs = {0};
-        double told[2 * MAX_FLOWS] = {0};
+        /* Ended ids wait until they are as many as the live flows. */
+        double told[3 * MAX_FLOWS] = {0};
         for (int step = 0; step < 30; step++) {
             /* Several flows start or end between two updates; every third
                step flows only end (the update may then keep the rates). */
@@ -97,6 +98,7 @@ Test(share, max_min_holds_on_random_networks_as_flows_come_and_go)
                 } else {
                     draw_flow(&rng, &fs, f);
                     fs.id[f] = insee_share_add(s, fs.links[f], fs.n[f], INSEE_SHARE_APP);
+                    cr_assert_lt(fs.id[f], 3 * MAX_FLOWS);
                     told[fs.id[f]] = 0; /* a new flow starts at rate 0 */
                     fs.live[f] = TRUE;
                 }
@@ -125,6 +127,42 @@ Test(share, max_min_holds_on_random_networks_as_flows_come_and_go)
         }
         insee_share_free(s);
     }
+}
+
+/* Flows that end are dropped from their links' arrays lazily, their ids
+   reused once the ended ones are as many as the live: with 40 flows live
+   and 5 replaced at each of 2000 updates, ids stay below 2 * 40 + 5 + 5,
+   and the rates stay those of a share built afresh. */
+Test(share, ended_flows_leave_no_trace_and_their_ids_come_back)
+{
+    enum { LIVE = MAX_FLOWS, TURN = 5, STEPS = 2000 };
+    double cap[LINKS];
+    for (uint32_t l = 0; l < LINKS; l++)
+        cap[l] = 1 + l;
+    insee_rng rng;
+    insee_rng_init(&rng, 7, 0);
+    insee_share *s = insee_share_new(LINKS, cap, INSEE_SHARE_MAXMIN, INSEE_SHARE_NP, 0.5);
+    flow_set fs = {0};
+    uint32_t max_id = 0;
+    for (uint32_t f = 0; f < LIVE; f++) {
+        draw_flow(&rng, &fs, f);
+        fs.id[f] = insee_share_add(s, fs.links[f], fs.n[f], INSEE_SHARE_APP);
+        fs.live[f] = TRUE;
+    }
+    insee_share_update(s, ignore, NULL);
+    for (int step = 0; step < STEPS; step++) {
+        for (int k = 0; k < TURN; k++) {
+            uint32_t f = (uint32_t)insee_rng_below(&rng, LIVE);
+            insee_share_remove(s, fs.id[f]);
+            draw_flow(&rng, &fs, f);
+            fs.id[f] = insee_share_add(s, fs.links[f], fs.n[f], INSEE_SHARE_APP);
+            max_id = MAX(max_id, fs.id[f]);
+        }
+        insee_share_update(s, ignore, NULL);
+    }
+    cr_assert_lt(max_id, 2 * LIVE + 2 * TURN, "ids grew to %u", max_id);
+    assert_max_min(s, cap, &fs);
+    insee_share_free(s);
 }
 
 /* Link 0 (capacity 1) carries flows a, b, c; b also crosses link 1
