@@ -3,11 +3,12 @@
  * Each link keeps the ids of the flows crossing it in an array; each flow
  * keeps its links. A flow that ends is only marked (a bit per id) and
  * counted on its links; a link's array drops its marked ids before it is
- * read (tidy()), or at an update once they are more than half of it, so
- * the flows that end at an instant cost their own links, not a pass over
- * every flow still on the links they leave. Ended ids are reused once they are as many as
- * the live flows: every array that may hold one is tidied then, at a cost
- * that the ends since the last time pay for (release_ended()).
+ * read, or before it would grow (tidy()), so the flows that end at an
+ * instant cost their own links, not a pass over every flow still on the
+ * links they leave. Ended ids are reused when a flow starts and they are
+ * as many as the live flows: every array that may hold one is tidied
+ * then, at a cost that the ends since the last time pay for
+ * (release_ended()).
  *
  * Progressive filling keeps, for every link of the component, the capacity
  * R not yet given to frozen flows and the number n of flows still rising;
@@ -187,9 +188,42 @@ static void mark_dirty(insee_share *s, uint32_t l)
     insee_vec_push(&s->dirty, l);
 }
 
-/* A new id: a free one, or the next. */
+/* Drop the ended flows' ids from link l's array. */
+static void tidy(insee_share *s, uint32_t l)
+{
+    link_state *k = &s->on[l];
+    if (!k->gone)
+        return;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < k->len; i++)
+        if (!is_gone(s, k->v[i]))
+            k->v[kept++] = k->v[i];
+    k->len = kept;
+    k->gone = 0;
+}
+
+/* Make the ended ids free: the arrays they littered are tidied, which,
+   once they are as many as the live flows, costs no more than the live
+   flows' links and the ends' own. */
+static void release_ended(insee_share *s)
+{
+    for (uint32_t i = 0; i < s->littered.len; i++)
+        tidy(s, s->littered.v[i]);
+    s->littered.len = 0;
+    for (uint32_t i = 0; i < s->ended.len; i++) {
+        uint32_t id = s->ended.v[i];
+        s->gone[id / 64] &= ~(1ull << (id % 64));
+        insee_vec_push(&s->free, id);
+    }
+    s->ended.len = 0;
+}
+
+/* A new id: a free one, the ended ones made free when they are as many as
+   the live flows, or the next. */
 static uint32_t take_id(insee_share *s)
 {
+    if (!s->free.len && s->ended.len >= s->flows->len - s->ended.len)
+        release_ended(s);
     if (s->free.len)
         return s->free.v[--s->free.len];
     uint32_t id = s->flows->len;
@@ -212,8 +246,10 @@ uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint
     prefetch_links(s, links, n);
     for (uint32_t i = 0; i < n; i++) {
         link_state *k = &s->on[links[i]];
+        if (k->len == k->room)
+            tidy(s, links[i]);
         if (k->len == k->room) {
-            k->room = k->room ? 2 * k->room : 4;
+            k->room = k->room ? 2 * k->room : 16;
             k->v = g_renew(uint32_t, k->v, k->room);
         }
         k->v[k->len++] = id;
@@ -223,20 +259,6 @@ uint32_t insee_share_add(insee_share *s, const uint32_t *links, uint32_t n, uint
     }
     s->added++;
     return id;
-}
-
-/* Drop the ended flows' ids from link l's array. */
-static void tidy(insee_share *s, uint32_t l)
-{
-    link_state *k = &s->on[l];
-    if (!k->gone)
-        return;
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < k->len; i++)
-        if (!is_gone(s, k->v[i]))
-            k->v[kept++] = k->v[i];
-    k->len = kept;
-    k->gone = 0;
 }
 
 void insee_share_remove(insee_share *s, uint32_t id)
@@ -258,24 +280,6 @@ void insee_share_remove(insee_share *s, uint32_t id)
     *f = (flow){0};
     insee_vec_push(&s->ended, id);
     s->removed++;
-}
-
-/* Make the ended ids free once they are as many as the live flows: the
-   arrays they littered are tidied, which costs no more than the live
-   flows' links and the ends' own. */
-static void release_ended(insee_share *s)
-{
-    if (s->ended.len < s->flows->len - s->free.len - s->ended.len)
-        return;
-    for (uint32_t i = 0; i < s->littered.len; i++)
-        tidy(s, s->littered.v[i]);
-    s->littered.len = 0;
-    for (uint32_t i = 0; i < s->ended.len; i++) {
-        uint32_t id = s->ended.v[i];
-        s->gone[id / 64] &= ~(1ull << (id % 64));
-        insee_vec_push(&s->free, id);
-    }
-    s->ended.len = 0;
 }
 
 double insee_share_rate(const insee_share *s, uint32_t id)
@@ -566,13 +570,8 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
             fill(s, INSEE_SHARE_IO, changed, ctx);
         }
     }
-    for (uint32_t i = 0; i < s->dirty.len; i++) {
-        uint32_t l = s->dirty.v[i];
-        s->on[l].seen = 0; /* no stamp is 0 */
-        if (s->on[l].gone > s->on[l].len / 2)
-            tidy(s, l);
-    }
+    for (uint32_t i = 0; i < s->dirty.len; i++)
+        s->on[s->dirty.v[i]].seen = 0; /* no stamp is 0 */
     s->dirty.len = 0;
-    release_ended(s);
     s->added = s->removed = 0;
 }
