@@ -20,7 +20,8 @@
 #          all-to-all over a 10-ary 3-tree (999 000 messages of 8 KiB) and
 #          random groups of 16 all-to-all on a 25^3 torus (234 000); INRFlow
 #          runs its dynamic mode on the same workloads (all2all_1,
-#          manyall2allrnd_1_16), equal link capacities, all flows at once
+#          manyall2allrnd_1_16), equal link capacities, all flows at once;
+#          insee's figure is the median of 3 runs
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
@@ -65,13 +66,17 @@ run() {
 }
 
 # run_dynamic LABEL INRFLOW_TOPO INRFLOW_WORKLOAD --set ...: one dynamic row
-# (messages between nodes in the flows column), and INRFlow's beside it
+# (messages between nodes in the flows column), and INRFlow's beside it.
+# insee's runs take a second or two, so a busy machine moves them by tens
+# of percent: the row gives the median of 3 runs (by CPU time).
 run_dynamic() {
   local label=$1 topo=$2 workload=$3 out cpu rss wall
   shift 3
   out=$(mktemp)
-  read -r cpu rss wall < <(measure "$out" -- "$build/insee" run \
-    --set simulation.engine=dynamic --set flow.cycle_ns=0 "$@")
+  read -r cpu rss wall < <(for _ in 1 2 3; do
+    measure "$out" -- "$build/insee" run --set simulation.engine=dynamic \
+      --set flow.cycle_ns=0 "$@"
+  done | sort -n | sed -n 2p)
   awk -v label="$label" -v cpu="$cpu" -v rss="$rss" -v wall="$wall" '
     /^network/ { nodes = $2 }
     /^messages/ { flows = $2 }
