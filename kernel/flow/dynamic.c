@@ -194,6 +194,8 @@ struct insee_flow_dynamic {
     insee_storage *storage;  /* [storage], or NULL */
     double *own_capacity;    /* with [storage]: the network's links, then the devices */
     const double *capacity;  /* every link's bytes per second */
+    double one_capacity;     /* every link's, when they are all the same;
+                                0 when they differ */
     uint32_t links, tasks;
     double now;
     uint64_t cycle_run; /* the latest cycle a task ran at */
@@ -249,6 +251,16 @@ static sub *sub_at(insee_flow_dynamic *d, uint32_t id)
 static const insee_flow_app *app_of(insee_flow_dynamic *d, uint32_t task)
 {
     return &d->s->apps[d->task_app[task]];
+}
+
+/* The capacity every link shares, or 0 when they differ: a message's time
+   alone then needs no look at its links. */
+static double one_capacity(const double *capacity, uint32_t links)
+{
+    for (uint32_t l = 1; l < links; l++)
+        if (capacity[l] != capacity[0])
+            return 0;
+    return links ? capacity[0] : 0;
 }
 
 /* Seconds of traffic cycle `at`, and the first cycle at or after a time.
@@ -309,6 +321,7 @@ insee_flow_dynamic *insee_flow_dynamic_new(const insee_flow_setup *setup,
         d->capacity = d->own_capacity;
     }
     d->share = insee_share_new(d->links, d->capacity, opt->rule, opt->policy, opt->app_share);
+    d->one_capacity = one_capacity(d->capacity, d->links);
     for (uint32_t a = 0; a < setup->n_apps; a++)
         d->tasks = MAX(d->tasks, setup->apps[a].first_task + setup->apps[a].tasks);
     d->task_app = g_new0(uint32_t, d->tasks);
@@ -497,6 +510,8 @@ static double alone_time(insee_flow_dynamic *d, const message *m)
 {
     GArray *l = d->path_links;
     double per_path = G_MAXDOUBLE;
+    if (m->left == 1 && d->one_capacity > 0)
+        return (double)m->bytes / d->one_capacity; /* reads no link's */
     if (m->left == 1) { /* one path crosses each of its links once */
         for (guint i = 0; i < l->len; i++)
             per_path = MIN(per_path, d->capacity[g_array_index(l, uint32_t, i)]);
