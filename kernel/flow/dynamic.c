@@ -882,6 +882,26 @@ static double next_job_time(insee_flow_dynamic *d)
     return isinf(t) ? G_MAXDOUBLE : t;
 }
 
+/* Ask for what ending the k-th flow ahead will read, in stages, each
+   once the one before has arrived: its sub-flow 8 ahead, its message and
+   share record 4 ahead, its links 2 ahead. Ending flows lie far apart;
+   an entry that turns out stale costs only its hint. */
+static void prefetch_end(insee_flow_dynamic *d, guint k)
+{
+    const end_entry *v = (const end_entry *)d->ending->data;
+    guint n = d->ending->len;
+    if (k + 8 < n)
+        __builtin_prefetch(sub_at(d, v[k + 8].sub));
+    if (k + 4 < n) {
+        __builtin_prefetch(msg_at(d, sub_at(d, v[k + 4].sub)->message));
+        insee_share_prefetch(d->share, v[k + 4].sub);
+    }
+    if (k + 2 < n) {
+        uint32_t links;
+        __builtin_prefetch(insee_share_links(d->share, v[k + 2].sub, &links));
+    }
+}
+
 /* Everything that happens at d->now. */
 static void instant(insee_flow_dynamic *d)
 {
@@ -895,8 +915,7 @@ static void instant(insee_flow_dynamic *d)
     end_take_until(&d->ends, bits, d->ending);
     for (guint k = 0; k < d->ending->len; k++) {
         end_entry e = g_array_index(d->ending, end_entry, k);
-        if (k + 8 < d->ending->len) /* ending flows lie far apart */
-            __builtin_prefetch(sub_at(d, g_array_index(d->ending, end_entry, k + 8).sub));
+        prefetch_end(d, k);
         const sub *f = sub_at(d, e.sub);
         if (f->live && f->end == e.at)
             end_sub(d, e.sub);

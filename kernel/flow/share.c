@@ -180,8 +180,8 @@ static void prefetch_links(const insee_share *s, const uint32_t *links, uint32_t
         __builtin_prefetch(&s->on[links[i]], 1);
 }
 
-/* Ask for what the flows of link l ahead of place i will need: the
-   record of the 8th ahead, the links of the 4th (its record asked for
+/* Ask for what the flows ahead of place i in link k's array will need:
+   the record of the 8th ahead, the links of the 4th (its record asked for
    before). A link's flows lie far apart. */
 static void prefetch_flows(const insee_share *s, const link_state *k, uint32_t i)
 {
@@ -291,6 +291,11 @@ void insee_share_remove(insee_share *s, uint32_t id)
     *f = (flow){0};
     insee_vec_push(&s->ended, id);
     s->removed++;
+}
+
+void insee_share_prefetch(const insee_share *s, uint32_t id)
+{
+    __builtin_prefetch(flow_at(s, id));
 }
 
 double insee_share_rate(const insee_share *s, uint32_t id)

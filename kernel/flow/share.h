@@ -59,6 +59,9 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
                         void *ctx);
 
 double insee_share_rate(const insee_share *s, uint32_t flow);
+/* A hint, ahead of reading the flow's links or removing it: its record is
+   asked for from memory. Changes nothing. */
+void insee_share_prefetch(const insee_share *s, uint32_t flow);
 /* The flow's links (valid until the next insee_share_add() or its removal); *n gets their number. */
 const uint32_t *insee_share_links(const insee_share *s, uint32_t flow, uint32_t *n);
 
