@@ -354,6 +354,11 @@ static void set_rate(flow *f, uint32_t id, double rate,
 
 /* ---- the heap of links by R / n ---- */
 
+static gboolean heap_before(heap_item a, heap_item b)
+{
+    return a.key < b.key || (a.key == b.key && a.link < b.link);
+}
+
 static void heap_push(GArray *h, double key, uint32_t link)
 {
     heap_item it = {key, link};
@@ -361,7 +366,7 @@ static void heap_push(GArray *h, double key, uint32_t link)
     heap_item *v = (heap_item *)h->data;
     for (guint i = h->len - 1; i > 0;) {
         guint up = (i - 1) / 2;
-        if (v[up].key < v[i].key || (v[up].key == v[i].key && v[up].link <= v[i].link))
+        if (!heap_before(v[i], v[up]))
             break;
         heap_item t = v[up];
         v[up] = v[i];
@@ -370,16 +375,14 @@ static void heap_push(GArray *h, double key, uint32_t link)
     }
 }
 
-static heap_item heap_pop(GArray *h)
+static void heap_sift_down(GArray *h, guint i)
 {
-    heap_item *v = (heap_item *)h->data, top = v[0];
-    v[0] = v[h->len - 1];
-    g_array_set_size(h, h->len - 1);
-    for (guint i = 0;;) {
+    heap_item *v = (heap_item *)h->data;
+    for (;;) {
         guint a = 2 * i + 1, b = a + 1, m = i;
-        if (a < h->len && (v[a].key < v[m].key || (v[a].key == v[m].key && v[a].link < v[m].link)))
+        if (a < h->len && heap_before(v[a], v[m]))
             m = a;
-        if (b < h->len && (v[b].key < v[m].key || (v[b].key == v[m].key && v[b].link < v[m].link)))
+        if (b < h->len && heap_before(v[b], v[m]))
             m = b;
         if (m == i)
             break;
@@ -388,6 +391,22 @@ static heap_item heap_pop(GArray *h)
         v[i] = t;
         i = m;
     }
+}
+
+/* Order items appended in any order into a heap, in linear time: a
+   refill starts with every link of its component. */
+static void heap_build(GArray *h)
+{
+    for (guint i = h->len / 2; i-- > 0;)
+        heap_sift_down(h, i);
+}
+
+static heap_item heap_pop(GArray *h)
+{
+    heap_item *v = (heap_item *)h->data, top = v[0];
+    v[0] = v[h->len - 1];
+    g_array_set_size(h, h->len - 1);
+    heap_sift_down(h, 0);
     return top;
 }
 
@@ -424,9 +443,12 @@ static void fill(insee_share *s, int cls, void (*changed)(void *, uint32_t, doub
         s->on[l].rising = count_class(s, l, cls);
         s->on[l].left = class_capacity(s, l, cls);
         s->on[l].top_flows = 0;
-        if (s->on[l].rising)
-            heap_push(h, level_of(s, l), l);
+        if (s->on[l].rising) {
+            heap_item it = {level_of(s, l), l};
+            g_array_append_val(h, it);
+        }
     }
+    heap_build(h);
     uint32_t frozen = next_stamp(s);
     while (h->len) {
         heap_item it = heap_pop(h);
