@@ -514,15 +514,16 @@ static void collect_component(insee_share *s)
     }
 }
 
-/* Every link that flows cross, each tidied: the component when every
-   live flow started since the update, found without a walk. */
-static void collect_all(insee_share *s)
+/* The dirty links, each tidied, as the links to refill: equal sharing's,
+   and max-min's component when every live flow started since the update
+   and none ended, for then every link a flow crosses is dirty and every
+   dirty link carries a flow. */
+static void collect_dirty(insee_share *s)
 {
     s->comp_links.len = 0;
-    for (uint32_t l = 0; l < s->links; l++) {
-        tidy(s, l);
-        if (s->on[l].len)
-            insee_vec_push(&s->comp_links, l);
+    for (uint32_t i = 0; i < s->dirty.len; i++) {
+        tidy(s, s->dirty.v[i]);
+        insee_vec_push(&s->comp_links, s->dirty.v[i]);
     }
 }
 
@@ -544,9 +545,7 @@ static void class_view(insee_share *s, uint32_t l, int cls, uint32_t mark)
 static void update_equal(insee_share *s, void (*changed)(void *, uint32_t, double), void *ctx)
 {
     gboolean fp = s->policy == INSEE_SHARE_FP;
-    s->comp_links.len = 0;
-    for (uint32_t i = 0; i < s->dirty.len; i++)
-        insee_vec_push(&s->comp_links, s->dirty.v[i]);
+    collect_dirty(s);
     for (int pass = 0; pass < (fp ? 2 : 1); pass++) {
         gboolean by_class = s->policy != INSEE_SHARE_NP;
         uint32_t link_mark = next_stamp(s), flow_mark = next_stamp(s);
@@ -600,7 +599,7 @@ void insee_share_update(insee_share *s, void (*changed)(void *ctx, uint32_t flow
     } else if (s->added || s->policy != INSEE_SHARE_NP || top_group_left(s)) {
         uint32_t live = s->flows->len - s->free.len - s->ended.len;
         if (!s->removed && s->added == live)
-            collect_all(s);
+            collect_dirty(s);
         else
             collect_component(s);
         if (s->policy == INSEE_SHARE_NP) {

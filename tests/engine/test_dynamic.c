@@ -179,7 +179,7 @@ Test(dynamic, all_to_one_fills_the_root_link)
 /* A shift by one along x on a 4 x 4 torus: every flow alone on its x link,
    so a message ends at bytes over the slowest of its node links and x links:
    node_gbps and dim_gbps (dimension 0 is x) each slow it alone, a slower y
-   dimension does not. */
+   dimension does not; every message's slowdown is 1. */
 Test(dynamic, node_and_dimension_bandwidths_apply_to_their_links)
 {
     GString *trace = g_string_new(NULL);
@@ -195,6 +195,9 @@ Test(dynamic, node_and_dimension_bandwidths_apply_to_their_links)
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         insee_flow_dyn_report r = run_trace(trace->str, cases[i].flow);
         assert_time(r.makespan, 6400 / (cases[i].bytes_per_ns * 1e9), 1, cases[i].flow);
+        /* Alone on its links, each message takes its time alone, whether
+           every link has one capacity or they differ. */
+        cr_assert_float_eq(r.slowdown_max, 1.0, 1e-9, "%s", cases[i].flow);
         cr_assert_eq(r.messages, 16);
         assert_all_bytes_delivered(&r);
     }
