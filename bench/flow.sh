@@ -21,7 +21,10 @@
 #          random groups of 16 all-to-all on a 25^3 torus (234 000); INRFlow
 #          runs its dynamic mode on the same workloads (all2all_1,
 #          manyall2allrnd_1_16), equal link capacities, all flows at once;
-#          insee's figure is the median of 3 runs
+#          insee's figure is the median of 3 runs. Then a ping-pong of
+#          4 000 messages on a 64^3 torus (insee only): one flow at a time
+#          in a large network, where an instant must cost the flow, not
+#          the network
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench}
@@ -66,7 +69,8 @@ run() {
 }
 
 # run_dynamic LABEL INRFLOW_TOPO INRFLOW_WORKLOAD --set ...: one dynamic row
-# (messages between nodes in the flows column), and INRFlow's beside it.
+# (messages between nodes in the flows column), and INRFlow's beside it
+# unless INRFLOW_TOPO is -.
 # insee's runs take a second or two, so a busy machine moves them by tens
 # of percent: the row gives the median of 3 runs (by CPU time).
 run_dynamic() {
@@ -83,7 +87,7 @@ run_dynamic() {
     END { printf "%-30s %9s %10s %9.2f %8.2f %9.1f %7s", label, nodes, flows, cpu, wall,
                  rss / 1024, "-" }' "$out"
   rm -f "$out"
-  if [[ -n $inrflow ]]; then
+  if [[ -n $inrflow && $topo != - ]]; then
     local dir icpu irss
     dir=$(mktemp -d)
     echo "$workload" >"$dir/workload"
@@ -130,6 +134,13 @@ case $mode in
       "0 manyall2allrnd_1_16 15625 sequential" $(torus 25 1) \
       --set traffic.plugin=many-all-to-all --set traffic.group=16 \
       --set traffic.message_bytes=8192
+    pingpong=$(mktemp)
+    for _ in $(seq 2000); do
+      printf 's 0 1 0 8192\nr 0 1 0 8192\ns 1 0 0 8192\nr 1 0 0 8192\n'
+    done >"$pingpong"
+    run_dynamic "torus 64^3, ping-pong" - - $(torus 64 1) --set traffic.plugin=trace \
+      --set "traffic.file=$pingpong"
+    rm -f "$pingpong"
     ;;
   *) echo "bench/flow.sh: mode '$mode' is not small, scale, huge or dynamic" >&2; exit 2 ;;
 esac
