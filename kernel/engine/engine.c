@@ -217,9 +217,9 @@ void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
     schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
 
-/* Head of q goes to sleep waiting for its candidates' downstream queue
+/* Head of q goes to sleep waiting for candidate `cd`'s downstream queue
    `at`, one wait of its chain. */
-static void wait_on(insee_engine *eng, uint32_t q, uint32_t at)
+static void wait_on(insee_engine *eng, uint32_t q, uint32_t at, const insee_candidate *cd)
 {
     if (eng->waits_free == INSEE_NONE) {
         uint32_t old = eng->waits_cap;
@@ -234,7 +234,7 @@ static void wait_on(insee_engine *eng, uint32_t q, uint32_t at)
     eng->waits_free = wt->next;
     eng->waits_used++;
     *wt = (insee_wait){.queue = q, .at = at, .prev = INSEE_NONE, .next = eng->wait_first[at],
-                       .sibling = eng->head_wait[q]};
+                       .sibling = eng->head_wait[q], .cand = *cd};
     if (wt->next != INSEE_NONE)
         eng->waits[wt->next].prev = w;
     eng->wait_first[at] = w;
@@ -242,12 +242,24 @@ static void wait_on(insee_engine *eng, uint32_t q, uint32_t at)
 }
 
 /* The sleeping head of q asks again this cycle: every wait of its chain
-   leaves its list. */
+   leaves its list, and its candidates come back as the active entry's
+   cache, in the order the router gave them (the chain holds them last
+   first). */
 static void wake_head(insee_engine *eng, uint32_t q)
 {
+    insee_active *a = &eng->active;
+    active_push(a, q);
+    uint32_t n = 0;
+    for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
+        n++;
+    insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * INSEE_ROUTE_CACHE];
+    if (n <= INSEE_ROUTE_CACHE)
+        a->ncand[a->len - 1] = (uint8_t)n;
     for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
         insee_wait *wt = &eng->waits[w];
         next = wt->sibling;
+        if (n <= INSEE_ROUTE_CACHE)
+            cached[--n] = wt->cand;
         if (wt->prev != INSEE_NONE)
             eng->waits[wt->prev].next = wt->next;
         else
@@ -259,7 +271,6 @@ static void wake_head(insee_engine *eng, uint32_t q)
         eng->waits_used--;
     }
     eng->head_wait[q] = INSEE_NONE;
-    active_push(&eng->active, q);
 }
 
 /* Downstream queue dq has one more free slot, or the output VC feeding it
@@ -433,13 +444,14 @@ static uint32_t avoid_failed(const insee_net *net, uint32_t r, insee_candidate *
 }
 
 /* The router's candidates for the head of active entry i, validated: asked
-   now (into `scratch`), or what a pure router answered on an earlier cycle. */
+   now (into `scratch`), or what a pure router answered on an earlier cycle.
+   A steady router's answer is kept too, for choose_candidate(). */
 static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t p,
                                          uint32_t r, insee_candidate *scratch, uint32_t *n)
 {
     insee_active *a = &eng->active;
     insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
-    if (a->ncand[i] != INSEE_NOT_CACHED) {
+    if (eng->route_pure && a->ncand[i] != INSEE_NOT_CACHED) {
         *n = a->ncand[i];
         return cached;
     }
@@ -452,7 +464,7 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     }
     if (eng->net.failed)
         *n = avoid_failed(&eng->net, r, scratch, *n);
-    if (!eng->route_pure || *n > INSEE_ROUTE_CACHE)
+    if (!eng->route_steady || *n > INSEE_ROUTE_CACHE)
         return scratch;
     for (uint32_t c = 0; c < *n; c++)
         cached[c] = scratch[c];
@@ -460,45 +472,81 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     return cached;
 }
 
+/* Candidate cd of router r can be requested now: its output VC is not
+   held by another packet and its downstream queue has the room it asks (a
+   drop always can). Its output VC and link into *ovc and *gp. */
+static gboolean admissible(const insee_engine *eng, uint32_t r, const insee_candidate *cd,
+                           uint32_t *ovc, uint32_t *gp)
+{
+    const insee_net *net = &eng->net;
+    if (cd->port >= INSEE_PORT_DROP) /* or PORT_FAILED */
+        return TRUE;
+    *gp = net->port_base[r] + cd->port;
+    *ovc = *gp * net->vcs + cd->vc;
+    uint32_t need = cd->room > 1 ? cd->room : 1;
+    return net->ovc[*ovc].free_at <= eng->now &&
+           insee_net_room(net, net->peer_queue[*gp] + cd->vc) >= need;
+}
+
+/* A steady router's head with kept candidates: how many of them could be
+   requested now (0, 1, or 2 for more), the first in *first. The router
+   would give the same set in some order, drawing nothing and changing
+   nothing: when none or one of it is admissible, the order cannot matter,
+   so the router need not be asked. */
+static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r, uint32_t *first)
+{
+    const insee_active *a = &eng->active;
+    const insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
+    uint32_t found = 0, ovc, gp;
+    for (uint32_t c = 0; c < a->ncand[i] && found < 2; c++) {
+        if (!admissible(eng, r, &cached[c], &ovc, &gp))
+            continue;
+        if (found++ == 0)
+            *first = c;
+    }
+    return found;
+}
+
 /* The candidate the head of active entry i requests, or FALSE when none is
-   admissible now: a candidate is admissible when its output VC is not held
-   by another packet and its downstream queue has the room it asks. A
-   steady router's blocked head (INSEE_ROUTE_STEADY, or PURE) sleeps,
-   waiting at each candidate's downstream queue, until that queue frees a
-   slot or the output VC feeding it frees: nothing else could make one of
-   them admissible, and the router's answer could change nothing else.
-   While the waits would pass their bound (memory), heads ask every cycle
-   instead. */
+   admissible now. A steady router's blocked head (INSEE_ROUTE_STEADY, or
+   PURE) sleeps, waiting at each candidate's downstream queue, until that
+   queue frees a slot or the output VC feeding it frees: nothing else could
+   make one of them admissible, and the router's answer could change
+   nothing else. While the waits would pass their bound (memory), heads ask
+   every cycle instead, or only check their kept candidates. */
 static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
                                  insee_candidate *chosen, uint32_t *out, uint32_t *link)
 {
     insee_net *net = &eng->net;
+    insee_active *a = &eng->active;
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
-    uint32_t n = 0;
-    const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
-    for (uint32_t c = 0; c < n; c++) {
-        const insee_candidate *cd = &cand[c];
-        if (cd->port >= INSEE_PORT_DROP) { /* or PORT_FAILED */
-            *chosen = *cd;
+    uint32_t n = 0, first = 0;
+    const insee_candidate *cand;
+    uint32_t kept = !eng->route_pure && a->ncand[i] != INSEE_NOT_CACHED
+                        ? kept_admissible(eng, i, r, &first)
+                        : 2;
+    if (kept < 2) {
+        cand = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
+        n = a->ncand[i];
+        if (kept == 1 && admissible(eng, r, &cand[first], out, link)) {
+            *chosen = cand[first];
             return TRUE;
         }
-        uint32_t gp = net->port_base[r] + cd->port;
-        uint32_t ovc = gp * net->vcs + cd->vc;
-        uint32_t need = cd->room > 1 ? cd->room : 1;
-        if (net->ovc[ovc].free_at > eng->now ||
-            insee_net_room(net, net->peer_queue[gp] + cd->vc) < need)
-            continue;
-        *chosen = *cd;
-        *out = ovc;
-        *link = gp;
-        return TRUE;
+    } else {
+        cand = candidates(eng, i, p, r, scratch, &n);
+        for (uint32_t c = 0; c < n; c++) {
+            if (admissible(eng, r, &cand[c], out, link)) {
+                *chosen = cand[c];
+                return TRUE;
+            }
+        }
     }
     if (n == 0 || !eng->route_steady || eng->waits_used + n > eng->waits_bound)
         return FALSE;
-    uint32_t q = eng->active.queue[i];
-    eng->active.queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
+    uint32_t q = a->queue[i];
+    a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
     for (uint32_t c = 0; c < n; c++)
-        wait_on(eng, q, net->peer_queue[net->port_base[r] + cand[c].port] + cand[c].vc);
+        wait_on(eng, q, net->peer_queue[net->port_base[r] + cand[c].port] + cand[c].vc, &cand[c]);
     return FALSE;
 }
 

@@ -68,6 +68,7 @@ typedef struct insee_wait {
     uint32_t at;       /* the downstream queue whose list holds it */
     uint32_t prev, next;
     uint32_t sibling;
+    insee_candidate cand; /* the candidate it waits for */
 } insee_wait;
 
 /* The waits a network may hold, per queue on average: heads with more
@@ -75,7 +76,10 @@ typedef struct insee_wait {
    it). */
 #define INSEE_WAITS_PER_QUEUE 4u
 
-/* Candidates kept for a blocked head of a pure router (INSEE_ROUTE_PURE). */
+/* Candidates kept for a blocked head of a steady router (INSEE_ROUTE_STEADY
+   or PURE), while it waits in the active list or asleep: a pure router's
+   are its answer; a steady router's say whether asking it could change
+   anything (the same set, every one still blocked: it is not asked). */
 #define INSEE_ROUTE_CACHE 4u
 #define INSEE_NOT_CACHED 0xFFu
 

@@ -1299,9 +1299,13 @@ Test(engine, report_and_csv_numbers_ignore_a_decimal_comma_locale)
 
 /* Blocked heads of pure and steady routers sleep until a candidate frees
    (engine.c); heads that are never let sleep (no room for waits) ask every
-   cycle. Both must give the same run, figure for figure, and sleeping must
-   have happened. `bound` is the most waits the engine may hold. */
-static insee_report run_with_waits(const char *toml, uint64_t bound, uint32_t *pool)
+   cycle, or only check the candidates they keep. Both must give the same
+   run, figure for figure, as heads that keep nothing and ask the router
+   every cycle (`plain`: the engine takes the router for neither pure nor
+   steady), and sleeping must have happened. `bound` is the most waits the
+   engine may hold. */
+static insee_report run_with_waits(const char *toml, uint64_t bound, gboolean plain,
+                                   uint32_t *pool)
 {
     insee_config *cfg;
     insee_registry *reg;
@@ -1309,6 +1313,8 @@ static insee_report run_with_waits(const char *toml, uint64_t bound, uint32_t *p
     insee_engine *eng = insee_experiment_engine(exp);
     if (bound != UINT64_MAX)
         eng->waits_bound = bound;
+    if (plain)
+        eng->route_pure = eng->route_steady = FALSE;
     GError *err = NULL;
     cr_assert(insee_experiment_run(exp, &err), "%s", err ? err->message : "");
     insee_report rep = *insee_experiment_report(exp);
@@ -1341,20 +1347,27 @@ Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
         "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"kary-ntree\"\n"
         "k = 4\nn = 3\n[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 2\n"
         "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+        /* steady, one VC: every set of candidates (at most the 4 up ports) is kept */
+        "[simulation]\nwarmup = 0\ncycles = 3000\npacket_phits = 16\n[topology]\n"
+        "plugin = \"kary-ntree\"\nk = 4\nn = 3\n[router]\nplugin = \"updown\"\n"
+        "select = \"room\"\nvcs = 1\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
         /* steady: Dally improved with the roomier VC first */
         "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"torus\"\n"
         "dims = [8, 8]\n[router]\nplugin = \"dally\"\nmode = \"improved\"\n"
         "vc_choice = \"room\"\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
-        uint32_t pool_sleep, pool_poll, pool_some;
-        insee_report sleep = run_with_waits(runs[i], UINT64_MAX, &pool_sleep);
-        insee_report poll = run_with_waits(runs[i], 0, &pool_poll);
-        insee_report some = run_with_waits(runs[i], 6, &pool_some); /* some sleep, some ask */
+        uint32_t pool_sleep, pool_poll, pool_some, pool_plain;
+        insee_report sleep = run_with_waits(runs[i], UINT64_MAX, FALSE, &pool_sleep);
+        insee_report poll = run_with_waits(runs[i], 0, FALSE, &pool_poll);
+        insee_report some = run_with_waits(runs[i], 6, FALSE, &pool_some); /* some sleep */
+        insee_report plain = run_with_waits(runs[i], UINT64_MAX, TRUE, &pool_plain);
         cr_assert_gt(pool_sleep, 0, "run %zu: no head slept", i);
         cr_assert_eq(pool_poll, 0, "run %zu: a head slept past the bound", i);
+        cr_assert_eq(pool_plain, 0, "run %zu: a head of a plain router slept", i);
         cr_assert_gt(sleep.total_delivered, 0, "run %zu delivered nothing", i);
-        same_run(&sleep, &poll, runs[i]);
-        same_run(&sleep, &some, runs[i]);
+        same_run(&sleep, &plain, runs[i]);
+        same_run(&poll, &plain, runs[i]);
+        same_run(&some, &plain, runs[i]);
     }
 }
