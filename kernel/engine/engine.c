@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "engine/crew.h"
 #include "engine/experiment.h"
 
 void insee_engine_fail(insee_engine *eng, const char *fmt, ...)
@@ -102,6 +103,8 @@ void insee_engine_prepare(insee_engine *eng)
     eng->waits_bound = INSEE_WAITS_PER_QUEUE * net->queues;
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
     eng->link_checked = g_new0(uint8_t, net->ports_total + 1);
+    eng->threads = MAX(eng->threads, 1u);
+    eng->sets = g_new0(insee_cand_vec, eng->threads);
     /* The farthest event: a link's packet done, or a slot freed, L cycles
        on. */
     insee_wheel_init(&eng->wheel, eng->packet_phits + 1);
@@ -130,6 +133,11 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->touched.v);
     g_free(eng->link_check.v);
     g_free(eng->link_checked);
+    for (uint32_t w = 0; eng->sets && w < eng->threads; w++)
+        g_free(eng->sets[w].v);
+    g_free(eng->sets);
+    g_free(eng->decision);
+    insee_crew_free(eng->crew);
     insee_wheel_clear(&eng->wheel);
     insee_heap_clear(&eng->due);
     insee_stats_clear(&eng->stats);
@@ -385,13 +393,14 @@ static gboolean same_port_earlier(const insee_candidate *cand, uint32_t c)
 
 /* Check what route() returned against the router it was asked at. */
 static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_candidate *cand,
-                                 uint32_t n)
+                                 uint32_t n, gboolean report)
 {
     const insee_net *net = &eng->net;
     uint32_t ports = net->port_base[r + 1] - net->port_base[r];
     if (n > INSEE_MAX_CANDIDATES) {
-        insee_engine_fail(eng, "router plugin returned %u candidates (at most %u)", n,
-                          INSEE_MAX_CANDIDATES);
+        if (report)
+            insee_engine_fail(eng, "router plugin returned %u candidates (at most %u)", n,
+                              INSEE_MAX_CANDIDATES);
         return FALSE;
     }
     for (uint32_t c = 0; c < n; c++) {
@@ -411,11 +420,12 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
         else if (cd->room > net->queue_packets)
             wrong = "more room than a queue holds (it could never move)";
         if (wrong) {
-            insee_engine_fail(eng,
-                              "router plugin chose %s at router %u: port %u VC %u room %u (the "
-                              "router has %u ports, %u VCs, queues of %u packets)",
-                              wrong, r, cd->port, cd->vc, cd->room, ports, net->vcs,
-                              net->queue_packets);
+            if (report)
+                insee_engine_fail(eng,
+                                  "router plugin chose %s at router %u: port %u VC %u room %u "
+                                  "(the router has %u ports, %u VCs, queues of %u packets)",
+                                  wrong, r, cd->port, cd->vc, cd->room, ports, net->vcs,
+                                  net->queue_packets);
             return FALSE;
         }
     }
@@ -445,9 +455,11 @@ static uint32_t avoid_failed(const insee_net *net, uint32_t r, insee_candidate *
 
 /* The router's candidates for the head of active entry i, validated: asked
    now (into `scratch`), or what a pure router answered on an earlier cycle.
-   A steady router's answer is kept too, for choose_candidate(). */
+   A steady router's answer is kept too, for decide_route(). NULL when the
+   answer fails the check (an error of the run when `report`). */
 static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t p,
-                                         uint32_t r, insee_candidate *scratch, uint32_t *n)
+                                         uint32_t r, insee_candidate *scratch, uint32_t *n,
+                                         gboolean report)
 {
     insee_active *a = &eng->active;
     insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
@@ -458,9 +470,9 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     insee_route_ctx ctx;
     insee_engine_route_ctx(eng, a->queue[i], p, &ctx);
     *n = eng->router->route(eng->router_self, &ctx, scratch, INSEE_MAX_CANDIDATES);
-    if (!valid_candidates(eng, r, scratch, *n)) {
+    if (!valid_candidates(eng, r, scratch, *n, report)) {
         *n = 0;
-        return scratch;
+        return NULL;
     }
     if (eng->net.failed)
         *n = avoid_failed(&eng->net, r, scratch, *n);
@@ -507,17 +519,15 @@ static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r,
     return found;
 }
 
-/* The candidate the head of active entry i requests, or FALSE when none is
-   admissible now. A steady router's blocked head (INSEE_ROUTE_STEADY, or
-   PURE) sleeps, waiting at each candidate's downstream queue, until that
-   queue frees a slot or the output VC feeding it frees: nothing else could
-   make one of them admissible, and the router's answer could change
-   nothing else. While the waits would pass their bound (memory), heads ask
-   every cycle instead, or only check their kept candidates. */
-static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
-                                 insee_candidate *chosen, uint32_t *out, uint32_t *link)
+/* Which candidate the head of active entry i (packet p at router r)
+   requests: CHOSEN (admissible now), BLOCKED (none is; the set kept in the
+   entry's cache or, when it does not fit and the router is steady, in
+   worker w's scratch) or INVALID. Reads the network and writes only the
+   entry's cache, the decision and w's scratch, so that for a pure router
+   that may be asked from several threads it runs on any worker. */
+static void decide_route(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, uint32_t w,
+                         gboolean report, insee_decision *d)
 {
-    insee_net *net = &eng->net;
     insee_active *a = &eng->active;
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
     uint32_t n = 0, first = 0;
@@ -525,29 +535,62 @@ static gboolean choose_candidate(insee_engine *eng, uint32_t i, uint32_t p, uint
     uint32_t kept = !eng->route_pure && a->ncand[i] != INSEE_NOT_CACHED
                         ? kept_admissible(eng, i, r, &first)
                         : 2;
+    d->kind = INSEE_DECIDE_CHOSEN;
     if (kept < 2) {
         cand = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
         n = a->ncand[i];
-        if (kept == 1 && admissible(eng, r, &cand[first], out, link)) {
-            *chosen = cand[first];
-            return TRUE;
+        if (kept == 1 && admissible(eng, r, &cand[first], &d->out, &d->link)) {
+            d->cand = cand[first];
+            return;
         }
     } else {
-        cand = candidates(eng, i, p, r, scratch, &n);
+        cand = candidates(eng, i, p, r, scratch, &n, report);
+        if (!cand) {
+            d->kind = INSEE_DECIDE_INVALID;
+            return;
+        }
         for (uint32_t c = 0; c < n; c++) {
-            if (admissible(eng, r, &cand[c], out, link)) {
-                *chosen = cand[c];
-                return TRUE;
+            if (admissible(eng, r, &cand[c], &d->out, &d->link)) {
+                d->cand = cand[c];
+                return;
             }
         }
     }
+    d->kind = INSEE_DECIDE_BLOCKED;
+    d->n = n;
+    d->at = INSEE_NONE;
+    if (cand != scratch || !eng->route_steady)
+        return;
+    insee_cand_vec *set = &eng->sets[w];
+    if (set->len + n > set->cap) {
+        set->cap = MAX(set->cap * 2, set->len + n);
+        set->v = g_renew(insee_candidate, set->v, set->cap);
+    }
+    memcpy(set->v + set->len, cand, n * sizeof *cand);
+    d->worker = (uint8_t)w;
+    d->at = set->len;
+    set->len += n;
+}
+
+/* A blocked head of a steady router (INSEE_ROUTE_STEADY, or PURE) sleeps,
+   waiting at each candidate's downstream queue, until that queue frees a
+   slot or the output VC feeding it frees: nothing else could make one of
+   them admissible, and the router's answer could change nothing else.
+   While the waits would pass their bound (memory), heads ask every cycle
+   instead, or only check their kept candidates. */
+static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee_decision *d)
+{
+    insee_net *net = &eng->net;
+    insee_active *a = &eng->active;
+    uint32_t n = d->n;
     if (n == 0 || !eng->route_steady || eng->waits_used + n > eng->waits_bound)
-        return FALSE;
+        return;
+    const insee_candidate *cand = d->at == INSEE_NONE ? &a->cand[(size_t)i * INSEE_ROUTE_CACHE]
+                                                      : &eng->sets[d->worker].v[d->at];
     uint32_t q = a->queue[i];
     a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
     for (uint32_t c = 0; c < n; c++)
         wait_on(eng, q, net->peer_queue[net->port_base[r] + cand[c].port] + cand[c].vc, &cand[c]);
-    return FALSE;
 }
 
 /* A router drops the packet: unroutable when no minimal path leaves here
@@ -585,44 +628,115 @@ static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
 static void grant(insee_engine *eng, const insee_request_rec *rq);
 static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_t p, uint32_t r);
 
-/* Phase 3: every active head requests one output. */
-static void request_phase(insee_engine *eng)
+/* Phase 3, the part that only reads the network: what the head of active
+   entry i asks for, by worker w. */
+static void decide(insee_engine *eng, uint32_t i, uint32_t w, gboolean report, insee_decision *d)
 {
     insee_net *net = &eng->net;
-    for (uint32_t i = 0; i < eng->active.len; i++) {
-        uint32_t q = eng->active.queue[i];
-        if (q == INSEE_NONE)
-            continue; /* the queue's head went to sleep in this phase */
-        if (eng->gcc_stop && q >= net->transit_queues)
-            continue; /* global congestion control holds injection back */
-        uint32_t p = net->q[q].head;
-        insee_packet *pk = &net->pkt[p];
-        uint32_t r = net->q_at[q].router;
-        if (pk->since == INSEE_NEVER)
-            pk->since = eng->now;
-        if (eng->multicast) {
-            request_multicast(eng, i, q, p, r);
-            continue;
-        }
-        if (net->node_router[pk->dst] == r) {
-            /* Consumption. `multiple` drains every input at once, so it needs
-               no arbitration and touches nothing another request reads. */
-            insee_request_rec consume = {.queue = q, .out = net->ovcs + pk->dst,
-                                         .link = net->ports_total + pk->dst};
-            if (!eng->single_consumption)
-                grant(eng, &consume);
-            else if (net->link[consume.link].free_at <= eng->now)
-                add_request(eng, q, consume.out, consume.link, &consume.cand);
-            continue;
-        }
-        insee_candidate cand;
-        uint32_t out = INSEE_NONE, link = INSEE_NONE;
-        if (!choose_candidate(eng, i, p, r, &cand, &out, &link))
-            continue;
-        if (cand.port >= INSEE_PORT_DROP)
-            drop_head(eng, q, cand.port);
+    uint32_t q = eng->active.queue[i];
+    d->kind = INSEE_DECIDE_SKIP;
+    if (q == INSEE_NONE)
+        return; /* the queue's head went to sleep in this phase */
+    if (eng->gcc_stop && q >= net->transit_queues)
+        return; /* global congestion control holds injection back */
+    uint32_t p = net->q[q].head;
+    insee_packet *pk = &net->pkt[p];
+    uint32_t r = net->q_at[q].router;
+    if (pk->since == INSEE_NEVER)
+        pk->since = eng->now;
+    if (eng->multicast)
+        d->kind = INSEE_DECIDE_MULTICAST;
+    else if (net->node_router[pk->dst] == r)
+        d->kind = INSEE_DECIDE_CONSUME;
+    else
+        decide_route(eng, i, p, r, w, report, d);
+}
+
+/* Phase 3, the rest: the head of active entry i acts on its decision. */
+static void apply(insee_engine *eng, uint32_t i, const insee_decision *d)
+{
+    insee_net *net = &eng->net;
+    uint32_t q = eng->active.queue[i];
+    if (d->kind == INSEE_DECIDE_SKIP)
+        return;
+    uint32_t p = net->q[q].head;
+    uint32_t r = net->q_at[q].router;
+    switch ((insee_decision_kind)d->kind) {
+    case INSEE_DECIDE_MULTICAST:
+        request_multicast(eng, i, q, p, r);
+        break;
+    case INSEE_DECIDE_CONSUME: {
+        /* `multiple` drains every input at once, so it needs no arbitration
+           and touches nothing another request reads. */
+        uint32_t dst = net->pkt[p].dst;
+        insee_request_rec consume = {.queue = q, .out = net->ovcs + dst,
+                                     .link = net->ports_total + dst};
+        if (!eng->single_consumption)
+            grant(eng, &consume);
+        else if (net->link[consume.link].free_at <= eng->now)
+            add_request(eng, q, consume.out, consume.link, &consume.cand);
+        break;
+    }
+    case INSEE_DECIDE_CHOSEN:
+        if (d->cand.port >= INSEE_PORT_DROP)
+            drop_head(eng, q, d->cand.port);
         else
-            add_request(eng, q, out, link, &cand);
+            add_request(eng, q, d->out, d->link, &d->cand);
+        break;
+    case INSEE_DECIDE_BLOCKED:
+        sleep_blocked(eng, i, r, d);
+        break;
+    case INSEE_DECIDE_INVALID: { /* decided on a worker: ask again to report it */
+        insee_candidate scratch[INSEE_MAX_CANDIDATES];
+        uint32_t n;
+        candidates(eng, i, p, r, scratch, &n, TRUE);
+        break;
+    }
+    case INSEE_DECIDE_SKIP:
+        break;
+    }
+}
+
+/* The crew's share of the request phase: decisions [from, to) of the range
+   that starts at eng->decide_from. */
+static void decide_chunk(void *ctx, uint32_t w, uint32_t from, uint32_t to)
+{
+    insee_engine *eng = ctx;
+    for (uint32_t i = eng->decide_from + from; i < eng->decide_from + to; i++)
+        decide(eng, i, w, FALSE, &eng->decision[i]);
+}
+
+/* Phase 3: every active head requests one output. Alone, each head decides
+   and acts in turn. With a crew (a pure router), every head decides first,
+   the crew sharing the list in contiguous chunks, then each acts in list
+   order: a pure router's answer and a candidate's admissibility read
+   nothing that acting changes within the phase (a head that leaves keeps
+   its slot until its tail has left), so the run is the same to the bit.
+   Heads activated while acting (a delivery that lets a source queue) are
+   decided and act after. */
+static void request_phase(insee_engine *eng)
+{
+    insee_active *a = &eng->active;
+    for (uint32_t w = 0; w < eng->threads; w++)
+        eng->sets[w].len = 0;
+    if (!eng->crew) {
+        for (uint32_t i = 0; i < a->len; i++) {
+            insee_decision d;
+            decide(eng, i, 0, TRUE, &d);
+            apply(eng, i, &d);
+        }
+        return;
+    }
+    for (uint32_t from = 0, to; from < a->len; from = to) {
+        to = a->len;
+        if (eng->decision_cap < to) {
+            eng->decision_cap = MAX(to, eng->decision_cap * 2);
+            eng->decision = g_renew(insee_decision, eng->decision, eng->decision_cap);
+        }
+        eng->decide_from = from;
+        insee_crew_run(eng->crew, decide_chunk, eng, to - from);
+        for (uint32_t i = from; i < to; i++)
+            apply(eng, i, &eng->decision[i]);
     }
 }
 
@@ -842,7 +956,7 @@ static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_
 {
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
     uint32_t n = 0;
-    const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n);
+    const insee_candidate *cand = candidates(eng, i, p, r, scratch, &n, TRUE);
     for (uint32_t c = 0; c < n; c++) {
         if (cand[c].port == INSEE_PORT_DROP) {
             drop_head(eng, q, cand[c].port);
@@ -1206,6 +1320,12 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     insee_report *rep = &eng->report;
     gint64 start = g_get_monotonic_time();
     progress pg = {.on = isatty(STDERR_FILENO), .start_us = start, .next_us = start + 500000};
+    if (eng->threads > 1 && !eng->crew) {
+        /* Fewer heads than this per worker decide faster on one thread. */
+        eng->crew = insee_crew_new(eng->threads, 64 * eng->threads, err);
+        if (!eng->crew)
+            return FALSE;
+    }
     eng->now = 0;
     insee_phases_start(eng);
     insee_workload_start(eng);

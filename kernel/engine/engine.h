@@ -92,6 +92,33 @@ typedef struct insee_active {
     uint32_t len, cap;
 } insee_active;
 
+/* What the head of an active entry asks for in a cycle's request phase
+   (engine.c), decided on the network as the phase found it. */
+typedef enum insee_decision_kind {
+    INSEE_DECIDE_SKIP,      /* no head to route (asleep, or held by congestion control) */
+    INSEE_DECIDE_MULTICAST, /* a multicast router's head: decided as it is applied */
+    INSEE_DECIDE_CONSUME,   /* at its destination's router */
+    INSEE_DECIDE_CHOSEN,    /* the candidate `cand` (output `out` of link `link`, or a drop) */
+    INSEE_DECIDE_BLOCKED,   /* none of its `n` candidates is admissible now */
+    INSEE_DECIDE_INVALID,   /* the router's answer failed the kernel's check */
+} insee_decision_kind;
+
+typedef struct insee_decision {
+    uint8_t kind;
+    uint8_t worker;        /* blocked: the worker whose set scratch holds them */
+    uint32_t n;            /* blocked: how many candidates */
+    uint32_t at;           /* blocked: where in that scratch, or INSEE_NONE: in the entry's cache */
+    uint32_t out, link;    /* chosen */
+    insee_candidate cand;  /* chosen */
+} insee_decision;
+
+/* A worker's room for the candidate sets of blocked heads that do not fit
+   an entry's cache. */
+typedef struct insee_cand_vec {
+    insee_candidate *v;
+    uint32_t len, cap;
+} insee_cand_vec;
+
 /* Which injection queue a new packet waits in, when the router has no
    select_injector() (INSEE §2.3). */
 typedef enum insee_injection {
@@ -235,6 +262,16 @@ typedef struct insee_engine {
     insee_vec sort_scratch;  /* room to sort `touched` */
     insee_vec link_check;    /* links that may start a packet after arbitration */
     uint8_t *link_checked;   /* per link: already in link_check */
+
+    /* [simulation] threads: the request phase's decisions on a crew of
+       `threads` workers (crew.h) when the router is pure and both it and
+       the topology may be asked from several threads at once; else 1. */
+    uint32_t threads;
+    struct insee_crew *crew;     /* while the run lasts, when threads > 1 */
+    insee_decision *decision;    /* per active entry, with the crew */
+    uint32_t decision_cap;
+    uint32_t decide_from;        /* the first entry the crew decides for */
+    insee_cand_vec *sets;        /* per worker */
 
     insee_phases phases;
     insee_stats stats;

@@ -805,13 +805,6 @@ static gboolean check_engine(const insee_experiment *exp, GError **err)
                         "set [simulation] engine = \"static\"");
             return FALSE;
         }
-        if (kernel_value(exp, "simulation", SIM_THREADS)->i > 1) {
-            g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
-                        "[simulation] threads = %" G_GINT64_FORMAT ": engine = \"packet\" "
-                        "runs on one thread today (engine = \"static\" uses threads); set "
-                        "threads = 0 or 1", kernel_value(exp, "simulation", SIM_THREADS)->i);
-            return FALSE;
-        }
         return refuse_unread(exp, "flow", flow_params, no_params, "packet", err);
     }
     const char *name = engine_name(exp);
@@ -1351,6 +1344,30 @@ static uint32_t router_properties(const insee_engine *eng)
                                                   : 0;
 }
 
+/* Networks with fewer routers than this run on one thread unless
+   [simulation] threads asks for more: a cycle has too few heads to share. */
+#define PACKET_THREADS_MIN_ROUTERS 1024u
+
+/* The packet engine's workers: [simulation] threads (0: the cores the
+   process may use, on a network large enough to gain), when the router is
+   pure and may be asked from several threads at once and the topology's
+   queries are safe so too (engine.c shares only the request phase's
+   decisions); else one. */
+static uint32_t packet_threads(insee_experiment *exp)
+{
+    insee_engine *eng = &exp->eng;
+    uint32_t props = router_properties(eng);
+    insee_topology_info info = {0};
+    eng->topo->info(eng->topo_self, &info);
+    if (!(props & INSEE_ROUTE_PURE) || !(props & INSEE_ROUTE_CONCURRENT) ||
+        (props & INSEE_ROUTE_MULTICAST) || !(info.flags & INSEE_TOPO_CONCURRENT))
+        return 1;
+    uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
+    if (asked)
+        return MIN(asked, 255u);
+    return eng->net.routers >= PACKET_THREADS_MIN_ROUTERS ? g_get_num_processors() : 1;
+}
+
 /* A multicast router serialises its heads itself and learns that one left
    only from forwarded() (router.h): a packet the kernel drops at a failed
    cable would hold its router for ever. */
@@ -1485,6 +1502,7 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     }
     if (!start_stats(exp, err) || !start_applications(exp, err) || !series_fits(exp, err))
         goto fail;
+    eng->threads = packet_threads(exp);
     insee_engine_prepare(eng);
     eng->report.setup_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     return exp;

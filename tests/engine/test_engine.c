@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/crew.h"
 #include "engine/engine.h"
 #include "run_helpers.h"
 
@@ -1304,24 +1305,55 @@ Test(engine, report_and_csv_numbers_ignore_a_decimal_comma_locale)
    every cycle (`plain`: the engine takes the router for neither pure nor
    steady), and sleeping must have happened. `bound` is the most waits the
    engine may hold. */
-static insee_report run_with_waits(const char *toml, uint64_t bound, gboolean plain,
-                                   uint32_t *pool)
+/* Build and run `toml`: `tune` (may be NULL) changes the engine before the
+   run, `look` (may be NULL) reads it after, both given `data`. */
+typedef void (*engine_hook)(insee_engine *eng, void *data);
+
+static insee_report run_engine(const char *toml, engine_hook tune, engine_hook look, void *data)
 {
     insee_config *cfg;
     insee_registry *reg;
     insee_experiment *exp = build_toml(toml, &cfg, &reg);
     insee_engine *eng = insee_experiment_engine(exp);
-    if (bound != UINT64_MAX)
-        eng->waits_bound = bound;
-    if (plain)
-        eng->route_pure = eng->route_steady = FALSE;
+    if (tune)
+        tune(eng, data);
     GError *err = NULL;
     cr_assert(insee_experiment_run(exp, &err), "%s", err ? err->message : "");
     insee_report rep = *insee_experiment_report(exp);
-    *pool = eng->waits_cap;
+    if (look)
+        look(eng, data);
     insee_experiment_free(exp);
     insee_registry_free(reg);
     insee_config_free(cfg);
+    return rep;
+}
+
+typedef struct waits_run {
+    uint64_t bound;
+    gboolean plain;
+    uint32_t pool;
+} waits_run;
+
+static void tune_waits(insee_engine *eng, void *data)
+{
+    const waits_run *w = data;
+    if (w->bound != UINT64_MAX)
+        eng->waits_bound = w->bound;
+    if (w->plain)
+        eng->route_pure = eng->route_steady = FALSE;
+}
+
+static void look_waits(insee_engine *eng, void *data)
+{
+    ((waits_run *)data)->pool = eng->waits_cap;
+}
+
+static insee_report run_with_waits(const char *toml, uint64_t bound, gboolean plain,
+                                   uint32_t *pool)
+{
+    waits_run w = {bound, plain, 0};
+    insee_report rep = run_engine(toml, tune_waits, look_waits, &w);
+    *pool = w.pool;
     return rep;
 }
 
@@ -1370,4 +1402,72 @@ Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
         same_run(&poll, &plain, runs[i]);
         same_run(&some, &plain, runs[i]);
     }
+}
+
+/* [simulation] threads: a pure router's heads decide on a crew of workers
+   sharing the active list in chunks, then act in list order (engine.c).
+   The run must be the same, figure for figure, on 1, 2 and 3 threads, the
+   crew must have shared the work, and a router that is not pure runs on
+   one thread whatever is asked. */
+typedef struct threads_run {
+    uint32_t used;
+    uint64_t shared;
+} threads_run;
+
+static void look_threads(insee_engine *eng, void *data)
+{
+    threads_run *t = data;
+    t->used = eng->threads;
+    t->shared = eng->crew ? insee_crew_shared(eng->crew) : 0;
+}
+
+static insee_report run_on_threads(const char *toml, uint32_t threads, uint32_t *used,
+                                   uint64_t *shared)
+{
+    char *text = g_strdup_printf("[simulation]\nthreads = %u\n%s", threads, toml);
+    threads_run t = {0};
+    insee_report rep = run_engine(text, NULL, look_threads, &t);
+    g_free(text);
+    *used = t.used;
+    *shared = t.shared;
+    return rep;
+}
+
+Test(engine, threads_give_the_same_run)
+{
+    static const char *const runs[] = {
+        /* Dally basic on a 32x32 torus, saturated and below */
+        "warmup = 0\ncycles = 1500\n[topology]\nplugin = \"torus\"\ndims = [32, 32]\n"
+        "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+        "warmup = 0\ncycles = 1500\n[topology]\nplugin = \"torus\"\ndims = [32, 32]\n"
+        "[router]\nplugin = \"dally\"\nmode = \"basic\"\nconsumption = \"single\"\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 0.25\nlength_dist = \"uniform\"\n",
+        /* updown's lowest port first on a fat tree, saturated */
+        "warmup = 0\ncycles = 1500\n[topology]\nplugin = \"kary-ntree\"\nk = 8\nn = 3\n"
+        "[router]\nplugin = \"updown\"\nselect = \"first\"\nvcs = 2\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+        uint32_t used;
+        uint64_t shared;
+        insee_report one = run_on_threads(runs[i], 1, &used, &shared);
+        cr_assert_eq(used, 1);
+        cr_assert_gt(one.total_delivered, 0, "run %zu delivered nothing", i);
+        for (uint32_t t = 2; t <= 3; t++) {
+            insee_report more = run_on_threads(runs[i], t, &used, &shared);
+            cr_assert_eq(used, t, "run %zu: %u threads asked, %u used", i, t, used);
+            cr_assert_gt(shared, 0, "run %zu on %u threads: the crew never shared", i, t);
+            same_run(&one, &more, runs[i]);
+            cr_assert_eq(one.total_generated, more.total_generated, "%s: generated", runs[i]);
+            cr_assert_eq(one.source_stalls, more.source_stalls, "%s: stalls", runs[i]);
+        }
+    }
+    /* bubble smart keeps per-attempt state: never pure */
+    uint32_t used;
+    uint64_t shared;
+    run_on_threads("warmup = 0\ncycles = 200\n[topology]\nplugin = \"torus\"\n"
+                   "dims = [32, 32]\n[router]\nplugin = \"bubble\"\nmode = \"smart\"\n",
+                   2, &used, &shared);
+    cr_assert_eq(used, 1, "a router that is not pure ran on %u threads", used);
 }

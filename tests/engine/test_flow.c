@@ -474,8 +474,6 @@ Test(flow, keys_the_engine_does_not_read_are_refused_naming_it)
                    (const char *const[]){"[bridge]", "\"dynamic\"", NULL});
     assert_refused("[simulation]\nengine = \"dynamic\"\nthreads = 2\n",
                    (const char *const[]){"[simulation] threads", "\"dynamic\"", NULL});
-    assert_refused("[simulation]\nthreads = 2\n",
-                   (const char *const[]){"[simulation] threads = 2", "\"packet\"", NULL});
 }
 
 Test(flow, a_traffic_without_rounds_is_refused_by_name)

@@ -1,0 +1,42 @@
+/* kernel/engine/crew.h — a crew of threads that run one function over
+ * contiguous chunks of [0, n), for the cycle engine's parallel phases.
+ *
+ * The engine (engine.c) creates a crew of W workers once per run; the
+ * calling thread is worker 0 and W - 1 threads wait for work. Each
+ * insee_crew_run() splits [0, n) into W contiguous chunks in order (worker
+ * w takes the w-th) and returns when every chunk is done, so what the
+ * chunks write to per-worker or per-item places can be read afterwards in
+ * item order, the same for any W. A job of fewer than `min_items` items
+ * runs on the caller alone: waking the crew would cost more than it saves.
+ *
+ * Waiting workers spin for a short while (a cycle's serial work is usually
+ * short), then sleep on a condition until the next job. The crew owns its
+ * threads; insee_crew_free() joins them. Jobs must not call
+ * insee_crew_run() themselves.
+ */
+#ifndef INSEE_KERNEL_CREW_H
+#define INSEE_KERNEL_CREW_H
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+typedef struct insee_crew insee_crew;
+
+/* Items [from, to) of the job, run by worker `worker` (0 .. W-1). */
+typedef void (*insee_crew_fn)(void *ctx, uint32_t worker, uint32_t from, uint32_t to);
+
+/* W >= 2 workers (the caller and W - 1 threads); NULL with `err` set when a
+   thread cannot be started. */
+insee_crew *insee_crew_new(uint32_t workers, uint32_t min_items, GError **err);
+uint32_t insee_crew_workers(const insee_crew *crew);
+/* Jobs so far that were shared by the whole crew (not run on the caller
+   alone for being short). */
+uint64_t insee_crew_shared(const insee_crew *crew);
+void insee_crew_run(insee_crew *crew, insee_crew_fn fn, void *ctx, uint32_t n);
+/* NULL is fine. */
+void insee_crew_free(insee_crew *crew);
+
+G_END_DECLS
+#endif
