@@ -20,7 +20,6 @@
  */
 #define _XOPEN_SOURCE 700 /* getrusage, isatty */
 #include "engine/engine.h"
-#include "workload/sched.h"
 
 #include <string.h>
 #include <sys/resource.h>
@@ -31,15 +30,22 @@
 
 void insee_engine_fail(insee_engine *eng, const char *fmt, ...)
 {
-    if (eng->error)
+    if (eng->error || eng->wl.error)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
+    eng->error = insee_simulation_error(eng->now, fmt, ap);
     va_end(ap);
-    eng->error = g_error_new(INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SIMULATION,
-                             "cycle %" G_GUINT64_FORMAT ": %s", eng->now, msg);
-    g_free(msg);
+}
+
+/* The run's first error into eng->error: insee_engine_fail() records none
+   once the workload has one, so when both are set the engine's came first. */
+static gboolean failed(insee_engine *eng)
+{
+    if (!eng->error)
+        eng->error = g_steal_pointer(&eng->wl.error);
+    g_clear_error(&eng->wl.error);
+    return eng->error != NULL;
 }
 
 uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
@@ -59,6 +65,16 @@ uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
     return d;
 }
 
+/* The workload's port: the router's select_injector() for packet p of
+   `node`, with the route context of the node's first injection queue. */
+static uint32_t select_injector(void *ctx, uint32_t node, uint32_t p)
+{
+    insee_engine *eng = ctx;
+    insee_route_ctx rc;
+    insee_engine_route_ctx(eng, insee_net_inject_queue(&eng->net, node, 0), p, &rc);
+    return eng->router->select_injector(eng->router_self, &rc, eng->net.injectors);
+}
+
 void insee_engine_prepare(insee_engine *eng)
 {
     insee_net *net = &eng->net;
@@ -71,15 +87,12 @@ void insee_engine_prepare(insee_engine *eng)
     eng->astate = g_malloc0(eng->astate_size * net->outputs + 1);
     eng->router_rng = g_new(insee_rng, net->routers);
     eng->arb_rng = g_new(insee_rng, net->routers);
-    eng->node_rng = g_new(insee_rng, net->nodes);
     /* Stream ids are disjoint ranges per purpose so that adding a purpose
        never shifts the numbers another one draws. */
     for (uint32_t r = 0; r < net->routers; r++) {
         insee_rng_init(&eng->router_rng[r], eng->seed, (1ull << 40) + r);
         insee_rng_init(&eng->arb_rng[r], eng->seed, (2ull << 40) + r);
     }
-    for (uint32_t n = 0; n < net->nodes; n++)
-        insee_rng_init(&eng->node_rng[n], eng->seed, (3ull << 40) + n);
     if (eng->ipr > 0) {
         eng->ipr_rng = g_new(insee_rng, net->routers);
         for (uint32_t r = 0; r < net->routers; r++)
@@ -108,6 +121,8 @@ void insee_engine_prepare(insee_engine *eng)
     /* The farthest event: a link's packet done, or a slot freed, L cycles
        on. */
     insee_wheel_init(&eng->wheel, eng->packet_phits + 1);
+    if (eng->router->select_injector)
+        eng->wl.port = (insee_workload_port){.select_injector = select_injector, .ctx = eng};
 }
 
 void insee_engine_clear(insee_engine *eng)
@@ -116,7 +131,6 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->astate);
     g_free(eng->router_rng);
     g_free(eng->arb_rng);
-    g_free(eng->node_rng);
     g_free(eng->ipr_rng);
     g_free(eng->out_req);
     g_free(eng->waits);
@@ -139,9 +153,8 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->decision);
     insee_crew_free(eng->crew);
     insee_wheel_clear(&eng->wheel);
-    insee_heap_clear(&eng->due);
     insee_stats_clear(&eng->stats);
-    insee_workload_clear(eng);
+    insee_workload_clear(&eng->wl);
     insee_net_clear(&eng->net);
     g_clear_error(&eng->error);
 }
@@ -210,7 +223,10 @@ static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
     return p;
 }
 
-void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
+/* q's first packet may now head the queue: make it a routing candidate,
+   from this cycle or from its arrival (a HEAD_READY event), unless q is
+   already active or still sending its previous head. */
+static void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     uint32_t p = net->q[q].head;
@@ -291,6 +307,26 @@ static void wake_waiting(insee_engine *eng, uint32_t dq)
         wake_head(eng, eng->waits[eng->wait_first[dq]].queue);
 }
 
+/* The packets the workload has just queued at their sources: in flight
+   from now, and their queues' heads may route. */
+static void take_queued(insee_engine *eng)
+{
+    insee_vec *queued = &eng->wl.queued;
+    for (uint32_t i = 0; i < queued->len; i++) {
+        if (eng->in_flight++ == 0)
+            eng->last_move = eng->now; /* a deadlock needs packets inside */
+        insee_engine_queue_wake(eng, queued->v[i]);
+    }
+    queued->len = 0;
+}
+
+/* Packet p is consumed: out of the network, into its message. */
+static void packet_consumed(insee_engine *eng, uint32_t p)
+{
+    eng->in_flight--;
+    insee_workload_delivered(&eng->wl, p);
+}
+
 static void release(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
@@ -299,8 +335,10 @@ static void release(insee_engine *eng, uint32_t q)
         wake_waiting(eng, q);
     net->q[q].flags &= (uint8_t)~INSEE_Q_DEPARTING;
     insee_engine_queue_wake(eng, q);
-    if (q >= net->transit_queues)
-        insee_workload_room(eng, (q - net->transit_queues) / net->injectors);
+    if (q >= net->transit_queues) {
+        insee_workload_room(&eng->wl, (q - net->transit_queues) / net->injectors);
+        take_queued(eng);
+    }
 }
 
 /* Link gp may start a packet after this cycle's arbitration. */
@@ -353,7 +391,7 @@ static void process_events(insee_engine *eng)
             release(eng, id);
             break;
         case INSEE_EV_DELIVER:
-            insee_workload_delivered(eng, id);
+            packet_consumed(eng, id);
             break;
         case INSEE_EV_LINK_DONE:
             link_done(eng, id);
@@ -621,7 +659,7 @@ static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
     eng->in_flight--;
     eng->last_move = eng->now;
     eng->report.total_dropped_network++;
-    insee_workload_packet_dropped(eng, net->pkt[p].msg, net->pkt[p].id);
+    insee_workload_packet_dropped(&eng->wl, net->pkt[p].msg, net->pkt[p].id);
     insee_net_packet_free(net, p);
 }
 
@@ -836,7 +874,7 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     if (eng->single_consumption)
         net->link[rq->link].free_at = eng->now + L;
     if (L == 1)
-        insee_workload_delivered(eng, p);
+        packet_consumed(eng, p);
     else
         schedule(eng, eng->now + L - 1, insee_event(INSEE_EV_DELIVER, p));
 }
@@ -882,7 +920,7 @@ static uint32_t copy_packet(insee_engine *eng, uint32_t p)
     net->pkt[c].id = 0;
     if (net->pstate_size)
         memcpy(insee_net_packet_state(net, c), insee_net_packet_state(net, p), net->pstate_size);
-    eng->msg[net->pkt[c].msg].to_deliver++;
+    insee_workload_packet_copied(&eng->wl, net->pkt[c].msg);
     eng->in_flight++;
     eng->report.total_copies++;
     return c;
@@ -948,7 +986,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
         link_check(eng, gp);
     }
     for (uint32_t c = 0; c < k; c++)
-        insee_workload_delivered(eng, now_delivered[c]);
+        packet_consumed(eng, now_delivered[c]);
 }
 
 /* A multicast router's head: its whole set, or a drop, or nothing yet. */
@@ -1151,13 +1189,13 @@ static void sample_congestion(insee_engine *eng)
 
 static void step(insee_engine *eng)
 {
+    insee_workload_cycle(&eng->wl, eng->now, eng->gcc_skip);
     process_events(eng);
-    insee_workload_local(eng);
-    if (eng->sched)
-        insee_workload_sched(eng);
+    insee_workload_local(&eng->wl);
+    insee_workload_sched(&eng->wl);
     if (eng->now < eng->window_end) {
-        while (insee_workload_next_due(eng) <= eng->now)
-            insee_workload_due(eng, insee_heap_pop(&eng->due).task);
+        insee_workload_generate(&eng->wl);
+        take_queued(eng);
     }
     sample_congestion(eng);
     request_phase(eng);
@@ -1173,7 +1211,7 @@ static uint64_t next_cycle(insee_engine *eng)
 {
     if (eng->active.len || eng->wheel.pending)
         return eng->now + 1;
-    uint64_t next = MIN(insee_workload_next_due(eng), insee_workload_sched_next(eng));
+    uint64_t next = MIN(insee_workload_next_due(&eng->wl), insee_workload_sched_next(&eng->wl));
     next = MIN(next, MIN(eng->window_end, eng->phases.next));
     if (eng->in_flight)
         next = MIN(next, eng->last_move +
@@ -1187,13 +1225,13 @@ static uint64_t next_cycle(insee_engine *eng)
 static gboolean finished(insee_engine *eng)
 {
     if (eng->causal && !eng->causal_done) {
-        if (!insee_workload_apps_done(eng))
+        if (!insee_workload_apps_done(&eng->wl))
             return FALSE;
         eng->causal_done = TRUE;
         eng->report.completion = eng->now + 1; /* the cycle just simulated counts */
         insee_phases_window(eng, eng->window_start, eng->now + 1);
     }
-    return eng->in_flight == 0 && insee_heap_top(&eng->local) == INSEE_NEVER &&
+    return eng->in_flight == 0 && insee_workload_next_local(&eng->wl) == INSEE_NEVER &&
            eng->now + 1 >= eng->window_end;
 }
 
@@ -1233,11 +1271,9 @@ static void fail_unfinished(insee_engine *eng, const insee_app *a)
 /* The first causal application not done, when the run ends without it. */
 static void fail_first_unfinished(insee_engine *eng)
 {
-    for (uint32_t i = 0; i < eng->n_apps; i++)
-        if (eng->apps[i].causal && !eng->apps[i].done) {
-            fail_unfinished(eng, &eng->apps[i]);
-            return;
-        }
+    const insee_app *a = insee_workload_unfinished(&eng->wl);
+    if (a)
+        fail_unfinished(eng, a);
 }
 
 /* Checked every turn of the loop: a stuck application ends the run at once,
@@ -1246,7 +1282,7 @@ static void check_stuck(insee_engine *eng)
 {
     if (!eng->causal || eng->causal_done)
         return;
-    const insee_app *a = insee_workload_stuck_app(eng);
+    const insee_app *a = insee_workload_stuck_app(&eng->wl);
     if (a)
         fail_unfinished(eng, a);
 }
@@ -1279,19 +1315,6 @@ static void progress_tick(const insee_engine *eng, progress *pg)
 }
 
 /* The figures the collector holds, into the report. */
-/* Each job's allocation, for the Gantt chart of the HTML report: the
-   scheduler keeps a job's nodes until it is destroyed. */
-static void report_job_nodes(const insee_sched *s, insee_report *rep)
-{
-    for (uint32_t j = 0; j < insee_sched_jobs(s); j++) {
-        const insee_job_rec *job = insee_sched_job(s, j);
-        insee_app_report *ar = &rep->apps[job->app];
-        g_free(ar->job_node);
-        ar->job_nodes = job->node ? job->nodes : 0;
-        ar->job_node = g_memdup2(job->node, sizeof(uint32_t) * ar->job_nodes);
-    }
-}
-
 static void report_collected(insee_engine *eng)
 {
     insee_report *rep = &eng->report;
@@ -1328,8 +1351,8 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     }
     eng->now = 0;
     insee_phases_start(eng);
-    insee_workload_start(eng);
-    while (!eng->error && eng->now < eng->drain_limit) {
+    insee_workload_start(&eng->wl);
+    while (!failed(eng) && eng->now < eng->drain_limit) {
         if (eng->stop && *eng->stop) {
             rep->interrupted = TRUE;
             break;
@@ -1346,13 +1369,13 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         eng->now = next_cycle(eng);
         progress_tick(eng, &pg);
     }
-    if (eng->causal && !eng->causal_done && !eng->error && !rep->interrupted)
+    if (eng->causal && !eng->causal_done && !failed(eng) && !rep->interrupted)
         fail_first_unfinished(eng);
     if (pg.on && pg.next_us > start + 500000)
         fputs("\r\033[K", stderr); /* erase the progress line */
     if (eng->now > eng->drain_limit)
         eng->now = eng->drain_limit;
-    if (eng->error) {
+    if (failed(eng)) {
         g_propagate_error(err, eng->error);
         eng->error = NULL;
         return FALSE;
@@ -1383,17 +1406,6 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         rep->generated_load = (double)rep->generated * phits / denom;
         rep->accepted_load = (double)rep->delivered * phits / denom;
     }
-    if (eng->sched) {
-        insee_sched_report(eng->sched, rep, "cycles", eng->bsld_min);
-        report_job_nodes(eng->sched, rep);
-    }
-    for (uint32_t i = 0; i < eng->n_apps; i++) {
-        insee_app_report *ar = eng->apps[i].rep;
-        uint64_t measured = ar->completed ? ar->completion : rep->measure_cycles;
-        if (ar->job) /* a job is measured while it runs */
-            measured = ar->completed ? (uint64_t)(ar->job_end - ar->job_start) : 0;
-        if (ar->tasks && measured)
-            ar->accepted_load = (double)ar->delivered * phits / ((double)ar->tasks * measured);
-    }
+    insee_workload_report(&eng->wl);
     return TRUE;
 }

@@ -1,10 +1,12 @@
 /* kernel/engine/engine.h — the cycle engine's state (docs/architecture.md §8), shared by the
- * time loop (engine.c), the workload room (kernel/workload/) and the host
- * table (host.c). Internal to the kernel: plugins see none of this.
+ * time loop (engine.c, phases.c, deadlock.c) and the host table (host.c).
+ * Internal to the kernel: plugins see none of this.
  *
  * The experiment (experiment.c) fills the plugin fields and parameters,
- * builds `net`, then calls insee_engine_run(), which owns the loop from cycle
- * 0 to the end of the drain and fills `report`.
+ * builds `net` and the workload `wl`, then calls insee_engine_run(), which
+ * owns the loop from cycle 0 to the end of the drain and fills `report`.
+ * The engine calls the workload room (workload/workload.h, where the order
+ * of a cycle's calls is stated); the workload never calls back.
  */
 #ifndef INSEE_KERNEL_ENGINE_H
 #define INSEE_KERNEL_ENGINE_H
@@ -16,39 +18,9 @@
 #include "net/network.h"
 #include "stats/collect.h"
 #include "stats/report.h"
+#include "workload/workload.h"
 
 G_BEGIN_DECLS
-
-/* One message a task sends: packets still to queue at the source, and still
-   to be consumed at the destination. */
-typedef struct insee_message_rec {
-    uint32_t src_task;
-    uint32_t to_queue;
-    uint32_t to_deliver;
-    uint32_t lost;        /* packets dropped: the message is never delivered */
-    uint32_t next_free;
-    insee_message msg;
-} insee_message_rec;
-
-/* One application: a traffic instance whose tasks are a contiguous range of
-   the engine's task ids, placed by its own placement. Plugins see local
-   task ids (0..tasks-1); the kernel adds first_task. */
-typedef struct insee_app {
-    const insee_traffic_vtable *traffic;
-    void *self;
-    uint32_t first_task, tasks;
-    gboolean drop_on_full;   /* [traffic] on_full = "drop" */
-    gboolean io;             /* [background] class = "io": every message is I/O */
-    gboolean causal;         /* the traffic has finished(): run until it is done */
-    gboolean done;           /* causal, finished and nothing of it left in flight */
-    uint64_t in_flight;      /* its messages not yet delivered (queuing, in the network, local) */
-    uint32_t due;            /* its tasks with a due cycle */
-    uint32_t late;           /* of those, due when generation has stopped */
-    insee_app_report *rep;   /* its figures, in the engine's report */
-    uint32_t job;            /* its job in eng->sched (docs/scheduling.md), or INSEE_NONE */
-    uint64_t runtime;        /* a job of open-ended traffic: cycles it generates (0: causal) */
-    uint64_t stop;           /* generation stops at this cycle (INSEE_NEVER: when the run's does) */
-} insee_app;
 
 typedef struct insee_request_rec {
     uint32_t queue;      /* requesting input queue */
@@ -119,16 +91,6 @@ typedef struct insee_cand_vec {
     uint32_t len, cap;
 } insee_cand_vec;
 
-/* Which injection queue a new packet waits in, when the router has no
-   select_injector() (INSEE §2.3). */
-typedef enum insee_injection {
-    INSEE_INJECT_SHORTEST,            /* the queue with most room */
-    INSEE_INJECT_DOR,                 /* the queue of the first hop in dimension order */
-    INSEE_INJECT_DOR_SHORTEST,        /* dor's, or shortest when it is full */
-    INSEE_INJECT_SHORTEST_PROFITABLE, /* the roomiest among the minimal directions' */
-    INSEE_INJECT_LONGEST_PATH,        /* the direction with most hops to go */
-} insee_injection;
-
 /* How the measurement window is chosen (INSEE §3.2.1). */
 typedef enum insee_run_mode {
     INSEE_RUN_FIXED,    /* [warmup, warmup + cycles) */
@@ -166,30 +128,15 @@ typedef struct insee_engine {
     void *router_self;
     const insee_arbiter_vtable *arbiter;
     void *arbiter_self;
-    insee_app *apps;         /* n_apps applications, in configuration order */
-    uint32_t n_apps;
+    insee_workload wl;       /* the applications, their tasks and messages */
     gboolean causal;         /* some application is causal: generation runs until all are
                                 done (window [0, max_cycles)), then the rest drains */
     uint64_t max_cycles;     /* a causal run not done by then ends with an error */
-    /* engine = "dynamic": wake_task() reaches the flow engine instead of the
-       workload room while it runs (flow/flow.h). */
-    void (*flow_wake)(void *ctx, uint32_t app, uint32_t task, uint64_t at);
-    void *flow_ctx;
-    /* insee trace export of a run (workload/export.h): every message a task
-       emits, at eng->now, before it is queued, and (msg NULL) the cycle a
-       message held back by a full injection queue is queued whole. NULL:
-       none. */
-    void (*record)(void *ctx, uint32_t task, const insee_message *msg);
-    void *record_ctx;
-    struct insee_bridge_app *bridge; /* [bridge]: the application it drives (workload/bridge.h) */
-    struct insee_sched *sched; /* jobs: their queue and nodes (workload/sched.h); NULL when none */
-    double bsld_min;           /* jobs: the bounded slowdown's floor, cycles */
 
     uint64_t seed;
     uint32_t packet_phits;
     uint32_t phit_bytes;
     gboolean single_consumption;
-    insee_injection injection;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
     double ipr;                /* in-transit priority: fraction of arbitrations */
     double gcc;                /* global congestion control threshold (0: off) */
@@ -202,26 +149,9 @@ typedef struct insee_engine {
     uint8_t *astate;         /* outputs * astate_size */
     insee_rng *router_rng;   /* per router: route() */
     insee_rng *arb_rng;      /* per router: pick() */
-    insee_rng *node_rng;     /* per node: packet salts */
     insee_rng *ipr_rng;      /* per router: in-transit priority draws (ipr > 0) */
 
-    /* workload (kernel/workload/) */
-    uint32_t tasks;          /* of all applications */
-    uint32_t *task_app;      /* the application of each task */
-    uint32_t *task_node;
-    insee_rng *task_rng;
-    uint64_t *task_due;      /* the due cycle the heap holds for the task, or INSEE_NEVER */
-    uint64_t *task_next;     /* due cycle to use once its message is queued */
-    uint32_t *task_msg;      /* message still being queued, or INSEE_NONE */
-    uint64_t *task_blocked_at;
-    uint64_t *task_wake;     /* earliest wake asked while its message was queuing */
-    uint32_t *task_blocked_next;
-    uint32_t *node_blocked_head, *node_blocked_tail;
-    insee_message_rec *msg;
-    uint32_t msg_cap, msg_free;
-    uint64_t serial;
     uint64_t in_flight;      /* packets in queues or being consumed */
-    insee_heap local;        /* messages between tasks of one node: (cycle, message) */
 
     /* time */
     uint64_t now;
@@ -236,7 +166,6 @@ typedef struct insee_engine {
     gboolean gcc_skip;                 /* gcc_insee: the sources skip their draws */
     gboolean gcc_over;                 /* gcc_insee: the last sample, applied at the next */
     insee_wheel wheel;
-    insee_heap due;
     insee_active active;
     /* Blocked heads asleep until a candidate frees (engine.c): a wait per
        (head, candidate), listed at the candidate's downstream queue. */
@@ -277,7 +206,7 @@ typedef struct insee_engine {
     insee_stats stats;
     insee_report report;
     const volatile int *stop; /* when non-zero: stop now, report what was gathered */
-    GError *error;           /* first simulation error; ends the run */
+    GError *error;           /* first simulation error (or the workload's): ends the run */
 } insee_engine;
 
 /* What a plugin's insee_host.kernel points to: the engine and the kind of
@@ -298,13 +227,10 @@ void insee_host_init(insee_host *host, struct insee_kernel *k);
 void insee_engine_prepare(insee_engine *eng);
 gboolean insee_engine_run(insee_engine *eng, GError **err);
 void insee_engine_clear(insee_engine *eng);
-/* Record the first simulation error (printf-style); the loop stops after the cycle. */
+/* Record the first simulation error (printf-style), unless the workload has
+   one; the loop stops after the cycle. */
 void insee_engine_fail(insee_engine *eng, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
-/* q's first packet may now head the queue: make it a routing candidate,
-   from this cycle or from its arrival (a HEAD_READY event), unless q is
-   already active or still sending its previous head. */
-void insee_engine_queue_wake(insee_engine *eng, uint32_t q);
 /* Fill a route context for packet p waiting in queue q (q may be an injection
    queue not yet holding p, for select_injector). */
 void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_route_ctx *ctx);
@@ -325,7 +251,8 @@ uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
 /* kernel/engine/phases.c: the run phases, owner of the measurement window.
    start() sets it before cycle 0; at() runs the boundary due at the top of
    cycle eng->now; window() moves it (a causal run ends it where the work is
-   done), with the drain limit and the collector's copy. */
+   done), with the drain limit and the collector's and the workload's
+   copies. */
 void insee_phases_start(insee_engine *eng);
 void insee_phases_window(insee_engine *eng, uint64_t start, uint64_t end);
 void insee_phases_at(insee_engine *eng);
@@ -347,42 +274,6 @@ static inline insee_phase insee_phases_current(const insee_engine *eng)
    moved for deadlock_cycles (INSEE_STALL_LIMIT when 0) while packets are
    inside. */
 void insee_deadlock_check(insee_engine *eng);
-
-/* kernel/workload/workload.c */
-/* task_node: the node of each of eng->tasks tasks; eng->apps set. */
-void insee_workload_init(insee_engine *eng, const uint32_t *task_node);
-void insee_workload_start(insee_engine *eng);
-void insee_workload_due(insee_engine *eng, uint32_t task);
-void insee_workload_room(insee_engine *eng, uint32_t node);
-/* The injection queue (index at the node) packet p, not yet queued, waits in. */
-uint32_t insee_workload_injector(insee_engine *eng, uint32_t node, uint32_t p);
-void insee_workload_delivered(insee_engine *eng, uint32_t packet);
-/* Task `task` of application `app` (a local id from its plugin). */
-void insee_workload_wake(insee_engine *eng, uint32_t app, uint32_t task, uint64_t at);
-/* Nothing due, nothing in the network, no local message pending. */
-gboolean insee_workload_idle(insee_engine *eng);
-/* The next cycle a task is due (stale heap entries dropped) or a local
-   message is handed over, or INSEE_NEVER. */
-uint64_t insee_workload_next_due(insee_engine *eng);
-/* Hand over the local messages due now. */
-void insee_workload_local(insee_engine *eng);
-/* A causal application that can no longer progress: nothing of it due
-   before generation stops, no message of it on its way, not finished. NULL
-   when none; another application's traffic does not keep it alive. */
-insee_app *insee_workload_stuck_app(insee_engine *eng);
-/* Mark the causal applications that have finished; TRUE when all have. */
-gboolean insee_workload_apps_done(insee_engine *eng);
-/* Jobs (workload/sched.h): start() the tasks of application `app`, whose
-   task_node the caller has just set, from now on. */
-void insee_workload_start_app(insee_engine *eng, uint32_t app);
-/* The scheduler's turn at the top of a cycle: arrivals, selection, starts. */
-void insee_workload_sched(insee_engine *eng);
-/* The next cycle the scheduler needs (an arrival, the cycle a job's runtime
-   ends), or INSEE_NEVER. */
-uint64_t insee_workload_sched_next(insee_engine *eng);
-/* Packet `id` of message m ends without delivery (dropped). */
-void insee_workload_packet_dropped(insee_engine *eng, uint32_t m, uint64_t id);
-void insee_workload_clear(insee_engine *eng);
 
 G_END_DECLS
 #endif

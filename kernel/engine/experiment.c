@@ -28,6 +28,15 @@
 
 G_DEFINE_QUARK(insee-experiment-error-quark, insee_experiment_error)
 
+GError *insee_simulation_error(uint64_t cycle, const char *fmt, va_list ap)
+{
+    char *msg = g_strdup_vprintf(fmt, ap);
+    GError *e = g_error_new(INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SIMULATION,
+                            "cycle %" G_GUINT64_FORMAT ": %s", cycle, msg);
+    g_free(msg);
+    return e;
+}
+
 /* Only what differs from the defaults, so that `--set topology.plugin=...`
    does not inherit keys the other plugin lacks. */
 const char insee_default_experiment[] =
@@ -1174,13 +1183,14 @@ static gboolean start_job(void *ctx, uint32_t job, const uint32_t *nodes, GError
     bool *available = g_new0(bool, eng->net.nodes);
     for (uint32_t i = 0; i < slots; i++)
         available[nodes[i]] = true;
-    gboolean ok = place_application(exp, a, available, eng->task_node + eng->apps[a].first_task,
+    insee_workload *wl = &exp->eng.wl;
+    gboolean ok = place_application(exp, a, available, wl->task_node + wl->apps[a].first_task,
                                     err);
     g_free(available);
     if (ok && exp->engine == ENGINE_DYNAMIC)
-        insee_flow_dynamic_start_app(eng->flow_ctx, a);
+        insee_flow_dynamic_start_app(wl->flow_ctx, a);
     else if (ok)
-        insee_workload_start_app(eng, a);
+        insee_workload_start_app(wl, a);
     return ok;
 }
 
@@ -1194,8 +1204,8 @@ static gboolean start_scheduler(insee_experiment *exp, uint32_t jobs, GError **e
         return FALSE;
     insee_job_rec *rec = g_new0(insee_job_rec, jobs);
     exp->job_app = g_new(uint32_t, jobs);
-    for (uint32_t a = 0; a < eng->n_apps; a++) {
-        uint32_t j = eng->apps[a].job;
+    for (uint32_t a = 0; a < eng->wl.n_apps; a++) {
+        uint32_t j = eng->wl.apps[a].job;
         if (j == INSEE_NONE)
             continue;
         const application *app = app_at(exp, a);
@@ -1215,10 +1225,10 @@ static gboolean start_scheduler(insee_experiment *exp, uint32_t jobs, GError **e
         .alloc = exp->alloc.plugin->vtable, .alloc_self = exp->alloc.self,
         .alloc_name = exp->alloc.plugin->name,
     };
-    eng->sched = insee_sched_new(&p, rec, jobs, eng->net.nodes, eng->seed, start_job, exp);
+    eng->wl.sched = insee_sched_new(&p, rec, jobs, eng->net.nodes, eng->seed, start_job, exp);
     g_free(rec);
     double bsld = exp->sched[SC_BSLD_MIN].d;
-    eng->bsld_min = bsld > 0 ? bsld : exp->engine == ENGINE_PACKET ? 10000.0 : 10.0;
+    eng->wl.bsld_min = bsld > 0 ? bsld : exp->engine == ENGINE_PACKET ? 10000.0 : 10.0;
     eng->causal = TRUE; /* the run lasts until every job is done */
     return TRUE;
 }
@@ -1248,10 +1258,11 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
     for (uint32_t n = 0; n < nodes; n++)
         available[n] = n < nodes - servers;
     uint32_t *task_node = g_new(uint32_t, tasks);
-    eng->n_apps = exp->apps->len;
-    eng->apps = g_new0(insee_app, eng->n_apps);
-    eng->report.n_apps = eng->n_apps;
-    eng->report.apps = g_new0(insee_app_report, eng->n_apps);
+    insee_workload *wl = &eng->wl;
+    wl->n_apps = exp->apps->len;
+    wl->apps = g_new0(insee_app, wl->n_apps);
+    eng->report.n_apps = wl->n_apps;
+    eng->report.apps = g_new0(insee_app_report, wl->n_apps);
     gboolean ok = TRUE;
     uint32_t first = 0;
     uint32_t jobs = 0;
@@ -1272,11 +1283,11 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         const insee_traffic_vtable *tv = app->traffic.plugin->vtable;
         void *self = app->traffic.self;
         if (app->bridge) {
-            eng->bridge = insee_bridge_app_new(eng, a, app->shape.tasks,
-                                               app->traffic.plugin->vtable, self,
-                                               app->traffic.plugin->name);
+            wl->bridge = insee_bridge_app_new(wl, a, app->shape.tasks,
+                                              app->traffic.plugin->vtable, self,
+                                              app->traffic.plugin->name);
             tv = &insee_bridge_traffic;
-            self = eng->bridge;
+            self = wl->bridge;
         }
         insee_app_report *ar = &eng->report.apps[a];
         ar->name = g_strdup(app->name);
@@ -1287,7 +1298,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         ar->nodes = (app->tasks + app->tasks_per_node - 1) / app->tasks_per_node;
         ar->causal = tv->finished && (!tv->causal || tv->causal(self));
         ar->offered_load = tv->offered_load ? tv->offered_load(self) : -1.0;
-        eng->apps[a] = (insee_app){
+        wl->apps[a] = (insee_app){
             .traffic = tv, .self = self, .first_task = first, .tasks = app->tasks,
             .drop_on_full = !app->bridge && app->traffic.kernel[T_ON_FULL].i == 1,
             .io = app->background && app->traffic.kernel[T_CLASS].i == 1,
@@ -1302,8 +1313,14 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         ok = !app->job || job_fits_traffic(exp, app, ar->causal, err);
     }
     if (ok) {
-        eng->tasks = (uint32_t)tasks;
-        insee_workload_init(eng, task_node);
+        wl->tasks = (uint32_t)tasks;
+        insee_workload_env env = {
+            .net = &eng->net, .stats = &eng->stats, .report = &eng->report,
+            .topo = eng->topo, .topo_self = eng->topo_self,
+            .injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i,
+            .seed = eng->seed, .packet_phits = eng->packet_phits, .phit_bytes = eng->phit_bytes,
+        };
+        insee_workload_init(wl, &env, task_node);
         ok = !jobs || start_scheduler(exp, jobs, err);
     }
     g_free(available);
@@ -1408,7 +1425,6 @@ static void set_engine_params(insee_experiment *exp)
     eng->drain = (uint64_t)sv[SIM_DRAIN].i;
     eng->max_cycles = (uint64_t)sv[SIM_MAX_CYCLES].i;
     eng->single_consumption = kernel_value(exp, "router", R_CONSUMPTION)->i == 1;
-    eng->injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i;
     eng->deadlock_cycles = (uint64_t)sv[SIM_DEADLOCK].i;
     eng->ipr = kernel_value(exp, "router", R_IPR)->d;
     eng->gcc = kernel_value(exp, "router", R_GCC)->d;
@@ -1622,18 +1638,19 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
     const insee_engine *eng = &exp->eng;
     const instance *routing = &exp->net[section_index("routing")];
     const instance *paths = routing->plugin ? routing : &exp->net[section_index("router")];
-    *apps = g_new(insee_flow_app, eng->n_apps);
+    const insee_workload *wl = &eng->wl;
+    *apps = g_new(insee_flow_app, wl->n_apps);
     GString *names = g_string_new(NULL);
     g_string_printf(names, "%s/%s/", exp->net[section_index("topology")].plugin->name,
                     paths->plugin->name);
-    for (uint32_t a = 0; a < eng->n_apps; a++) {
+    for (uint32_t a = 0; a < wl->n_apps; a++) {
         (*apps)[a] = (insee_flow_app){.plugin = app_at(exp, a)->traffic.plugin->name,
-                                      .traffic = eng->apps[a].traffic, .self = eng->apps[a].self,
-                                      .first_task = eng->apps[a].first_task,
-                                      .tasks = eng->apps[a].tasks,
-                                      .causal = eng->apps[a].causal,
+                                      .traffic = wl->apps[a].traffic, .self = wl->apps[a].self,
+                                      .first_task = wl->apps[a].first_task,
+                                      .tasks = wl->apps[a].tasks,
+                                      .causal = wl->apps[a].causal,
                                       .abi_minor = app_at(exp, a)->traffic.plugin->desc->abi_minor,
-                                      .io = eng->apps[a].io, .job = eng->apps[a].job,
+                                      .io = wl->apps[a].io, .job = wl->apps[a].job,
                                       .runtime = app_at(exp, a)->runtime};
         g_string_append_printf(names, "%s%s", a ? "+" : "", (*apps)[a].plugin);
     }
@@ -1647,9 +1664,9 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
         .router_self = eng->router_self,
         .routing = routing->plugin ? routing->plugin->vtable : NULL,
         .routing_self = routing->self, .pstate_size = eng->net.pstate_size,
-        .rstate_size = eng->rstate_size, .apps = *apps, .n_apps = eng->n_apps,
-        .task_node = eng->task_node, .seed = eng->seed,
-        .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .sched = eng->sched,
+        .rstate_size = eng->rstate_size, .apps = *apps, .n_apps = wl->n_apps,
+        .task_node = wl->task_node, .seed = eng->seed,
+        .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .sched = wl->sched,
         .threads = threads ? threads : g_get_num_processors(),
         .concurrent = !routing->plugin && (props & INSEE_ROUTE_CONCURRENT) &&
                       (info.flags & INSEE_TOPO_CONCURRENT),
@@ -1737,14 +1754,14 @@ static gboolean run_dynamic(insee_experiment *exp, GError **err)
     insee_flow_dynamic *d = insee_flow_dynamic_new(&setup, &opt, err);
     gboolean ok = d != NULL;
     if (ok) {
-        eng->flow_wake = dynamic_wake;
-        eng->flow_ctx = d;
+        eng->wl.flow_wake = dynamic_wake;
+        eng->wl.flow_ctx = d;
         ok = insee_flow_dynamic_run(d, &exp->dyn, err);
-        if (ok && eng->sched)
-            insee_sched_report(eng->sched, &eng->report, "s", eng->bsld_min);
+        if (ok && eng->wl.sched)
+            insee_sched_report(eng->wl.sched, &eng->report, "s", eng->wl.bsld_min);
         exp->dyn.failed_cables = eng->net.failed_cables;
         exp->dyn.connected_pairs = insee_net_connected_pairs(&eng->net);
-        eng->flow_wake = NULL;
+        eng->wl.flow_wake = NULL;
         eng->report.interrupted = exp->dyn.interrupted;
     }
     insee_flow_dynamic_free(d);
@@ -1874,6 +1891,11 @@ insee_engine *insee_experiment_engine(insee_experiment *exp)
     return &exp->eng;
 }
 
+insee_workload *insee_experiment_workload(insee_experiment *exp)
+{
+    return &exp->eng.wl;
+}
+
 const insee_topology_vtable *insee_experiment_topology(const insee_experiment *exp, void **self)
 {
     *self = exp->eng.topo_self;
@@ -1905,8 +1927,8 @@ void insee_experiment_free(insee_experiment *exp)
         destroy_instance(&app_at(exp, a)->traffic);
         destroy_instance(&app_at(exp, a)->placement);
     }
-    insee_bridge_app_free(exp->eng.bridge);
-    insee_sched_free(exp->eng.sched);
+    insee_bridge_app_free(exp->eng.wl.bridge);
+    insee_sched_free(exp->eng.wl.sched);
     g_free(exp->job_app);
     destroy_instance(&exp->alloc);
     destroy_instance(&exp->sel);
@@ -1914,7 +1936,7 @@ void insee_experiment_free(insee_experiment *exp)
         destroy_instance(&exp->net[i]);
     g_array_unref(exp->apps);
     insee_trace_free(exp->trace); /* removed unless the outputs were written */
-    g_free(exp->eng.apps);
+    g_free(exp->eng.wl.apps);
     insee_flow_report_clear(&exp->flow);
     insee_flow_dyn_report_clear(&exp->dyn);
     g_free(exp->flow_plugins);

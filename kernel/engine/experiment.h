@@ -33,6 +33,11 @@ typedef enum {
     INSEE_EXPERIMENT_ERROR_SIMULATION, /* a plugin misbehaved while running */
 } InseeExperimentError;
 
+/* A run's simulation error, as the engine and the workload record it:
+   "cycle N: " and the message (printf-style, from `ap`). */
+GError *insee_simulation_error(uint64_t cycle, const char *fmt, va_list ap)
+    G_GNUC_PRINTF(2, 0);
+
 typedef struct insee_experiment insee_experiment;
 
 insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,
@@ -47,6 +52,9 @@ const insee_net *insee_experiment_network(const insee_experiment *exp);
 /* The engine, before or after the run (valid until insee_experiment_free):
    for tests that drive one room of the kernel directly. */
 struct insee_engine *insee_experiment_engine(insee_experiment *exp);
+/* Its workload room (valid until insee_experiment_free), for insee trace
+   export, which records a run's messages and names its applications. */
+struct insee_workload *insee_experiment_workload(insee_experiment *exp);
 /* The topology plugin's table and instance (valid until insee_experiment_free),
    for what `insee topology` asks it: its claimed diameter, its own routes. */
 const insee_topology_vtable *insee_experiment_topology(const insee_experiment *exp, void **self);

@@ -165,10 +165,7 @@ static double host_occupancy(insee_kernel *k)
 
 static void host_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
 {
-    if (E(k)->flow_wake)
-        E(k)->flow_wake(E(k)->flow_ctx, k->app, task, at);
-    else
-        insee_workload_wake(E(k), k->app, task, at);
+    insee_workload_wake(&E(k)->wl, k->app, task, at);
 }
 
 static bool host_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_port_peer *out)
@@ -201,8 +198,8 @@ static bool host_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
                         "bridge_inject() is only for a bridge plugin, inside its sync()");
         return false;
     }
-    return insee_bridge_inject(E(k), src, dst, bytes, host_message_packets(k, bytes), handle, at,
-                               err);
+    return insee_bridge_inject(&E(k)->wl, src, dst, bytes, host_message_packets(k, bytes), handle,
+                               at, err);
 }
 
 static bool host_report_figure(insee_kernel *k, const char *name, double value, const char *unit)

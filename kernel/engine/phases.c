@@ -30,6 +30,7 @@ void insee_phases_window(insee_engine *eng, uint64_t start, uint64_t end)
     eng->window_end = end;
     eng->drain_limit = end == INSEE_NEVER ? INSEE_NEVER : end + eng->drain;
     insee_stats_set_window(&eng->stats, start, end);
+    insee_workload_window(&eng->wl, start, end);
 }
 
 void insee_phases_start(insee_engine *eng)

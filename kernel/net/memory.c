@@ -24,7 +24,7 @@ enum {
               + INSEE_STATE_ALIGN + sizeof(uint32_t), /* engine: astate, out_req */
     PER_NODE = sizeof(uint32_t) + sizeof(insee_link) /* net: node_router, link */
                + INSEE_STATE_ALIGN + sizeof(uint32_t) /* engine: astate, out_req (consumption) */
-               + sizeof(insee_rng)                    /* engine: node_rng */
+               + sizeof(insee_rng)                    /* workload: node_rng */
                + 2 * sizeof(uint32_t),                /* workload: node_blocked_head, _tail */
     PER_TASK = sizeof(insee_rng) + 4 * sizeof(uint64_t) + 4 * sizeof(uint32_t) /* workload */
                + 2 * sizeof(insee_due) /* workload: its entry in the due heap, doubled */

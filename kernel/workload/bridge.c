@@ -11,7 +11,7 @@ typedef struct bridge_rec {
 } bridge_rec;
 
 struct insee_bridge_app {
-    insee_engine *eng;
+    insee_workload *wl;
     uint32_t app, nodes;
     const insee_bridge_vtable *vt;
     void *self;
@@ -49,12 +49,12 @@ static void rec_free(insee_bridge_app *b, uint32_t r)
     b->rec_free = r;
 }
 
-insee_bridge_app *insee_bridge_app_new(insee_engine *eng, uint32_t app, uint32_t nodes,
+insee_bridge_app *insee_bridge_app_new(insee_workload *wl, uint32_t app, uint32_t nodes,
                                        const insee_bridge_vtable *vt, void *self,
                                        const char *name)
 {
     insee_bridge_app *b = g_new0(insee_bridge_app, 1);
-    *b = (insee_bridge_app){.eng = eng, .app = app, .nodes = nodes, .vt = vt, .self = self,
+    *b = (insee_bridge_app){.wl = wl, .app = app, .nodes = nodes, .vt = vt, .self = self,
                             .name = g_strdup(name), .next_sync = INSEE_NEVER,
                             .pending = g_new0(insee_heap, nodes), .rec_free = INSEE_NONE};
     return b;
@@ -83,13 +83,13 @@ static void run_sync(insee_bridge_app *b, uint64_t at)
     b->in_sync = FALSE;
     if (err.code) {
         err.message[sizeof err.message - 1] = '\0';
-        insee_engine_fail(b->eng, "bridge '%s' failed at cycle %" G_GUINT64_FORMAT ": %s",
-                          b->name, at, err.message);
+        insee_workload_fail(b->wl, "bridge '%s' failed at cycle %" G_GUINT64_FORMAT ": %s",
+                            b->name, at, err.message);
         next = INSEE_NEVER;
     } else if (next <= at) {
-        insee_engine_fail(b->eng, "bridge '%s' returned boundary %" G_GUINT64_FORMAT
-                          " from sync(%" G_GUINT64_FORMAT "); it must be later (or INSEE_NEVER)",
-                          b->name, next, at);
+        insee_workload_fail(b->wl, "bridge '%s' returned boundary %" G_GUINT64_FORMAT
+                            " from sync(%" G_GUINT64_FORMAT "); it must be later (or INSEE_NEVER)",
+                            b->name, next, at);
         next = INSEE_NEVER;
     }
     b->next_sync = next;
@@ -185,10 +185,10 @@ const insee_traffic_vtable insee_bridge_traffic = {
     .describe_wait = bridge_describe_wait,
 };
 
-bool insee_bridge_inject(insee_engine *eng, uint32_t src, uint32_t dst, uint64_t bytes,
+bool insee_bridge_inject(insee_workload *wl, uint32_t src, uint32_t dst, uint64_t bytes,
                          uint32_t packets, uint64_t handle, uint64_t at, insee_error *err)
 {
-    insee_bridge_app *b = eng->bridge;
+    insee_bridge_app *b = wl->bridge;
     if (!b || !b->in_sync) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
                         "bridge_inject() is only for a bridge plugin, inside its sync()");
@@ -215,6 +215,6 @@ bool insee_bridge_inject(insee_engine *eng, uint32_t src, uint32_t dst, uint64_t
     insee_heap_push_seq(&b->pending[src], at, b->injections++, r);
     b->waiting++;
     if (!b->in_start)
-        insee_workload_wake(eng, b->app, src * INSEE_BRIDGE_TASKS_PER_NODE, at);
+        insee_workload_wake(wl, b->app, src * INSEE_BRIDGE_TASKS_PER_NODE, at);
     return true;
 }

@@ -16,7 +16,7 @@
 #ifndef INSEE_KERNEL_WORKLOAD_BRIDGE_H
 #define INSEE_KERNEL_WORKLOAD_BRIDGE_H
 
-#include "engine/engine.h"
+#include "workload/workload.h"
 
 G_BEGIN_DECLS
 
@@ -26,16 +26,16 @@ typedef struct insee_bridge_app insee_bridge_app;
 
 extern const insee_traffic_vtable insee_bridge_traffic;
 
-/* The application `app` (eng->apps[app], 2 x `nodes` tasks on nodes 0..nodes-1)
-   driven by bridge instance `self` of plugin `name`; the engine keeps it in
-   eng->bridge. */
-insee_bridge_app *insee_bridge_app_new(insee_engine *eng, uint32_t app, uint32_t nodes,
+/* The application `app` (wl->apps[app], 2 x `nodes` tasks on nodes 0..nodes-1)
+   driven by bridge instance `self` of plugin `name`; the workload keeps it in
+   wl->bridge. A failed sync() is the workload's error. */
+insee_bridge_app *insee_bridge_app_new(insee_workload *wl, uint32_t app, uint32_t nodes,
                                        const insee_bridge_vtable *vt, void *self,
                                        const char *name);
 void insee_bridge_app_free(insee_bridge_app *b);
 
 /* host->bridge_inject(), the message already cut into `packets`. */
-bool insee_bridge_inject(insee_engine *eng, uint32_t src, uint32_t dst, uint64_t bytes,
+bool insee_bridge_inject(insee_workload *wl, uint32_t src, uint32_t dst, uint64_t bytes,
                          uint32_t packets, uint64_t handle, uint64_t at, insee_error *err);
 
 G_END_DECLS

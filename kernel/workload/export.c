@@ -4,9 +4,9 @@
  * memory. A recording keeps each task's sends until the run ends. */
 #include "workload/export.h"
 
-#include "engine/engine.h"
 #include "engine/experiment.h"
 #include "stats/output.h"
+#include "workload/workload.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -53,24 +53,23 @@ typedef struct sent {
 } sent;
 
 typedef struct recording {
-    const insee_engine *eng;
+    uint64_t packet_bytes; /* of a message whose plugin gives no bytes */
     const insee_app *app;
     GArray **sends; /* per task of the application: its sent */
 } recording;
 
-static void record_send(void *ctx, uint32_t task, const insee_message *msg)
+static void record_send(void *ctx, uint32_t task, const insee_message *msg, uint64_t now)
 {
     recording *r = ctx;
     if (task < r->app->first_task || task - r->app->first_task >= r->app->tasks)
         return;
     GArray *a = r->sends[task - r->app->first_task];
     if (!msg) {
-        g_array_index(a, sent, a->len - 1).queued = r->eng->now;
+        g_array_index(a, sent, a->len - 1).queued = now;
         return;
     }
-    uint64_t packet = (uint64_t)r->eng->packet_phits * r->eng->phit_bytes;
-    sent s = {.at = r->eng->now, .queued = r->eng->now, .tag = msg->tag, .dst = msg->dst,
-              .bytes = msg->bytes ? msg->bytes : msg->packets * packet};
+    sent s = {.at = now, .queued = now, .tag = msg->tag, .dst = msg->dst,
+              .bytes = msg->bytes ? msg->bytes : msg->packets * r->packet_bytes};
     g_array_append_val(a, s);
 }
 
@@ -105,14 +104,15 @@ static gboolean record_run(insee_experiment *exp, const insee_app *app, recordin
                     "it to \"packet\"", app->rep->name, app->rep->plugins);
         return FALSE;
     }
-    insee_engine *eng = insee_experiment_engine(exp);
-    *r = (recording){.eng = eng, .app = app, .sends = g_new(GArray *, app->tasks)};
+    insee_workload *wl = insee_experiment_workload(exp);
+    *r = (recording){.packet_bytes = (uint64_t)wl->env.packet_phits * wl->env.phit_bytes,
+                     .app = app, .sends = g_new(GArray *, app->tasks)};
     for (uint32_t t = 0; t < app->tasks; t++)
         r->sends[t] = g_array_new(FALSE, FALSE, sizeof(sent));
-    eng->record = record_send;
-    eng->record_ctx = r;
+    wl->record = record_send;
+    wl->record_ctx = r;
     gboolean ok = insee_experiment_run(exp, err);
-    eng->record = NULL;
+    wl->record = NULL;
     return ok;
 }
 
@@ -123,27 +123,27 @@ static void recording_clear(recording *r)
     g_free(r->sends);
 }
 
-static GString *app_names(const insee_engine *eng, gboolean causal_only)
+static GString *app_names(const insee_workload *wl, gboolean causal_only)
 {
     GString *s = g_string_new(NULL);
-    for (uint32_t a = 0; a < eng->n_apps; a++)
-        if (!causal_only || eng->apps[a].causal)
-            g_string_append_printf(s, "%s'%s'", s->len ? ", " : "", eng->apps[a].rep->name);
+    for (uint32_t a = 0; a < wl->n_apps; a++)
+        if (!causal_only || wl->apps[a].causal)
+            g_string_append_printf(s, "%s'%s'", s->len ? ", " : "", wl->apps[a].rep->name);
     return s;
 }
 
 /* The application to export, or NULL with the error. */
-static const insee_app *pick(const insee_engine *eng, const char *name, GError **err)
+static const insee_app *pick(const insee_workload *wl, const char *name, GError **err)
 {
     const insee_app *found = NULL;
     uint32_t causal = 0;
-    for (uint32_t a = 0; a < eng->n_apps; a++) {
-        const insee_app *app = &eng->apps[a];
+    for (uint32_t a = 0; a < wl->n_apps; a++) {
+        const insee_app *app = &wl->apps[a];
         causal += app->causal ? 1 : 0;
         if (name ? g_strcmp0(app->rep->name, name) == 0 : app->causal && !found)
             found = app;
     }
-    GString *names = app_names(eng, name == NULL);
+    GString *names = app_names(wl, name == NULL);
     if (!found && name)
         g_set_error(err, INSEE_EXPERIMENT_ERROR, INSEE_EXPERIMENT_ERROR_SETUP,
                     "trace export: no application is named '%s'; the experiment has %s", name,
@@ -234,7 +234,7 @@ static gboolean write_file(const insee_app *app, const recording *rec, const cha
 gboolean insee_workload_export(insee_experiment *exp, const char *name, const char *config,
                                const char *path, GError **err)
 {
-    const insee_app *app = pick(insee_experiment_engine(exp), name, err);
+    const insee_app *app = pick(insee_experiment_workload(exp), name, err);
     /* Before a recording's run, which may be long. */
     if (!app || !insee_output_check(path, "trace export", err))
         return FALSE;

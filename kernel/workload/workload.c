@@ -1,6 +1,6 @@
 /* kernel/workload/workload.c — tasks, messages and packetization: the bridge
  * between the traffic plugin (which speaks in tasks and messages) and the
- * network (nodes, injection queues, packets).
+ * network (nodes, injection queues, packets). Contract in workload.h.
  *
  * Tasks of all applications share one id space: application a owns the ids
  * first_task .. first_task + tasks - 1, and its plugin sees them from 0.
@@ -16,211 +16,255 @@
  * drawing a die every cycle would). With `on_full = "drop"` the packets that
  * do not fit are dropped and counted instead.
  */
-#include <string.h>
+#include "workload/workload.h"
 
 #include <math.h>
+#include <string.h>
 
-#include "engine/engine.h"
+#include "engine/experiment.h"
 #include "workload/sched.h"
 
-void insee_workload_init(insee_engine *eng, const uint32_t *task_node)
+void insee_workload_fail(insee_workload *wl, const char *fmt, ...)
 {
-    uint32_t tasks = eng->tasks;
-    eng->task_node = g_memdup2(task_node, sizeof(uint32_t) * tasks);
-    eng->task_app = g_new(uint32_t, tasks);
-    for (uint32_t a = 0; a < eng->n_apps; a++)
-        for (uint32_t t = 0; t < eng->apps[a].tasks; t++)
-            eng->task_app[eng->apps[a].first_task + t] = a;
-    eng->task_rng = g_new(insee_rng, tasks);
-    for (uint32_t t = 0; t < tasks; t++)
-        insee_rng_init(&eng->task_rng[t], eng->seed, (4ull << 40) + t);
-    eng->task_due = g_new(uint64_t, tasks);
-    eng->task_next = g_new(uint64_t, tasks);
-    eng->task_msg = g_new(uint32_t, tasks);
-    eng->task_blocked_at = g_new(uint64_t, tasks);
-    eng->task_blocked_next = g_new(uint32_t, tasks);
-    eng->task_wake = g_new(uint64_t, tasks);
-    for (uint32_t t = 0; t < tasks; t++) {
-        eng->task_wake[t] = INSEE_NEVER;
-        eng->task_due[t] = INSEE_NEVER;
-        eng->task_next[t] = INSEE_NEVER;
-        eng->task_msg[t] = INSEE_NONE;
-        eng->task_blocked_at[t] = INSEE_NEVER;
-        eng->task_blocked_next[t] = INSEE_NONE;
-    }
-    eng->node_blocked_head = g_new(uint32_t, eng->net.nodes);
-    eng->node_blocked_tail = g_new(uint32_t, eng->net.nodes);
-    memset(eng->node_blocked_head, 0xff, sizeof(uint32_t) * eng->net.nodes);
-    memset(eng->node_blocked_tail, 0xff, sizeof(uint32_t) * eng->net.nodes);
-    eng->msg_free = INSEE_NONE;
+    if (wl->error)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    wl->error = insee_simulation_error(wl->now, fmt, ap);
+    va_end(ap);
 }
 
-void insee_workload_clear(insee_engine *eng)
+static gboolean in_window(const insee_workload *wl)
 {
-    g_free(eng->task_node);
-    g_free(eng->task_app);
-    insee_heap_clear(&eng->local);
-    g_free(eng->task_rng);
-    g_free(eng->task_due);
-    g_free(eng->task_next);
-    g_free(eng->task_msg);
-    g_free(eng->task_blocked_at);
-    g_free(eng->task_blocked_next);
-    g_free(eng->task_wake);
-    g_free(eng->node_blocked_head);
-    g_free(eng->node_blocked_tail);
-    g_free(eng->msg);
+    return wl->now >= wl->window_start && wl->now < wl->window_end;
+}
+
+void insee_workload_cycle(insee_workload *wl, uint64_t now, gboolean skip_draws)
+{
+    wl->now = now;
+    wl->skip_draws = skip_draws;
+}
+
+void insee_workload_window(insee_workload *wl, uint64_t start, uint64_t end)
+{
+    wl->window_start = start;
+    wl->window_end = end;
+}
+
+void insee_workload_init(insee_workload *wl, const insee_workload_env *env,
+                         const uint32_t *task_node)
+{
+    uint32_t tasks = wl->tasks;
+    wl->env = *env;
+    wl->task_node = g_memdup2(task_node, sizeof(uint32_t) * tasks);
+    wl->task_app = g_new(uint32_t, tasks);
+    for (uint32_t a = 0; a < wl->n_apps; a++)
+        for (uint32_t t = 0; t < wl->apps[a].tasks; t++)
+            wl->task_app[wl->apps[a].first_task + t] = a;
+    wl->task_rng = g_new(insee_rng, tasks);
+    for (uint32_t t = 0; t < tasks; t++)
+        insee_rng_init(&wl->task_rng[t], env->seed, (4ull << 40) + t);
+    wl->task_due = g_new(uint64_t, tasks);
+    wl->task_next = g_new(uint64_t, tasks);
+    wl->task_msg = g_new(uint32_t, tasks);
+    wl->task_blocked_at = g_new(uint64_t, tasks);
+    wl->task_blocked_next = g_new(uint32_t, tasks);
+    wl->task_wake = g_new(uint64_t, tasks);
+    for (uint32_t t = 0; t < tasks; t++) {
+        wl->task_wake[t] = INSEE_NEVER;
+        wl->task_due[t] = INSEE_NEVER;
+        wl->task_next[t] = INSEE_NEVER;
+        wl->task_msg[t] = INSEE_NONE;
+        wl->task_blocked_at[t] = INSEE_NEVER;
+        wl->task_blocked_next[t] = INSEE_NONE;
+    }
+    uint32_t nodes = env->net->nodes;
+    wl->node_rng = g_new(insee_rng, nodes);
+    /* Stream ids are disjoint ranges per purpose (engine.c's prepare). */
+    for (uint32_t n = 0; n < nodes; n++)
+        insee_rng_init(&wl->node_rng[n], env->seed, (3ull << 40) + n);
+    wl->node_blocked_head = g_new(uint32_t, nodes);
+    wl->node_blocked_tail = g_new(uint32_t, nodes);
+    memset(wl->node_blocked_head, 0xff, sizeof(uint32_t) * nodes);
+    memset(wl->node_blocked_tail, 0xff, sizeof(uint32_t) * nodes);
+    wl->msg_free = INSEE_NONE;
+}
+
+void insee_workload_clear(insee_workload *wl)
+{
+    g_free(wl->task_node);
+    g_free(wl->task_app);
+    insee_heap_clear(&wl->local);
+    insee_heap_clear(&wl->due);
+    g_free(wl->queued.v);
+    g_clear_error(&wl->error);
+    g_free(wl->task_rng);
+    g_free(wl->node_rng);
+    g_free(wl->task_due);
+    g_free(wl->task_next);
+    g_free(wl->task_msg);
+    g_free(wl->task_blocked_at);
+    g_free(wl->task_blocked_next);
+    g_free(wl->task_wake);
+    g_free(wl->node_blocked_head);
+    g_free(wl->node_blocked_tail);
+    g_free(wl->msg);
 }
 
 /* Count `task`'s due cycle `at` in its application's figures (+1) or take
    it out (-1): a task is due, or due when generation has stopped (late). */
-static void count_due(insee_engine *eng, uint32_t task, uint64_t at, int sign)
+static void count_due(insee_workload *wl, uint32_t task, uint64_t at, int sign)
 {
     if (at == INSEE_NEVER)
         return;
-    insee_app *a = &eng->apps[eng->task_app[task]];
+    insee_app *a = &wl->apps[wl->task_app[task]];
     a->due += (uint32_t)sign;
-    if (at >= eng->window_end)
+    if (at >= wl->window_end)
         a->late += (uint32_t)sign;
 }
 
 /* Set `task`'s due cycle; on the heap if generation still runs then. */
-static void set_due(insee_engine *eng, uint32_t task, uint64_t at)
+static void set_due(insee_workload *wl, uint32_t task, uint64_t at)
 {
-    count_due(eng, task, eng->task_due[task], -1);
-    count_due(eng, task, at, +1);
-    eng->task_due[task] = at;
+    count_due(wl, task, wl->task_due[task], -1);
+    count_due(wl, task, at, +1);
+    wl->task_due[task] = at;
 }
 
-static void schedule_task(insee_engine *eng, uint32_t task, uint64_t at)
+static void schedule_task(insee_workload *wl, uint32_t task, uint64_t at)
 {
-    set_due(eng, task, at);
-    if (at != INSEE_NEVER && at < eng->window_end)
-        insee_heap_push(&eng->due, at, task);
+    set_due(wl, task, at);
+    if (at != INSEE_NEVER && at < wl->window_end)
+        insee_heap_push(&wl->due, at, task);
 }
 
 /* A job's tasks start when the scheduler starts it (insee_workload_start_app). */
-void insee_workload_start(insee_engine *eng)
+void insee_workload_start(insee_workload *wl)
 {
-    for (uint32_t t = 0; t < eng->tasks; t++) {
-        const insee_app *a = &eng->apps[eng->task_app[t]];
+    wl->now = 0;
+    for (uint32_t t = 0; t < wl->tasks; t++) {
+        const insee_app *a = &wl->apps[wl->task_app[t]];
         if (a->job == INSEE_NONE)
-            schedule_task(eng, t, a->traffic->start(a->self, t - a->first_task, &eng->task_rng[t]));
+            schedule_task(wl, t, a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]));
     }
 }
 
 /* A traffic's first due cycle counts from the job's start, as every
    later one counts from the cycle it is asked at. */
-void insee_workload_start_app(insee_engine *eng, uint32_t app)
+void insee_workload_start_app(insee_workload *wl, uint32_t app)
 {
-    insee_app *a = &eng->apps[app];
+    insee_app *a = &wl->apps[app];
     if (a->runtime)
-        a->stop = eng->now + a->runtime;
+        a->stop = wl->now + a->runtime;
     for (uint32_t t = a->first_task; t < a->first_task + a->tasks; t++) {
-        uint64_t at = a->traffic->start(a->self, t - a->first_task, &eng->task_rng[t]);
-        schedule_task(eng, t, at == INSEE_NEVER ? at : eng->now + at);
+        uint64_t at = a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]);
+        schedule_task(wl, t, at == INSEE_NEVER ? at : wl->now + at);
     }
 }
 
-void insee_workload_sched(insee_engine *eng)
+void insee_workload_sched(insee_workload *wl)
 {
     GError *e = NULL;
-    if (!insee_sched_step(eng->sched, (double)eng->now, &e)) {
-        insee_engine_fail(eng, "%s", e->message);
+    if (wl->sched && !insee_sched_step(wl->sched, (double)wl->now, &e)) {
+        insee_workload_fail(wl, "%s", e->message);
         g_error_free(e);
     }
 }
 
-static gboolean job_running(const insee_engine *eng, const insee_app *a)
+static gboolean job_running(const insee_workload *wl, const insee_app *a)
 {
-    return insee_sched_job(eng->sched, a->job)->state == INSEE_JOB_RUNNING;
+    return insee_sched_job(wl->sched, a->job)->state == INSEE_JOB_RUNNING;
 }
 
-uint64_t insee_workload_sched_next(insee_engine *eng)
+uint64_t insee_workload_sched_next(insee_workload *wl)
 {
-    if (!eng->sched)
+    if (!wl->sched)
         return INSEE_NEVER;
-    double at = insee_sched_next(eng->sched);
+    double at = insee_sched_next(wl->sched);
     uint64_t next = isinf(at) ? INSEE_NEVER : (uint64_t)ceil(at);
-    for (uint32_t i = 0; i < eng->n_apps; i++) {
-        const insee_app *a = &eng->apps[i];
+    for (uint32_t i = 0; i < wl->n_apps; i++) {
+        const insee_app *a = &wl->apps[i];
         /* done once the cycle before `stop` is simulated (apps_done) */
-        if (a->job != INSEE_NONE && a->stop != INSEE_NEVER && job_running(eng, a))
+        if (a->job != INSEE_NONE && a->stop != INSEE_NEVER && job_running(wl, a))
             next = MIN(next, a->stop - 1);
     }
     return next;
 }
 
-void insee_workload_wake(insee_engine *eng, uint32_t app, uint32_t local_task, uint64_t at)
+void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t local_task, uint64_t at)
 {
-    const insee_app *a = &eng->apps[app];
+    if (wl->flow_wake) {
+        wl->flow_wake(wl->flow_ctx, app, local_task, at);
+        return;
+    }
+    const insee_app *a = &wl->apps[app];
     if (local_task >= a->tasks) {
-        insee_engine_fail(eng, "traffic plugin '%s' woke task %u (its application has %u tasks)",
+        insee_workload_fail(wl, "traffic plugin '%s' woke task %u (its application has %u tasks)",
                           a->rep->name, local_task, a->tasks);
         return;
     }
     uint32_t task = a->first_task + local_task;
-    if (at < eng->now + 1)
-        at = eng->now + 1;
-    if (eng->task_msg[task] != INSEE_NONE) {
+    if (at < wl->now + 1)
+        at = wl->now + 1;
+    if (wl->task_msg[task] != INSEE_NONE) {
         /* Still queuing a message: honour the wake once it is queued. */
-        if (at < eng->task_wake[task])
-            eng->task_wake[task] = at;
+        if (at < wl->task_wake[task])
+            wl->task_wake[task] = at;
         return;
     }
-    if (at < eng->task_due[task])
-        schedule_task(eng, task, at);
+    if (at < wl->task_due[task])
+        schedule_task(wl, task, at);
 }
 
 /* The earliest valid heap entry; entries superseded by an earlier wake are
    dropped here, so they neither run a task twice nor hold a finished
    workload open. */
-static uint64_t next_task_due(insee_engine *eng)
+static uint64_t next_task_due(insee_workload *wl)
 {
-    while (eng->due.len && eng->task_due[eng->due.v[0].task] != eng->due.v[0].at)
-        insee_heap_pop(&eng->due);
-    return insee_heap_top(&eng->due);
+    while (wl->due.len && wl->task_due[wl->due.v[0].task] != wl->due.v[0].at)
+        insee_heap_pop(&wl->due);
+    return insee_heap_top(&wl->due);
 }
 
-static uint64_t next_local(const insee_engine *eng)
+uint64_t insee_workload_next_local(const insee_workload *wl)
 {
-    return insee_heap_top(&eng->local);
+    return insee_heap_top(&wl->local);
 }
 
-uint64_t insee_workload_next_due(insee_engine *eng)
+uint64_t insee_workload_next_due(insee_workload *wl)
 {
-    return MIN(next_task_due(eng), next_local(eng));
+    return MIN(next_task_due(wl), insee_workload_next_local(wl));
 }
 
-static insee_app *message_app(const insee_engine *eng, uint32_t m)
+static insee_app *message_app(const insee_workload *wl, uint32_t m)
 {
-    return &eng->apps[eng->task_app[eng->msg[m].src_task]];
+    return &wl->apps[wl->task_app[wl->msg[m].src_task]];
 }
 
 /* A new message record of `task`'s application: it counts as in flight for
    its application until message_free(). */
-static uint32_t message_new(insee_engine *eng, uint32_t task)
+static uint32_t message_new(insee_workload *wl, uint32_t task)
 {
-    if (eng->msg_free == INSEE_NONE) {
-        uint32_t old = eng->msg_cap;
-        eng->msg_cap = old ? old * 2 : 256;
-        eng->msg = g_renew(insee_message_rec, eng->msg, eng->msg_cap);
-        for (uint32_t m = eng->msg_cap; m-- > old;) {
-            eng->msg[m].next_free = eng->msg_free;
-            eng->msg_free = m;
+    if (wl->msg_free == INSEE_NONE) {
+        uint32_t old = wl->msg_cap;
+        wl->msg_cap = old ? old * 2 : 256;
+        wl->msg = g_renew(insee_message_rec, wl->msg, wl->msg_cap);
+        for (uint32_t m = wl->msg_cap; m-- > old;) {
+            wl->msg[m].next_free = wl->msg_free;
+            wl->msg_free = m;
         }
     }
-    uint32_t m = eng->msg_free;
-    eng->msg_free = eng->msg[m].next_free;
-    eng->apps[eng->task_app[task]].in_flight++;
+    uint32_t m = wl->msg_free;
+    wl->msg_free = wl->msg[m].next_free;
+    wl->apps[wl->task_app[task]].in_flight++;
     return m;
 }
 
-static void message_free(insee_engine *eng, uint32_t m)
+static void message_free(insee_workload *wl, uint32_t m)
 {
-    message_app(eng, m)->in_flight--;
-    eng->msg[m].next_free = eng->msg_free;
-    eng->msg_free = m;
+    message_app(wl, m)->in_flight--;
+    wl->msg[m].next_free = wl->msg_free;
+    wl->msg_free = m;
 }
 
 /* Of the injection queues `set` (n of them) of node, the one with most room;
@@ -238,23 +282,23 @@ static uint32_t roomiest(const insee_net *net, uint32_t node, const uint32_t *se
 /* INSEE's injection policies (§2.3). An injection queue serves the
    directions whose output port is its index modulo the number of queues: with
    one queue per direction of a torus (2 per dimension), queue p feeds port p. */
-static uint32_t policy_injector(insee_engine *eng, uint32_t node, uint32_t p)
+static uint32_t policy_injector(insee_workload *wl, uint32_t node, uint32_t p)
 {
-    const insee_net *net = &eng->net;
+    const insee_net *net = wl->env.net;
     uint32_t all[64], n = net->injectors;
     for (uint32_t j = 0; j < n; j++)
         all[j] = j;
-    if (eng->injection == INSEE_INJECT_SHORTEST)
+    if (wl->env.injection == INSEE_INJECT_SHORTEST)
         return roomiest(net, node, all, n);
     const insee_packet *pk = &net->pkt[p];
     insee_hop hops[INSEE_MAX_CANDIDATES];
-    uint32_t h = eng->topo->minimal_hops(eng->topo_self, net->node_router[node], pk->dst, pk->salt,
-                                         hops, INSEE_MAX_CANDIDATES);
+    uint32_t h = wl->env.topo->minimal_hops(wl->env.topo_self, net->node_router[node], pk->dst,
+                                             pk->salt, hops, INSEE_MAX_CANDIDATES);
     h = insee_hops_one_per_dimension(hops, h);
     if (h == 0)
         return roomiest(net, node, all, n); /* to its own router */
     uint32_t dor = hops[0].port % n;
-    switch (eng->injection) {
+    switch (wl->env.injection) {
     case INSEE_INJECT_DOR:
         return dor;
     case INSEE_INJECT_DOR_SHORTEST:
@@ -277,231 +321,229 @@ static uint32_t policy_injector(insee_engine *eng, uint32_t node, uint32_t p)
     }
 }
 
-uint32_t insee_workload_injector(insee_engine *eng, uint32_t node, uint32_t p)
+uint32_t insee_workload_injector(insee_workload *wl, uint32_t node, uint32_t p)
 {
-    insee_net *net = &eng->net;
-    if (!eng->router->select_injector)
-        return policy_injector(eng, node, p);
-    insee_route_ctx ctx;
-    insee_engine_route_ctx(eng, insee_net_inject_queue(net, node, 0), p, &ctx);
-    uint32_t j = eng->router->select_injector(eng->router_self, &ctx, net->injectors);
+    const insee_net *net = wl->env.net;
+    if (!wl->port.select_injector)
+        return policy_injector(wl, node, p);
+    uint32_t j = wl->port.select_injector(wl->port.ctx, node, p);
     if (j < net->injectors)
         return j;
-    insee_engine_fail(eng, "router plugin chose injection queue %u of %u", j, net->injectors);
+    insee_workload_fail(wl, "router plugin chose injection queue %u of %u", j, net->injectors);
     return 0;
 }
 
-static void count_generated(insee_engine *eng, uint32_t m, const insee_packet *pk)
+static void count_generated(insee_workload *wl, uint32_t m, const insee_packet *pk)
 {
-    eng->report.total_generated++;
-    eng->report.sum_generated_ids += pk->id;
-    insee_stats_on_generated(&eng->stats, pk, eng->now);
-    if (insee_engine_in_window(eng, eng->now)) {
-        eng->report.generated++;
-        message_app(eng, m)->rep->generated++;
+    wl->env.report->total_generated++;
+    wl->env.report->sum_generated_ids += pk->id;
+    insee_stats_on_generated(wl->env.stats, pk, wl->now);
+    if (in_window(wl)) {
+        wl->env.report->generated++;
+        message_app(wl, m)->rep->generated++;
     }
 }
 
 /* A new packet of message m at the source; returns it, not yet queued and
    without an id (ids number queued packets only). */
-static uint32_t packet_new(insee_engine *eng, uint32_t m, uint32_t node)
+static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node)
 {
-    insee_net *net = &eng->net;
+    insee_net *net = wl->env.net;
     uint32_t p = insee_net_packet_new(net);
     insee_packet *pk = &net->pkt[p];
     pk->src = node;
-    pk->dst = eng->task_node[message_app(eng, m)->first_task + eng->msg[m].msg.dst];
-    pk->salt = (uint32_t)insee_rng_u64(&eng->node_rng[node]);
+    pk->dst = wl->task_node[message_app(wl, m)->first_task + wl->msg[m].msg.dst];
+    pk->salt = (uint32_t)insee_rng_u64(&wl->node_rng[node]);
     pk->msg = m;
-    pk->born = eng->now;
-    pk->ready = eng->now;
+    pk->born = wl->now;
+    pk->ready = wl->now;
     return p;
 }
 
 /* One packet of message m will never be delivered: count it dropped, and
    forget the message once nothing of it is left in flight. A message that
    lost packets is never reported as delivered. */
-void insee_workload_packet_dropped(insee_engine *eng, uint32_t m, uint64_t id)
+void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id)
 {
-    insee_report *rep = &eng->report;
+    insee_report *rep = wl->env.report;
     rep->total_dropped++;
     rep->sum_delivered_ids += id;
-    if (insee_engine_in_window(eng, eng->now))
+    if (in_window(wl))
         rep->dropped++;
-    eng->msg[m].lost++;
-    if (--eng->msg[m].to_deliver == 0)
-        message_free(eng, m);
+    wl->msg[m].lost++;
+    if (--wl->msg[m].to_deliver == 0)
+        message_free(wl, m);
 }
 
 /* on_full = "drop": the packets of m that do not fit are dropped at once;
    `pk` is the first of them, not in the pool. */
-static void drop_rest(insee_engine *eng, uint32_t m, insee_packet *pk)
+static void drop_rest(insee_workload *wl, uint32_t m, insee_packet *pk)
 {
-    for (; eng->msg[m].to_queue > 0; eng->msg[m].to_queue--) {
-        pk->id = ++eng->serial;
-        count_generated(eng, m, pk);
-        insee_stats_on_dropped(&eng->stats, INSEE_DROP_SOURCE_FULL, pk, INSEE_NONE, eng->now);
-        insee_workload_packet_dropped(eng, m, pk->id);
+    for (; wl->msg[m].to_queue > 0; wl->msg[m].to_queue--) {
+        pk->id = ++wl->serial;
+        count_generated(wl, m, pk);
+        insee_stats_on_dropped(wl->env.stats, INSEE_DROP_SOURCE_FULL, pk, INSEE_NONE, wl->now);
+        insee_workload_packet_dropped(wl, m, pk->id);
     }
 }
 
-static void block(insee_engine *eng, uint32_t task, uint32_t node)
+static void block(insee_workload *wl, uint32_t task, uint32_t node)
 {
-    if (eng->task_blocked_at[task] != INSEE_NEVER)
+    if (wl->task_blocked_at[task] != INSEE_NEVER)
         return;
-    eng->task_blocked_at[task] = eng->now;
-    eng->task_blocked_next[task] = INSEE_NONE;
-    if (eng->node_blocked_tail[node] == INSEE_NONE)
-        eng->node_blocked_head[node] = task;
+    wl->task_blocked_at[task] = wl->now;
+    wl->task_blocked_next[task] = INSEE_NONE;
+    if (wl->node_blocked_tail[node] == INSEE_NONE)
+        wl->node_blocked_head[node] = task;
     else
-        eng->task_blocked_next[eng->node_blocked_tail[node]] = task;
-    eng->node_blocked_tail[node] = task;
+        wl->task_blocked_next[wl->node_blocked_tail[node]] = task;
+    wl->node_blocked_tail[node] = task;
 }
 
 /* Queue what fits of the task's pending message. Returns FALSE when the
    task stays blocked. */
-static gboolean queue_message(insee_engine *eng, uint32_t task)
+static gboolean queue_message(insee_workload *wl, uint32_t task)
 {
-    insee_net *net = &eng->net;
-    uint32_t m = eng->task_msg[task];
-    uint32_t node = eng->task_node[task];
-    while (eng->msg[m].to_queue > 0) {
-        uint32_t p = packet_new(eng, m, node);
-        uint32_t q = insee_net_inject_queue(net, node, insee_workload_injector(eng, node, p));
+    insee_net *net = wl->env.net;
+    uint32_t m = wl->task_msg[task];
+    uint32_t node = wl->task_node[task];
+    while (wl->msg[m].to_queue > 0) {
+        uint32_t p = packet_new(wl, m, node);
+        uint32_t q = insee_net_inject_queue(net, node, insee_workload_injector(wl, node, p));
         if (insee_net_room(net, q) == 0) {
             insee_packet first = net->pkt[p];
             insee_net_packet_free(net, p);
-            if (!message_app(eng, m)->drop_on_full) {
-                block(eng, task, node);
+            if (!message_app(wl, m)->drop_on_full) {
+                block(wl, task, node);
                 return FALSE;
             }
-            drop_rest(eng, m, &first);
+            drop_rest(wl, m, &first);
             break;
         }
-        net->pkt[p].id = ++eng->serial;
-        count_generated(eng, m, &net->pkt[p]);
-        if (eng->in_flight++ == 0)
-            eng->last_move = eng->now; /* a deadlock needs packets inside */
-        eng->msg[m].to_queue--;
+        net->pkt[p].id = ++wl->serial;
+        count_generated(wl, m, &net->pkt[p]);
+        wl->msg[m].to_queue--;
         insee_net_enqueue(net, q, p);
-        insee_engine_queue_wake(eng, q);
+        insee_vec_push(&wl->queued, q);
     }
-    eng->task_msg[task] = INSEE_NONE;
-    uint64_t next = eng->task_next[task];
-    if (eng->task_blocked_at[task] != INSEE_NEVER) {
-        if (eng->record)
-            eng->record(eng->record_ctx, task, NULL);
-        eng->report.source_stalls += eng->now - eng->task_blocked_at[task];
+    wl->task_msg[task] = INSEE_NONE;
+    uint64_t next = wl->task_next[task];
+    if (wl->task_blocked_at[task] != INSEE_NEVER) {
+        if (wl->record)
+            wl->record(wl->record_ctx, task, NULL, wl->now);
+        wl->env.report->source_stalls += wl->now - wl->task_blocked_at[task];
         if (next != INSEE_NEVER)
-            next += eng->now - eng->task_blocked_at[task];
-        eng->task_blocked_at[task] = INSEE_NEVER;
+            next += wl->now - wl->task_blocked_at[task];
+        wl->task_blocked_at[task] = INSEE_NEVER;
     }
-    if (eng->task_wake[task] < next)
-        next = eng->task_wake[task] > eng->now ? eng->task_wake[task] : eng->now + 1;
-    eng->task_wake[task] = INSEE_NEVER;
-    schedule_task(eng, task, next);
+    if (wl->task_wake[task] < next)
+        next = wl->task_wake[task] > wl->now ? wl->task_wake[task] : wl->now + 1;
+    wl->task_wake[task] = INSEE_NEVER;
+    schedule_task(wl, task, next);
     return TRUE;
 }
 
 /* A message between two tasks of one node: handed over after its phits
    would have crossed the consumption port, without touching the network.
    The heap orders by cycle, then message. */
-static void send_local(insee_engine *eng, uint32_t m)
+static void send_local(insee_workload *wl, uint32_t m)
 {
-    eng->msg[m].to_queue = 0;
-    insee_heap_push(&eng->local, eng->now + (uint64_t)eng->msg[m].msg.packets * eng->packet_phits,
-                    m);
+    wl->msg[m].to_queue = 0;
+    insee_heap_push(&wl->local,
+                    wl->now + (uint64_t)wl->msg[m].msg.packets * wl->env.packet_phits, m);
 }
 
 /* The message is whole at its destination: tell its application. */
-static void message_delivered(insee_engine *eng, uint32_t m)
+static void message_delivered(insee_workload *wl, uint32_t m)
 {
-    insee_app *a = message_app(eng, m);
+    insee_app *a = message_app(wl, m);
     a->rep->messages++;
-    if (a->traffic->delivered && eng->msg[m].lost == 0)
-        a->traffic->delivered(a->self, eng->msg[m].src_task - a->first_task, &eng->msg[m].msg,
-                              eng->now);
-    message_free(eng, m);
+    if (a->traffic->delivered && wl->msg[m].lost == 0)
+        a->traffic->delivered(a->self, wl->msg[m].src_task - a->first_task, &wl->msg[m].msg,
+                              wl->now);
+    message_free(wl, m);
 }
 
-void insee_workload_local(insee_engine *eng)
+void insee_workload_local(insee_workload *wl)
 {
-    while (next_local(eng) <= eng->now) {
-        uint32_t m = insee_heap_pop(&eng->local).task;
-        message_app(eng, m)->rep->local_messages++;
-        message_delivered(eng, m);
+    while (insee_workload_next_local(wl) <= wl->now) {
+        uint32_t m = insee_heap_pop(&wl->local).task;
+        message_app(wl, m)->rep->local_messages++;
+        message_delivered(wl, m);
     }
 }
 
-void insee_workload_due(insee_engine *eng, uint32_t task)
+/* The due task `task` is asked for a message. */
+static void task_due(insee_workload *wl, uint32_t task)
 {
-    insee_app *a = &eng->apps[eng->task_app[task]];
+    insee_app *a = &wl->apps[wl->task_app[task]];
     uint32_t local_task = task - a->first_task;
     insee_message msg = {0}; /* a plugin of an older minor leaves what it does not know 0 */
     uint64_t next = INSEE_NEVER;
-    set_due(eng, task, INSEE_NEVER);
-    if (eng->now >= a->stop)
+    set_due(wl, task, INSEE_NEVER);
+    if (wl->now >= a->stop)
         return; /* a job past its runtime: it only drains */
-    gboolean sends = a->traffic->emit(a->self, local_task, eng->now, &eng->task_rng[task], &msg,
+    gboolean sends = a->traffic->emit(a->self, local_task, wl->now, &wl->task_rng[task], &msg,
                                       &next);
-    if (next <= eng->now) {
-        insee_engine_fail(eng, "traffic plugin '%s' set task %u due again at cycle %"
+    if (next <= wl->now) {
+        insee_workload_fail(wl, "traffic plugin '%s' set task %u due again at cycle %"
                           G_GUINT64_FORMAT ", not after the current one", a->rep->name,
                           local_task, next);
         return;
     }
-    if (!sends || eng->gcc_skip) { /* gcc_skip: INSEE's congestion control drops the draw */
-        schedule_task(eng, task, next);
+    if (!sends || wl->skip_draws) { /* INSEE's congestion control drops the draw */
+        schedule_task(wl, task, next);
         return;
     }
     if (msg.dst >= a->tasks || msg.packets == 0) {
-        insee_engine_fail(eng, "traffic plugin '%s' sent a message of %u packets from task %u "
+        insee_workload_fail(wl, "traffic plugin '%s' sent a message of %u packets from task %u "
                           "to task %u (its application has %u tasks)", a->rep->name,
                           msg.packets, local_task, msg.dst, a->tasks);
         return;
     }
     if (a->io)
         msg.traffic_class = INSEE_TRAFFIC_IO;
-    if (eng->record)
-        eng->record(eng->record_ctx, task, &msg);
-    uint32_t m = message_new(eng, task);
-    eng->msg[m] = (insee_message_rec){
+    if (wl->record)
+        wl->record(wl->record_ctx, task, &msg, wl->now);
+    uint32_t m = message_new(wl, task);
+    wl->msg[m] = (insee_message_rec){
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
     };
-    if (eng->task_node[task] == eng->task_node[a->first_task + msg.dst]) {
-        send_local(eng, m);
-        schedule_task(eng, task, next);
+    if (wl->task_node[task] == wl->task_node[a->first_task + msg.dst]) {
+        send_local(wl, m);
+        schedule_task(wl, task, next);
         return;
     }
-    eng->task_msg[task] = m;
-    eng->task_next[task] = next;
-    queue_message(eng, task);
+    wl->task_msg[task] = m;
+    wl->task_next[task] = next;
+    queue_message(wl, task);
 }
 
-void insee_workload_room(insee_engine *eng, uint32_t node)
+void insee_workload_generate(insee_workload *wl)
 {
-    if (eng->now >= eng->window_end)
+    while (next_task_due(wl) <= wl->now)
+        task_due(wl, insee_heap_pop(&wl->due).task);
+}
+
+void insee_workload_room(insee_workload *wl, uint32_t node)
+{
+    if (wl->now >= wl->window_end)
         return; /* generation has stopped: pending messages are abandoned */
-    while (eng->node_blocked_head[node] != INSEE_NONE) {
-        uint32_t task = eng->node_blocked_head[node];
-        if (!queue_message(eng, task))
+    while (wl->node_blocked_head[node] != INSEE_NONE) {
+        uint32_t task = wl->node_blocked_head[node];
+        if (!queue_message(wl, task))
             return;
-        eng->node_blocked_head[node] = eng->task_blocked_next[task];
-        if (eng->node_blocked_head[node] == INSEE_NONE)
-            eng->node_blocked_tail[node] = INSEE_NONE;
+        wl->node_blocked_head[node] = wl->task_blocked_next[task];
+        if (wl->node_blocked_head[node] == INSEE_NONE)
+            wl->node_blocked_tail[node] = INSEE_NONE;
     }
 }
 
-gboolean insee_workload_idle(insee_engine *eng)
+insee_app *insee_workload_stuck_app(insee_workload *wl)
 {
-    return insee_workload_next_due(eng) == INSEE_NEVER && eng->in_flight == 0;
-}
-
-insee_app *insee_workload_stuck_app(insee_engine *eng)
-{
-    for (uint32_t i = 0; i < eng->n_apps; i++) {
-        insee_app *a = &eng->apps[i];
-        if (a->job != INSEE_NONE && !job_running(eng, a))
+    for (uint32_t i = 0; i < wl->n_apps; i++) {
+        insee_app *a = &wl->apps[i];
+        if (a->job != INSEE_NONE && !job_running(wl, a))
             continue; /* waiting for its nodes, or done */
         if (a->causal && !a->done && a->in_flight == 0 && a->due == a->late &&
             !a->traffic->finished(a->self))
@@ -510,27 +552,35 @@ insee_app *insee_workload_stuck_app(insee_engine *eng)
     return NULL;
 }
 
-gboolean insee_workload_apps_done(insee_engine *eng)
+insee_app *insee_workload_unfinished(insee_workload *wl)
+{
+    for (uint32_t i = 0; i < wl->n_apps; i++)
+        if (wl->apps[i].causal && !wl->apps[i].done)
+            return &wl->apps[i];
+    return NULL;
+}
+
+gboolean insee_workload_apps_done(insee_workload *wl)
 {
     gboolean all = TRUE;
-    for (uint32_t i = 0; i < eng->n_apps; i++) {
-        insee_app *a = &eng->apps[i];
+    for (uint32_t i = 0; i < wl->n_apps; i++) {
+        insee_app *a = &wl->apps[i];
         gboolean job = a->job != INSEE_NONE;
         if ((!a->causal && !job) || a->done)
             continue;
-        if (job && !job_running(eng, a)) {
+        if (job && !job_running(wl, a)) {
             all = FALSE;
             continue;
         }
         /* A job of open-ended traffic is done once its runtime is over and
            what it sent has arrived. */
-        gboolean over = a->causal ? a->traffic->finished(a->self) : eng->now + 1 >= a->stop;
+        gboolean over = a->causal ? a->traffic->finished(a->self) : wl->now + 1 >= a->stop;
         if (a->in_flight == 0 && over) {
             a->done = TRUE;
             a->rep->completed = TRUE;
-            a->rep->completion = eng->now + 1; /* the cycle just simulated counts */
+            a->rep->completion = wl->now + 1; /* the cycle just simulated counts */
             if (job)
-                insee_sched_done(eng->sched, a->job, (double)(eng->now + 1));
+                insee_sched_done(wl->sched, a->job, (double)(wl->now + 1));
         } else {
             all = FALSE;
         }
@@ -538,27 +588,62 @@ gboolean insee_workload_apps_done(insee_engine *eng)
     return all;
 }
 
-void insee_workload_delivered(insee_engine *eng, uint32_t p)
+void insee_workload_delivered(insee_workload *wl, uint32_t p)
 {
-    insee_net *net = &eng->net;
+    insee_net *net = wl->env.net;
     insee_packet *pk = &net->pkt[p];
-    insee_report *rep = &eng->report;
+    insee_report *rep = wl->env.report;
     rep->total_delivered++;
     rep->sum_delivered_ids += pk->id;
     uint32_t m = pk->msg;
-    insee_stats_on_delivered(&eng->stats, pk, eng->now);
-    if (insee_engine_in_window(eng, eng->now)) {
+    insee_stats_on_delivered(wl->env.stats, pk, wl->now);
+    if (in_window(wl)) {
         rep->delivered++;
         rep->hops += pk->hops;
-        insee_stat_add(&rep->latency_gen, eng->now - pk->born);
-        insee_stat_add(&rep->latency_inj, eng->now - pk->injected);
-        insee_app_report *ar = message_app(eng, m)->rep;
+        insee_stat_add(&rep->latency_gen, wl->now - pk->born);
+        insee_stat_add(&rep->latency_inj, wl->now - pk->injected);
+        insee_app_report *ar = message_app(wl, m)->rep;
         ar->delivered++;
         ar->hops += pk->hops;
-        insee_stat_add(&ar->latency_gen, eng->now - pk->born);
+        insee_stat_add(&ar->latency_gen, wl->now - pk->born);
     }
-    eng->in_flight--;
     insee_net_packet_free(net, p);
-    if (--eng->msg[m].to_deliver == 0)
-        message_delivered(eng, m);
+    if (--wl->msg[m].to_deliver == 0)
+        message_delivered(wl, m);
+}
+
+void insee_workload_packet_copied(insee_workload *wl, uint32_t m)
+{
+    wl->msg[m].to_deliver++;
+}
+
+/* Each job's allocation, for the Gantt chart of the HTML report: the
+   scheduler keeps a job's nodes until it is destroyed. */
+static void report_job_nodes(const insee_sched *s, insee_report *rep)
+{
+    for (uint32_t j = 0; j < insee_sched_jobs(s); j++) {
+        const insee_job_rec *job = insee_sched_job(s, j);
+        insee_app_report *ar = &rep->apps[job->app];
+        g_free(ar->job_node);
+        ar->job_nodes = job->node ? job->nodes : 0;
+        ar->job_node = g_memdup2(job->node, sizeof(uint32_t) * ar->job_nodes);
+    }
+}
+
+void insee_workload_report(insee_workload *wl)
+{
+    insee_report *rep = wl->env.report;
+    if (wl->sched) {
+        insee_sched_report(wl->sched, rep, "cycles", wl->bsld_min);
+        report_job_nodes(wl->sched, rep);
+    }
+    double phits = (double)wl->env.packet_phits;
+    for (uint32_t i = 0; i < wl->n_apps; i++) {
+        insee_app_report *ar = wl->apps[i].rep;
+        uint64_t measured = ar->completed ? ar->completion : rep->measure_cycles;
+        if (ar->job) /* a job is measured while it runs */
+            measured = ar->completed ? (uint64_t)(ar->job_end - ar->job_start) : 0;
+        if (ar->tasks && measured)
+            ar->accepted_load = (double)ar->delivered * phits / ((double)ar->tasks * measured);
+    }
 }

@@ -704,7 +704,7 @@ static uint32_t injector_for(insee_engine *eng, uint32_t dst)
     uint32_t p = insee_net_packet_new(&eng->net);
     eng->net.pkt[p].src = 0;
     eng->net.pkt[p].dst = dst;
-    uint32_t j = insee_workload_injector(eng, 0, p);
+    uint32_t j = insee_workload_injector(&eng->wl, 0, p);
     insee_net_packet_free(&eng->net, p);
     return j;
 }

@@ -194,14 +194,15 @@ Test(flow, the_network_is_the_graph_without_queues)
 static insee_flow_report run_kept(insee_experiment *exp, uint64_t keep_bytes, uint32_t threads)
 {
     insee_engine *eng = insee_experiment_engine(exp);
-    insee_flow_app apps[1] = {{.plugin = "uniform", .traffic = eng->apps[0].traffic,
-                               .self = eng->apps[0].self, .first_task = eng->apps[0].first_task,
-                               .tasks = eng->apps[0].tasks}};
+    insee_flow_app apps[1] = {{.plugin = "uniform", .traffic = eng->wl.apps[0].traffic,
+                               .self = eng->wl.apps[0].self,
+                               .first_task = eng->wl.apps[0].first_task,
+                               .tasks = eng->wl.apps[0].tasks}};
     insee_flow_setup setup = {
         .net = &eng->net, .router_name = "dally", .router = eng->router,
         .router_self = eng->router_self, .pstate_size = eng->net.pstate_size,
         .rstate_size = eng->rstate_size, .apps = apps, .n_apps = 1,
-        .task_node = eng->task_node, .seed = eng->seed, .rounds = 5, .keep_bytes = keep_bytes,
+        .task_node = eng->wl.task_node, .seed = eng->seed, .rounds = 5, .keep_bytes = keep_bytes,
         .threads = threads, .concurrent = threads > 1};
     insee_flow_report r;
     GError *err = NULL;
@@ -360,14 +361,14 @@ Test(flow, the_first_bad_flow_in_order_fails_the_run_on_any_threads)
     insee_engine *eng = insee_experiment_engine(exp);
     static const insee_traffic_vtable bad = {.size = sizeof bad, .round = bad_round};
     insee_flow_app apps[1] = {{.plugin = "bad", .traffic = &bad, .first_task = 0,
-                               .tasks = eng->apps[0].tasks}};
+                               .tasks = eng->wl.apps[0].tasks}};
     cr_assert_eq(apps[0].tasks, 4096);
     for (uint32_t threads = 1; threads <= 3; threads++) {
         insee_flow_setup setup = {
             .net = &eng->net, .router_name = "multistage", .router = eng->router,
             .router_self = eng->router_self, .pstate_size = eng->net.pstate_size,
             .rstate_size = eng->rstate_size, .apps = apps, .n_apps = 1,
-            .task_node = eng->task_node, .seed = 1, .rounds = 1, .threads = threads,
+            .task_node = eng->wl.task_node, .seed = 1, .rounds = 1, .threads = threads,
             .concurrent = TRUE};
         insee_flow_report r;
         GError *err = NULL;

@@ -71,13 +71,13 @@ Test(placement_file, two_applications_from_one_insee_file)
     insee_registry *reg;
     insee_experiment *exp = build_toml(toml, &cfg, &reg);
     const insee_engine *eng = insee_experiment_engine(exp);
-    cr_assert_eq(eng->n_apps, 2u);
+    cr_assert_eq(eng->wl.n_apps, 2u);
     for (uint32_t a = 0; a < 2; a++) {
-        cr_assert_eq(eng->apps[a].tasks, tasks[a]);
+        cr_assert_eq(eng->wl.apps[a].tasks, tasks[a]);
         for (uint32_t t = 0; t < tasks[a]; t++)
-            cr_assert_eq(eng->task_node[eng->apps[a].first_task + t], want[a][t],
+            cr_assert_eq(eng->wl.task_node[eng->wl.apps[a].first_task + t], want[a][t],
                          "application %u task %u on node %u, the file says %u", a, t,
-                         eng->task_node[eng->apps[a].first_task + t], want[a][t]);
+                         eng->wl.task_node[eng->wl.apps[a].first_task + t], want[a][t]);
     }
     GError *err = NULL;
     cr_assert(insee_experiment_run(exp, &err), "run: %s", err ? err->message : "?");

@@ -1,0 +1,239 @@
+/* kernel/workload/workload.h — the workload room: applications, tasks,
+ * messages cut into packets, completion (docs/architecture.md §8). Internal
+ * to the kernel: plugins see none of this.
+ *
+ * Contract
+ * --------
+ * The packet engine holds one insee_workload, embedded in insee_engine (the
+ * same lifetime, nothing to allocate, no pointer to follow on the hot path),
+ * and calls it at fixed points of a cycle. The workload never calls the
+ * engine nor reads its fields: what it uses of the network side it is given
+ * once (insee_workload_env: the network, where it creates packets and
+ * enqueues them; the stats collector and the report it counts into; the
+ * topology, for INSEE's injection policies), the clock the engine writes
+ * (insee_workload_cycle(), insee_workload_window()), and one port back, the
+ * router plugin's select_injector(), which needs a route context only the
+ * engine fills (NULL when the router has none).
+ *
+ * One cycle, in this order (kernel/engine/engine.c):
+ *  1. insee_workload_cycle(): the cycle, and whether the congestion control
+ *     drops this cycle's draws; before any other call of the cycle.
+ *  2. The cycle's network events: insee_workload_delivered() for a packet
+ *     consumed, insee_workload_packet_dropped() for one the network dropped,
+ *     insee_workload_packet_copied() for a multicast copy, and
+ *     insee_workload_room() when a slot of a node's injection queue frees
+ *     (its throttled tasks queue what now fits).
+ *  3. insee_workload_local() (messages between tasks of one node due now),
+ *     insee_workload_sched() (jobs' arrivals and starts), then, while
+ *     generation runs (now < window_end), insee_workload_generate().
+ *  4. After the network phases: insee_workload_apps_done() and
+ *     insee_workload_stuck_app() while a causal run is not done; then
+ *     insee_workload_next_due() and insee_workload_sched_next() say when the
+ *     workload has work again.
+ * insee_workload_window() whenever the measurement window moves (phases.c).
+ *
+ * Packets: room() and generate() queue packets in injection queues; each
+ * packet's queue is appended to `queued`, in order. Right after either call
+ * the engine counts each in flight and wakes its queue, then empties the
+ * vector; nothing between a packet's enqueue and that wake reads what the
+ * wake changes, so the order of a cycle is that of a direct call. Packets in
+ * the network are the engine's count; the workload counts messages.
+ *
+ * Errors: what a plugin does wrong (a wake of a task it does not have, a due
+ * cycle not after now, a message to nowhere, an injection queue that does
+ * not exist, a bridge's failed sync) is kept in `error` ("cycle N: ...",
+ * the first only); the engine ends the run after the cycle, keeping its own
+ * error when that came first.
+ *
+ * Plugins: the traffic plugins' start(), emit(), delivered() and finished(),
+ * and a bridge's sync() and deliver(), are called from these calls only;
+ * host->wake_task reaches insee_workload_wake(), which hands it to the flow
+ * engine's hook while one runs the tasks.
+ *
+ * Memory: the workload owns its task arrays, message records, heaps,
+ * `queued` and `error` (insee_workload_clear() frees them); `apps`, `bridge`
+ * and `sched` are the experiment's, which fills them before
+ * insee_workload_init() and frees them; the env's pointers are borrowed.
+ */
+#ifndef INSEE_KERNEL_WORKLOAD_H
+#define INSEE_KERNEL_WORKLOAD_H
+
+#include <glib.h>
+#include <insee/insee.h>
+
+#include "engine/events.h"
+#include "net/network.h"
+#include "stats/collect.h"
+#include "stats/report.h"
+
+G_BEGIN_DECLS
+
+/* One message a task sends: packets still to queue at the source, and still
+   to be consumed at the destination. */
+typedef struct insee_message_rec {
+    uint32_t src_task;
+    uint32_t to_queue;
+    uint32_t to_deliver;
+    uint32_t lost;        /* packets dropped: the message is never delivered */
+    uint32_t next_free;
+    insee_message msg;
+} insee_message_rec;
+
+/* One application: a traffic instance whose tasks are a contiguous range of
+   the workload's task ids, placed by its own placement. Plugins see local
+   task ids (0..tasks-1); the kernel adds first_task. */
+typedef struct insee_app {
+    const insee_traffic_vtable *traffic;
+    void *self;
+    uint32_t first_task, tasks;
+    gboolean drop_on_full;   /* [traffic] on_full = "drop" */
+    gboolean io;             /* [background] class = "io": every message is I/O */
+    gboolean causal;         /* the traffic has finished(): run until it is done */
+    gboolean done;           /* causal, finished and nothing of it left in flight */
+    uint64_t in_flight;      /* its messages not yet delivered (queuing, in the network, local) */
+    uint32_t due;            /* its tasks with a due cycle */
+    uint32_t late;           /* of those, due when generation has stopped */
+    insee_app_report *rep;   /* its figures, in the run's report */
+    uint32_t job;            /* its job in the workload's sched (scheduling.md), or INSEE_NONE */
+    uint64_t runtime;        /* a job of open-ended traffic: cycles it generates (0: causal) */
+    uint64_t stop;           /* generation stops at this cycle (INSEE_NEVER: when the run's does) */
+} insee_app;
+
+/* Which injection queue a new packet waits in, when the router has no
+   select_injector() (INSEE §2.3). */
+typedef enum insee_injection {
+    INSEE_INJECT_SHORTEST,            /* the queue with most room */
+    INSEE_INJECT_DOR,                 /* the queue of the first hop in dimension order */
+    INSEE_INJECT_DOR_SHORTEST,        /* dor's, or shortest when it is full */
+    INSEE_INJECT_SHORTEST_PROFITABLE, /* the roomiest among the minimal directions' */
+    INSEE_INJECT_LONGEST_PATH,        /* the direction with most hops to go */
+} insee_injection;
+
+/* What the workload is given for the whole run (borrowed). */
+typedef struct insee_workload_env {
+    insee_net *net;
+    insee_stats *stats;
+    insee_report *report;
+    const insee_topology_vtable *topo;
+    void *topo_self;
+    insee_injection injection;
+    uint64_t seed;
+    uint32_t packet_phits, phit_bytes;
+} insee_workload_env;
+
+/* The engine's one service to the workload: the router plugin's choice of
+   injection queue (an index at the node) for packet p of `node`, not yet
+   queued. Set by the engine; select_injector NULL: the router has none. */
+typedef struct insee_workload_port {
+    uint32_t (*select_injector)(void *ctx, uint32_t node, uint32_t p);
+    void *ctx;
+} insee_workload_port;
+
+typedef struct insee_workload {
+    /* the experiment's, set before insee_workload_init() */
+    insee_app *apps;          /* n_apps applications, in configuration order */
+    uint32_t n_apps;
+    uint32_t tasks;           /* of all applications */
+    struct insee_bridge_app *bridge; /* [bridge]: the application it drives (bridge.h) */
+    struct insee_sched *sched; /* jobs: their queue and nodes (sched.h); NULL when none */
+    double bsld_min;           /* jobs: the bounded slowdown's floor, cycles */
+
+    insee_workload_port port; /* the engine's, set before the run */
+    /* engine = "dynamic": insee_workload_wake() reaches the flow engine
+       while it runs (flow/flow.h). */
+    void (*flow_wake)(void *ctx, uint32_t app, uint32_t task, uint64_t at);
+    void *flow_ctx;
+    /* insee trace export of a run (export.h): every message a task emits,
+       at `now`, before it is queued, and (msg NULL) the cycle a message held
+       back by a full injection queue is queued whole. NULL: none. */
+    void (*record)(void *ctx, uint32_t task, const insee_message *msg, uint64_t now);
+    void *record_ctx;
+
+    /* the clock, written by the engine only */
+    uint64_t now;
+    uint64_t window_start, window_end; /* measurement window; generation stops at its end */
+    gboolean skip_draws;               /* gcc_count = "insee": the due sources skip their draws */
+
+    insee_vec queued;         /* injection queue of each packet queued by the last call */
+    GError *error;            /* the first error, for the engine to take */
+
+    /* the workload's own */
+    insee_workload_env env;
+    uint32_t *task_app;       /* the application of each task */
+    uint32_t *task_node;      /* filled by the experiment's placements (a job's when it starts) */
+    insee_rng *task_rng;
+    insee_rng *node_rng;      /* per node: packet salts */
+    uint64_t *task_due;       /* the due cycle the heap holds for the task, or INSEE_NEVER */
+    uint64_t *task_next;      /* due cycle to use once its message is queued */
+    uint32_t *task_msg;       /* message still being queued, or INSEE_NONE */
+    uint64_t *task_blocked_at;
+    uint64_t *task_wake;      /* earliest wake asked while its message was queuing */
+    uint32_t *task_blocked_next;
+    uint32_t *node_blocked_head, *node_blocked_tail;
+    insee_message_rec *msg;
+    uint32_t msg_cap, msg_free;
+    uint64_t serial;          /* ids of queued packets */
+    insee_heap local;         /* messages between tasks of one node: (cycle, message) */
+    insee_heap due;           /* (due cycle, task) */
+} insee_workload;
+
+/* apps, n_apps and tasks set; task_node: the node of each task (copied). */
+void insee_workload_init(insee_workload *wl, const insee_workload_env *env,
+                         const uint32_t *task_node);
+void insee_workload_clear(insee_workload *wl);
+
+/* The clock (see the contract above). */
+void insee_workload_cycle(insee_workload *wl, uint64_t now, gboolean skip_draws);
+void insee_workload_window(insee_workload *wl, uint64_t start, uint64_t end);
+
+/* Cycle 0 (the clock set to it): the tasks of every application that is
+   not a job start. */
+void insee_workload_start(insee_workload *wl);
+/* Every task due now (and not past its job's runtime) is asked for a
+   message, which is queued, sent locally, or held for room. */
+void insee_workload_generate(insee_workload *wl);
+/* A slot of `node`'s injection queues freed: its throttled tasks queue what
+   fits. */
+void insee_workload_room(insee_workload *wl, uint32_t node);
+/* The injection queue (index at the node) packet p, not yet queued, waits in. */
+uint32_t insee_workload_injector(insee_workload *wl, uint32_t node, uint32_t p);
+/* Packet p was consumed at its destination; the workload frees it. */
+void insee_workload_delivered(insee_workload *wl, uint32_t p);
+/* Packet `id` of message m ends without delivery (dropped). */
+void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id);
+/* The network made one more packet of message m (a multicast copy). */
+void insee_workload_packet_copied(insee_workload *wl, uint32_t m);
+/* Task `task` of application `app` (a local id from its plugin). */
+void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t task, uint64_t at);
+/* The next cycle a task is due (stale heap entries dropped) or a local
+   message is handed over, or INSEE_NEVER. */
+uint64_t insee_workload_next_due(insee_workload *wl);
+/* The next cycle a local message is handed over, or INSEE_NEVER. */
+uint64_t insee_workload_next_local(const insee_workload *wl);
+/* Hand over the local messages due now. */
+void insee_workload_local(insee_workload *wl);
+/* A causal application that can no longer progress: nothing of it due
+   before generation stops, no message of it on its way, not finished. NULL
+   when none; another application's traffic does not keep it alive. */
+insee_app *insee_workload_stuck_app(insee_workload *wl);
+/* The first causal application not done, or NULL. */
+insee_app *insee_workload_unfinished(insee_workload *wl);
+/* Mark the causal applications that have finished; TRUE when all have. */
+gboolean insee_workload_apps_done(insee_workload *wl);
+/* Jobs (sched.h): start() the tasks of application `app`, whose task_node
+   the caller has just set, from now on. */
+void insee_workload_start_app(insee_workload *wl, uint32_t app);
+/* The scheduler's turn at the top of a cycle: arrivals, selection, starts
+   (nothing without jobs). */
+void insee_workload_sched(insee_workload *wl);
+/* The next cycle the scheduler needs (an arrival, the cycle a job's runtime
+   ends), or INSEE_NEVER. */
+uint64_t insee_workload_sched_next(insee_workload *wl);
+/* After the run, once the report's measure_cycles is set: the jobs' figures
+   and each application's accepted load. */
+void insee_workload_report(insee_workload *wl);
+/* Record the first error (printf-style), for the engine to take. */
+void insee_workload_fail(insee_workload *wl, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+G_END_DECLS
+#endif
