@@ -772,6 +772,49 @@ Test(engine, injection_policies_choose_the_queue_insee_does)
     }
 }
 
+/* The workload room driven alone, as the engine drives it (workload.h):
+   every packet it queues comes back once in `queued`, naming the injection
+   queue that holds it, and it counts nothing of the engine's. At load 1
+   the queues fill, so throttled tasks are part of it. */
+Test(engine, the_workload_hands_back_every_packet_it_queues)
+{
+    char *toml = experiment("plugin = \"torus\"\ndims = [4, 4]", "plugin = \"dally\"", 1.0, NULL);
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    insee_engine *eng = insee_experiment_engine(exp);
+    insee_workload *wl = insee_experiment_workload(exp);
+    const insee_net *net = &eng->net;
+    uint32_t *listed = g_new0(uint32_t, net->queues);
+    uint64_t queued = 0;
+    insee_workload_window(wl, 0, 1000);
+    insee_workload_start(wl);
+    for (uint64_t c = 0; c < 200; c++) {
+        insee_workload_cycle(wl, c, FALSE);
+        insee_workload_generate(wl);
+        for (uint32_t i = 0; i < wl->queued.len; i++)
+            listed[wl->queued.v[i]]++;
+        queued += wl->queued.len;
+        wl->queued.len = 0;
+    }
+    cr_assert_gt(queued, 0);
+    cr_assert_eq(queued, eng->report.total_generated);
+    for (uint32_t q = 0; q < net->queues; q++)
+        cr_assert_eq(listed[q], net->q[q].count, "queue %u holds %u packets, %u listed", q,
+                     net->q[q].count, listed[q]);
+    cr_assert_eq(eng->in_flight, 0);
+    cr_assert_eq(eng->error, NULL);
+    insee_workload_wake(wl, 0, 1000, 300);
+    cr_assert(wl->error && strstr(wl->error->message, "cycle 199: traffic plugin 'traffic' woke "
+                                                      "task 1000 (its application has 16 tasks)"),
+              "%s", wl->error ? wl->error->message : "no error");
+    g_free(listed);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    g_free(toml);
+}
+
 /* Every policy runs end to end and drains with several injection queues. */
 Test(engine, injection_policies_drain)
 {
