@@ -18,15 +18,17 @@
  * One cycle, in this order (kernel/engine/engine.c):
  *  1. insee_workload_cycle(): the cycle, and whether the congestion control
  *     drops this cycle's draws; before any other call of the cycle.
- *  2. The cycle's network events: insee_workload_delivered() for a packet
- *     consumed, insee_workload_packet_dropped() for one the network dropped,
- *     insee_workload_packet_copied() for a multicast copy, and
- *     insee_workload_room() when a slot of a node's injection queue frees
- *     (its throttled tasks queue what now fits).
+ *  2. The cycle's events: insee_workload_delivered() for each packet
+ *     consumed, insee_workload_room() when a slot of a node's injection
+ *     queue frees (its throttled tasks queue what now fits).
  *  3. insee_workload_local() (messages between tasks of one node due now),
  *     insee_workload_sched() (jobs' arrivals and starts), then, while
  *     generation runs (now < window_end), insee_workload_generate().
- *  4. After the network phases: insee_workload_apps_done() and
+ *  4. The requests and arbitration: insee_workload_packet_dropped() for a
+ *     packet a router drops, insee_workload_packet_copied() for a multicast
+ *     copy, insee_workload_delivered() for a packet of one phit consumed
+ *     at once.
+ *  5. After the cycle: insee_workload_apps_done() and
  *     insee_workload_stuck_app() while a causal run is not done; then
  *     insee_workload_next_due() and insee_workload_sched_next() say when the
  *     workload has work again.
