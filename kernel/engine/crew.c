@@ -1,10 +1,14 @@
 /* kernel/engine/crew.c — see crew.h. */
 #include "engine/crew.h"
 
-/* Spins of a waiting worker before it sleeps: long enough to span a
-   cycle's serial work on a large network, short enough that an idle crew
-   gives its cores back within a fraction of a millisecond. */
-#define SPINS 20000
+/* Spins of a waiting worker before it sleeps (yielding its core after the
+   first EAGER_SPINS, a good fraction of a second in all): a cycle's serial
+   work on a large network is short, and waking a sleeping worker costs
+   more than a cycle's share of work there (with 20 000 spins and no yield
+   two threads were slower than one on a 32x32 torus). */
+#define SPINS 100000
+/* Spins before a waiting thread also yields its core at each turn. */
+#define EAGER_SPINS 1000
 
 struct insee_crew {
     uint32_t workers, min_items;
@@ -43,6 +47,8 @@ static gint next_job(insee_crew *c, gint seen)
         gint g = g_atomic_int_get(&c->generation);
         if (g != seen)
             return g;
+        if (spin >= EAGER_SPINS)
+            g_thread_yield(); /* more threads than free cores: let the caller run */
     }
     g_mutex_lock(&c->lock);
     g_atomic_int_inc(&c->sleepers); /* atomic as well: read by publish() */
@@ -125,8 +131,9 @@ void insee_crew_run(insee_crew *c, insee_crew_fn fn, void *ctx, uint32_t n)
     g_atomic_int_set(&c->done, 0);
     publish(c);
     run_chunk(c, 0);
-    while ((uint32_t)g_atomic_int_get(&c->done) < c->workers - 1)
-        ;
+    for (uint32_t spin = 0; (uint32_t)g_atomic_int_get(&c->done) < c->workers - 1; spin++)
+        if (spin >= EAGER_SPINS)
+            g_thread_yield();
 }
 
 void insee_crew_free(insee_crew *c)

@@ -197,6 +197,7 @@ typedef struct insee_engine {
        the topology may be asked from several threads at once; else 1. */
     uint32_t threads;
     struct insee_crew *crew;     /* while the run lasts, when threads > 1 */
+    uint32_t crew_min_heads;     /* fewer active heads than this decide on one thread */
     insee_decision *decision;    /* per active entry, with the crew */
     uint32_t decision_cap;
     uint32_t decide_from;        /* the first entry the crew decides for */

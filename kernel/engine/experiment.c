@@ -1363,7 +1363,7 @@ static uint32_t router_properties(const insee_engine *eng)
 
 /* Networks with fewer routers than this run on one thread unless
    [simulation] threads asks for more: a cycle has too few heads to share. */
-#define PACKET_THREADS_MIN_ROUTERS 1024u
+#define PACKET_THREADS_MIN_ROUTERS 4096u
 
 /* The packet engine's workers: [simulation] threads (0: the cores the
    process may use, on a network large enough to gain), when the router is

@@ -1450,12 +1450,20 @@ Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
 /* [simulation] threads: a pure router's heads decide on a crew of workers
    sharing the active list in chunks, then act in list order (engine.c).
    The run must be the same, figure for figure, on 1, 2 and 3 threads, the
-   crew must have shared the work, and a router that is not pure runs on
-   one thread whatever is asked. */
+   crew must have shared the work (here in every cycle, however few the
+   heads), and a router that is not pure runs on one thread whatever is
+   asked. */
 typedef struct threads_run {
     uint32_t used;
     uint64_t shared;
 } threads_run;
+
+/* Every cycle's decisions shared, however few the heads. */
+static void tune_threads(insee_engine *eng, void *data)
+{
+    (void)data;
+    eng->crew_min_heads = 1;
+}
 
 static void look_threads(insee_engine *eng, void *data)
 {
@@ -1469,7 +1477,7 @@ static insee_report run_on_threads(const char *toml, uint32_t threads, uint32_t 
 {
     char *text = g_strdup_printf("[simulation]\nthreads = %u\n%s", threads, toml);
     threads_run t = {0};
-    insee_report rep = run_engine(text, NULL, look_threads, &t);
+    insee_report rep = run_engine(text, tune_threads, look_threads, &t);
     g_free(text);
     *used = t.used;
     *shared = t.shared;
@@ -1479,15 +1487,15 @@ static insee_report run_on_threads(const char *toml, uint32_t threads, uint32_t 
 Test(engine, threads_give_the_same_run)
 {
     static const char *const runs[] = {
-        /* Dally basic on a 32x32 torus, saturated and below */
-        "warmup = 0\ncycles = 1500\n[topology]\nplugin = \"torus\"\ndims = [32, 32]\n"
+        /* Dally basic on a 16x16 torus, saturated and below */
+        "warmup = 0\ncycles = 600\n[topology]\nplugin = \"torus\"\ndims = [16, 16]\n"
         "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
         "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
-        "warmup = 0\ncycles = 1500\n[topology]\nplugin = \"torus\"\ndims = [32, 32]\n"
+        "warmup = 0\ncycles = 600\n[topology]\nplugin = \"torus\"\ndims = [16, 16]\n"
         "[router]\nplugin = \"dally\"\nmode = \"basic\"\nconsumption = \"single\"\n"
         "[traffic]\nplugin = \"uniform\"\nload = 0.25\nlength_dist = \"uniform\"\n",
         /* updown's lowest port first on a fat tree, saturated */
-        "warmup = 0\ncycles = 1500\n[topology]\nplugin = \"kary-ntree\"\nk = 8\nn = 3\n"
+        "warmup = 0\ncycles = 600\n[topology]\nplugin = \"kary-ntree\"\nk = 8\nn = 3\n"
         "[router]\nplugin = \"updown\"\nselect = \"first\"\nvcs = 2\n"
         "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
     };
