@@ -12,6 +12,10 @@
 # of this machine's caches), on 4 k- and 32 k-node tori where the engine
 # is memory-bound; slower.
 #
+# Runs are on one thread ([simulation] threads = 1, a key builds before
+# the static engine's threads do not know): a waiting thread's spinning
+# would count as work.
+#
 # BUILD_DIR defaults to build-bench, SOURCE_DIR (the tree built there) to
 # this one; the experiments are always this tree's (bench/compare.sh counts
 # an older commit's build on them).
@@ -42,7 +46,7 @@ count() {
   shift
   [[ $cache == 0 ]] || tool=(--tool=cachegrind --cache-sim=yes)
   valgrind "${tool[@]}" --"${tool[0]#--tool=}"-out-file="$scratch/cg" \
-    "$build/insee" run --set simulation.phases=fixed --set simulation.warmup=1000 \
+    "$build/insee" run --set simulation.phases=fixed --set simulation.warmup=1000 --set simulation.threads=1 \
     --set "simulation.cycles=$cycles" --set "stats.json=$scratch/run.json" "$@" >/dev/null 2>"$scratch/log" ||
     { cat "$scratch/log" >&2; exit 1; }
   # callgrind's summary is Ir alone; cachegrind's lists Ir I1mr ILmr Dr D1mr

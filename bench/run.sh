@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark: builds insee in Release and runs the reference experiments
-# (tori at 30 % of their capacity 8/k under uniform traffic) plus a BlueGene/L-sized 64x32x32 torus for memory. Prints,
+# (tori at 30 % of their capacity 8/k under uniform traffic) plus a BlueGene/L-sized 64x32x32 torus for memory, on one thread,
+# then a 32x32x32 torus on one thread and on every core. Prints,
 # for each, simulated cycles/s, packet-hops/s and peak RSS as reported by
 # insee itself. Compare figures side by side on one machine, as ratios.
 #
@@ -29,7 +30,7 @@ run() {
   local label=$1 dims=$2 load=$3 warmup=$4 cycles=$5 out router
   shift 5
   router=$(printf '%s' "${*:-dally basic}" | sed 's/--set router\.//g; s/plugin=//; s/mode=//')
-  out=$("$build/insee" run "$root/bench/reference.toml" \
+  out=$("$build/insee" run "$root/bench/reference.toml" --set "simulation.threads=${threads:-1}" \
         --set "topology.dims=$dims" --set "traffic.load=$load" \
         --set "simulation.warmup=$warmup" --set "simulation.cycles=$cycles" "$@")
   awk -v label="$label" -v load="$load" -v router="$router" '
@@ -59,6 +60,13 @@ run 32x32    "[32,32]"    0.075  1000 100000  "${smart[@]}"
 run 32x32    "[32,32]"    0.075  1000 100000  "${adaptive[@]}"
 run 64x64    "[64,64]"    0.0375 1000 30000   "${smart[@]}"
 run 64x64    "[64,64]"    0.0375 1000 30000   "${adaptive[@]}"
+
+# The same large torus on every core ([simulation] threads = 0): the
+# routing decisions of each cycle shared, the results the same
+echo
+echo "threads: 1, then every core (wall time; the results are the same)"
+run 32x32x32 "[32,32,32]" 0.1    500  1000
+threads=0 run 32x32x32 "[32,32,32]" 0.1    500  1000
 
 echo
 printf "%-22s %9s %9s %10s\n" "topology set-up" routers nodes seconds
