@@ -1415,19 +1415,19 @@ Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
 {
     static const char *const runs[] = {
         /* pure: Dally basic, saturated */
-        "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"torus\"\n"
+        "[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"torus\"\n"
         "dims = [8, 8]\n[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
         "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
         /* steady: updown's room order on a fat tree, several candidates */
-        "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"kary-ntree\"\n"
+        "[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"kary-ntree\"\n"
         "k = 4\nn = 3\n[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 2\n"
         "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
         /* steady, one VC: every set of candidates (at most the 4 up ports) is kept */
-        "[simulation]\nwarmup = 0\ncycles = 3000\npacket_phits = 16\n[topology]\n"
+        "[simulation]\nwarmup = 0\ncycles = 2000\npacket_phits = 16\n[topology]\n"
         "plugin = \"kary-ntree\"\nk = 4\nn = 3\n[router]\nplugin = \"updown\"\n"
         "select = \"room\"\nvcs = 1\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
         /* steady: Dally improved with the roomier VC first */
-        "[simulation]\nwarmup = 0\ncycles = 3000\n[topology]\nplugin = \"torus\"\n"
+        "[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"torus\"\n"
         "dims = [8, 8]\n[router]\nplugin = \"dally\"\nmode = \"improved\"\n"
         "vc_choice = \"room\"\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
     };
