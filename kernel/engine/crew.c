@@ -107,11 +107,6 @@ insee_crew *insee_crew_new(uint32_t workers, uint32_t min_items, GError **err)
     return c;
 }
 
-uint32_t insee_crew_workers(const insee_crew *crew)
-{
-    return crew->workers;
-}
-
 uint64_t insee_crew_shared(const insee_crew *crew)
 {
     return crew->shared;

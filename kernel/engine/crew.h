@@ -30,7 +30,6 @@ typedef void (*insee_crew_fn)(void *ctx, uint32_t worker, uint32_t from, uint32_
 /* W >= 2 workers (the caller and W - 1 threads); NULL with `err` set when a
    thread cannot be started. */
 insee_crew *insee_crew_new(uint32_t workers, uint32_t min_items, GError **err);
-uint32_t insee_crew_workers(const insee_crew *crew);
 /* Jobs so far that were shared by the whole crew (not run on the caller
    alone for being short). */
 uint64_t insee_crew_shared(const insee_crew *crew);

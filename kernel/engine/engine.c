@@ -42,9 +42,11 @@ void insee_engine_fail(insee_engine *eng, const char *fmt, ...)
    once the workload has one, so when both are set the engine's came first. */
 static gboolean failed(insee_engine *eng)
 {
-    if (!eng->error)
-        eng->error = g_steal_pointer(&eng->wl.error);
-    g_clear_error(&eng->wl.error);
+    if (G_UNLIKELY(eng->wl.error)) { /* asked at every turn of the loop */
+        if (!eng->error)
+            eng->error = g_steal_pointer(&eng->wl.error);
+        g_clear_error(&eng->wl.error);
+    }
     return eng->error != NULL;
 }
 

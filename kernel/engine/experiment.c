@@ -1364,6 +1364,8 @@ static uint32_t router_properties(const insee_engine *eng)
 /* Networks with fewer routers than this run on one thread unless
    [simulation] threads asks for more: a cycle has too few heads to share. */
 #define PACKET_THREADS_MIN_ROUTERS 4096u
+/* A decision names its worker in a byte (engine.h). */
+#define PACKET_THREADS_MAX 255u
 
 /* The packet engine's workers: [simulation] threads (0: the cores the
    process may use, on a network large enough to gain), when the router is
@@ -1380,9 +1382,9 @@ static uint32_t packet_threads(insee_experiment *exp)
         (props & INSEE_ROUTE_MULTICAST) || !(info.flags & INSEE_TOPO_CONCURRENT))
         return 1;
     uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
-    if (asked)
-        return MIN(asked, 255u);
-    return eng->net.routers >= PACKET_THREADS_MIN_ROUTERS ? g_get_num_processors() : 1;
+    if (!asked)
+        asked = eng->net.routers >= PACKET_THREADS_MIN_ROUTERS ? g_get_num_processors() : 1;
+    return MIN(asked, PACKET_THREADS_MAX);
 }
 
 /* A multicast router serialises its heads itself and learns that one left

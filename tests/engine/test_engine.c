@@ -1522,3 +1522,28 @@ Test(engine, threads_give_the_same_run)
                    2, &used, &shared);
     cr_assert_eq(used, 1, "a router that is not pure ran on %u threads", used);
 }
+
+/* threads = 0 (the default): every core the process may use on a network
+   of 4096 routers or more, one thread below. */
+Test(engine, threads_by_default_follow_the_network_size)
+{
+    static const struct {
+        const char *dims;
+        uint32_t threads;
+    } cases[] = {{"[32, 32]", 1}, {"[64, 64]", 0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = %s\n"
+                                     "[router]\nplugin = \"dally\"\nmode = \"basic\"\n",
+                                     cases[i].dims);
+        insee_config *cfg;
+        insee_registry *reg;
+        insee_experiment *exp = build_toml(toml, &cfg, &reg);
+        uint32_t want = cases[i].threads ? cases[i].threads : MIN(g_get_num_processors(), 255u);
+        cr_assert_eq(insee_experiment_engine(exp)->threads, want, "dims %s: %u threads, not %u",
+                     cases[i].dims, insee_experiment_engine(exp)->threads, want);
+        insee_experiment_free(exp);
+        insee_registry_free(reg);
+        insee_config_free(cfg);
+        g_free(toml);
+    }
+}
