@@ -124,8 +124,11 @@ void insee_engine_prepare(insee_engine *eng)
     eng->crew_min_heads = 256 * eng->threads;
     eng->sets = g_new0(insee_cand_vec, eng->threads);
     /* The farthest event: a link's packet done, or a slot freed, L cycles
-       on. */
-    insee_wheel_init(&eng->wheel, eng->packet_phits + 1);
+       on; a head ready at the next router past its cable and pipeline. */
+    uint32_t longest_cable = eng->cable_cycles;
+    for (uint32_t gp = 0; eng->cable && gp < net->ports_total; gp++)
+        longest_cable = MAX(longest_cable, eng->cable[gp]);
+    insee_wheel_init(&eng->wheel, eng->packet_phits + 1 + longest_cable + eng->router_cycles);
     if (eng->router->select_injector)
         eng->wl.port = (insee_workload_port){.select_injector = select_injector, .ctx = eng};
 }
@@ -133,6 +136,7 @@ void insee_engine_prepare(insee_engine *eng)
 void insee_engine_clear(insee_engine *eng)
 {
     g_free(eng->rstate);
+    g_free(eng->cable);
     g_free(eng->astate);
     g_free(eng->router_rng);
     g_free(eng->arb_rng);
@@ -228,9 +232,16 @@ static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
     return p;
 }
 
+static void keep_moving(insee_engine *eng, uint64_t until)
+{
+    if (until > eng->last_move)
+        eng->last_move = until;
+}
+
 /* q's first packet may now head the queue: make it a routing candidate,
-   from this cycle or from its arrival (a HEAD_READY event), unless q is
-   already active or still sending its previous head. */
+   from this cycle or from its arrival past its cable and its router's
+   pipeline (a HEAD_READY event), unless q is already active or still
+   sending its previous head. */
 static void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
@@ -322,6 +333,8 @@ static void take_queued(insee_engine *eng)
             eng->last_move = eng->now; /* a deadlock needs packets inside */
         insee_engine_queue_wake(eng, queued->v[i]);
     }
+    if (queued->len && eng->router_cycles) /* they are in their routers' pipelines */
+        keep_moving(eng, eng->now + eng->router_cycles);
     queued->len = 0;
 }
 
@@ -663,7 +676,7 @@ static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
     if (net->q[q].in_done > eng->now) /* its tail will not arrive: discarded as it comes */
         net->q[q].in_done = eng->now;
     eng->in_flight--;
-    eng->last_move = eng->now;
+    keep_moving(eng, eng->now);
     eng->report.total_dropped_network++;
     insee_workload_packet_dropped(&eng->wl, net->pkt[p].msg, net->pkt[p].id);
     insee_net_packet_free(net, p);
@@ -791,12 +804,6 @@ static void request_phase(insee_engine *eng)
 
 /* Phits keep moving until cycle `until` (a tail crossing a link or being
    consumed): no deadlock before then. */
-static void keep_moving(insee_engine *eng, uint64_t until)
-{
-    if (until > eng->last_move)
-        eng->last_move = until;
-}
-
 /* Packet p's head leaves queue q now (onto a link, or into consumption). */
 static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
 {
@@ -822,33 +829,40 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
 {
     insee_net *net = &eng->net;
     uint32_t L = eng->packet_phits;
+    uint32_t cable = eng->cable ? eng->cable[gp] : eng->cable_cycles;
     uint32_t p = net->ovc[ovc].wait;
-    uint32_t vc = ovc - gp * net->vcs;
+    uint32_t vc = ovc - gp * net->vcs, dq = net->peer_queue[gp] + vc;
     insee_packet *pk = &net->pkt[p];
     net->ovc[ovc].wait = INSEE_NONE;
     net->link[gp].waiting--;
     net->link[gp].rr = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
     net->link[gp].free_at = eng->now + L;
     net->ovc[ovc].free_at = eng->now + L;
-    keep_moving(eng, eng->now + L - 1);
+    /* The tail arrives at now + L - 1 + cable; the head is in the next
+       router's pipeline until ready. */
+    keep_moving(eng, eng->now + cable + MAX(L - 1, eng->router_cycles));
     schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
     if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
         head_leaves(eng, net->ovc[ovc].src, pk);
         net->q[net->ovc[ovc].src].out_done = eng->now + L;
     }
-    net->q[net->peer_queue[gp] + vc].in_done = eng->now + L;
+    net->q[dq].in_done = eng->now + L + cable;
     pk->hops++;
-    pk->ready = eng->now + 1;
+    pk->ready = eng->now + 1 + cable + eng->router_cycles;
     eng->report.total_packet_hops++;
     if (insee_engine_in_window(eng, eng->now))
         eng->report.packet_hops++;
     insee_stats_on_hop(&eng->stats, pk, ovc, eng->now);
-    uint32_t dq = net->peer_queue[gp] + vc;
-    /* The head is routable next cycle. Links start after this cycle's
-       requests: joining the active list now is the same as a HEAD_READY
-       event at now + 1, without the wheel. */
-    if (insee_net_link(net, dq, p) && !(net->q[dq].flags & INSEE_Q_DEPARTING))
+    if (!insee_net_link(net, dq, p) || (net->q[dq].flags & INSEE_Q_DEPARTING))
+        return;
+    /* Routable next cycle: links start after this cycle's requests, so
+       joining the active list now is the same as a HEAD_READY event at
+       now + 1, without the wheel. Later, past a cable or a pipeline: the
+       event. */
+    if (pk->ready == eng->now + 1)
         activate(eng, dq, p);
+    else
+        insee_engine_queue_wake(eng, dq);
 }
 
 /* Phase 5: every free link with reserved VCs starts one of them, the first
@@ -896,7 +910,7 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
 {
     insee_net *net = &eng->net;
     uint32_t q = rq->queue;
-    eng->last_move = eng->now;
+    keep_moving(eng, eng->now);
     if (rq->out >= net->ovcs) {
         grant_consumption(eng, rq);
         return;
@@ -963,7 +977,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
 {
     insee_net *net = &eng->net;
     uint32_t L = eng->packet_phits;
-    eng->last_move = eng->now;
+    keep_moving(eng, eng->now);
     if (eng->call_forwarded) {
         insee_route_ctx ctx;
         insee_engine_route_ctx(eng, q, net->q[q].head, &ctx);

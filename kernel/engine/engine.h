@@ -136,6 +136,12 @@ typedef struct insee_engine {
     uint64_t seed;
     uint32_t packet_phits;
     uint32_t phit_bytes;
+    /* [network] (net/timing.h): cycles a head spends in a router's pipeline
+       once at the front of its input queue, and on a cable beyond the one
+       cycle every hop takes: the same for every cable, or per global port. */
+    uint32_t router_cycles;
+    uint32_t cable_cycles;
+    uint32_t *cable;         /* per global port, or NULL: cable_cycles everywhere */
     gboolean single_consumption;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
     double ipr;                /* in-transit priority: fraction of arbitrations */

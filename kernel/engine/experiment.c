@@ -22,6 +22,7 @@
 #include "workload/swf.h"
 #include "net/faults.h"
 #include "net/memory.h"
+#include "net/timing.h"
 #include "stats/json.h"
 #include "stats/output.h"
 #include "stats/trace.h"
@@ -70,7 +71,8 @@ enum { ENGINE_PACKET, ENGINE_STATIC, ENGINE_DYNAMIC };
     {"threads", INSEE_PARAM_INT, "0", 0, 4096, NULL, NULL,                                \
      "threads a run may use (0: the cores the process may use); results are the same "    \
      "for any number. The static engine walks its flows on them when its router and "     \
-     "topology allow it (docs/flow.md); the packet and dynamic engines run on one"}
+     "topology allow it (docs/flow.md); the packet engine shares its routing decisions "   \
+     "among them when the router is pure (docs/engine.md); the dynamic engine runs on one"}
 /* The dynamic engine reads them too: a message given in packets is
    packets x packet_phits x phit_bytes bytes. */
 #define PACKET_PHITS_PARAM                                                                \
@@ -361,6 +363,7 @@ static const section sections[] = {
     {"sweep", 0, NULL, sweep_params},
     {"flow", 0, NULL, flow_params},
     {"faults", 0, NULL, faults_params},
+    {"network", 0, NULL, insee_timing_params},
     {"storage", 0, NULL, insee_storage_params},
     {"topology", INSEE_KIND_TOPOLOGY, "torus", NULL},
     {"router", INSEE_KIND_ROUTER, "bubble", router_params},
@@ -817,6 +820,13 @@ static gboolean check_engine(const insee_experiment *exp, GError **err)
         return refuse_unread(exp, "flow", flow_params, no_params, "packet", err);
     }
     const char *name = engine_name(exp);
+    if (insee_config_has_section(exp->cfg, "network")) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] gives the packet engine's cycle, cables and router pipelines "
+                    "and means nothing to engine = \"%s\"; remove it (the dynamic engine's "
+                    "links take their bandwidth from [flow] link_gbps)", name);
+        return FALSE;
+    }
     static const char *const tables[] = {"arbiter", "bridge"};
     for (guint i = 0; i < G_N_ELEMENTS(tables); i++) {
         if (insee_config_has_section(exp->cfg, tables[i])) {
@@ -886,7 +896,8 @@ static gboolean bind_sections(insee_experiment *exp, GError **err)
         if (sec->kernel_params == plugins_params)
             continue; /* bound before the registry scan: insee_experiment_plugin_dirs() */
         if ((sec->kernel_params == sweep_params || sec->kernel_params == faults_params ||
-             sec->kernel_params == insee_storage_params) &&
+             sec->kernel_params == insee_storage_params ||
+             sec->kernel_params == insee_timing_params) &&
             !insee_config_has_section(exp->cfg, sec->name))
             continue; /* a run's echo shows the table only where a file has one */
         /* [simulation] comes first and names the engine, which decides
@@ -1319,6 +1330,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .topo = eng->topo, .topo_self = eng->topo_self,
             .injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i,
             .seed = eng->seed, .packet_phits = eng->packet_phits, .phit_bytes = eng->phit_bytes,
+            .router_cycles = eng->router_cycles,
         };
         insee_workload_init(wl, &env, task_node);
         ok = !jobs || start_scheduler(exp, jobs, err);
@@ -1482,6 +1494,40 @@ static gboolean series_fits(const insee_experiment *exp, GError **err)
                                    json && *json, err);
 }
 
+/* [network]: the cycle's length, and what cables and routers add to a
+   hop, per global port when a dimension or level has its own cables. */
+static gboolean set_timing(insee_experiment *exp, GError **err)
+{
+    insee_engine *eng = &exp->eng;
+    const insee_value *v = exp->net[section_index("network")].kernel;
+    if (!v)
+        return TRUE;
+    insee_timing t;
+    if (!insee_timing_read(&t, v, eng->phit_bytes, err))
+        return FALSE;
+    eng->router_cycles = t.router_cycles;
+    eng->cable_cycles = t.cable_cycles;
+    if (t.dims) {
+        const insee_net *net = &eng->net;
+        eng->cable = g_new(uint32_t, MAX(net->ports_total, 1));
+        for (uint32_t r = 0; r < net->routers; r++) {
+            for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+                insee_hop hop = {.dim = -1};
+                if (eng->topo->port_info)
+                    eng->topo->port_info(eng->topo_self, r, gp - net->port_base[r], &hop);
+                eng->cable[gp] = insee_timing_cable(&t, hop.dim);
+            }
+        }
+    }
+    eng->report.units = (insee_report_units){
+        .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
+        .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
+        .router_cycles = t.router_cycles,
+    };
+    insee_timing_clear(&t);
+    return TRUE;
+}
+
 /* Bind everything, then create the plugins in order; with `topology_only`
    stop once the network is built (insee topology). */
 static insee_experiment *experiment_new(insee_config *cfg, const insee_registry *reg,
@@ -1511,7 +1557,7 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
         }
     }
     wire_network(exp);
-    if (!faults_fit_router(exp, err))
+    if (!faults_fit_router(exp, err) || !set_timing(exp, err))
         goto fail;
     if (exp->engine != ENGINE_PACKET) {
         if (!start_applications(exp, err))

@@ -134,6 +134,28 @@ static void network(JsonBuilder *b, const insee_report *r, const insee_net *net,
     json_builder_end_object(b);
 }
 
+/* [network]'s timing and the summary's figures in its units; absent
+   without the table, so INSEE's model writes the document it always did. */
+static void timing(JsonBuilder *b, const insee_report *r)
+{
+    const insee_report_units *u = &r->units;
+    if (!u->given)
+        return;
+    gboolean real = u->cycle_ns > 0;
+    double ns = real ? u->cycle_ns : NAN;
+    key(b, "timing");
+    json_builder_begin_object(b);
+    num(b, "cycle_ns", ns);
+    num(b, "link_gbytes_s", real ? u->link_gbytes_s : NAN);
+    count(b, "cable_cycles", u->cable_cycles);
+    count(b, "router_cycles", u->router_cycles);
+    num(b, "simulated_us", (double)r->cycles * ns / 1e3);
+    num(b, "accepted_gbytes_s_per_node", r->accepted_load * (real ? u->link_gbytes_s : NAN));
+    num(b, "latency_mean_ns", r->latency_gen.count ? r->latency_gen.mean * ns : NAN);
+    num(b, "latency_injection_mean_ns", r->latency_inj.count ? r->latency_inj.mean * ns : NAN);
+    json_builder_end_object(b);
+}
+
 static void run(JsonBuilder *b, const insee_report *r)
 {
     gboolean converge = g_strcmp0(r->phases, "converge") == 0;
@@ -513,6 +535,7 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
     text(b, "plugins", r->plugins);
     text(b, "params", r->params ? r->params : "");
     network(b, r, net, layout);
+    timing(b, r);
     run(b, r);
     summary(b, r, st);
     batches(b, r);

@@ -348,6 +348,24 @@ static void print_figures(const insee_report *r, FILE *out)
     g_strfreev(labels);
 }
 
+/* [network]'s timing, and the main figures in its units. */
+static void print_units(const insee_report *r, FILE *out)
+{
+    const insee_report_units *u = &r->units;
+    if (!u->given)
+        return;
+    fprintf(out, "%-28s cables %u cycles, routers %u cycles\n", "latencies", u->cable_cycles,
+            u->router_cycles);
+    if (u->cycle_ns <= 0)
+        return;
+    fprintf(out, "%-28s cycle %g ns, links %g GB/s, packets of %u bytes\n", "real units",
+            u->cycle_ns, u->link_gbytes_s, r->packet_phits * u->phit_bytes);
+    fprintf(out, "%-28s %.3f us simulated, accepted %.4f GB/s per node\n", "",
+            (double)r->cycles * u->cycle_ns / 1e3, r->accepted_load * u->link_gbytes_s);
+    fprintf(out, "%-28s from generation %.1f ns, from injection %.1f ns (means)\n", "",
+            r->latency_gen.mean * u->cycle_ns, r->latency_inj.mean * u->cycle_ns);
+}
+
 void insee_report_print(const insee_report *r, FILE *out)
 {
     c_numbers locale = c_numbers_begin();
@@ -357,6 +375,7 @@ void insee_report_print(const insee_report *r, FILE *out)
             r->interrupted ? " (INTERRUPTED: partial figures, nothing written)" : "");
     fprintf(out, "%-28s %u nodes, %u routers, packets of %u phits\n", "network", r->nodes,
             r->routers, r->packet_phits);
+    print_units(r, out);
     fprintf(out, "%-28s %" G_GUINT64_FORMAT " (warm-up %" G_GUINT64_FORMAT ", convergence %"
             G_GUINT64_FORMAT ", measured %" G_GUINT64_FORMAT ", drain %" G_GUINT64_FORMAT ")\n",
             "simulated cycles", r->cycles, r->warmup_cycles, r->convergence_cycles,

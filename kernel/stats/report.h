@@ -94,6 +94,16 @@ typedef struct insee_plugin_figure {
     double value;
 } insee_plugin_figure;
 
+/* [network]'s timing (net/timing.h), for the figures in real units. */
+typedef struct insee_report_units {
+    gboolean given;         /* the run has a [network] table */
+    double cycle_ns;        /* 0: the cycle has no length in seconds */
+    double link_gbytes_s;   /* a link's bandwidth, GB/s (0 with cycle_ns) */
+    uint32_t phit_bytes;
+    uint32_t cable_cycles;  /* every cable's, but where a dimension has its own */
+    uint32_t router_cycles;
+} insee_report_units;
+
 typedef struct insee_report {
     char *echo;             /* the configuration actually used, as TOML */
     char *plugins;          /* "topology/router/arbiter/placement/traffic" plugin names */
@@ -101,6 +111,7 @@ typedef struct insee_report {
     uint32_t nodes;
     uint32_t routers;
     uint32_t packet_phits;
+    insee_report_units units;
 
     uint64_t warmup_cycles;
     uint64_t measure_cycles;

@@ -356,7 +356,7 @@ static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node)
     pk->salt = (uint32_t)insee_rng_u64(&wl->node_rng[node]);
     pk->msg = m;
     pk->born = wl->now;
-    pk->ready = wl->now;
+    pk->ready = wl->now + wl->env.router_cycles;
     return p;
 }
 

@@ -121,6 +121,7 @@ typedef struct insee_workload_env {
     insee_injection injection;
     uint64_t seed;
     uint32_t packet_phits, phit_bytes;
+    uint32_t router_cycles;  /* a new packet may leave its router this long after it is queued */
 } insee_workload_env;
 
 /* The engine's one service to the workload: the router plugin's choice of

@@ -26,8 +26,12 @@ RUNS = [
     ("causal-trace", os.path.join(SOURCE, "examples/trace-ring.toml"), EVERY_STATISTIC),
     ("two-applications", os.path.join(SOURCE, "examples/two-applications.toml"), []),
     ("indirect", os.path.join(SOURCE, "examples/fat-tree-4ary3-updown.toml"), EVERY_STATISTIC),
+    ("real-units", os.path.join(SOURCE, "examples/torus-8x8-uniform.toml"),
+     ["--set", 'network.link_bandwidth="32 Gb/s"', "--set", "network.cable_ns=10",
+      "--set", "network.router_cycles=3"]),
 ]
 
+RUNS_EXTRA = [(name, " ".join(extra)) for name, _, extra in RUNS]
 failures = []
 
 
@@ -85,6 +89,16 @@ def consistent(name, d):
         check(lo <= b["figures"]["accepted_load"]["mean"] <= hi, f"{name}: mean inside its CI")
     else:
         check(d["batches"] is None, f"{name}: batches only with phases = converge")
+    check(("timing" in d) == ("network.cable_ns=10" in dict(RUNS_EXTRA)[name]),
+          f"{name}: a timing object exactly when [network] is given")
+    if "timing" in d:
+        t = d["timing"]
+        check(t["cycle_ns"] * t["link_gbytes_s"] == d["network"]["phit_bytes"],
+              f"{name}: a phit per cycle at the link's bandwidth")
+        check(abs(t["latency_mean_ns"] - s["latency"]["mean"] * t["cycle_ns"]) < 1e-9,
+              f"{name}: latency in ns = cycles x cycle_ns")
+        check(abs(t["simulated_us"] * 1e3 - run_["cycles"] * t["cycle_ns"]) < 1e-6,
+              f"{name}: simulated time = cycles x cycle_ns")
     coords = d["network"]["router_coords"]
     if coords is not None:
         check(len(coords) == d["network"]["routers"] and all(len(c) == d["network"]["dims"]

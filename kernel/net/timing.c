@@ -1,0 +1,182 @@
+/* kernel/net/timing.c — [network]: the cycle's length and the latencies of
+ * cables and routers (timing.h). */
+#include "net/timing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+
+enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, K_DIM_CABLE_NS,
+       K_ROUTER_CYCLES, K_ROUTER_NS };
+
+const insee_param_def insee_timing_params[] = {
+    [K_BANDWIDTH] = {"link_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+                     "bandwidth of every link, its unit spelled out (\"4 GB/s\", \"32 Gb/s\"): a "
+                     "link moves one phit per cycle, so this and [simulation] phit_bytes give "
+                     "the cycle its length (empty: cycle_ns, or no real units)"},
+    [K_CYCLE_NS] = {"cycle_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
+                    "the cycle's length, instead of link_bandwidth (0: none)"},
+    [K_CABLE_CYCLES] = {"cable_cycles", INSEE_PARAM_INT, "0", 0, INSEE_TIMING_MAX_CYCLES, NULL,
+                        "cycles", "a cable's latency: a head reaches the next router this many "
+                        "cycles later than one cycle after leaving"},
+    [K_CABLE_NS] = {"cable_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
+                    "the cable latency in ns (needs the cycle's length), instead of cable_cycles"},
+    [K_DIM_CABLE_CYCLES] = {"dim_cable_cycles", INSEE_PARAM_INT_LIST, "[]", -1,
+                            INSEE_TIMING_MAX_CYCLES, NULL, "cycles",
+                            "the cable latency of each dimension or level, as the topology "
+                            "numbers them (a dragonfly's local then global links, a tree's "
+                            "levels from the leaves); -1 or absent: cable_cycles"},
+    [K_DIM_CABLE_NS] = {"dim_cable_ns", INSEE_PARAM_INT_LIST, "[]", -1, 1e12, NULL, "ns",
+                        "dim_cable_cycles in ns (needs the cycle's length)"},
+    [K_ROUTER_CYCLES] = {"router_cycles", INSEE_PARAM_INT, "0", 0, INSEE_TIMING_MAX_CYCLES,
+                         NULL, "cycles",
+                         "a router's pipeline (routing, VC and switch allocation together): a "
+                         "head requests an output no sooner than this many cycles after it "
+                         "entered the router; the packets behind it go through the pipeline "
+                         "meanwhile"},
+    [K_ROUTER_NS] = {"router_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
+                     "router_cycles in ns (needs the cycle's length)"},
+    {0},
+};
+
+/* Units of bandwidth, in GB/s (10^9 bytes per second). */
+static const struct {
+    const char *name;
+    double gbytes_s;
+} bandwidth_units[] = {
+    {"B/s", 1e-9},    {"kB/s", 1e-6},   {"MB/s", 1e-3},   {"GB/s", 1.0},   {"TB/s", 1e3},
+    {"b/s", 1e-9 / 8}, {"kb/s", 1e-6 / 8}, {"Mb/s", 1e-3 / 8}, {"Gb/s", 1.0 / 8}, {"Tb/s", 1e3 / 8},
+    {"bps", 1e-9 / 8}, {"kbps", 1e-6 / 8}, {"Mbps", 1e-3 / 8}, {"Gbps", 1.0 / 8}, {"Tbps", 1e3 / 8},
+    {"GiB/s", 1.073741824}, {"MiB/s", 1.048576e-3},
+};
+
+gboolean insee_timing_parse_bandwidth(const char *text, const char *key, double *gbytes_s,
+                                      GError **err)
+{
+    const char *s = text;
+    char *end = NULL;
+    double v = g_ascii_strtod(s, &end);
+    if (end != s) {
+        while (*end == ' ')
+            end++;
+        for (size_t u = 0; u < G_N_ELEMENTS(bandwidth_units); u++) {
+            if (strcmp(end, bandwidth_units[u].name) != 0)
+                continue;
+            if (!(v > 0) || !isfinite(v))
+                break;
+            *gbytes_s = v * bandwidth_units[u].gbytes_s;
+            return TRUE;
+        }
+    }
+    g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                "[network] %s = \"%s\": give a positive number and its unit, bytes (\"4 GB/s\", "
+                "\"400 MB/s\", \"1 GiB/s\") or bits (\"32 Gb/s\", \"100 Gbps\") per second",
+                key, text);
+    return FALSE;
+}
+
+static gboolean refuse(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static gboolean refuse(GError **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    GError *e = g_error_new_valist(INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID, fmt, ap);
+    va_end(ap);
+    g_prefix_error(&e, "[network] ");
+    g_propagate_error(err, e);
+    return FALSE;
+}
+
+/* The cycle's length from link_bandwidth or cycle_ns (both: they agree). */
+static gboolean read_cycle(insee_timing *t, const insee_value *v, uint32_t phit_bytes,
+                           GError **err)
+{
+    double cycle = v[K_CYCLE_NS].d;
+    if (v[K_BANDWIDTH].s[0]) {
+        double gb;
+        if (!insee_timing_parse_bandwidth(v[K_BANDWIDTH].s, "link_bandwidth", &gb, err))
+            return FALSE;
+        double from_bandwidth = phit_bytes / gb; /* bytes / (bytes/ns) */
+        if (cycle > 0 && fabs(cycle - from_bandwidth) > 1e-9 * from_bandwidth)
+            return refuse(err,
+                          "link_bandwidth = \"%s\" with phit_bytes = %u makes a cycle of %g ns, "
+                          "but cycle_ns = %g: give one of them",
+                          v[K_BANDWIDTH].s, phit_bytes, from_bandwidth, cycle);
+        cycle = from_bandwidth;
+    }
+    t->cycle_ns = cycle;
+    t->link_gbytes_s = cycle > 0 ? phit_bytes / cycle : 0;
+    return TRUE;
+}
+
+/* A latency given in cycles or in ns, into cycles. */
+static gboolean read_latency(const insee_timing *t, const insee_value *v, int k_cycles,
+                             int k_ns, uint32_t *cycles, GError **err)
+{
+    const char *name = insee_timing_params[k_cycles].name;
+    const char *name_ns = insee_timing_params[k_ns].name;
+    if (v[k_ns].d == 0) {
+        *cycles = (uint32_t)v[k_cycles].i;
+        return TRUE;
+    }
+    if (v[k_cycles].i)
+        return refuse(err, "%s and %s are both given: keep one", name, name_ns);
+    if (t->cycle_ns == 0)
+        return refuse(err, "%s = %g needs the cycle's length: set link_bandwidth or cycle_ns, "
+                      "or give %s", name_ns, v[k_ns].d, name);
+    double c = round(v[k_ns].d / t->cycle_ns);
+    if (c > INSEE_TIMING_MAX_CYCLES)
+        return refuse(err, "%s = %g is %.0f cycles of %g ns, more than the %u allowed", name_ns,
+                      v[k_ns].d, c, t->cycle_ns, INSEE_TIMING_MAX_CYCLES);
+    *cycles = (uint32_t)c;
+    return TRUE;
+}
+
+/* dim_cable_cycles or dim_cable_ns, into cycles per dimension (UINT32_MAX:
+   cable_cycles). */
+static gboolean read_dim_cables(insee_timing *t, const insee_value *v, GError **err)
+{
+    const insee_value *cyc = &v[K_DIM_CABLE_CYCLES], *ns = &v[K_DIM_CABLE_NS];
+    if (cyc->list_len && ns->list_len)
+        return refuse(err, "dim_cable_cycles and dim_cable_ns are both given: keep one");
+    const insee_value *l = ns->list_len ? ns : cyc;
+    if (ns->list_len && t->cycle_ns == 0)
+        return refuse(err, "dim_cable_ns needs the cycle's length: set link_bandwidth or "
+                      "cycle_ns, or give dim_cable_cycles");
+    t->dims = (uint32_t)l->list_len;
+    t->dim_cable = g_new(uint32_t, MAX(t->dims, 1));
+    for (uint32_t d = 0; d < t->dims; d++) {
+        if (l->list[d] < 0) {
+            t->dim_cable[d] = UINT32_MAX;
+            continue;
+        }
+        double c = l == ns ? round((double)l->list[d] / t->cycle_ns) : (double)l->list[d];
+        if (c > INSEE_TIMING_MAX_CYCLES)
+            return refuse(err, "dim_cable_ns[%u] = %" G_GINT64_FORMAT " is %.0f cycles of %g ns, "
+                          "more than the %u allowed", d, l->list[d], c, t->cycle_ns,
+                          INSEE_TIMING_MAX_CYCLES);
+        t->dim_cable[d] = (uint32_t)c;
+    }
+    return TRUE;
+}
+
+gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t phit_bytes,
+                           GError **err)
+{
+    *t = insee_timing_default();
+    if (read_cycle(t, values, phit_bytes, err) &&
+        read_latency(t, values, K_CABLE_CYCLES, K_CABLE_NS, &t->cable_cycles, err) &&
+        read_latency(t, values, K_ROUTER_CYCLES, K_ROUTER_NS, &t->router_cycles, err) &&
+        read_dim_cables(t, values, err))
+        return TRUE;
+    insee_timing_clear(t);
+    return FALSE;
+}
+
+void insee_timing_clear(insee_timing *t)
+{
+    g_free(t->dim_cable);
+    *t = insee_timing_default();
+}

@@ -1,0 +1,83 @@
+/* kernel/net/timing.h — the packet network's time in real units: how long a
+ * cycle is, how many cycles a cable and a router's pipeline add to a hop
+ * (docs/model.md).
+ *
+ * Contract
+ * --------
+ * The experiment binds the optional [network] table against
+ * insee_timing_params and calls insee_timing_read() on its values with the
+ * phit size; the result is a plain record the engine copies what it needs
+ * from. Without the table (insee_timing_default()) nothing changes: a cycle
+ * has no length in seconds, cables and routers add nothing, and the run is
+ * INSEE's model to the bit.
+ *
+ * A link moves one phit per cycle, so a link bandwidth and a phit size fix
+ * the cycle (cycle = phit bytes / bandwidth); `cycle_ns` may give it
+ * instead. Latencies are given in cycles, or in ns when the cycle has a
+ * length; ns are rounded to the nearest whole cycle, and the record keeps
+ * the cycles the run uses. Per-dimension cable latencies (`dim_cable_*`)
+ * follow the topology's numbering of dimensions or levels, as [flow]
+ * dim_gbps does; insee_timing_cable() answers per port.
+ *
+ * Errors name the key and what to change (INSEE_CONFIG_ERROR_INVALID).
+ */
+#ifndef INSEE_KERNEL_TIMING_H
+#define INSEE_KERNEL_TIMING_H
+
+#include <glib.h>
+#include <insee/insee.h>
+
+G_BEGIN_DECLS
+
+/* The most cycles a cable or a router may add: the engine's event wheel
+   holds this many cycles ahead, so the bound keeps it small. */
+#define INSEE_TIMING_MAX_CYCLES 65536u
+
+typedef struct insee_timing {
+    double cycle_ns;          /* one cycle in ns; 0: no real units */
+    double link_gbytes_s;     /* a link's bandwidth in GB/s (10^9 bytes/s); 0: no real units */
+    uint32_t cable_cycles;    /* every cable's latency, but where dim_cable overrides */
+    uint32_t router_cycles;   /* a head's routing pipeline at every router */
+    uint32_t *dim_cable;      /* per dimension or level: its cables' latency; owned */
+    uint32_t dims;            /* entries of dim_cable */
+} insee_timing;
+
+/* The [network] table's keys, NULL-name terminated. */
+extern const insee_param_def insee_timing_params[];
+
+/* INSEE's model: no units, no latencies. */
+static inline insee_timing insee_timing_default(void) { return (insee_timing){0}; }
+
+/* Read the bound [network] values; `phit_bytes` is [simulation]'s. */
+gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t phit_bytes,
+                           GError **err);
+void insee_timing_clear(insee_timing *t);
+
+/* A bandwidth with its unit spelled out ("4 GB/s", "32 Gb/s", "100 Gbps",
+   "400 MB/s"), into GB/s; FALSE (with a message naming `key`) for anything
+   else, zero or negative included. */
+gboolean insee_timing_parse_bandwidth(const char *text, const char *key, double *gbytes_s,
+                                      GError **err);
+
+/* The latency of the cable a port of dimension or level `dim` (-1: none)
+   starts. */
+static inline uint32_t insee_timing_cable(const insee_timing *t, int32_t dim)
+{
+    return dim >= 0 && (uint32_t)dim < t->dims && t->dim_cable[dim] != UINT32_MAX
+               ? t->dim_cable[dim]
+               : t->cable_cycles;
+}
+
+/* Whether a run in these units differs from INSEE's timing at all. */
+static inline gboolean insee_timing_adds_latency(const insee_timing *t)
+{
+    if (t->cable_cycles || t->router_cycles)
+        return TRUE;
+    for (uint32_t d = 0; d < t->dims; d++)
+        if (t->dim_cable[d] != UINT32_MAX && t->dim_cable[d])
+            return TRUE;
+    return FALSE;
+}
+
+G_END_DECLS
+#endif

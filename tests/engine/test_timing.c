@@ -1,0 +1,215 @@
+/* [network]: cables and router pipelines against the zero-load closed form,
+ * real units in the report, INSEE's model untouched without them, and bad
+ * input refused with the key to change. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "net/timing.h"
+#include "run_helpers.h"
+
+/* A uniform run on `topology` with dimension-order routing, packets of
+   `phits`, with `network` as the [network] table's body (NULL: no table). */
+static char *timed(const char *topology, double load, int cycles, int phits,
+                   const char *network)
+{
+    return g_strdup_printf("[simulation]\nseed = 5\nwarmup = 2000\ncycles = %d\n"
+                           "packet_phits = %d\n[topology]\n%s\n[router]\nplugin = \"dally\"\n"
+                           "[traffic]\nplugin = \"uniform\"\nload = %.6f\n%s%s",
+                           cycles, phits, topology, load, network ? "[network]\n" : "",
+                           network ? network : "");
+}
+
+/* A ring of k: the mean distance over all pairs, the same node included. */
+static double ring_mean(int k)
+{
+    return k % 2 == 0 ? k / 4.0 : (k * (double)k - 1) / (4.0 * k);
+}
+
+/* Zero load: every hop costs its cycle, its cable and the next router's
+   pipeline, so a packet over h hops is consumed h (1 + C + R) + L - 1
+   cycles after it left its injection queue, and waited R cycles there
+   first (it reached the front of the queue when it was generated). */
+Test(timing, zero_load_latency_adds_cables_and_pipelines)
+{
+    static const struct {
+        const char *topology;
+        int k[2];
+        gboolean wrap;
+    } nets[] = {{"plugin = \"torus\"\ndims = [8, 8]", {8, 8}, TRUE},
+                {"plugin = \"mesh\"\ndims = [6, 5]", {6, 5}, FALSE}};
+    const int L = 16, C = 3, R = 2;
+    for (size_t i = 0; i < G_N_ELEMENTS(nets); i++) {
+        char *toml = timed(nets[i].topology, 0.001, 4000000, L,
+                           "cable_cycles = 3\nrouter_cycles = 2\n");
+        insee_report r = run_toml(toml);
+        double D = nets[i].wrap ? torus_avg_distance(nets[i].k, 2)
+                                : mesh_avg_distance(nets[i].k, 2);
+        double closed = D * (1 + C + R) + L - 1;
+        cr_assert_gt(r.delivered, 5000);
+        cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.01,
+                  "%s: latency %.4f, closed form D (1 + C + R) + L - 1 = %.4f", nets[i].topology,
+                  r.latency_inj.mean, closed);
+        double hops = (double)r.hops / (double)r.delivered;
+        cr_assert(fabs(r.latency_inj.mean - (hops * (1 + C + R) + L - 1)) / closed < 0.003,
+                  "latency %.4f vs measured hops %.4f", r.latency_inj.mean, hops);
+        double wait = r.latency_gen.mean - r.latency_inj.mean;
+        cr_assert(wait >= R && wait < R + 0.5, "waited %.4f cycles at the source, R = %d", wait,
+                  R);
+        assert_all_delivered(&r);
+        insee_report_clear(&r);
+        g_free(toml);
+    }
+}
+
+/* Each dimension's cables their own latency: the mean over distinct pairs
+   of sum_d h_d (1 + C_d) + L - 1 on a 2-D torus. */
+Test(timing, cables_per_dimension)
+{
+    const int k[2] = {8, 4}, L = 8, C[2] = {1, 6};
+    char *toml = timed("plugin = \"torus\"\ndims = [8, 4]", 0.001, 4000000, L,
+                       "cable_cycles = 40\ndim_cable_cycles = [1, 6]\n");
+    insee_report r = run_toml(toml);
+    double n = k[0] * k[1], closed = L - 1;
+    for (int d = 0; d < 2; d++)
+        closed += ring_mean(k[d]) * n / (n - 1) * (1 + C[d]);
+    cr_assert_gt(r.delivered, 10000);
+    cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.01,
+              "latency %.4f, closed form %.4f", r.latency_inj.mean, closed);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
+/* An empty [network] is INSEE's model: the same figures as no table, at
+   low load and past saturation. */
+Test(timing, an_empty_table_changes_nothing)
+{
+    static const double loads[] = {0.1, 1.0};
+    for (size_t i = 0; i < G_N_ELEMENTS(loads); i++) {
+        char *plain = timed("plugin = \"torus\"\ndims = [8, 8]", loads[i], 4000, 16, NULL);
+        char *empty = timed("plugin = \"torus\"\ndims = [8, 8]", loads[i], 4000, 16, "");
+        insee_report a = run_toml(plain), b = run_toml(empty);
+        cr_assert_eq(a.total_delivered, b.total_delivered);
+        cr_assert_eq(a.cycles, b.cycles);
+        cr_assert_eq(a.latency_gen.mean, b.latency_gen.mean);
+        cr_assert_eq(a.latency_inj.max, b.latency_inj.max);
+        cr_assert_eq(a.hops, b.hops);
+        cr_assert(!a.units.given && b.units.given);
+        insee_report_clear(&a);
+        insee_report_clear(&b);
+        g_free(plain);
+        g_free(empty);
+    }
+}
+
+/* Long cables and pipelines under load: nothing lost, nothing duplicated,
+   everything delivered, and a pipeline longer than deadlock_cycles is
+   movement, not a deadlock. */
+Test(timing, long_latencies_deliver_everything)
+{
+    char *toml = g_strdup("[simulation]\nseed = 5\nwarmup = 1000\ncycles = 3000\n"
+                          "packet_phits = 4\ndeadlock_cycles = 50\n"
+                          "[topology]\nplugin = \"torus\"\ndims = [6, 6]\n"
+                          "[router]\nplugin = \"dally\"\n"
+                          "[traffic]\nplugin = \"uniform\"\nload = 0.6\n"
+                          "[network]\ncable_cycles = 30\nrouter_cycles = 120\n");
+    insee_report r = run_toml(toml);
+    cr_assert_gt(r.delivered, 1000);
+    assert_all_delivered(&r);
+    /* A hop costs at least 1 + 30 + 120 cycles. */
+    cr_assert_geq(r.latency_inj.mean, 151.0 * (double)r.hops / (double)r.delivered);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
+/* A link bandwidth and a phit size give the cycle; latencies in ns become
+   cycles; the report gives times in ns and bandwidths in GB/s. */
+Test(timing, real_units_in_the_report)
+{
+    char *toml = g_strdup("[simulation]\nseed = 5\nwarmup = 1000\ncycles = 20000\n"
+                                 "packet_phits = 16\nphit_bytes = 8\n"
+                                 "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                                 "[router]\nplugin = \"dally\"\n"
+                                 "[traffic]\nplugin = \"uniform\"\nload = 0.05\n"
+                                 "[network]\nlink_bandwidth = \"32 Gb/s\"\ncable_ns = 10\n"
+                                 "router_ns = 20.6\n");
+    insee_config *cfg;
+    insee_registry *reg;
+    char *text;
+    insee_experiment *exp = run_experiment(toml, &text, &cfg, &reg);
+    const insee_report *r = insee_experiment_report(exp);
+    /* 8 bytes at 4 GB/s: 2 ns; 10 ns: 5 cycles; 20.6 ns: 10.3, rounded to 10. */
+    cr_assert(r->units.given);
+    cr_assert_float_eq(r->units.cycle_ns, 2.0, 1e-12);
+    cr_assert_float_eq(r->units.link_gbytes_s, 4.0, 1e-12);
+    cr_assert_eq(r->units.cable_cycles, 5);
+    cr_assert_eq(r->units.router_cycles, 10);
+    cr_assert(strstr(text, "cycle 2 ns, links 4 GB/s, packets of 128 bytes"), "%s", text);
+    char *ns = g_strdup_printf("from generation %.1f ns", r->latency_gen.mean * 2.0);
+    cr_assert(strstr(text, ns), "no '%s' in\n%s", ns, text);
+    char *gb = g_strdup_printf("accepted %.4f GB/s per node", r->accepted_load * 4.0);
+    cr_assert(strstr(text, gb), "no '%s' in\n%s", gb, text);
+    g_free(gb);
+    g_free(ns);
+    free(text);
+    free_experiment(exp, cfg, reg);
+    g_free(toml);
+}
+
+Test(timing, bandwidths_need_their_units)
+{
+    static const struct {
+        const char *text;
+        double gbytes_s;
+    } good[] = {{"4 GB/s", 4},     {"32 Gb/s", 4},        {"100 Gbps", 12.5},
+                {"400MB/s", 0.4},  {"1 GiB/s", 1.073741824}, {"2.5 TB/s", 2500}};
+    for (size_t i = 0; i < G_N_ELEMENTS(good); i++) {
+        double v = 0;
+        GError *err = NULL;
+        cr_assert(insee_timing_parse_bandwidth(good[i].text, "k", &v, &err), "%s", good[i].text);
+        cr_assert_float_eq(v, good[i].gbytes_s, 1e-12, "%s: %g", good[i].text, v);
+    }
+    static const char *const bad[] = {"4", "GB/s", "-1 GB/s", "0 Gb/s", "4 gb/s", "nan GB/s",
+                                      "4 GB/s extra", ""};
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        double v = 0;
+        GError *err = NULL;
+        cr_assert(!insee_timing_parse_bandwidth(bad[i], "link_bandwidth", &v, &err), "'%s'",
+                  bad[i]);
+        cr_assert(strstr(err->message, "link_bandwidth"), "%s", err->message);
+        g_error_free(err);
+    }
+}
+
+Test(timing, bad_combinations_name_the_keys)
+{
+    static const struct {
+        const char *network, *expect;
+    } cases[] = {
+        {"link_bandwidth = \"4 furlongs\"\n", "link_bandwidth = \"4 furlongs\""},
+        {"cable_ns = 10\n", "cable_ns = 10 needs the cycle's length"},
+        {"router_ns = 5\n", "router_ns = 5 needs the cycle's length"},
+        {"cycle_ns = 1\ncable_ns = 10\ncable_cycles = 10\n", "cable_cycles and cable_ns"},
+        {"link_bandwidth = \"4 GB/s\"\ncycle_ns = 2\n", "give one of them"},
+        {"dim_cable_ns = [10]\n", "dim_cable_ns needs the cycle's length"},
+        {"cable_cycles = 70000\n", "cable_cycles"},
+        {"cycle_ns = 0.001\ncable_ns = 1000\n", "more than the 65536 allowed"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = timed("plugin = \"torus\"\ndims = [4, 4]", 0.1, 100, 16, cases[i].network);
+        char *msg = run_toml_error(toml);
+        cr_assert((strstr(msg, "[network]") || strstr(msg, "network.")) &&
+                      strstr(msg, cases[i].expect),
+                  "case %zu: '%s' does not name '%s'", i, msg, cases[i].expect);
+        g_free(msg);
+        g_free(toml);
+    }
+    char *flow = g_strdup("[simulation]\nengine = \"static\"\n[topology]\nplugin = \"torus\"\n"
+                          "dims = [4, 4]\n[router]\nplugin = \"dally\"\n[traffic]\n"
+                          "plugin = \"uniform\"\n[network]\ncable_cycles = 2\n");
+    char *msg = run_toml_error(flow);
+    cr_assert(strstr(msg, "[network]") && strstr(msg, "engine = \"static\""), "%s", msg);
+    g_free(msg);
+    g_free(flow);
+}
