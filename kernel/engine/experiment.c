@@ -214,7 +214,7 @@ static const insee_param_def background_params[] = {ON_FULL_PARAM, CLASS_PARAM, 
 static const insee_param_def dynamic_background_params[] = {CLASS_PARAM, {0}};
 
 enum { S_CSV, S_JSON, S_INTERVAL, S_LATENCY_HIST, S_DISTANCE_HIST, S_QUEUE_HIST, S_PORT_MAP,
-       S_NODE_MAP, S_PAIR_MAP, S_TRACE, S_TRACE_PACKETS, S_TRACE_FROM, S_TRACE_UNTIL,
+       S_NODE_MAP, S_PAIR_MAP, S_DIRECTIONS, S_TRACE, S_TRACE_PACKETS, S_TRACE_FROM, S_TRACE_UNTIL,
        S_TRACE_MAX_MB };
 static const insee_param_def stats_params[] = {
     CSV_PARAM,
@@ -234,6 +234,9 @@ static const insee_param_def stats_params[] = {
     {"pair_map", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
      "packets of every source-destination pair at injection and consumption (nodes^2 "
      "memory: refused when it would not fit)"},
+    {"direction_series", INSEE_PARAM_BOOL, "false", 0, 0, NULL, NULL,
+     "time series: the links' throughput per dimension or level and direction in every "
+     "interval (needs interval > 0 and ports with a dimension and a direction)"},
     {"trace", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
      "write the packet evolution trace to this gzip file (docs/packet-trace.md; empty: none)"},
     {"trace_packets", INSEE_PARAM_INT_LIST, "[]", 1, 9007199254740991.0, NULL, NULL,
@@ -1446,6 +1449,17 @@ static void set_engine_params(insee_experiment *exp)
     eng->gcc_insee = kernel_value(exp, "router", R_GCC_COUNT)->i == 1;
 }
 
+/* What the topology says of global port gp: its dimension or level and
+   direction (dim -1 when it says nothing). */
+static insee_hop port_hop(const insee_engine *eng, uint32_t gp)
+{
+    uint32_t r = eng->net.port_router[gp];
+    insee_hop hop = {.dim = -1};
+    if (eng->topo->port_info)
+        eng->topo->port_info(eng->topo_self, r, gp - eng->net.port_base[r], &hop);
+    return hop;
+}
+
 /* The collector, with what [stats] asks for; the network tells it when a
    queue's count changes only when queue histograms are on. */
 static gboolean start_stats(insee_experiment *exp, GError **err)
@@ -1473,7 +1487,20 @@ static gboolean start_stats(insee_experiment *exp, GError **err)
         eng->net.count_changes = insee_stats_on_queue;
         eng->net.count_ctx = &eng->stats;
     }
-    return TRUE;
+    if (!v[S_DIRECTIONS].b)
+        return TRUE;
+    const insee_net *net = &eng->net;
+    int32_t *dim = g_new(int32_t, MAX(net->ports_total, 1));
+    int32_t *dir = g_new(int32_t, MAX(net->ports_total, 1));
+    for (uint32_t gp = 0; gp < net->ports_total; gp++) {
+        insee_hop hop = port_hop(eng, gp);
+        dim[gp] = hop.dim;
+        dir[gp] = hop.dir;
+    }
+    gboolean ok = insee_stats_track_directions(&eng->stats, net, dim, dir, err);
+    g_free(dim);
+    g_free(dir);
+    return ok;
 }
 
 static void application_clear(gpointer p)
@@ -1510,14 +1537,8 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
     if (t.dims) {
         const insee_net *net = &eng->net;
         eng->cable = g_new(uint32_t, MAX(net->ports_total, 1));
-        for (uint32_t r = 0; r < net->routers; r++) {
-            for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
-                insee_hop hop = {.dim = -1};
-                if (eng->topo->port_info)
-                    eng->topo->port_info(eng->topo_self, r, gp - net->port_base[r], &hop);
-                eng->cable[gp] = insee_timing_cable(&t, hop.dim);
-            }
-        }
+        for (uint32_t gp = 0; gp < net->ports_total; gp++)
+            eng->cable[gp] = insee_timing_cable(&t, port_hop(eng, gp).dim);
     }
     eng->report.units = (insee_report_units){
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
@@ -1647,10 +1668,7 @@ static insee_layout layout_of(const insee_experiment *exp)
                               info.dims);
     }
     for (uint32_t gp = 0; gp < net->ports_total; gp++) {
-        uint32_t r = net->port_router[gp];
-        insee_hop hop = {.dim = -1};
-        if (eng->topo->port_info)
-            eng->topo->port_info(eng->topo_self, r, gp - net->port_base[r], &hop);
+        insee_hop hop = port_hop(eng, gp);
         lay.ports[gp] = (insee_layout_port){.to = insee_net_next_router(net, gp), .dim = hop.dim,
                                             .dir = hop.dir,
                                             .wrap = (hop.flags & INSEE_HOP_WRAP) != 0};
@@ -1758,15 +1776,11 @@ static double *link_capacities(const insee_experiment *exp)
     double node = kernel_value(exp, "flow", F_NODE_GBPS)->d * 1e9 / 8;
     const insee_value *dims = kernel_value(exp, "flow", F_DIM_GBPS);
     double *cap = g_new(double, insee_flow_links(net));
-    for (uint32_t r = 0; r < net->routers; r++) {
-        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
-            insee_hop hop = {.dim = -1};
-            if (eng->topo->port_info)
-                eng->topo->port_info(eng->topo_self, r, gp - net->port_base[r], &hop);
-            cap[gp] = hop.dim >= 0 && (size_t)hop.dim < dims->list_len && dims->list[hop.dim] > 0
-                          ? (double)dims->list[hop.dim] * 1e9 / 8
-                          : link;
-        }
+    for (uint32_t gp = 0; gp < net->ports_total; gp++) {
+        insee_hop hop = port_hop(eng, gp);
+        cap[gp] = hop.dim >= 0 && (size_t)hop.dim < dims->list_len && dims->list[hop.dim] > 0
+                      ? (double)dims->list[hop.dim] * 1e9 / 8
+                      : link;
     }
     for (uint32_t l = net->ports_total; l < insee_flow_links(net); l++)
         cap[l] = node > 0 ? node : link;

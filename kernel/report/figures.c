@@ -150,13 +150,18 @@ static gboolean series_figures(insee_results *r, GPtrArray *figs, GError **err)
                                 interval);
     load->note = g_strdup("Generated and accepted load in each interval, phits/node/cycle.");
 
+    /* A run in real units: the latency in ns (NSIM's Fig. 9). */
+    double ns = 0;
+    if (insee_results_has(r, "timing"))
+        insee_results_num_or_null(r, "timing.cycle_ns", &ns);
     GString *s = script_new(800, 380);
     series_block(r, s, "lat", cycle, n, (const char *const[]){"series.latency_mean", NULL});
     phase_marks(r, s, cycle, n);
-    g_string_append(s, "set xlabel \"cycle\"\nset xrange [0:*]\nset ylabel \"latency (cycles)\"\nset yrange [0:*]\n"
-                       "set key bottom right\n"
-                       "plot $lat using 1:2 with linespoints pt 7 ps 0.4 lw 2 lc rgb \"#1f77b4\" "
-                       "title \"mean latency\"\n");
+    g_string_append_printf(s, "set xlabel \"cycle\"\nset xrange [0:*]\nset ylabel \"latency (%s)\"\n"
+                              "set yrange [0:*]\nset key bottom right\n"
+                              "plot $lat using 1:($2 * %.9g) with linespoints pt 7 ps 0.4 lw 2 "
+                              "lc rgb \"#1f77b4\" title \"mean latency\"\n",
+                           ns > 0 ? "ns" : "cycles", ns > 0 ? ns : 1.0);
     if (!insee_results_ok(r, err) || !draw(figs, lat, s, err))
         return FALSE;
 
@@ -170,6 +175,62 @@ static gboolean series_figures(insee_results *r, GPtrArray *figs, GError **err)
                        "$load using 1:3 with linespoints pt 7 ps 0.4 lw 2 lc rgb \"#1f77b4\" "
                        "title \"accepted\"\n");
     return insee_results_ok(r, err) && draw(figs, load, s, err);
+}
+
+/* [stats] direction_series (NSIM's Fig. 8): the mean throughput of each
+   dimension's or level's links, per direction, over time: in GB/s per link
+   when the run had real units, else as utilisation. Drawn only for files
+   that have it. */
+static gboolean direction_figure(insee_results *r, GPtrArray *figs, GError **err)
+{
+    if (!insee_results_has(r, "direction_series"))
+        return TRUE;
+    static const char *const path = "direction_series";
+    gboolean gb = insee_results_has(r, "timing") && !insee_results_is_null(r, "timing.cycle_ns");
+    const char *key = gb ? "gbytes_s" : "utilisation";
+    JsonArray *classes = insee_results_array(r, path);
+    JsonArray *cycle = insee_results_array(r, "series.cycle");
+    guint nc = classes ? json_array_get_length(classes) : 0;
+    guint n = cycle ? json_array_get_length(cycle) : 0;
+    insee_figure *f = figure_new(figs, "Link throughput per direction over time");
+    f->note = g_strdup_printf("The mean %s of the links of each dimension or level, in each "
+                              "direction, in each interval of the series.",
+                              gb ? "throughput (GB/s per link)" : "utilisation (phits per link "
+                                                                  "per cycle)");
+    JsonArray **cols = g_new0(JsonArray *, MAX(nc, 1));
+    for (guint c = 0; c < nc; c++)
+        cols[c] = insee_results_member_array(r, classes, c, path, key);
+    GString *s = script_new(800, 380);
+    g_string_append(s, "$dir << EOD\n");
+    for (guint i = 0; i < n; i++) {
+        num(s, insee_results_elem_num(r, cycle, i, "series.cycle"));
+        for (guint c = 0; c < nc; c++) {
+            double v = NAN;
+            if (cols[c])
+                insee_results_elem_num_or_null(r, cols[c], i, key, &v);
+            g_string_append_c(s, ' ');
+            num(s, v);
+        }
+        g_string_append_c(s, '\n');
+    }
+    g_string_append(s, "EOD\n");
+    g_free(cols);
+    phase_marks(r, s, cycle, n);
+    g_string_append_printf(s, "set xlabel \"cycle\"\nset xrange [0:*]\nset ylabel \"%s\"\n"
+                              "set yrange [0:*]\nset key outside right\nplot ",
+                           gb ? "GB/s per link" : "utilisation");
+    for (guint c = 0; c < nc; c++) {
+        double dim = insee_results_member_num(r, classes, c, path, "dim");
+        double dir = insee_results_member_num(r, classes, c, path, "dir");
+        /* X, Y, Z as NSIM names them; dimension 3 on as d3, d4... */
+        char *name = dim < 3 ? g_strdup_printf("%s%c", dir > 0 ? "+" : "−", "XYZ"[(int)dim])
+                             : g_strdup_printf("%sd%.0f", dir > 0 ? "+" : "−", dim);
+        g_string_append_printf(s, "%s$dir using 1:%u with lines lw 2 dt %d title \"%s\"",
+                               c ? ", " : "", c + 2, dir > 0 ? 1 : 2, name);
+        g_free(name);
+    }
+    g_string_append_c(s, '\n');
+    return insee_results_ok(r, err) && draw(figs, f, s, err);
 }
 
 /* ---- histograms ---- */
@@ -514,7 +575,8 @@ static gboolean node_figure(insee_results *r, GPtrArray *figs, GError **err)
 GPtrArray *insee_report_figures(insee_results *r, GError **err)
 {
     GPtrArray *figs = g_ptr_array_new_with_free_func(figure_free);
-    if (series_figures(r, figs, err) && latency_histogram(r, figs, err) &&
+    if (series_figures(r, figs, err) && direction_figure(r, figs, err) &&
+        latency_histogram(r, figs, err) &&
         occupancy_figure(r, figs, "transit", "Queue occupancy: transit queues", err) &&
         occupancy_figure(r, figs, "injection", "Queue occupancy: injection queues", err) &&
         port_figure(r, figs, err) && distance_figure(r, figs, err) && node_figure(r, figs, err))

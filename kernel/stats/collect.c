@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "engine/experiment.h"
 #include "net/memory.h"
 
@@ -183,7 +184,45 @@ void insee_stats_clear(insee_stats *st)
     g_free(st->pair_cons);
     if (st->series)
         g_array_unref(st->series);
+    g_free(st->dir.port_class);
+    g_free(st->dir.links);
+    g_free(st->dir.phits);
+    g_free(st->dir.mark);
+    if (st->dir.series)
+        g_array_unref(st->dir.series);
     memset(st, 0, sizeof *st);
+}
+
+gboolean insee_stats_track_directions(insee_stats *st, const insee_net *net, const int32_t *dim,
+                                      const int32_t *dir, GError **err)
+{
+    int32_t dims = 0;
+    for (uint32_t gp = 0; gp < net->ports_total; gp++)
+        if (dim[gp] >= 0 && dir[gp] != 0)
+            dims = MAX(dims, dim[gp] + 1);
+    if (!st->opt.interval || !dims) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[stats] direction_series = true needs %s; set it to false, or %s",
+                    !dims ? "a topology whose ports have a dimension or level and a direction"
+                          : "the time series",
+                    !dims ? "use such a topology" : "set [stats] interval > 0");
+        return FALSE;
+    }
+    insee_directions *d = &st->dir;
+    d->classes = 2 * (uint32_t)dims;
+    d->vcs = net->vcs;
+    d->port_class = g_new(uint16_t, MAX(net->ports_total, 1));
+    d->links = g_new0(uint32_t, d->classes);
+    d->phits = g_new0(uint64_t, d->classes);
+    d->mark = g_new0(uint64_t, d->classes);
+    d->series = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    for (uint32_t gp = 0; gp < net->ports_total; gp++) {
+        gboolean counted = dim[gp] >= 0 && dir[gp] != 0 && net->peer_queue[gp] != INSEE_NONE;
+        d->port_class[gp] = counted ? (uint16_t)(2 * dim[gp] + (dir[gp] < 0)) : UINT16_MAX;
+        if (counted)
+            d->links[d->port_class[gp]]++;
+    }
+    return TRUE;
 }
 
 /* The first boundary after `clock` that splits a stretch: an interval's
@@ -229,6 +268,11 @@ static void close_interval(insee_stats *st, insee_phase phase)
                              .w = insee_window_between(&st->series_mark, &st->total)};
     g_array_append_val(st->series, pt);
     st->series_mark = st->total;
+    for (uint32_t c = 0; c < st->dir.classes; c++) {
+        uint64_t crossed = st->dir.phits[c] - st->dir.mark[c];
+        g_array_append_val(st->dir.series, crossed);
+        st->dir.mark[c] = st->dir.phits[c];
+    }
     st->series_end += st->opt.interval;
 }
 

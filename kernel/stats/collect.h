@@ -122,6 +122,19 @@ typedef struct insee_stats_options {
     gboolean pair_map;
 } insee_stats_options;
 
+/* Link throughput per dimension and direction over time (NSIM's Fig. 8):
+   a class per (dimension or level, direction) the topology gives its
+   ports, + then -, counted per interval of the series. */
+typedef struct insee_directions {
+    uint32_t classes;       /* 2 per dimension or level */
+    uint32_t vcs;
+    uint16_t *port_class;   /* per global port: its class, or UINT16_MAX; NULL: off */
+    uint32_t *links;        /* per class: the links in it */
+    uint64_t *phits;        /* per class: phits that started crossing since cycle 0 */
+    uint64_t *mark;         /* per class: phits where the current interval began */
+    GArray *series;         /* uint64_t: `classes` per point of the series */
+} insee_directions;
+
 typedef struct insee_stats {
     insee_stats_options opt;
     uint32_t nodes, queues, transit_queues, packet_phits;
@@ -137,6 +150,7 @@ typedef struct insee_stats {
     uint64_t *port_phits;                /* per output VC: phits that crossed */
     uint64_t *node_inj, *node_acc;       /* per node: phits injected, consumed */
     uint64_t *pair_inj, *pair_cons;      /* nodes × nodes packets, [src * nodes + dst] */
+    insee_directions dir;                /* zeroed unless tracked */
 
     insee_window total;                  /* since cycle 0 */
     /* The series: the totals where the current interval began, its end,
@@ -167,6 +181,13 @@ gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest, gboole
                                  GError **err);
 
 void insee_stats_clear(insee_stats *st);
+
+/* Count the series' link throughput per dimension and direction; `dim` and
+   `dir` give each global port's (topology.h's insee_hop). FALSE
+   (INSEE_CONFIG_ERROR_INVALID, naming [stats] direction_series) without a
+   series or when no port has a dimension and a direction. */
+gboolean insee_stats_track_directions(insee_stats *st, const insee_net *net, const int32_t *dim,
+                                      const int32_t *dir, GError **err);
 
 /* Measurement window [start, end); the end may be moved later (run phases
    decide it as they go). Queue histograms restart their clocks at start. */
@@ -246,6 +267,11 @@ static inline void insee_stats_on_hop(insee_stats *st, const insee_packet *pk, u
         insee_trace_hop(st->trace, pk, ovc, now);
     if (st->port_phits && insee_stats_measuring(st, now))
         st->port_phits[ovc] += st->packet_phits;
+    if (st->dir.port_class) {
+        uint16_t c = st->dir.port_class[ovc / st->dir.vcs];
+        if (c != UINT16_MAX)
+            st->dir.phits[c] += st->packet_phits;
+    }
 }
 void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now);
 /* Packet pk ends undelivered: from queue q of a router, or at its source

@@ -280,6 +280,42 @@ static double point_value(const insee_series_point *pt, uint64_t cycles, column 
     return NAN;
 }
 
+/* [stats] direction_series: per dimension and direction, its links and
+   their mean utilisation (phits per link per cycle) in every interval of
+   the series, and in GB/s per link when the cycle has a length. Absent
+   without it, so other runs write the document they always did. */
+static void directions(JsonBuilder *b, const insee_stats *st, const insee_report *r)
+{
+    const insee_directions *d = &st->dir;
+    const insee_series_point *pts = (const insee_series_point *)st->series->data;
+    const uint64_t *phits = (const uint64_t *)(void *)d->series->data;
+    double gb = r->units.cycle_ns > 0 ? r->units.link_gbytes_s : NAN;
+    key(b, "direction_series");
+    json_builder_begin_array(b);
+    for (uint32_t c = 0; c < d->classes; c++) {
+        json_builder_begin_object(b);
+        count(b, "dim", c / 2);
+        key(b, "dir");
+        json_builder_add_int_value(b, c % 2 ? -1 : 1);
+        count(b, "links", d->links[c]);
+        const char *names[] = {"utilisation", "gbytes_s"};
+        for (int k = 0; k < 2; k++) {
+            key(b, names[k]);
+            json_builder_begin_array(b);
+            for (guint i = 0; i < st->series->len; i++) {
+                uint64_t cycles = pts[i].cycle - (i ? pts[i - 1].cycle : 0);
+                double u = d->links[c] && cycles ? (double)phits[(size_t)i * d->classes + c] /
+                                                       ((double)d->links[c] * (double)cycles)
+                                                 : NAN;
+                num(b, NULL, k ? u * gb : u);
+            }
+            json_builder_end_array(b);
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 static void series(JsonBuilder *b, const insee_stats *st)
 {
     if (!st->opt.interval) {
@@ -540,6 +576,8 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
     summary(b, r, st);
     batches(b, r);
     series(b, st);
+    if (st->dir.port_class)
+        directions(b, st, r);
     histograms(b, st);
     maps(b, r, st, net);
     applications(b, r);

@@ -288,6 +288,64 @@ Test(stats, drops_are_split_by_reason)
     insee_report_clear(&r);
 }
 
+/* The direction series counts every hop once, in its port's class: on a
+   torus every hop, on a tree every hop up or down a level. Under uniform
+   traffic the four directions of a 2-D torus carry the same load. */
+Test(stats, direction_series_counts_every_hop_once)
+{
+    static const char *const topologies[] = {"plugin = \"torus\"\ndims = [8, 8]",
+                                             "plugin = \"kary-ntree\"\nk = 4\nn = 3"};
+    for (size_t t = 0; t < G_N_ELEMENTS(topologies); t++) {
+        char *toml = g_strdup_printf("[simulation]\nseed = 3\nwarmup = 2000\ncycles = 6000\n"
+                                     "[topology]\n%s\n[router]\nplugin = \"%s\"\n"
+                                     "[traffic]\nplugin = \"uniform\"\nload = 0.3\n"
+                                     "[stats]\ninterval = 700\ndirection_series = true\n",
+                                     topologies[t], t ? "updown" : "dally");
+        run r = run_stats(toml);
+        const insee_directions *d = &r.st->dir;
+        const uint64_t *pts = (const uint64_t *)(void *)d->series->data;
+        cr_assert_eq(d->series->len, (guint)(r.st->series->len * d->classes));
+        uint64_t all = 0, links = 0;
+        for (uint32_t c = 0; c < d->classes; c++) {
+            uint64_t class_sum = 0;
+            for (guint i = 0; i < r.st->series->len; i++)
+                class_sum += pts[(size_t)i * d->classes + c];
+            cr_assert_eq(class_sum, d->phits[c], "class %u", c);
+            all += class_sum;
+            links += d->links[c];
+        }
+        /* A tree's nodes are routers of their own, whose links to the leaf
+           switches have no level: every packet crosses two of them. Its
+           top switches' up ports are unplugged: 4 classes of 64 links. */
+        uint64_t node_hops = t ? 2 * r.rep->total_delivered : 0;
+        cr_assert_eq(all, (r.rep->total_packet_hops - node_hops) * r.rep->packet_phits,
+                     "%s: %" G_GUINT64_FORMAT " phits in the classes, %" G_GUINT64_FORMAT " hops",
+                     topologies[t], all, r.rep->total_packet_hops);
+        cr_assert_eq(links, t ? 4 * 64 : r.net->ports_total, "every link in one class");
+        if (t == 0) {
+            for (uint32_t c = 1; c < d->classes; c++)
+                cr_assert(fabs((double)d->phits[c] / (double)d->phits[0] - 1) < 0.05,
+                          "direction %u carries %" G_GUINT64_FORMAT " phits, + of dimension 0 %"
+                          G_GUINT64_FORMAT, c, d->phits[c], d->phits[0]);
+        }
+        run_free(&r);
+        g_free(toml);
+    }
+}
+
+Test(stats, a_direction_series_needs_a_series_and_directions)
+{
+    char *msg = run_toml_error("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                               "[stats]\ninterval = 0\ndirection_series = true\n");
+    cr_assert(strstr(msg, "direction_series") && strstr(msg, "interval > 0"), "%s", msg);
+    g_free(msg);
+    msg = run_toml_error("[topology]\nplugin = \"graph\"\nfile = \"" INSEE_TEST_SOURCE_DIR
+                         "/examples/graphs/petersen.net\"\n[router]\nplugin = \"updown\"\n"
+                         "[stats]\ndirection_series = true\n");
+    cr_assert(strstr(msg, "direction_series") && strstr(msg, "dimension"), "%s", msg);
+    g_free(msg);
+}
+
 Test(stats, a_pair_map_that_would_not_fit_is_refused)
 {
     char *msg = run_toml_error("[topology]\nplugin = \"torus\"\ndims = [256, 256]\n"

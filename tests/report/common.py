@@ -21,13 +21,14 @@ def insee(binary, *args, env=None):
     return subprocess.run([binary, *args], capture_output=True, text=True, env=env)
 
 
-def real_run(binary, workdir, dims="[8,8]"):
-    """A short run of an 8x8 torus recording every figure; its JSON path."""
+def real_run(binary, workdir, dims="[8,8]", extra=()):
+    """A short run of an 8x8 torus recording every figure (and the `extra`
+    --set assignments); its JSON path."""
     os.makedirs(workdir, exist_ok=True)
     path = os.path.join(workdir, "run.json")
     sets = [f"topology.dims={dims}", "simulation.warmup=1000", "simulation.cycles=4000",
             "stats.distance_histograms=true", "stats.queue_histograms=true",
-            "stats.port_map=true", "stats.node_map=true"]
+            "stats.port_map=true", "stats.node_map=true", *extra]
     args = ["run", "--json", path]
     for s in sets:
         args += ["--set", s]

@@ -158,6 +158,22 @@ def test_page(binary, work):
     check("Port load" in [f["title"] for f in page.figures], "a port load figure for a ring")
     check("has no 2D or 3D layout" in text and "sorted from the busiest" in text,
           "the caption says the ring's port loads are sorted bars")
+    # Real units and the direction series (NSIM's Figs. 8 and 9): latency
+    # in ns, and a curve per dimension and direction in GB/s per link.
+    units = real_run(binary, os.path.join(work, "units"),
+                     extra=('network.link_bandwidth="4 GB/s"', "stats.direction_series=true"))
+    r = insee(binary, "report", units, "-o", out)
+    check(r.returncode == 0, f"report of a run in real units exits 0: {r.stderr}")
+    page, text = parse(out)
+    titles = [f["title"] for f in page.figures]
+    check(titles[:3] == ["Latency over time", "Load over time",
+                         "Link throughput per direction over time"], f"figures: {titles}")
+    fig = text[text.index("Load over time</b>"):text.index("per direction over time</b>")]
+    labels = svg_texts(fig)
+    check(all(d in labels for d in ("+X", "−X", "+Y", "−Y")) and "GB/s per link" in labels,
+          f"a curve per direction, in GB/s: {labels}")
+    check("latency (ns)" in svg_texts(text[:text.index("Latency over time</b>")]),
+          "the latency over time in ns")
     # 3D: one panel per z plane.
     cube = real_run(binary, os.path.join(work, "cube"), dims="[4,4,4]")
     r = insee(binary, "report", cube, "-o", out)

@@ -17,7 +17,8 @@ except ImportError:
 INSEE, SCHEMA, SOURCE = sys.argv[1], sys.argv[2], sys.argv[3]
 EVERY_STATISTIC = ["--set", "stats.distance_histograms=true", "--set", "stats.queue_histograms=true",
                    "--set", "stats.port_map=true", "--set", "stats.node_map=true",
-                   "--set", "stats.pair_map=true", "--set", "stats.interval=700"]
+                   "--set", "stats.pair_map=true", "--set", "stats.interval=700",
+                   "--set", "stats.direction_series=true"]
 # (name, config file or None for the embedded default, extra arguments)
 RUNS = [
     ("default", None, []),
@@ -28,7 +29,7 @@ RUNS = [
     ("indirect", os.path.join(SOURCE, "examples/fat-tree-4ary3-updown.toml"), EVERY_STATISTIC),
     ("real-units", os.path.join(SOURCE, "examples/torus-8x8-uniform.toml"),
      ["--set", 'network.link_bandwidth="32 Gb/s"', "--set", "network.cable_ns=10",
-      "--set", "network.router_cycles=3"]),
+      "--set", "network.router_cycles=3", "--set", "stats.direction_series=true"]),
 ]
 
 RUNS_EXTRA = [(name, " ".join(extra)) for name, _, extra in RUNS]
@@ -99,6 +100,14 @@ def consistent(name, d):
               f"{name}: latency in ns = cycles x cycle_ns")
         check(abs(t["simulated_us"] * 1e3 - run_["cycles"] * t["cycle_ns"]) < 1e-6,
               f"{name}: simulated time = cycles x cycle_ns")
+    check(("direction_series" in d) == ("direction_series=true" in dict(RUNS_EXTRA)[name]),
+          f"{name}: a direction series exactly when asked for")
+    for c in d.get("direction_series", []):
+        check(len(c["utilisation"]) == len(d["series"]["cycle"]), f"{name}: a direction's series")
+        if "timing" in d:
+            check(all(abs(g - u * d["timing"]["link_gbytes_s"]) < 1e-9
+                      for u, g in zip(c["utilisation"], c["gbytes_s"]) if u is not None),
+                  f"{name}: GB/s per link = utilisation x the link's bandwidth")
     coords = d["network"]["router_coords"]
     if coords is not None:
         check(len(coords) == d["network"]["routers"] and all(len(c) == d["network"]["dims"]
