@@ -125,10 +125,14 @@ void insee_engine_prepare(insee_engine *eng)
     eng->sets = g_new0(insee_cand_vec, eng->threads);
     /* The farthest event: a link's packet done, or a slot freed, L cycles
        on; a head ready at the next router past its cable and pipeline. */
-    uint32_t longest_cable = eng->cable_cycles;
+    uint32_t longest_cable = eng->cable_cycles, slowest = MAX(eng->node_phit_cycles, 1u);
     for (uint32_t gp = 0; eng->cable && gp < net->ports_total; gp++)
         longest_cable = MAX(longest_cable, eng->cable[gp]);
-    insee_wheel_init(&eng->wheel, eng->packet_phits + 1 + longest_cable + eng->router_cycles);
+    for (uint32_t gp = 0; eng->phit_cycles && gp < net->ports_total; gp++)
+        slowest = MAX(slowest, (uint32_t)eng->phit_cycles[gp]);
+    /* A packet's phits are never spread wider than L on the slowest link. */
+    insee_wheel_init(&eng->wheel,
+                     (eng->packet_phits + 1) * slowest + longest_cable + eng->router_cycles);
     if (eng->router->select_injector)
         eng->wl.port = (insee_workload_port){.select_injector = select_injector, .ctx = eng};
 }
@@ -137,6 +141,7 @@ void insee_engine_clear(insee_engine *eng)
 {
     g_free(eng->rstate);
     g_free(eng->cable);
+    g_free(eng->phit_cycles);
     g_free(eng->astate);
     g_free(eng->router_rng);
     g_free(eng->arb_rng);
@@ -822,33 +827,49 @@ static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
     insee_stats_on_injected(&eng->stats, pk, distance, eng->now);
 }
 
+/* When a packet whose tail started leaving at `now` + (L - 1) k at the
+   earliest, a phit every k cycles, has its tail across (one phit of
+   consumption, or of a link): no sooner than its tail has arrived, as a
+   faster link cannot outrun a slower one before it (NSIM §3.1, cases 2
+   and 3). INSEE's model: now + L. */
+static uint64_t tail_across(const insee_engine *eng, uint32_t p, uint32_t k)
+{
+    uint64_t leaves = eng->now + (uint64_t)(eng->packet_phits - 1) * k;
+    if (eng->net.tail && eng->net.tail[p] > leaves)
+        leaves = eng->net.tail[p];
+    return leaves + k;
+}
+
 /* The packet reserved on output VC ovc of link gp starts crossing now: its
-   tail has crossed at now + L - 1, when the VC, the link and its slot
-   upstream free. */
+   tail has crossed at now + L - 1 (tail_across() on a slower link), when
+   the VC, the link and its slot upstream free. */
 static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
 {
     insee_net *net = &eng->net;
-    uint32_t L = eng->packet_phits;
     uint32_t cable = eng->cable ? eng->cable[gp] : eng->cable_cycles;
+    uint32_t k = eng->phit_cycles ? eng->phit_cycles[gp] : 1;
     uint32_t p = net->ovc[ovc].wait;
     uint32_t vc = ovc - gp * net->vcs, dq = net->peer_queue[gp] + vc;
     insee_packet *pk = &net->pkt[p];
+    uint64_t done = tail_across(eng, p, k);
     net->ovc[ovc].wait = INSEE_NONE;
     net->link[gp].waiting--;
     net->link[gp].rr = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
-    net->link[gp].free_at = eng->now + L;
-    net->ovc[ovc].free_at = eng->now + L;
-    /* The tail arrives at now + L - 1 + cable; the head is in the next
+    net->link[gp].free_at = done;
+    net->ovc[ovc].free_at = done;
+    /* The tail arrives at done - 1 + cable; the head is in the next
        router's pipeline until ready. */
-    keep_moving(eng, eng->now + cable + MAX(L - 1, eng->router_cycles));
-    schedule(eng, eng->now + L, insee_event(INSEE_EV_LINK_DONE, gp));
+    keep_moving(eng, cable + MAX(done - 1, eng->now + k - 1 + eng->router_cycles));
+    schedule(eng, done, insee_event(INSEE_EV_LINK_DONE, gp));
     if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
         head_leaves(eng, net->ovc[ovc].src, pk);
-        net->q[net->ovc[ovc].src].out_done = eng->now + L;
+        net->q[net->ovc[ovc].src].out_done = done;
     }
-    net->q[dq].in_done = eng->now + L + cable;
+    net->q[dq].in_done = done + cable;
+    if (net->tail)
+        net->tail[p] = done + cable;
     pk->hops++;
-    pk->ready = eng->now + 1 + cable + eng->router_cycles;
+    pk->ready = eng->now + k + cable + eng->router_cycles;
     eng->report.total_packet_hops++;
     if (insee_engine_in_window(eng, eng->now))
         eng->report.packet_hops++;
@@ -887,21 +908,22 @@ static void start_links(insee_engine *eng)
     eng->link_check.len = 0;
 }
 
-/* Consumption: the tail is consumed L - 1 cycles after the head. */
+/* Consumption: the tail is consumed L - 1 cycles after the head (on a
+   node link slower than the router, as tail_across() says). */
 static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
 {
     insee_net *net = &eng->net;
-    uint32_t L = eng->packet_phits;
-    uint32_t p = depart(eng, rq->queue, eng->now + L);
+    uint64_t done = tail_across(eng, net->q[rq->queue].head, eng->node_phit_cycles);
+    uint32_t p = depart(eng, rq->queue, done);
     head_leaves(eng, rq->queue, &net->pkt[p]);
-    net->q[rq->queue].out_done = eng->now + L;
-    keep_moving(eng, eng->now + L - 1);
+    net->q[rq->queue].out_done = done;
+    keep_moving(eng, done - 1);
     if (eng->single_consumption)
-        net->link[rq->link].free_at = eng->now + L;
-    if (L == 1)
+        net->link[rq->link].free_at = done;
+    if (done == eng->now + 1)
         packet_consumed(eng, p);
     else
-        schedule(eng, eng->now + L - 1, insee_event(INSEE_EV_DELIVER, p));
+        schedule(eng, done - 1, insee_event(INSEE_EV_DELIVER, p));
 }
 
 /* The request wins its output VC: the VC and a slot downstream are the
@@ -943,6 +965,8 @@ static uint32_t copy_packet(insee_engine *eng, uint32_t p)
     net->pkt[c] = net->pkt[p];
     net->pkt[c].next = INSEE_NONE;
     net->pkt[c].id = 0;
+    if (net->tail)
+        net->tail[c] = net->tail[p];
     if (net->pstate_size)
         memcpy(insee_net_packet_state(net, c), insee_net_packet_state(net, p), net->pstate_size);
     insee_workload_packet_copied(&eng->wl, net->pkt[c].msg);

@@ -142,6 +142,11 @@ typedef struct insee_engine {
     uint32_t router_cycles;
     uint32_t cable_cycles;
     uint32_t *cable;         /* per global port, or NULL: cable_cycles everywhere */
+    /* Links slower than the router: cycles a phit takes on each global
+       port's link (NULL: 1 everywhere) and on the nodes' links. With either,
+       net.track_tail is set. */
+    uint16_t *phit_cycles;
+    uint32_t node_phit_cycles;
     gboolean single_consumption;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
     double ipr;                /* in-transit priority: fraction of arbitrations */

@@ -1333,7 +1333,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .topo = eng->topo, .topo_self = eng->topo_self,
             .injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i,
             .seed = eng->seed, .packet_phits = eng->packet_phits, .phit_bytes = eng->phit_bytes,
-            .router_cycles = eng->router_cycles,
+            .router_cycles = eng->router_cycles, .node_phit_cycles = eng->node_phit_cycles,
         };
         insee_workload_init(wl, &env, task_node);
         ok = !jobs || start_scheduler(exp, jobs, err);
@@ -1427,6 +1427,7 @@ static void set_engine_params(insee_experiment *exp)
     eng->seed = (uint64_t)sv[SIM_SEED].i;
     eng->packet_phits = (uint32_t)sv[SIM_PACKET_PHITS].i;
     eng->phit_bytes = (uint32_t)sv[SIM_PHIT_BYTES].i;
+    eng->node_phit_cycles = 1; /* [network] may slow the nodes' links down */
     eng->phases = (insee_phases){
         .mode = sv[SIM_PHASES].i == 1 ? INSEE_RUN_FIXED : INSEE_RUN_CONVERGE,
         .warmup = (uint64_t)sv[SIM_WARMUP].i,
@@ -1534,16 +1535,33 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         return FALSE;
     eng->router_cycles = t.router_cycles;
     eng->cable_cycles = t.cable_cycles;
-    if (t.dims) {
-        const insee_net *net = &eng->net;
+    eng->node_phit_cycles = t.node_phit;
+    insee_net *net = &eng->net;
+    gboolean slower = t.node_phit > 1;
+    if (t.dims || t.phit_dims) {
         eng->cable = g_new(uint32_t, MAX(net->ports_total, 1));
-        for (uint32_t gp = 0; gp < net->ports_total; gp++)
-            eng->cable[gp] = insee_timing_cable(&t, port_hop(eng, gp).dim);
+        eng->phit_cycles = g_new(uint16_t, MAX(net->ports_total, 1));
+        for (uint32_t gp = 0; gp < net->ports_total; gp++) {
+            int32_t dim = port_hop(eng, gp).dim;
+            eng->cable[gp] = insee_timing_cable(&t, dim);
+            eng->phit_cycles[gp] = (uint16_t)insee_timing_phit_cycles(&t, dim);
+            slower |= eng->phit_cycles[gp] > 1;
+        }
     }
+    if (slower && (router_properties(eng) & INSEE_ROUTE_MULTICAST)) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] makes some links slower than the router, but [router] plugin "
+                    "'%s' routes multicast sets, whose copies leave together at one rate; "
+                    "remove dim_phit_cycles and node_phit_cycles, or use a unicast router",
+                    exp->net[section_index("router")].plugin->name);
+        insee_timing_clear(&t);
+        return FALSE;
+    }
+    net->track_tail = slower;
     eng->report.units = (insee_report_units){
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
-        .router_cycles = t.router_cycles,
+        .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
     };
     insee_timing_clear(&t);
     return TRUE;

@@ -265,6 +265,7 @@ void insee_net_clear(insee_net *net)
     g_free(net->q_at);
     g_free(net->pkt);
     g_free(net->pstate);
+    g_free(net->tail);
     memset(net, 0, sizeof *net);
 }
 
@@ -282,6 +283,8 @@ static void grow_pool(insee_net *net)
     net->pkt = g_renew(insee_packet, net->pkt, cap);
     if (net->pstate_size)
         net->pstate = g_realloc(net->pstate, (size_t)cap * net->pstate_size);
+    if (net->track_tail)
+        net->tail = g_renew(uint64_t, net->tail, cap);
     for (uint32_t p = cap; p-- > old;) {
         net->pkt[p].next = net->pkt_free;
         net->pkt_free = p;
@@ -299,6 +302,8 @@ uint32_t insee_net_packet_new(insee_net *net)
     net->pkt[p].next = INSEE_NONE;
     if (net->pstate_size)
         memset(insee_net_packet_state(net, p), 0, net->pstate_size);
+    if (net->tail)
+        net->tail[p] = 0;
     return p;
 }
 

@@ -130,6 +130,12 @@ typedef struct insee_net {
     uint32_t pkt_free;        /* free list head through pkt.next */
     size_t pstate_size;       /* router's per-packet state bytes */
     uint8_t *pstate;          /* pkt_cap * pstate_size */
+    /* Per packet, when some link is slower than the router (net/timing.h):
+       the cycle its tail has fully arrived in its queue, which a faster link
+       out cannot outrun. track_tail is set before the first packet; tail is
+       NULL without it. */
+    gboolean track_tail;
+    uint64_t *tail;
 } insee_net;
 
 /* Per-router and per-packet plugin state blocks are rounded up to this, so
@@ -219,7 +225,7 @@ static inline uint32_t insee_net_free_phits(const insee_net *net, uint32_t q, ui
     return (uint32_t)((uint64_t)insee_net_queue_capacity(net, q) * L - present);
 }
 
-/* Take a packet from the pool (zeroed, state zeroed); grows the pool when empty. */
+/* Take a packet from the pool (zeroed, state and tail zeroed); grows the pool when empty. */
 uint32_t insee_net_packet_new(insee_net *net);
 void insee_net_packet_free(insee_net *net, uint32_t p);
 

@@ -9,7 +9,10 @@
 #include "config/config.h"
 
 enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, K_DIM_CABLE_NS,
-       K_ROUTER_CYCLES, K_ROUTER_NS };
+       K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH };
+
+/* The slowest a link may be: a phit in this many cycles. */
+#define MAX_PHIT_CYCLES 1024
 
 const insee_param_def insee_timing_params[] = {
     [K_BANDWIDTH] = {"link_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
@@ -38,6 +41,16 @@ const insee_param_def insee_timing_params[] = {
                          "meanwhile"},
     [K_ROUTER_NS] = {"router_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
                      "router_cycles in ns (needs the cycle's length)"},
+    [K_DIM_PHIT_CYCLES] = {"dim_phit_cycles", INSEE_PARAM_INT_LIST, "[]", 1, MAX_PHIT_CYCLES, NULL,
+                           "cycles", "the links of each dimension or level (numbered as for "
+                           "dim_cable_cycles) move a phit every this many cycles: 1 is the "
+                           "router's rate, 2 half of it; absent: 1"},
+    [K_NODE_PHIT_CYCLES] = {"node_phit_cycles", INSEE_PARAM_INT, "1", 1, MAX_PHIT_CYCLES, NULL,
+                            "cycles", "the nodes' links to their routers move a phit every "
+                            "this many cycles (a network interface slower than the router)"},
+    [K_NODE_BANDWIDTH] = {"node_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+                          "node_phit_cycles as a bandwidth with its unit, link_bandwidth "
+                          "divided by a whole number (empty: node_phit_cycles)"},
     {0},
 };
 
@@ -162,14 +175,43 @@ static gboolean read_dim_cables(insee_timing *t, const insee_value *v, GError **
     return TRUE;
 }
 
+/* node_phit_cycles, or node_bandwidth as link_bandwidth / k. */
+static gboolean read_node_rate(insee_timing *t, const insee_value *v, GError **err)
+{
+    t->node_phit = (uint32_t)v[K_NODE_PHIT_CYCLES].i;
+    if (!v[K_NODE_BANDWIDTH].s[0])
+        return TRUE;
+    if (t->node_phit != 1)
+        return refuse(err, "node_phit_cycles and node_bandwidth are both given: keep one");
+    double gb;
+    if (!insee_timing_parse_bandwidth(v[K_NODE_BANDWIDTH].s, "node_bandwidth", &gb, err))
+        return FALSE;
+    if (t->link_gbytes_s == 0)
+        return refuse(err, "node_bandwidth = \"%s\" needs link_bandwidth (or cycle_ns) to "
+                      "compare with; or give node_phit_cycles", v[K_NODE_BANDWIDTH].s);
+    double k = t->link_gbytes_s / gb;
+    if (fabs(k - round(k)) > 1e-9 * k || round(k) < 1 || k > MAX_PHIT_CYCLES)
+        return refuse(err, "node_bandwidth = \"%s\" is %g times link_bandwidth = %g GB/s: a "
+                      "node's link must move a phit every whole number of cycles, from 1 to %d, "
+                      "so its bandwidth must be the link's divided by that number",
+                      v[K_NODE_BANDWIDTH].s, 1 / k, t->link_gbytes_s, MAX_PHIT_CYCLES);
+    t->node_phit = (uint32_t)round(k);
+    return TRUE;
+}
+
 gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t phit_bytes,
                            GError **err)
 {
     *t = insee_timing_default();
+    const insee_value *phit = &values[K_DIM_PHIT_CYCLES];
+    t->phit_dims = (uint32_t)phit->list_len;
+    t->dim_phit = g_new(uint32_t, MAX(t->phit_dims, 1));
+    for (uint32_t d = 0; d < t->phit_dims; d++)
+        t->dim_phit[d] = (uint32_t)phit->list[d];
     if (read_cycle(t, values, phit_bytes, err) &&
         read_latency(t, values, K_CABLE_CYCLES, K_CABLE_NS, &t->cable_cycles, err) &&
         read_latency(t, values, K_ROUTER_CYCLES, K_ROUTER_NS, &t->router_cycles, err) &&
-        read_dim_cables(t, values, err))
+        read_dim_cables(t, values, err) && read_node_rate(t, values, err))
         return TRUE;
     insee_timing_clear(t);
     return FALSE;
@@ -178,5 +220,6 @@ gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t 
 void insee_timing_clear(insee_timing *t)
 {
     g_free(t->dim_cable);
+    g_free(t->dim_phit);
     *t = insee_timing_default();
 }

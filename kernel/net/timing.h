@@ -19,6 +19,11 @@
  * follow the topology's numbering of dimensions or levels, as [flow]
  * dim_gbps does; insee_timing_cable() answers per port.
  *
+ * A link may be slower than the router: a phit then takes `k` cycles on it
+ * (dim_phit_cycles per dimension or level; node_phit_cycles, or
+ * node_bandwidth as a fraction 1/k of link_bandwidth, for the nodes' links
+ * to their routers). insee_timing_phit_cycles() answers per port.
+ *
  * Errors name the key and what to change (INSEE_CONFIG_ERROR_INVALID).
  */
 #ifndef INSEE_KERNEL_TIMING_H
@@ -40,13 +45,16 @@ typedef struct insee_timing {
     uint32_t router_cycles;   /* a head's routing pipeline at every router */
     uint32_t *dim_cable;      /* per dimension or level: its cables' latency; owned */
     uint32_t dims;            /* entries of dim_cable */
+    uint32_t *dim_phit;       /* per dimension or level: cycles a phit takes; owned */
+    uint32_t phit_dims;       /* entries of dim_phit */
+    uint32_t node_phit;       /* cycles a phit takes on a node's link (1: the router's rate) */
 } insee_timing;
 
 /* The [network] table's keys, NULL-name terminated. */
 extern const insee_param_def insee_timing_params[];
 
-/* INSEE's model: no units, no latencies. */
-static inline insee_timing insee_timing_default(void) { return (insee_timing){0}; }
+/* INSEE's model: no units, no latencies, every link at the router's rate. */
+static inline insee_timing insee_timing_default(void) { return (insee_timing){.node_phit = 1}; }
 
 /* Read the bound [network] values; `phit_bytes` is [simulation]'s. */
 gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t phit_bytes,
@@ -68,15 +76,10 @@ static inline uint32_t insee_timing_cable(const insee_timing *t, int32_t dim)
                : t->cable_cycles;
 }
 
-/* Whether a run in these units differs from INSEE's timing at all. */
-static inline gboolean insee_timing_adds_latency(const insee_timing *t)
+/* The cycles a phit takes on a port of dimension or level `dim`. */
+static inline uint32_t insee_timing_phit_cycles(const insee_timing *t, int32_t dim)
 {
-    if (t->cable_cycles || t->router_cycles)
-        return TRUE;
-    for (uint32_t d = 0; d < t->dims; d++)
-        if (t->dim_cable[d] != UINT32_MAX && t->dim_cable[d])
-            return TRUE;
-    return FALSE;
+    return dim >= 0 && (uint32_t)dim < t->phit_dims ? t->dim_phit[dim] : 1;
 }
 
 G_END_DECLS

@@ -149,6 +149,7 @@ static void timing(JsonBuilder *b, const insee_report *r)
     num(b, "link_gbytes_s", real ? u->link_gbytes_s : NAN);
     count(b, "cable_cycles", u->cable_cycles);
     count(b, "router_cycles", u->router_cycles);
+    count(b, "node_phit_cycles", u->node_phit_cycles);
     num(b, "simulated_us", (double)r->cycles * ns / 1e3);
     num(b, "accepted_gbytes_s_per_node", r->accepted_load * (real ? u->link_gbytes_s : NAN));
     num(b, "latency_mean_ns", r->latency_gen.count ? r->latency_gen.mean * ns : NAN);

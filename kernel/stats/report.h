@@ -102,6 +102,7 @@ typedef struct insee_report_units {
     uint32_t phit_bytes;
     uint32_t cable_cycles;  /* every cable's, but where a dimension has its own */
     uint32_t router_cycles;
+    uint32_t node_phit_cycles; /* cycles a phit takes on a node's link */
 } insee_report_units;
 
 typedef struct insee_report {

@@ -87,12 +87,15 @@ void insee_workload_init(insee_workload *wl, const insee_workload_env *env,
     wl->node_blocked_tail = g_new(uint32_t, nodes);
     memset(wl->node_blocked_head, 0xff, sizeof(uint32_t) * nodes);
     memset(wl->node_blocked_tail, 0xff, sizeof(uint32_t) * nodes);
+    if (env->node_phit_cycles > 1)
+        wl->nic_free = g_new0(uint64_t, nodes);
     wl->msg_free = INSEE_NONE;
 }
 
 void insee_workload_clear(insee_workload *wl)
 {
     g_free(wl->task_node);
+    g_free(wl->nic_free);
     g_free(wl->task_app);
     insee_heap_clear(&wl->local);
     insee_heap_clear(&wl->due);
@@ -402,6 +405,19 @@ static void block(insee_workload *wl, uint32_t task, uint32_t node)
 
 /* Queue what fits of the task's pending message. Returns FALSE when the
    task stays blocked. */
+/* Packet p crosses its node's slow link to the router after the packets
+   before it: its head is there when it starts, its tail (L - 1) k cycles
+   later (NSIM §3.1, a network interface slower than the switch). */
+static void cross_node_link(insee_workload *wl, uint32_t node, uint32_t p)
+{
+    insee_net *net = wl->env.net;
+    uint64_t k = wl->env.node_phit_cycles, L = wl->env.packet_phits;
+    uint64_t start = MAX(wl->now, wl->nic_free[node]);
+    wl->nic_free[node] = start + L * k;
+    net->tail[p] = start + (L - 1) * k;
+    net->pkt[p].ready = MAX(net->pkt[p].ready, start + wl->env.router_cycles);
+}
+
 static gboolean queue_message(insee_workload *wl, uint32_t task)
 {
     insee_net *net = wl->env.net;
@@ -423,6 +439,8 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
         net->pkt[p].id = ++wl->serial;
         count_generated(wl, m, &net->pkt[p]);
         wl->msg[m].to_queue--;
+        if (wl->nic_free)
+            cross_node_link(wl, node, p);
         insee_net_enqueue(net, q, p);
         insee_vec_push(&wl->queued, q);
     }

@@ -122,6 +122,11 @@ typedef struct insee_workload_env {
     uint64_t seed;
     uint32_t packet_phits, phit_bytes;
     uint32_t router_cycles;  /* a new packet may leave its router this long after it is queued */
+    /* A node's link to its router moves a phit every node_phit_cycles
+       cycles: above 1, a node's packets cross it one after another, each
+       from the cycle it is queued or the one before has crossed, and their
+       tails arrive that much later (net->tail; net/timing.h). */
+    uint32_t node_phit_cycles;
 } insee_workload_env;
 
 /* The engine's one service to the workload: the router plugin's choice of
@@ -173,6 +178,7 @@ typedef struct insee_workload {
     uint64_t *task_wake;      /* earliest wake asked while its message was queuing */
     uint32_t *task_blocked_next;
     uint32_t *node_blocked_head, *node_blocked_tail;
+    uint64_t *nic_free;       /* per node: when its link can start a packet (node_phit_cycles > 1) */
     insee_message_rec *msg;
     uint32_t msg_cap, msg_free;
     uint64_t serial;          /* ids of queued packets */

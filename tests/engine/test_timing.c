@@ -81,6 +81,57 @@ Test(timing, cables_per_dimension)
     g_free(toml);
 }
 
+/* A link slower than the router: a phit every k cycles. On a ring of
+   such links, at zero load, the head takes k cycles a hop and the tail
+   (L - 1) k more: h k + (L - 1) k, per packet. */
+Test(timing, slow_links_take_k_cycles_a_phit)
+{
+    const int L = 4, k = 3;
+    char *toml = timed("plugin = \"torus\"\ndims = [8]", 0.002, 600000, L,
+                       "dim_phit_cycles = [3]\n");
+    insee_report r = run_toml(toml);
+    cr_assert_gt(r.delivered, 1000);
+    double hops = (double)r.hops / (double)r.delivered;
+    double closed = hops * k + (L - 1) * k;
+    cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.003,
+              "latency %.4f, closed form h k + (L - 1) k = %.4f", r.latency_inj.mean, closed);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
+/* NSIM's network interface slower than its switches (§3.1, case 2): the
+   node's link feeds the packet a phit every k cycles, the switches forward
+   each phit as it comes, so the tail reaches the destination L k - 1 cycles
+   after the head left: h + L k - 1 at zero load. At saturation a node can
+   send and receive no more than 1/k phits a cycle. */
+Test(timing, a_slow_node_link_paces_the_whole_path)
+{
+    const int L = 8, k = 3;
+    char *toml = timed("plugin = \"torus\"\ndims = [8, 8]", 0.001, 600000, L,
+                       "node_phit_cycles = 3\n");
+    insee_report r = run_toml(toml);
+    cr_assert_gt(r.delivered, 1000);
+    double hops = (double)r.hops / (double)r.delivered;
+    double closed = hops + L * k - 1;
+    cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.003,
+              "latency %.4f, closed form h + L k - 1 = %.4f", r.latency_inj.mean, closed);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+
+    toml = timed("plugin = \"torus\"\ndims = [8, 8]", 1.0, 6000, 16,
+                 "link_bandwidth = \"4 GB/s\"\nnode_bandwidth = \"2 GB/s\"\n");
+    r = run_toml(toml);
+    cr_assert_eq(r.units.node_phit_cycles, 2);
+    cr_assert(r.accepted_load <= 0.5 + 1e-9 && r.accepted_load > 0.4,
+              "accepted %.4f phits/node/cycle through node links of half the rate",
+              r.accepted_load);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
 /* An empty [network] is INSEE's model: the same figures as no table, at
    low load and past saturation. */
 Test(timing, an_empty_table_changes_nothing)
@@ -195,6 +246,10 @@ Test(timing, bad_combinations_name_the_keys)
         {"dim_cable_ns = [10]\n", "dim_cable_ns needs the cycle's length"},
         {"cable_cycles = 70000\n", "cable_cycles"},
         {"cycle_ns = 0.001\ncable_ns = 1000\n", "more than the 65536 allowed"},
+        {"link_bandwidth = \"4 GB/s\"\nnode_bandwidth = \"3 GB/s\"\n", "divided by that number"},
+        {"node_bandwidth = \"3 GB/s\"\n", "node_bandwidth = \"3 GB/s\" needs link_bandwidth"},
+        {"cycle_ns = 1\nnode_bandwidth = \"2 GB/s\"\nnode_phit_cycles = 2\n", "keep one"},
+        {"dim_phit_cycles = [0]\n", "dim_phit_cycles"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *toml = timed("plugin = \"torus\"\ndims = [4, 4]", 0.1, 100, 16, cases[i].network);
@@ -212,4 +267,9 @@ Test(timing, bad_combinations_name_the_keys)
     cr_assert(strstr(msg, "[network]") && strstr(msg, "engine = \"static\""), "%s", msg);
     g_free(msg);
     g_free(flow);
+    msg = run_toml_error("[topology]\nplugin = \"spinnaker\"\ndims = [4, 4]\n[router]\n"
+                         "plugin = \"spinnaker\"\n[traffic]\nplugin = \"uniform\"\n"
+                         "[network]\nnode_phit_cycles = 2\n");
+    cr_assert(strstr(msg, "multicast") && strstr(msg, "node_phit_cycles"), "%s", msg);
+    g_free(msg);
 }
