@@ -840,36 +840,54 @@ static uint64_t tail_across(const insee_engine *eng, uint32_t p, uint32_t k)
     return leaves + k;
 }
 
+/* A packet crossing a link from now: when its tail is across (the link,
+   its output VC and the slot upstream free), when its tail is in the next
+   router, and when its head may be routed there. */
+typedef struct insee_crossing {
+    uint64_t done, tail_in, ready;
+} insee_crossing;
+
+/* Packet p on link gp: INSEE's model (every link a phit a cycle, no cable,
+   no pipeline) at the cost of one branch; else [network]'s cable, the
+   link's pace and the next router's pipeline. */
+static insee_crossing crossing(const insee_engine *eng, uint32_t gp, uint32_t p)
+{
+    if (G_LIKELY(!eng->timed))
+        return (insee_crossing){eng->now + eng->packet_phits, eng->now + eng->packet_phits,
+                                eng->now + 1};
+    uint32_t cable = eng->cable ? eng->cable[gp] : eng->cable_cycles;
+    uint32_t k = eng->phit_cycles ? eng->phit_cycles[gp] : 1;
+    uint64_t done = tail_across(eng, p, k);
+    return (insee_crossing){done, done + cable, eng->now + k + cable + eng->router_cycles};
+}
+
 /* The packet reserved on output VC ovc of link gp starts crossing now: its
-   tail has crossed at now + L - 1 (tail_across() on a slower link), when
-   the VC, the link and its slot upstream free. */
+   tail has crossed at now + L - 1 (crossing() with [network]), when the
+   VC, the link and its slot upstream free. */
 static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
 {
     insee_net *net = &eng->net;
-    uint32_t cable = eng->cable ? eng->cable[gp] : eng->cable_cycles;
-    uint32_t k = eng->phit_cycles ? eng->phit_cycles[gp] : 1;
     uint32_t p = net->ovc[ovc].wait;
     uint32_t vc = ovc - gp * net->vcs, dq = net->peer_queue[gp] + vc;
     insee_packet *pk = &net->pkt[p];
-    uint64_t done = tail_across(eng, p, k);
+    insee_crossing c = crossing(eng, gp, p);
     net->ovc[ovc].wait = INSEE_NONE;
     net->link[gp].waiting--;
     net->link[gp].rr = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
-    net->link[gp].free_at = done;
-    net->ovc[ovc].free_at = done;
-    /* The tail arrives at done - 1 + cable; the head is in the next
-       router's pipeline until ready. */
-    keep_moving(eng, cable + MAX(done - 1, eng->now + k - 1 + eng->router_cycles));
-    schedule(eng, done, insee_event(INSEE_EV_LINK_DONE, gp));
+    net->link[gp].free_at = c.done;
+    net->ovc[ovc].free_at = c.done;
+    /* Moving until the tail is in and the head out of the pipeline. */
+    keep_moving(eng, MAX(c.tail_in, c.ready) - 1);
+    schedule(eng, c.done, insee_event(INSEE_EV_LINK_DONE, gp));
     if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
         head_leaves(eng, net->ovc[ovc].src, pk);
-        net->q[net->ovc[ovc].src].out_done = done;
+        net->q[net->ovc[ovc].src].out_done = c.done;
     }
-    net->q[dq].in_done = done + cable;
+    net->q[dq].in_done = c.tail_in;
     if (net->tail)
-        net->tail[p] = done + cable;
+        net->tail[p] = c.tail_in;
     pk->hops++;
-    pk->ready = eng->now + k + cable + eng->router_cycles;
+    pk->ready = c.ready;
     eng->report.total_packet_hops++;
     if (insee_engine_in_window(eng, eng->now))
         eng->report.packet_hops++;
@@ -913,7 +931,8 @@ static void start_links(insee_engine *eng)
 static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
 {
     insee_net *net = &eng->net;
-    uint64_t done = tail_across(eng, net->q[rq->queue].head, eng->node_phit_cycles);
+    uint64_t done = net->tail ? tail_across(eng, net->q[rq->queue].head, eng->node_phit_cycles)
+                              : eng->now + eng->packet_phits;
     uint32_t p = depart(eng, rq->queue, done);
     head_leaves(eng, rq->queue, &net->pkt[p]);
     net->q[rq->queue].out_done = done;

@@ -147,6 +147,7 @@ typedef struct insee_engine {
        net.track_tail is set. */
     uint16_t *phit_cycles;
     uint32_t node_phit_cycles;
+    gboolean timed;          /* any of these differs from INSEE's model (a hop: one cycle) */
     gboolean single_consumption;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
     double ipr;                /* in-transit priority: fraction of arbitrations */

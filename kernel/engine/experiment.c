@@ -1558,6 +1558,7 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         return FALSE;
     }
     net->track_tail = slower;
+    eng->timed = slower || eng->cable || t.cable_cycles || t.router_cycles;
     eng->report.units = (insee_report_units){
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
