@@ -354,9 +354,10 @@ static void print_units(const insee_report *r, FILE *out)
     const insee_report_units *u = &r->units;
     if (!u->given)
         return;
-    fprintf(out, "%-28s cables %u cycles, routers %u cycles, a phit every %u cycles on "
-            "nodes' links\n", "latencies", u->cable_cycles, u->router_cycles,
-            u->node_phit_cycles);
+    fprintf(out, "%-28s cables %u cycles, routers %u cycles\n", "latencies", u->cable_cycles,
+            u->router_cycles);
+    if (u->node_phit_cycles > 1)
+        fprintf(out, "%-28s a phit every %u cycles\n", "nodes' links", u->node_phit_cycles);
     if (u->cycle_ns <= 0)
         return;
     fprintf(out, "%-28s cycle %g ns, links %g GB/s, packets of %u bytes\n", "real units",

@@ -23,9 +23,10 @@ static uint32_t plus_hops(uint32_t k, uint32_t s, uint32_t t)
 }
 
 /* Hops from s to t along one dimension on the shortest allowed path. */
-static uint32_t dim_distance(const kcube *c, uint32_t k, uint32_t s, uint32_t t)
+static uint32_t dim_distance(const kcube *c, uint32_t d, uint32_t s, uint32_t t)
 {
-    if (!c->wrap)
+    uint32_t k = c->dim[d].k;
+    if (!c->dim[d].wrap)
         return s > t ? s - t : t - s;
     uint32_t fwd = plus_hops(k, s, t);
     if (!c->bidir)
@@ -80,13 +81,13 @@ kcube *kcube_create(const char *name, const insee_value *dims, bool wrap, bool b
         return NULL;
     }
     c->n = n;
-    c->wrap = wrap;
     c->bidir = bidir;
     uint64_t nodes = 1;
     for (uint32_t d = 0; d < n; d++) {
         uint32_t k = (uint32_t)dims->list[d];
         c->dim[d].k = k;
         c->dim[d].stride = (uint32_t)nodes;
+        c->dim[d].wrap = wrap;
         nodes *= k;
         if (nodes > UINT32_MAX) {
             insee_error_set(err, INSEE_ERR_PARAM,
@@ -122,6 +123,14 @@ kcube *kcube_create(const char *name, const insee_value *dims, bool wrap, bool b
     return c;
 }
 
+void kcube_set_mesh(kcube *c, uint32_t d)
+{
+    uint32_t k = c->dim[d].k;
+    if (c->dim[d].wrap)
+        c->diameter += (k - 1) - k / 2; /* along the row, no longer half way round */
+    c->dim[d].wrap = false;
+}
+
 void kcube_destroy(void *self)
 {
     kcube *c = self;
@@ -155,7 +164,7 @@ bool kcube_link(void *self, uint32_t router, uint32_t port, insee_port_peer *out
     uint32_t d = c->bidir ? port / 2 : port;
     bool minus = c->bidir && (port & 1u);
     uint32_t k = c->dim[d].k, s = coord(c, router, d);
-    if (!c->wrap && (minus ? s == 0 : s == k - 1))
+    if (!c->dim[d].wrap && (minus ? s == 0 : s == k - 1))
         return false;
     uint32_t next = minus ? (s + k - 1) % k : (s + 1) % k;
     out->router = router - s * c->dim[d].stride + next * c->dim[d].stride;
@@ -186,7 +195,7 @@ uint32_t kcube_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uint
             continue;
         uint32_t k = c->dim[d].k;
         uint32_t fwd = plus_hops(k, s, t);
-        if (!c->wrap) {
+        if (!c->dim[d].wrap) {
             out[w++] = t > s ? make_hop(c, d, +1, t - s, s, t) : make_hop(c, d, -1, s - t, s, t);
         } else if (!c->bidir || fwd < k - fwd) {
             out[w++] = make_hop(c, d, +1, fwd, s, t);
@@ -214,7 +223,7 @@ void kcube_port_info(void *self, uint32_t router, uint32_t port, insee_hop *out)
     uint32_t d = c->bidir ? port / 2 : port;
     bool minus = c->bidir && (port & 1u);
     uint32_t s = coord(c, router, d);
-    bool wraps = c->wrap && (minus ? s == 0 : s == c->dim[d].k - 1);
+    bool wraps = c->dim[d].wrap && (minus ? s == 0 : s == c->dim[d].k - 1);
     *out = (insee_hop){
         .port = (uint16_t)port,
         .dir = (int8_t)(minus ? -1 : +1),
@@ -229,7 +238,7 @@ uint32_t kcube_distance(void *self, uint32_t router, uint32_t dst_node)
     const kcube *c = self;
     uint32_t sum = 0;
     for (uint32_t d = 0; d < c->n; d++)
-        sum += dim_distance(c, c->dim[d].k, coord(c, router, d), coord(c, dst_node, d));
+        sum += dim_distance(c, d, coord(c, router, d), coord(c, dst_node, d));
     return sum;
 }
 

@@ -17,23 +17,27 @@
 typedef struct kcube_dim {
     uint32_t k;      /* routers along this dimension */
     uint32_t stride; /* product of the sizes of the lower dimensions */
+    bool wrap;       /* wrap-around links; else unplugged border ports (a mesh row) */
 } kcube_dim;
 
 typedef struct kcube {
     uint32_t n;        /* dimensions */
     uint32_t nodes;    /* product of the sizes */
     uint32_t diameter;
-    bool wrap;         /* torus: wrap-around links; mesh: unplugged border ports */
     bool bidir;        /* a - port per dimension besides the + port */
     uint16_t *coord;   /* coord[node * n + d]: node's coordinate in dimension d */
     kcube_dim dim[];
 } kcube;
 
-/* Build from an INT_LIST of sizes; `name` prefixes error messages. Sizes are
- * range-checked by the kernel against the plugin's table; this checks what a
- * range cannot: an empty list, a node count or port count that overflows. */
+/* Build from an INT_LIST of sizes, every dimension wrapping around or none;
+ * `name` prefixes error messages. Sizes are range-checked by the kernel
+ * against the plugin's table; this checks what a range cannot: an empty
+ * list, a node count or port count that overflows. */
 kcube *kcube_create(const char *name, const insee_value *dims, bool wrap, bool bidir,
                     insee_error *err);
+/* Dimension d of a bidirectional cube becomes a mesh row (a mixed
+ * mesh/torus such as Tofu's); call before any other query. */
+void kcube_set_mesh(kcube *c, uint32_t d);
 
 void kcube_destroy(void *self);
 void kcube_info(void *self, insee_topology_info *out);
