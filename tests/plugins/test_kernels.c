@@ -258,9 +258,13 @@ static uint32_t floor_log2(uint32_t n) { return n > 1 ? 1 + floor_log2(n / 2) : 
 
 /* ---- all-to-all ------------------------------------------------------------- */
 
+/* The pairing: shift (r + k, r - k) or xor (r ^ k). */
+static const insee_value shift_pairing[] = {{.type = INSEE_PARAM_ENUM, .i = 0}};
+static const insee_value xor_pairing[] = {{.type = INSEE_PARAM_ENUM, .i = 1}};
+
 Test(alltoall, pairwise_steps_count_and_time)
 {
-    kernel_args a = args(5, 2, C, NULL);
+    kernel_args a = args(5, 2, C, shift_pairing);
     script *s = checked(alltoall_script, &a, 2 * 5 * 4, 2 * (C + 4 * D));
     assert_peers(s, 1, SCRIPT_SEND, 1, (uint32_t[]){2, 3, 4, 0}, 4);
     assert_peers(s, 1, SCRIPT_RECV, 1, (uint32_t[]){0, 4, 3, 2}, 4);
@@ -271,14 +275,29 @@ Test(alltoall, pairwise_steps_count_and_time)
 
 Test(alltoall, tasks_subset_leaves_the_rest_idle)
 {
-    kernel_args a = args(10, 1, 0, NULL);
+    kernel_args a = args(10, 1, 0, shift_pairing);
     a.tasks = 4;
     script *s = checked(alltoall_script, &a, 4 * 3, 3 * D);
     for (uint32_t t = 4; t < 10; t++)
         cr_assert_eq(script_length(s, t), 0);
     script_free(s);
-    kernel_args one = args(1, 1, 0, NULL);
+    kernel_args one = args(1, 1, 0, shift_pairing);
     refused(alltoall_script, &one, "at least 2 tasks");
+}
+
+/* MPICH's pairing for a power of two (NSIM §5.3): in step k task r sends
+   to and receives from r XOR k, so both of a pair send at once and every
+   step still takes one delay on the ideal network. */
+Test(alltoall, xor_pairs_exchange_with_each_other)
+{
+    kernel_args a = args(8, 1, C, xor_pairing);
+    script *s = checked(alltoall_script, &a, 8 * 7, C + 7 * D);
+    const uint32_t partners[] = {2, 1, 0, 7, 6, 5, 4};
+    assert_peers(s, 3, SCRIPT_SEND, 0, partners, 7);
+    assert_peers(s, 3, SCRIPT_RECV, 0, partners, 7);
+    script_free(s);
+    kernel_args six = args(6, 1, 0, xor_pairing);
+    refused(alltoall_script, &six, "power of two");
 }
 
 /* ---- binomial broadcast and reduce ------------------------------------------ */
