@@ -1260,6 +1260,7 @@ static void step(insee_engine *eng)
     insee_workload_cycle(&eng->wl, eng->now, eng->gcc_skip);
     process_events(eng);
     insee_workload_local(&eng->wl);
+    take_queued(eng); /* messages whose sender's overhead just ended */
     insee_workload_sched(&eng->wl);
     if (eng->now < eng->window_end) {
         insee_workload_generate(&eng->wl);

@@ -1334,6 +1334,8 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i,
             .seed = eng->seed, .packet_phits = eng->packet_phits, .phit_bytes = eng->phit_bytes,
             .router_cycles = eng->router_cycles, .node_phit_cycles = eng->node_phit_cycles,
+            .send_cycles = eng->report.units.send_overhead,
+            .recv_cycles = eng->report.units.recv_overhead,
         };
         insee_workload_init(wl, &env, task_node);
         ok = !jobs || start_scheduler(exp, jobs, err);
@@ -1563,6 +1565,7 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
         .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
+        .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
     };
     insee_timing_clear(&t);
     return TRUE;

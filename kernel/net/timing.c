@@ -9,7 +9,8 @@
 #include "config/config.h"
 
 enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, K_DIM_CABLE_NS,
-       K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH };
+       K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH,
+       K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS };
 
 /* The slowest a link may be: a phit in this many cycles. */
 #define MAX_PHIT_CYCLES 1024
@@ -51,6 +52,18 @@ const insee_param_def insee_timing_params[] = {
     [K_NODE_BANDWIDTH] = {"node_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
                           "node_phit_cycles as a bandwidth with its unit, link_bandwidth "
                           "divided by a whole number (empty: node_phit_cycles)"},
+    [K_SEND_CYCLES] = {"send_overhead_cycles", INSEE_PARAM_INT, "0", 0, INSEE_TIMING_MAX_CYCLES,
+                       NULL, "cycles",
+                       "a message's sender is busy this long (an MPI call, NSIM's MPI overhead) "
+                       "before its packets are queued; its next action waits as long"},
+    [K_SEND_NS] = {"send_overhead_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
+                   "send_overhead_cycles in ns (needs the cycle's length)"},
+    [K_RECV_CYCLES] = {"recv_overhead_cycles", INSEE_PARAM_INT, "0", 0, INSEE_TIMING_MAX_CYCLES,
+                       NULL, "cycles",
+                       "a message is handed to its receiving task this long after its last "
+                       "packet arrived"},
+    [K_RECV_NS] = {"recv_overhead_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
+                   "recv_overhead_cycles in ns (needs the cycle's length)"},
     {0},
 };
 
@@ -211,6 +224,8 @@ gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t 
     if (read_cycle(t, values, phit_bytes, err) &&
         read_latency(t, values, K_CABLE_CYCLES, K_CABLE_NS, &t->cable_cycles, err) &&
         read_latency(t, values, K_ROUTER_CYCLES, K_ROUTER_NS, &t->router_cycles, err) &&
+        read_latency(t, values, K_SEND_CYCLES, K_SEND_NS, &t->send_overhead, err) &&
+        read_latency(t, values, K_RECV_CYCLES, K_RECV_NS, &t->recv_overhead, err) &&
         read_dim_cables(t, values, err) && read_node_rate(t, values, err))
         return TRUE;
     insee_timing_clear(t);

@@ -48,6 +48,8 @@ typedef struct insee_timing {
     uint32_t *dim_phit;       /* per dimension or level: cycles a phit takes; owned */
     uint32_t phit_dims;       /* entries of dim_phit */
     uint32_t node_phit;       /* cycles a phit takes on a node's link (1: the router's rate) */
+    uint32_t send_overhead;   /* a message's sender is busy this long before it is queued */
+    uint32_t recv_overhead;   /* and its receiver this long after it arrived */
 } insee_timing;
 
 /* The [network] table's keys, NULL-name terminated. */

@@ -358,6 +358,9 @@ static void print_units(const insee_report *r, FILE *out)
             u->router_cycles);
     if (u->node_phit_cycles > 1)
         fprintf(out, "%-28s a phit every %u cycles\n", "nodes' links", u->node_phit_cycles);
+    if (u->send_overhead || u->recv_overhead)
+        fprintf(out, "%-28s sending %u cycles, receiving %u cycles\n", "overhead per message",
+                u->send_overhead, u->recv_overhead);
     if (u->cycle_ns <= 0)
         return;
     fprintf(out, "%-28s cycle %g ns, links %g GB/s, packets of %u bytes\n", "real units",

@@ -103,6 +103,7 @@ typedef struct insee_report_units {
     uint32_t cable_cycles;  /* every cable's, but where a dimension has its own */
     uint32_t router_cycles;
     uint32_t node_phit_cycles; /* cycles a phit takes on a node's link */
+    uint32_t send_overhead, recv_overhead; /* cycles per message at each end */
 } insee_report_units;
 
 typedef struct insee_report {

@@ -98,6 +98,8 @@ void insee_workload_clear(insee_workload *wl)
     g_free(wl->nic_free);
     g_free(wl->task_app);
     insee_heap_clear(&wl->local);
+    insee_heap_clear(&wl->sending);
+    insee_heap_clear(&wl->receiving);
     insee_heap_clear(&wl->due);
     g_free(wl->queued.v);
     g_clear_error(&wl->error);
@@ -231,7 +233,8 @@ static uint64_t next_task_due(insee_workload *wl)
 
 uint64_t insee_workload_next_local(const insee_workload *wl)
 {
-    return insee_heap_top(&wl->local);
+    return MIN(insee_heap_top(&wl->local),
+               MIN(insee_heap_top(&wl->sending), insee_heap_top(&wl->receiving)));
 }
 
 uint64_t insee_workload_next_due(insee_workload *wl)
@@ -468,7 +471,9 @@ static void send_local(insee_workload *wl, uint32_t m)
 {
     wl->msg[m].to_queue = 0;
     insee_heap_push(&wl->local,
-                    wl->now + (uint64_t)wl->msg[m].msg.packets * wl->env.packet_phits, m);
+                    wl->now + wl->env.send_cycles + wl->env.recv_cycles +
+                        (uint64_t)wl->msg[m].msg.packets * wl->env.packet_phits,
+                    m);
 }
 
 /* The message is whole at its destination: tell its application. */
@@ -482,13 +487,27 @@ static void message_delivered(insee_workload *wl, uint32_t m)
     message_free(wl, m);
 }
 
+/* A message's last packet has arrived: handed over now, or after the
+   receiver's overhead. */
+static void message_arrived(insee_workload *wl, uint32_t m)
+{
+    if (wl->env.recv_cycles)
+        insee_heap_push(&wl->receiving, wl->now + wl->env.recv_cycles, m);
+    else
+        message_delivered(wl, m);
+}
+
 void insee_workload_local(insee_workload *wl)
 {
-    while (insee_workload_next_local(wl) <= wl->now) {
+    while (insee_heap_top(&wl->local) <= wl->now) {
         uint32_t m = insee_heap_pop(&wl->local).task;
         message_app(wl, m)->rep->local_messages++;
         message_delivered(wl, m);
     }
+    while (insee_heap_top(&wl->sending) <= wl->now)
+        queue_message(wl, insee_heap_pop(&wl->sending).task);
+    while (insee_heap_top(&wl->receiving) <= wl->now)
+        message_delivered(wl, insee_heap_pop(&wl->receiving).task);
 }
 
 /* The due task `task` is asked for a message. */
@@ -527,6 +546,9 @@ static void task_due(insee_workload *wl, uint32_t task)
     wl->msg[m] = (insee_message_rec){
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
     };
+    /* The sender is busy with the message's overhead first. */
+    if (next != INSEE_NEVER)
+        next += wl->env.send_cycles;
     if (wl->task_node[task] == wl->task_node[a->first_task + msg.dst]) {
         send_local(wl, m);
         schedule_task(wl, task, next);
@@ -534,7 +556,10 @@ static void task_due(insee_workload *wl, uint32_t task)
     }
     wl->task_msg[task] = m;
     wl->task_next[task] = next;
-    queue_message(wl, task);
+    if (wl->env.send_cycles)
+        insee_heap_push(&wl->sending, wl->now + wl->env.send_cycles, task);
+    else
+        queue_message(wl, task);
 }
 
 void insee_workload_generate(insee_workload *wl)
@@ -627,7 +652,7 @@ void insee_workload_delivered(insee_workload *wl, uint32_t p)
     }
     insee_net_packet_free(net, p);
     if (--wl->msg[m].to_deliver == 0)
-        message_delivered(wl, m);
+        message_arrived(wl, m);
 }
 
 void insee_workload_packet_copied(insee_workload *wl, uint32_t m)

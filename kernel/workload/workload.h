@@ -127,6 +127,10 @@ typedef struct insee_workload_env {
        from the cycle it is queued or the one before has crossed, and their
        tails arrive that much later (net->tail; net/timing.h). */
     uint32_t node_phit_cycles;
+    /* Per message, as NSIM's MPI overhead: its sender is busy send_cycles
+       before its packets are queued (its next action waits as long), and
+       it is handed to its application recv_cycles after it arrived. */
+    uint32_t send_cycles, recv_cycles;
 } insee_workload_env;
 
 /* The engine's one service to the workload: the router plugin's choice of
@@ -183,6 +187,8 @@ typedef struct insee_workload {
     uint32_t msg_cap, msg_free;
     uint64_t serial;          /* ids of queued packets */
     insee_heap local;         /* messages between tasks of one node: (cycle, message) */
+    insee_heap sending;       /* (cycle, task): its message is queued once its overhead is over */
+    insee_heap receiving;     /* (cycle, message): arrived, handed over after the overhead */
     insee_heap due;           /* (due cycle, task) */
 } insee_workload;
 

@@ -150,6 +150,30 @@ Test(apps, tasks_sharing_a_node_exchange_locally)
     g_free(app);
 }
 
+/* NSIM's MPI overhead ([network] send/recv_overhead_cycles): every message
+   of the ping-pong costs its sender S cycles before it leaves and its
+   receiver V after it arrived, over the network or within a node, so each
+   round trip takes 2 (S + V) more: 2 R (P L + 1 + S + V). */
+Test(apps, message_overheads_add_to_every_message)
+{
+    const int S = 7, V = 5;
+    for (int per_node = 1; per_node <= 2; per_node++) {
+        char *app = pingpong_app("pp", 2, per_node, 2, 3);
+        char *rest = g_strdup_printf("%s[network]\nsend_overhead_cycles = %d\n"
+                                     "recv_overhead_cycles = %d\n", app, S, V);
+        char *toml = pingpong_run("", rest);
+        insee_report r = run_toml(toml);
+        cr_assert_eq(r.apps[0].completion, pingpong_closed(2, 3) + 2u * 3u * (S + V),
+                     "%d task(s) a node: %" G_GUINT64_FORMAT, per_node, r.apps[0].completion);
+        cr_assert_eq(r.units.send_overhead, (uint32_t)S);
+        assert_all_delivered(&r);
+        insee_report_clear(&r);
+        g_free(toml);
+        g_free(rest);
+        g_free(app);
+    }
+}
+
 /* A causal application with open-ended background traffic on the nodes
    left: the run ends when the application is done, and the background's
    packets drain. */

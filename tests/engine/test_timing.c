@@ -251,6 +251,7 @@ Test(timing, bad_combinations_name_the_keys)
         {"node_bandwidth = \"3 GB/s\"\n", "node_bandwidth = \"3 GB/s\" needs link_bandwidth"},
         {"cycle_ns = 1\nnode_bandwidth = \"2 GB/s\"\nnode_phit_cycles = 2\n", "keep one"},
         {"dim_phit_cycles = [0]\n", "dim_phit_cycles"},
+        {"send_overhead_ns = 200\n", "send_overhead_ns = 200 needs the cycle's length"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *toml = timed("plugin = \"torus\"\ndims = [4, 4]", 0.1, 100, 16, cases[i].network);
