@@ -1334,6 +1334,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i,
             .seed = eng->seed, .packet_phits = eng->packet_phits, .phit_bytes = eng->phit_bytes,
             .router_cycles = eng->router_cycles, .node_phit_cycles = eng->node_phit_cycles,
+            .payload_bytes = eng->payload_bytes,
             .send_cycles = eng->report.units.send_overhead,
             .recv_cycles = eng->report.units.recv_overhead,
         };
@@ -1430,6 +1431,7 @@ static void set_engine_params(insee_experiment *exp)
     eng->packet_phits = (uint32_t)sv[SIM_PACKET_PHITS].i;
     eng->phit_bytes = (uint32_t)sv[SIM_PHIT_BYTES].i;
     eng->node_phit_cycles = 1; /* [network] may slow the nodes' links down */
+    eng->payload_bytes = (uint64_t)eng->packet_phits * eng->phit_bytes; /* less a header */
     eng->phases = (insee_phases){
         .mode = sv[SIM_PHASES].i == 1 ? INSEE_RUN_FIXED : INSEE_RUN_CONVERGE,
         .warmup = (uint64_t)sv[SIM_WARMUP].i,
@@ -1535,6 +1537,15 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
     insee_timing t;
     if (!insee_timing_read(&t, v, eng->phit_bytes, err))
         return FALSE;
+    if (t.header_bytes >= eng->payload_bytes) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] header_bytes = %u leaves no payload in packets of %" G_GUINT64_FORMAT
+                    " bytes ([simulation] packet_phits x phit_bytes); lower it, or make packets "
+                    "longer", t.header_bytes, eng->payload_bytes);
+        insee_timing_clear(&t);
+        return FALSE;
+    }
+    eng->payload_bytes -= t.header_bytes;
     eng->router_cycles = t.router_cycles;
     eng->cable_cycles = t.cable_cycles;
     eng->node_phit_cycles = t.node_phit;
@@ -1566,6 +1577,7 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
         .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
+        .header_bytes = t.header_bytes,
     };
     insee_timing_clear(&t);
     return TRUE;

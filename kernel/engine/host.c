@@ -183,7 +183,7 @@ static bool host_peer(insee_kernel *k, uint32_t router, uint32_t port, insee_por
 static uint32_t host_message_packets(insee_kernel *k, uint64_t bytes)
 {
     const insee_engine *eng = E(k);
-    uint64_t per_packet = (uint64_t)eng->packet_phits * eng->phit_bytes;
+    uint64_t per_packet = eng->payload_bytes;
     uint64_t packets = bytes / per_packet + (bytes % per_packet != 0);
     if (packets == 0)
         return 1;

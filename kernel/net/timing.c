@@ -10,7 +10,7 @@
 
 enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, K_DIM_CABLE_NS,
        K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH,
-       K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS };
+       K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES };
 
 /* The slowest a link may be: a phit in this many cycles. */
 #define MAX_PHIT_CYCLES 1024
@@ -64,6 +64,9 @@ const insee_param_def insee_timing_params[] = {
                        "packet arrived"},
     [K_RECV_NS] = {"recv_overhead_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
                    "recv_overhead_cycles in ns (needs the cycle's length)"},
+    [K_HEADER_BYTES] = {"header_bytes", INSEE_PARAM_INT, "0", 0, 1e9, NULL, "bytes",
+                        "every packet's header: a message of B bytes is cut into packets of "
+                        "packet_phits x phit_bytes - header_bytes bytes of payload"},
     {0},
 };
 
@@ -192,6 +195,7 @@ static gboolean read_dim_cables(insee_timing *t, const insee_value *v, GError **
 static gboolean read_node_rate(insee_timing *t, const insee_value *v, GError **err)
 {
     t->node_phit = (uint32_t)v[K_NODE_PHIT_CYCLES].i;
+    t->header_bytes = (uint32_t)v[K_HEADER_BYTES].i;
     if (!v[K_NODE_BANDWIDTH].s[0])
         return TRUE;
     if (t->node_phit != 1)

@@ -50,6 +50,7 @@ typedef struct insee_timing {
     uint32_t node_phit;       /* cycles a phit takes on a node's link (1: the router's rate) */
     uint32_t send_overhead;   /* a message's sender is busy this long before it is queued */
     uint32_t recv_overhead;   /* and its receiver this long after it arrived */
+    uint32_t header_bytes;    /* of every packet, not payload */
 } insee_timing;
 
 /* The [network] table's keys, NULL-name terminated. */

@@ -152,6 +152,7 @@ static void timing(JsonBuilder *b, const insee_report *r)
     count(b, "node_phit_cycles", u->node_phit_cycles);
     count(b, "send_overhead_cycles", u->send_overhead);
     count(b, "recv_overhead_cycles", u->recv_overhead);
+    count(b, "header_bytes", u->header_bytes);
     num(b, "simulated_us", (double)r->cycles * ns / 1e3);
     num(b, "accepted_gbytes_s_per_node", r->accepted_load * (real ? u->link_gbytes_s : NAN));
     num(b, "latency_mean_ns", r->latency_gen.count ? r->latency_gen.mean * ns : NAN);

@@ -358,6 +358,8 @@ static void print_units(const insee_report *r, FILE *out)
             u->router_cycles);
     if (u->node_phit_cycles > 1)
         fprintf(out, "%-28s a phit every %u cycles\n", "nodes' links", u->node_phit_cycles);
+    if (u->header_bytes)
+        fprintf(out, "%-28s %u bytes a packet\n", "headers", u->header_bytes);
     if (u->send_overhead || u->recv_overhead)
         fprintf(out, "%-28s sending %u cycles, receiving %u cycles\n", "overhead per message",
                 u->send_overhead, u->recv_overhead);

@@ -104,6 +104,7 @@ typedef struct insee_report_units {
     uint32_t router_cycles;
     uint32_t node_phit_cycles; /* cycles a phit takes on a node's link */
     uint32_t send_overhead, recv_overhead; /* cycles per message at each end */
+    uint32_t header_bytes;  /* of every packet */
 } insee_report_units;
 
 typedef struct insee_report {

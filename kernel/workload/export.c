@@ -105,7 +105,7 @@ static gboolean record_run(insee_experiment *exp, const insee_app *app, recordin
         return FALSE;
     }
     insee_workload *wl = insee_experiment_workload(exp);
-    *r = (recording){.packet_bytes = (uint64_t)wl->env.packet_phits * wl->env.phit_bytes,
+    *r = (recording){.packet_bytes = wl->env.payload_bytes,
                      .app = app, .sends = g_new(GArray *, app->tasks)};
     for (uint32_t t = 0; t < app->tasks; t++)
         r->sends[t] = g_array_new(FALSE, FALSE, sizeof(sent));

@@ -121,6 +121,7 @@ typedef struct insee_workload_env {
     insee_injection injection;
     uint64_t seed;
     uint32_t packet_phits, phit_bytes;
+    uint64_t payload_bytes;  /* a packet's bytes less its header: a message in packets is this many bytes each */
     uint32_t router_cycles;  /* a new packet may leave its router this long after it is queued */
     /* A node's link to its router moves a phit every node_phit_cycles
        cycles: above 1, a node's packets cross it one after another, each

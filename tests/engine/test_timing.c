@@ -133,6 +133,32 @@ Test(timing, a_slow_node_link_paces_the_whole_path)
     g_free(toml);
 }
 
+/* A packet's header is not payload: a message of B bytes takes
+   ceil(B / (packet bytes - header)) packets. Two tasks exchange 100 bytes in
+   packets of 64: 2 packets each, 3 once 16 of the 64 are header. */
+Test(timing, headers_take_room_from_the_payload)
+{
+    static const struct {
+        const char *network;
+        uint64_t packets;
+    } cases[] = {{NULL, 2 * 2}, {"header_bytes = 16\n", 2 * 3}, {"header_bytes = 28\n", 2 * 3},
+                 {"header_bytes = 32\n", 2 * 4}};
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strdup_printf("[simulation]\npacket_phits = 16\nphit_bytes = 4\n"
+                                     "[topology]\nplugin = \"torus\"\ndims = [2]\n"
+                                     "[router]\nplugin = \"dally\"\n"
+                                     "[traffic]\nplugin = \"alltoall\"\nbytes = 100\n%s%s",
+                                     cases[i].network ? "[network]\n" : "",
+                                     cases[i].network ? cases[i].network : "");
+        insee_report r = run_toml(toml);
+        cr_assert(r.completed);
+        cr_assert_eq(r.total_generated, cases[i].packets, "case %zu: %" G_GUINT64_FORMAT
+                     " packets", i, r.total_generated);
+        insee_report_clear(&r);
+        g_free(toml);
+    }
+}
+
 /* An empty [network] is INSEE's model: the same figures as no table, at
    low load and past saturation. */
 Test(timing, an_empty_table_changes_nothing)
@@ -252,6 +278,7 @@ Test(timing, bad_combinations_name_the_keys)
         {"cycle_ns = 1\nnode_bandwidth = \"2 GB/s\"\nnode_phit_cycles = 2\n", "keep one"},
         {"dim_phit_cycles = [0]\n", "dim_phit_cycles"},
         {"send_overhead_ns = 200\n", "send_overhead_ns = 200 needs the cycle's length"},
+        {"header_bytes = 64\n", "header_bytes = 64 leaves no payload in packets of 64 bytes"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *toml = timed("plugin = \"torus\"\ndims = [4, 4]", 0.1, 100, 16, cases[i].network);
