@@ -237,6 +237,8 @@ static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
     return p;
 }
 
+/* Phits keep moving until cycle `until` (a tail crossing a link or being
+   consumed, a head in a cable or a pipeline): no deadlock before then. */
 static void keep_moving(insee_engine *eng, uint64_t until)
 {
     if (until > eng->last_move)
@@ -807,8 +809,6 @@ static void request_phase(insee_engine *eng)
     }
 }
 
-/* Phits keep moving until cycle `until` (a tail crossing a link or being
-   consumed): no deadlock before then. */
 /* Packet p's head leaves queue q now (onto a link, or into consumption). */
 static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
 {

@@ -406,8 +406,6 @@ static void block(insee_workload *wl, uint32_t task, uint32_t node)
     wl->node_blocked_tail[node] = task;
 }
 
-/* Queue what fits of the task's pending message. Returns FALSE when the
-   task stays blocked. */
 /* Packet p crosses its node's slow link to the router after the packets
    before it: its head is there when it starts, its tail (L - 1) k cycles
    later (NSIM §3.1, a network interface slower than the switch). */
@@ -421,6 +419,8 @@ static void cross_node_link(insee_workload *wl, uint32_t node, uint32_t p)
     net->pkt[p].ready = MAX(net->pkt[p].ready, start + wl->env.router_cycles);
 }
 
+/* Queue what fits of the task's pending message. Returns FALSE when the
+   task stays blocked. */
 static gboolean queue_message(insee_workload *wl, uint32_t task)
 {
     insee_net *net = wl->env.net;

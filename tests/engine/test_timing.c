@@ -133,6 +133,29 @@ Test(timing, a_slow_node_link_paces_the_whole_path)
     g_free(toml);
 }
 
+/* The node's slow link feeds a message's packets one after the other: a
+   2-packet message's second packet starts crossing L k cycles after the
+   first, and waits that long at its source (the first waits nothing), so
+   the mean wait is L k / 2 = 24 with L = 16, k = 3. Were it free to leave
+   once the first had crossed the fast router link, it would wait L. */
+Test(timing, a_slow_node_link_sends_one_packet_after_the_other)
+{
+    char *toml = g_strdup("[simulation]\npacket_phits = 16\nphit_bytes = 4\n"
+                          "[topology]\nplugin = \"torus\"\ndims = [2]\n"
+                          "[router]\nplugin = \"dally\"\n"
+                          "[traffic]\nplugin = \"alltoall\"\nbytes = 128\n"
+                          "[network]\nnode_phit_cycles = 3\n");
+    insee_report r = run_toml(toml);
+    cr_assert(r.completed);
+    cr_assert_eq(r.total_generated, 4u);
+    cr_assert_float_eq(r.latency_gen.mean - r.latency_inj.mean, 24.0, 1e-9,
+                       "waited %.3f cycles at the source on average",
+                       r.latency_gen.mean - r.latency_inj.mean);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
 /* A packet's header is not payload: a message of B bytes takes
    ceil(B / (packet bytes - header)) packets. Two tasks exchange 100 bytes in
    packets of 64: 2 packets each, 3 once 16 of the 64 are header. */
