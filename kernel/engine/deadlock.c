@@ -114,8 +114,9 @@ static void describe_queue(insee_engine *eng, uint32_t q, GString *out)
                                    info.dir > 0 ? "+" : info.dir < 0 ? "-" : "undirected", info.dim);
         g_string_append_printf(out, " VC %u", net->q_at[q].vc);
     }
-    g_string_append_printf(out, ": %u of %u packets", net->q[q].count,
-                           insee_net_queue_capacity(net, q));
+    g_string_append_printf(out, ": %u of %u %s", net->q[q].count,
+                           insee_net_queue_capacity(net, q),
+                           net->phit_queues ? "phits" : "packets");
     if (net->q[q].head != INSEE_NONE)
         g_string_append_printf(out, ", head to node %u", net->pkt[net->q[q].head].dst);
 }

@@ -480,7 +480,7 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
             wrong = "an unplugged port";
         else if (cd->vc >= net->vcs)
             wrong = "a VC beyond [router] vcs";
-        else if (cd->room > net->queue_packets)
+        else if (cd->room > net->queue_packets / insee_net_unit_packet(net))
             wrong = "more room than a queue holds (it could never move)";
         if (wrong) {
             if (report)
@@ -488,7 +488,7 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
                                   "router plugin chose %s at router %u: port %u VC %u room %u "
                                   "(the router has %u ports, %u VCs, queues of %u packets)",
                                   wrong, r, cd->port, cd->vc, cd->room, ports, net->vcs,
-                                  net->queue_packets);
+                                  net->queue_packets / insee_net_unit_packet(net));
             return FALSE;
         }
     }
@@ -547,20 +547,28 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     return cached;
 }
 
-/* Candidate cd of router r can be requested now: its output VC is not
-   held by another packet and its downstream queue has the room it asks (a
-   drop always can). Its output VC and link into *ovc and *gp. */
+/* The units a head of `units` needs downstream for candidate cd: its own,
+   and a full packet's for each more packet of room the router asks. */
+static inline uint32_t room_needed(const insee_net *net, const insee_candidate *cd,
+                                   uint32_t units)
+{
+    return cd->room > 1 ? units + (cd->room - 1) * insee_net_unit_packet(net) : units;
+}
+
+/* Candidate cd of router r can be requested now by a head of `units`: its
+   output VC is not held by another packet and its downstream queue has the
+   room it asks (a drop always can). Its output VC and link into *ovc and
+   *gp. */
 static gboolean admissible(const insee_engine *eng, uint32_t r, const insee_candidate *cd,
-                           uint32_t *ovc, uint32_t *gp)
+                           uint32_t units, uint32_t *ovc, uint32_t *gp)
 {
     const insee_net *net = &eng->net;
     if (cd->port >= INSEE_PORT_DROP) /* or PORT_FAILED */
         return TRUE;
     *gp = net->port_base[r] + cd->port;
     *ovc = *gp * net->vcs + cd->vc;
-    uint32_t need = cd->room > 1 ? cd->room : 1;
     return net->ovc[*ovc].free_at <= eng->now &&
-           insee_net_room(net, net->peer_queue[*gp] + cd->vc) >= need;
+           insee_net_room(net, net->peer_queue[*gp] + cd->vc) >= room_needed(net, cd, units);
 }
 
 /* A steady router's head with kept candidates: how many of them could be
@@ -568,13 +576,14 @@ static gboolean admissible(const insee_engine *eng, uint32_t r, const insee_cand
    would give the same set in some order, drawing nothing and changing
    nothing: when none or one of it is admissible, the order cannot matter,
    so the router need not be asked. */
-static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r, uint32_t *first)
+static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r, uint32_t units,
+                                uint32_t *first)
 {
     const insee_active *a = &eng->active;
     const insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
     uint32_t found = 0, ovc, gp;
     for (uint32_t c = 0; c < a->ncand[i] && found < 2; c++) {
-        if (!admissible(eng, r, &cached[c], &ovc, &gp))
+        if (!admissible(eng, r, &cached[c], units, &ovc, &gp))
             continue;
         if (found++ == 0)
             *first = c;
@@ -594,16 +603,16 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
 {
     insee_active *a = &eng->active;
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
-    uint32_t n = 0, first = 0;
+    uint32_t n = 0, first = 0, units = insee_net_units(&eng->net, p);
     const insee_candidate *cand;
     uint32_t kept = !eng->route_pure && a->ncand[i] != INSEE_NOT_CACHED
-                        ? kept_admissible(eng, i, r, &first)
+                        ? kept_admissible(eng, i, r, units, &first)
                         : 2;
     d->kind = INSEE_DECIDE_CHOSEN;
     if (kept < 2) {
         cand = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
         n = a->ncand[i];
-        if (kept == 1 && admissible(eng, r, &cand[first], &d->out, &d->link)) {
+        if (kept == 1 && admissible(eng, r, &cand[first], units, &d->out, &d->link)) {
             d->cand = cand[first];
             return;
         }
@@ -614,7 +623,7 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
             return;
         }
         for (uint32_t c = 0; c < n; c++) {
-            if (admissible(eng, r, &cand[c], &d->out, &d->link)) {
+            if (admissible(eng, r, &cand[c], units, &d->out, &d->link)) {
                 d->cand = cand[c];
                 return;
             }
@@ -834,7 +843,7 @@ static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
    and 3). INSEE's model: now + L. */
 static uint64_t tail_across(const insee_engine *eng, uint32_t p, uint32_t k)
 {
-    uint64_t leaves = eng->now + (uint64_t)(eng->packet_phits - 1) * k;
+    uint64_t leaves = eng->now + (uint64_t)(eng->net.pkt[p].phits - 1) * k;
     if (eng->net.tail && eng->net.tail[p] > leaves)
         leaves = eng->net.tail[p];
     return leaves + k;
@@ -886,7 +895,7 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     net->q[dq].in_done = c.tail_in;
     if (net->tail)
         net->tail[p] = c.tail_in;
-    pk->hops++;
+    pk->hops += pk->hops < UINT16_MAX;
     pk->ready = c.ready;
     eng->report.total_packet_hops++;
     if (insee_engine_in_window(eng, eng->now))
@@ -931,8 +940,9 @@ static void start_links(insee_engine *eng)
 static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
 {
     insee_net *net = &eng->net;
-    uint64_t done = net->tail ? tail_across(eng, net->q[rq->queue].head, eng->node_phit_cycles)
-                              : eng->now + eng->packet_phits;
+    uint32_t head = net->q[rq->queue].head;
+    uint64_t done = net->tail ? tail_across(eng, head, eng->node_phit_cycles)
+                              : eng->now + net->pkt[head].phits;
     uint32_t p = depart(eng, rq->queue, done);
     head_leaves(eng, rq->queue, &net->pkt[p]);
     net->q[rq->queue].out_done = done;
@@ -968,7 +978,7 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
     net->ovc[ovc].free_at = INSEE_NEVER;
     net->q[q].out_done = INSEE_NEVER;
     net->q[net->peer_queue[gp] + rq->cand.vc].in_done = INSEE_NEVER;
-    insee_net_reserve_slot(net, net->peer_queue[gp] + rq->cand.vc);
+    insee_net_reserve_slot(net, net->peer_queue[gp] + rq->cand.vc, p);
     net->link[gp].waiting++;
     if (net->link[gp].free_at <= eng->now)
         link_check(eng, gp);
@@ -1049,7 +1059,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
         net->ovc[ovc].wait = copy;
         net->ovc[ovc].free_at = INSEE_NEVER;
         net->q[dq].in_done = INSEE_NEVER;
-        insee_net_reserve_slot(net, dq);
+        insee_net_reserve_slot(net, dq, copy);
         net->link[gp].waiting++;
         link_check(eng, gp);
     }
@@ -1468,11 +1478,10 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     report_collected(eng);
     if (rep->measure_cycles)
         rep->occupancy = (double)eng->stats.occupancy_area / (double)rep->measure_cycles;
-    double phits = (double)eng->packet_phits;
     double denom = (double)eng->net.nodes * (double)rep->measure_cycles;
     if (denom > 0) {
-        rep->generated_load = (double)rep->generated * phits / denom;
-        rep->accepted_load = (double)rep->delivered * phits / denom;
+        rep->generated_load = (double)rep->generated_phits / denom;
+        rep->accepted_load = (double)rep->delivered_phits / denom;
     }
     insee_workload_report(&eng->wl);
     return TRUE;

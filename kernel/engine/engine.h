@@ -137,6 +137,7 @@ typedef struct insee_engine {
     uint32_t packet_phits;
     uint32_t phit_bytes;
     uint64_t payload_bytes;  /* a packet's bytes less [network] header_bytes */
+    gboolean variable_packets; /* [network] mtu_bytes: a message's last packet may be shorter */
     /* [network] (net/timing.h): cycles a head spends in a router's pipeline
        once at the front of its input queue, and on a cable beyond the one
        cycle every hop takes: the same for every cable, or per global port. */

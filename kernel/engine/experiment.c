@@ -440,6 +440,7 @@ struct insee_experiment {
     instance sel, alloc;                        /* [scheduler]'s plugins, when it has jobs */
     const insee_value *sched;                   /* [scheduler]'s kernel keys, when bound */
     uint32_t *job_app;                          /* the application of each job */
+    uint32_t buffer_phits;                      /* [network] vc_buffer_bytes in phits, or 0 */
 };
 
 static int section_index(const char *name)
@@ -980,6 +981,32 @@ static void destroy_instance(instance *inst)
     }
 }
 
+/* vc_buffer_bytes: the queues count phits from now. An injection queue
+   holds inject_packets longest packets before its port's buffer; its count,
+   like every queue's, must fit 16 bits. */
+static gboolean count_phits(insee_experiment *exp, GError **err)
+{
+    insee_net *net = &exp->eng.net;
+    uint64_t inject = (uint64_t)net->inject_packets * net->packet_phits + exp->buffer_phits;
+    if (inject > UINT16_MAX) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] vc_buffer_bytes with [router] inject_packets = %u makes injection "
+                    "queues of %" G_GUINT64_FORMAT " phits; a queue holds at most %u: lower "
+                    "them, or make phits larger",
+                    net->inject_packets, inject, UINT16_MAX);
+        return FALSE;
+    }
+    net->phit_queues = TRUE;
+    net->queue_packets = exp->buffer_phits;
+    net->inject_packets *= net->packet_phits;
+    /* Packets of one phit could fill every queue. */
+    uint64_t phits = (uint64_t)net->transit_queues * net->queue_packets +
+                     (uint64_t)(net->queues - net->transit_queues) *
+                         (net->inject_packets + net->queue_packets);
+    net->pkt_bound = (uint32_t)insee_net_pool_cap(MIN(phits, (uint64_t)INSEE_NONE - 1));
+    return TRUE;
+}
+
 static gboolean build_network(insee_experiment *exp, GError **err)
 {
     insee_engine *eng = &exp->eng;
@@ -988,10 +1015,14 @@ static gboolean build_network(insee_experiment *exp, GError **err)
     eng->topo_self = topo->self;
     const insee_value *rv = exp->net[section_index("router")].kernel;
     /* A flow engine needs the graph, none of the packet engine's queues. */
+    uint32_t queue_packets = exp->buffer_phits ? exp->buffer_phits / eng->packet_phits
+                                               : (uint32_t)rv[R_QUEUE].i;
     if (!(exp->engine == ENGINE_PACKET ? insee_net_build : insee_net_build_graph)(
-            &eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i,
-            (uint32_t)rv[R_QUEUE].i, (uint32_t)rv[R_INJECT].i, (uint32_t)rv[R_INJECTORS].i,
-            err))
+            &eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i, queue_packets,
+            (uint32_t)rv[R_INJECT].i, (uint32_t)rv[R_INJECTORS].i, err))
+        return FALSE;
+    eng->net.packet_phits = eng->packet_phits;
+    if (exp->buffer_phits && !count_phits(exp, err))
         return FALSE;
     const insee_value *fv = exp->net[section_index("faults")].kernel;
     if (fv) {
@@ -1010,8 +1041,8 @@ static gboolean build_network(insee_experiment *exp, GError **err)
         .max_ports = info.max_ports,
         .dims = info.dims,
         .vcs = eng->net.vcs,
-        .queue_packets = eng->net.queue_packets,
-        .inject_packets = eng->net.inject_packets,
+        .queue_packets = eng->net.queue_packets / insee_net_unit_packet(&eng->net),
+        .inject_packets = eng->net.inject_packets / insee_net_unit_packet(&eng->net),
         .injectors = eng->net.injectors,
         .packet_phits = eng->packet_phits,
         .tasks = eng->net.nodes,
@@ -1334,7 +1365,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i,
             .seed = eng->seed, .packet_phits = eng->packet_phits, .phit_bytes = eng->phit_bytes,
             .router_cycles = eng->router_cycles, .node_phit_cycles = eng->node_phit_cycles,
-            .payload_bytes = eng->payload_bytes,
+            .payload_bytes = eng->payload_bytes, .variable_packets = eng->variable_packets,
             .send_cycles = eng->report.units.send_overhead,
             .recv_cycles = eng->report.units.recv_overhead,
         };
@@ -1454,6 +1485,55 @@ static void set_engine_params(insee_experiment *exp)
     eng->gcc_insee = kernel_value(exp, "router", R_GCC_COUNT)->i == 1;
 }
 
+/* A key that a [network] size replaces, written with another value than
+   the one the size gives and than its default (which the report's echo
+   writes back, so that the echo runs again). */
+static gboolean replaced_differs(const insee_experiment *exp, const char *section,
+                                 const insee_param_def *def, int64_t value, int64_t given)
+{
+    return insee_config_has_key(exp->cfg, section, def->name) && value != given &&
+           value != g_ascii_strtoll(def->default_value, NULL, 10);
+}
+
+/* [network] mtu_bytes and vc_buffer_bytes, before the plugins see the
+   packets' length and the queues' size: a longest packet replacing
+   [simulation] packet_phits, buffers in phits replacing [router]
+   queue_packets. */
+static gboolean set_packet_sizes(insee_experiment *exp, GError **err)
+{
+    insee_engine *eng = &exp->eng;
+    const insee_value *v = exp->net[section_index("network")].kernel;
+    insee_timing_sizes z;
+    if (!v || exp->engine != ENGINE_PACKET)
+        return TRUE; /* a flow engine refuses [network] on its own */
+    if (!insee_timing_read_sizes(v, eng->phit_bytes, eng->packet_phits, &z, err))
+        return FALSE;
+    if (z.mtu_phits && replaced_differs(exp, "simulation", &simulation_params[SIM_PACKET_PHITS],
+                                        eng->packet_phits, z.mtu_phits)) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] mtu_bytes makes packets of up to %u phits, but [simulation] "
+                    "packet_phits = %u: remove packet_phits (mtu_bytes replaces it)",
+                    z.mtu_phits, eng->packet_phits);
+        return FALSE;
+    }
+    if (z.mtu_phits) {
+        eng->packet_phits = z.mtu_phits;
+        eng->payload_bytes = (uint64_t)eng->packet_phits * eng->phit_bytes;
+        eng->variable_packets = TRUE;
+    }
+    const insee_value *queue = kernel_value(exp, "router", R_QUEUE);
+    if (z.buffer_phits && replaced_differs(exp, "router", &router_params[R_QUEUE], queue->i,
+                                           z.buffer_phits / eng->packet_phits)) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] vc_buffer_bytes and [router] queue_packets = %" G_GINT64_FORMAT
+                    " both size the queues: remove queue_packets (vc_buffer_bytes replaces it)",
+                    queue->i);
+        return FALSE;
+    }
+    exp->buffer_phits = z.buffer_phits;
+    return TRUE;
+}
+
 /* What the topology says of global port gp: its dimension or level and
    direction (dim -1 when it says nothing). */
 static insee_hop port_hop(const insee_engine *eng, uint32_t gp)
@@ -1486,7 +1566,7 @@ static gboolean start_stats(insee_experiment *exp, GError **err)
                     G_GINT64_FORMAT " (or 0: no end)", v[S_TRACE_UNTIL].i, v[S_TRACE_FROM].i);
         return FALSE;
     }
-    if (!insee_stats_init(&eng->stats, &opt, &eng->net, eng->packet_phits, err))
+    if (!insee_stats_init(&eng->stats, &opt, &eng->net, err))
         return FALSE;
     if (opt.queue_histograms) {
         eng->net.count_changes = insee_stats_on_queue;
@@ -1561,6 +1641,17 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
             slower |= eng->phit_cycles[gp] > 1;
         }
     }
+    if ((eng->variable_packets || net->phit_queues) &&
+        (router_properties(eng) & INSEE_ROUTE_MULTICAST)) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] %s, but [router] plugin '%s' routes multicast sets, whose copies "
+                    "count as whole packets; remove it, or use a unicast router",
+                    eng->variable_packets ? "mtu_bytes makes packets' lengths vary"
+                                          : "vc_buffer_bytes sizes queues in phits",
+                    exp->net[section_index("router")].plugin->name);
+        insee_timing_clear(&t);
+        return FALSE;
+    }
     if (slower && (router_properties(eng) & INSEE_ROUTE_MULTICAST)) {
         g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
                     "[network] makes some links slower than the router, but [router] plugin "
@@ -1571,13 +1662,15 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         return FALSE;
     }
     net->track_tail = slower;
-    eng->timed = slower || eng->cable || t.cable_cycles || t.router_cycles;
+    eng->timed = slower || eng->cable || t.cable_cycles || t.router_cycles ||
+                 eng->variable_packets;
     eng->report.units = (insee_report_units){
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
         .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
-        .header_bytes = t.header_bytes,
+        .header_bytes = t.header_bytes, .variable_packets = eng->variable_packets,
+        .buffer_bytes = exp->buffer_phits * eng->phit_bytes,
     };
     insee_timing_clear(&t);
     return TRUE;
@@ -1598,6 +1691,8 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     if (!bind_sections(exp, err))
         goto fail;
     set_engine_params(exp);
+    if (!set_packet_sizes(exp, err))
+        goto fail;
     for (guint i = 0; i < N_SECTIONS; i++) {
         if (!sections[i].kind || !exp->net[i].plugin)
             continue; /* a kernel section, or [arbiter] in a flow engine */
@@ -1717,6 +1812,12 @@ static gboolean start_trace(insee_experiment *exp, GError **err)
     const insee_value *v = exp->net[section_index("stats")].kernel;
     if (!*v[S_TRACE].s)
         return TRUE;
+    if (exp->eng.variable_packets) { /* its format gives every packet one length */
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[stats] trace records packets of one length, but [network] mtu_bytes makes "
+                    "their lengths vary: remove one of them");
+        return FALSE;
+    }
     insee_trace_options opt = {
         .path = v[S_TRACE].s,
         .ids = v[S_TRACE_PACKETS].list,

@@ -94,7 +94,7 @@ static uint32_t host_input_room(insee_kernel *k, uint32_t router, uint32_t port,
 {
     const insee_net *net = &E(k)->net;
     uint32_t gp = global_port(net, router, port);
-    return gp == INSEE_NONE || vc >= net->vcs ? 0 : insee_net_room(net, gp * net->vcs + vc);
+    return gp == INSEE_NONE || vc >= net->vcs ? 0 : insee_net_room_packets(net, gp * net->vcs + vc);
 }
 
 static uint32_t host_output_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
@@ -103,7 +103,7 @@ static uint32_t host_output_room(insee_kernel *k, uint32_t router, uint32_t port
     uint32_t gp = global_port(net, router, port);
     if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
         return 0;
-    return insee_net_room(net, net->peer_queue[gp] + vc);
+    return insee_net_room_packets(net, net->peer_queue[gp] + vc);
 }
 
 static uint32_t host_input_free_phits(insee_kernel *k, uint32_t router, uint32_t port,
@@ -114,7 +114,7 @@ static uint32_t host_input_free_phits(insee_kernel *k, uint32_t router, uint32_t
     uint32_t gp = global_port(net, router, port);
     return gp == INSEE_NONE || vc >= net->vcs
                ? 0
-               : insee_net_free_phits(net, gp * net->vcs + vc, eng->now, eng->packet_phits);
+               : insee_net_free_phits(net, gp * net->vcs + vc, eng->now);
 }
 
 static uint32_t host_output_free_phits(insee_kernel *k, uint32_t router, uint32_t port,
@@ -125,7 +125,7 @@ static uint32_t host_output_free_phits(insee_kernel *k, uint32_t router, uint32_
     uint32_t gp = global_port(net, router, port);
     if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
         return 0;
-    return insee_net_free_phits(net, net->peer_queue[gp] + vc, eng->now, eng->packet_phits);
+    return insee_net_free_phits(net, net->peer_queue[gp] + vc, eng->now);
 }
 
 static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)

@@ -78,7 +78,7 @@ static gboolean convergence_check(insee_engine *eng)
         ph->next = eng->now + ph->window;
         return FALSE;
     }
-    double load = insee_load(w.delivered, eng->packet_phits, eng->net.nodes, cycles);
+    double load = insee_load(w.delivered_phits, eng->net.nodes, cycles);
     double latency = insee_window_latency(&w);
     gboolean same = ph->have_prev && agree(load, ph->prev_load, ph->tolerance) &&
                     agree(latency, ph->prev_latency, ph->tolerance);
@@ -124,8 +124,8 @@ static void record_batch(insee_engine *eng)
     uint64_t cycles = eng->phases.batch_cycles;
     insee_report *rep = &eng->report;
     insee_batch b = {
-        .accepted_load = insee_load(w.delivered, eng->packet_phits, eng->net.nodes, cycles),
-        .generated_load = insee_load(w.generated, eng->packet_phits, eng->net.nodes, cycles),
+        .accepted_load = insee_load(w.delivered_phits, eng->net.nodes, cycles),
+        .generated_load = insee_load(w.generated_phits, eng->net.nodes, cycles),
         .latency_mean = insee_window_latency(&w),
         .avg_hops = w.delivered ? (double)w.hops / (double)w.delivered : NAN,
     };

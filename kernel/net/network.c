@@ -313,13 +313,14 @@ void insee_net_packet_free(insee_net *net, uint32_t p)
     net->pkt_free = p;
 }
 
-void insee_net_reserve_slot(insee_net *net, uint32_t q)
+void insee_net_reserve_slot(insee_net *net, uint32_t q, uint32_t p)
 {
+    uint32_t units = insee_net_units(net, p);
     if (net->count_changes)
         net->count_changes(net->count_ctx, q, net->q[q].count);
-    net->q[q].count++;
+    net->q[q].count = (uint16_t)(net->q[q].count + units);
     if (q < net->transit_queues)
-        net->transit_used++;
+        net->transit_used += units;
 }
 
 gboolean insee_net_link(insee_net *net, uint32_t q, uint32_t p)
@@ -339,15 +340,17 @@ uint32_t insee_net_unlink_head(insee_net *net, uint32_t q)
     net->q[q].head = net->pkt[p].next;
     if (net->q[q].head == INSEE_NONE)
         net->q[q].tail = INSEE_NONE;
+    net->q[q].leaving = (uint16_t)insee_net_units(net, p);
     net->pkt[p].next = INSEE_NONE;
     return p;
 }
 
 void insee_net_release_slot(insee_net *net, uint32_t q)
 {
+    uint32_t units = net->q[q].leaving;
     if (net->count_changes)
         net->count_changes(net->count_ctx, q, net->q[q].count);
-    net->q[q].count--;
+    net->q[q].count = (uint16_t)(net->q[q].count - units);
     if (q < net->transit_queues)
-        net->transit_used--;
+        net->transit_used -= units;
 }

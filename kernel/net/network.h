@@ -15,6 +15,9 @@
  * A queue is a singly linked FIFO of packet indices (pkt.next) with a count
  * that includes packets granted towards it but not yet arrived, so
  * `capacity - count` is the room a new whole packet may reserve (VCT).
+ * Queues count packets (INSEE's model), or phits when [network] sizes
+ * buffers in bytes (`phit_queues`): then a packet takes as many units as it
+ * has phits, capacities are in phits, and a short packet takes less room.
  *
  * An injection queue stands for INSEE's two source stages in series: the
  * injection buffer (inject_packets, whole-packet admission) that feeds at
@@ -41,7 +44,9 @@ typedef struct insee_packet {
     uint32_t src;      /* source node */
     uint32_t dst;      /* destination node */
     uint32_t salt;     /* per-packet random word (topology tie breaks) */
-    uint32_t hops;     /* router-to-router hops taken */
+    uint16_t hops;     /* router-to-router hops taken, counted up to UINT16_MAX */
+    uint16_t phits;    /* its length: packet_phits, or less for a message's last
+                          packet when [network] mtu_bytes is given */
     uint32_t msg;      /* message it belongs to */
     uint64_t id;       /* serial number, from 1 */
     uint64_t born;     /* entered its injection queue */
@@ -66,8 +71,10 @@ typedef struct insee_queue {
        for its link; past: none). */
     uint64_t in_done, out_done;
     uint32_t head, tail;      /* the FIFO of packets (pkt.next), or INSEE_NONE */
-    uint16_t count;           /* packets queued or on the wire towards it, and the
-                                 departing one until its tail has left */
+    uint16_t count;           /* units (packets, or phits) queued or on the wire
+                                 towards it, and the departing packet's until its
+                                 tail has left */
+    uint16_t leaving;         /* the departing packet's units */
     uint8_t flags;            /* INSEE_Q_* */
 } insee_queue;
 
@@ -97,7 +104,10 @@ typedef struct insee_ovc {
 
 typedef struct insee_net {
     uint32_t routers, nodes;
+    /* Queue capacities in units: packets, or phits with phit_queues. */
     uint32_t vcs, queue_packets, inject_packets, injectors;
+    gboolean phit_queues;
+    uint32_t packet_phits;    /* a full packet's phits (set by the engine) */
 
     uint32_t *port_base;      /* routers + 1 entries */
     uint32_t ports_total;     /* global ports */
@@ -206,23 +216,41 @@ static inline uint32_t insee_net_queue_capacity(const insee_net *net, uint32_t q
                                    : net->inject_packets + net->queue_packets;
 }
 
+/* Free units of q. */
 static inline uint32_t insee_net_room(const insee_net *net, uint32_t q)
 {
     return insee_net_queue_capacity(net, q) - net->q[q].count;
 }
 
-/* Free phits of q at cycle `now` (packets of L phits), as a phit-by-phit
-   simulator sees them: a packet granted towards q occupies only the phits
-   that have arrived, the departing one only the phits still there. */
-static inline uint32_t insee_net_free_phits(const insee_net *net, uint32_t q, uint64_t now,
-                                            uint32_t L)
+/* The units a full-length packet takes, and packet p. */
+static inline uint32_t insee_net_unit_packet(const insee_net *net)
 {
+    return net->phit_queues ? net->packet_phits : 1;
+}
+static inline uint32_t insee_net_units(const insee_net *net, uint32_t p)
+{
+    return net->phit_queues ? net->pkt[p].phits : 1;
+}
+
+/* What a router plugin is told: whole full-length packets. */
+static inline uint32_t insee_net_room_packets(const insee_net *net, uint32_t q)
+{
+    return insee_net_room(net, q) / insee_net_unit_packet(net);
+}
+
+/* Free phits of q at cycle `now`, as a phit-by-phit simulator sees them: a
+   packet granted towards q occupies only the phits that have arrived, the
+   departing one only the phits still there (counted as full-length packets
+   when queues count packets). */
+static inline uint32_t insee_net_free_phits(const insee_net *net, uint32_t q, uint64_t now)
+{
+    uint64_t L = net->packet_phits, unit = net->phit_queues ? 1 : L;
     uint64_t in = net->q[q].in_done, out = net->q[q].out_done;
     uint64_t unarrived = in > now ? (in - now < L ? in - now : L) : 0;
-    uint64_t sent = out > now && out != INSEE_NEVER ? L - (out - now) : 0;
-    uint64_t counted = (uint64_t)net->q[q].count * L;
+    uint64_t sent = out > now && out != INSEE_NEVER && out - now < L ? L - (out - now) : 0;
+    uint64_t counted = (uint64_t)net->q[q].count * unit;
     uint64_t present = counted > unarrived + sent ? counted - unarrived - sent : 0;
-    return (uint32_t)((uint64_t)insee_net_queue_capacity(net, q) * L - present);
+    return (uint32_t)((uint64_t)insee_net_queue_capacity(net, q) * unit - present);
 }
 
 /* Take a packet from the pool (zeroed, state and tail zeroed); grows the pool when empty. */
@@ -234,19 +262,20 @@ static inline void *insee_net_packet_state(const insee_net *net, uint32_t p)
     return net->pstate_size ? net->pstate + (size_t)p * net->pstate_size : NULL;
 }
 
-/* Count a slot of q as taken by a packet granted towards it. */
-void insee_net_reserve_slot(insee_net *net, uint32_t q);
+/* Count packet p's units in q: granted towards it, or entering it. */
+void insee_net_reserve_slot(insee_net *net, uint32_t q, uint32_t p);
 /* Append packet p, whose slot is already counted, to q's FIFO. Returns
    whether p is now the first packet of the FIFO. */
 gboolean insee_net_link(insee_net *net, uint32_t q, uint32_t p);
 /* Reserve a slot and append: a packet entering q at once. */
 static inline gboolean insee_net_enqueue(insee_net *net, uint32_t q, uint32_t p)
 {
-    insee_net_reserve_slot(net, q);
+    insee_net_reserve_slot(net, q, p);
     return insee_net_link(net, q, p);
 }
-/* Unlink the head of q's FIFO when it is granted; its slot stays counted until
-   insee_net_release_slot(), when its tail has left. Returns the packet. */
+/* Unlink the head of q's FIFO when it is granted; its units stay counted
+   (as q's `leaving`) until insee_net_release_slot(), when its tail has
+   left. Returns the packet. */
 uint32_t insee_net_unlink_head(insee_net *net, uint32_t q);
 void insee_net_release_slot(insee_net *net, uint32_t q);
 

@@ -10,7 +10,8 @@
 
 enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, K_DIM_CABLE_NS,
        K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH,
-       K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES };
+       K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES, K_MTU_BYTES,
+       K_VC_BUFFER_BYTES };
 
 /* The slowest a link may be: a phit in this many cycles. */
 #define MAX_PHIT_CYCLES 1024
@@ -67,6 +68,16 @@ const insee_param_def insee_timing_params[] = {
     [K_HEADER_BYTES] = {"header_bytes", INSEE_PARAM_INT, "0", 0, 1e9, NULL, "bytes",
                         "every packet's header: a message of B bytes is cut into packets of "
                         "packet_phits x phit_bytes - header_bytes bytes of payload"},
+    [K_MTU_BYTES] = {"mtu_bytes", INSEE_PARAM_INT, "0", 0, 1e9, NULL, "bytes",
+                     "the longest packet, header included, a whole number of phits; given, "
+                     "it replaces [simulation] packet_phits and packets vary in length: a "
+                     "message given in bytes ends with a packet only as long as its header "
+                     "and the bytes left (0: every packet packet_phits long)"},
+    [K_VC_BUFFER_BYTES] = {"vc_buffer_bytes", INSEE_PARAM_INT, "0", 0, 1e9, NULL, "bytes",
+                           "each virtual channel's input buffer, a whole number of phits and "
+                           "at least a longest packet; given, it replaces [router] "
+                           "queue_packets and queues count phits, so short packets take less "
+                           "room (0: queues of queue_packets packets)"},
     {0},
 };
 
@@ -241,4 +252,38 @@ void insee_timing_clear(insee_timing *t)
     g_free(t->dim_cable);
     g_free(t->dim_phit);
     *t = insee_timing_default();
+}
+
+/* A size in bytes that must be a whole number of phits. */
+static gboolean whole_phits(const insee_value *v, int key, uint32_t phit_bytes, uint32_t *phits,
+                            GError **err)
+{
+    int64_t bytes = v[key].i;
+    if (bytes % phit_bytes)
+        return refuse(err, "%s = %" G_GINT64_FORMAT " is not a whole number of phits of %u "
+                      "bytes ([simulation] phit_bytes): make it a multiple of %u",
+                      insee_timing_params[key].name, bytes, phit_bytes, phit_bytes);
+    *phits = (uint32_t)(bytes / phit_bytes);
+    return TRUE;
+}
+
+gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,
+                                 uint32_t packet_phits, insee_timing_sizes *sizes, GError **err)
+{
+    *sizes = (insee_timing_sizes){0};
+    if (!whole_phits(values, K_MTU_BYTES, phit_bytes, &sizes->mtu_phits, err) ||
+        !whole_phits(values, K_VC_BUFFER_BYTES, phit_bytes, &sizes->buffer_phits, err))
+        return FALSE;
+    if (sizes->mtu_phits > UINT16_MAX)
+        return refuse(err, "mtu_bytes = %" G_GINT64_FORMAT " is %u phits; packets are at most "
+                      "%u phits long: lower it, or make phits larger",
+                      values[K_MTU_BYTES].i, sizes->mtu_phits, UINT16_MAX);
+    uint32_t longest = sizes->mtu_phits ? sizes->mtu_phits : packet_phits;
+    if (sizes->buffer_phits && sizes->buffer_phits < longest)
+        return refuse(err, "vc_buffer_bytes = %" G_GINT64_FORMAT " is smaller than a packet "
+                      "of %" G_GUINT64_FORMAT " bytes: under virtual cut-through a buffer "
+                      "holds at least a whole packet; raise vc_buffer_bytes or lower %s",
+                      values[K_VC_BUFFER_BYTES].i, (uint64_t)longest * phit_bytes,
+                      sizes->mtu_phits ? "mtu_bytes" : "[simulation] packet_phits");
+    return TRUE;
 }

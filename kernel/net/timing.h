@@ -64,6 +64,19 @@ gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t 
                            GError **err);
 void insee_timing_clear(insee_timing *t);
 
+/* [network]'s packet and buffer sizes, in phits, read before the network
+   is built: mtu_phits (0: packets of [simulation] packet_phits, all full)
+   and buffer_phits (0: queues of [router] queue_packets packets). A size
+   that is not a whole number of phits, or a buffer smaller than a longest
+   packet (virtual cut-through), is refused naming the key. */
+typedef struct insee_timing_sizes {
+    uint32_t mtu_phits;
+    uint32_t buffer_phits;
+} insee_timing_sizes;
+
+gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,
+                                 uint32_t packet_phits, insee_timing_sizes *sizes, GError **err);
+
 /* A bandwidth with its unit spelled out ("4 GB/s", "32 Gb/s", "100 Gbps",
    "400 MB/s"), into GB/s; FALSE (with a message naming `key`) for anything
    else, zero or negative included. */

@@ -139,14 +139,13 @@ gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest, gboole
 }
 
 gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const insee_net *net,
-                          uint32_t packet_phits, GError **err)
+                          GError **err)
 {
     memset(st, 0, sizeof *st);
     st->opt = *opt;
     st->nodes = net->nodes;
     st->queues = net->queues;
     st->transit_queues = net->transit_queues;
-    st->packet_phits = packet_phits;
     st->window_start = st->window_end = UINT64_MAX;
     st->series_end = opt->interval ? opt->interval : UINT64_MAX;
     st->next_split = 0;
@@ -256,6 +255,8 @@ insee_window insee_window_between(const insee_window *from, const insee_window *
         .generated = to->generated - from->generated,
         .delivered = to->delivered - from->delivered,
         .dropped = to->dropped - from->dropped,
+        .generated_phits = to->generated_phits - from->generated_phits,
+        .delivered_phits = to->delivered_phits - from->delivered_phits,
         .hops = to->hops - from->hops,
         .latency_sum = to->latency_sum - from->latency_sum,
         .occupancy_area = to->occupancy_area - from->occupancy_area,
@@ -334,7 +335,7 @@ void insee_stats_on_injected(insee_stats *st, const insee_packet *pk, uint32_t d
     if (st->opt.distance_histograms)
         insee_counts_add(&st->dist_inj, distance, 1);
     if (st->node_inj)
-        st->node_inj[pk->src] += st->packet_phits;
+        st->node_inj[pk->src] += pk->phits;
     if (st->pair_inj)
         st->pair_inj[(size_t)pk->src * st->nodes + pk->dst]++;
 }
@@ -344,6 +345,7 @@ void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t 
     if (G_UNLIKELY(st->trace))
         insee_trace_consumed(st->trace, pk, now);
     st->total.delivered++;
+    st->total.delivered_phits += pk->phits;
     st->total.hops += pk->hops;
     st->total.latency_sum += now - pk->born;
     if (!insee_stats_measuring(st, now))
@@ -355,7 +357,7 @@ void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t 
     if (st->opt.distance_histograms)
         insee_counts_add(&st->dist_cons, pk->hops, 1);
     if (st->node_acc)
-        st->node_acc[pk->dst] += st->packet_phits;
+        st->node_acc[pk->dst] += pk->phits;
     if (st->pair_cons)
         st->pair_cons[(size_t)pk->src * st->nodes + pk->dst]++;
 }
@@ -372,10 +374,10 @@ void insee_stats_on_dropped(insee_stats *st, insee_drop_reason why, const insee_
 
 /* ---- figures --------------------------------------------------------------- */
 
-double insee_load(uint64_t packets, uint32_t L, uint32_t nodes, uint64_t cycles)
+double insee_load(uint64_t phits, uint32_t nodes, uint64_t cycles)
 {
     double denom = (double)nodes * (double)cycles;
-    return denom > 0 ? (double)packets * L / denom : 0.0;
+    return denom > 0 ? (double)phits / denom : 0.0;
 }
 
 double insee_window_latency(const insee_window *w)

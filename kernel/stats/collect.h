@@ -88,6 +88,7 @@ uint64_t insee_lat_hist_quantile(const insee_lat_hist *h, double q);
    difference between the totals at its end and at its start. */
 typedef struct insee_window {
     uint64_t generated, delivered, dropped; /* packets */
+    uint64_t generated_phits, delivered_phits;
     uint64_t hops;                          /* of the delivered ones */
     uint64_t latency_sum;                   /* generation latency of the delivered ones */
     uint64_t occupancy_area;                /* packets in the network × cycles */
@@ -137,7 +138,7 @@ typedef struct insee_directions {
 
 typedef struct insee_stats {
     insee_stats_options opt;
-    uint32_t nodes, queues, transit_queues, packet_phits;
+    uint32_t nodes, queues, transit_queues;
 
     uint64_t dropped[INSEE_DROP_REASONS];
     uint64_t occupancy_area;     /* packets in the network × measured cycles */
@@ -172,7 +173,7 @@ typedef struct insee_stats {
    when the pair-to-pair maps would take more memory than the process may
    use, with the figure and the key to turn off. */
 gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const insee_net *net,
-                          uint32_t packet_phits, GError **err);
+                          GError **err);
 
 /* Whether the series of a run of at most `longest` cycles fits in memory
    (with its JSON rendering when `json`), so that a run is refused at once
@@ -232,6 +233,7 @@ static inline void insee_stats_on_generated(insee_stats *st, const insee_packet 
                                             uint64_t now)
 {
     st->total.generated++;
+    st->total.generated_phits += pk->phits;
     if (G_UNLIKELY(st->trace))
         insee_trace_generated(st->trace, pk, now);
 }
@@ -266,11 +268,11 @@ static inline void insee_stats_on_hop(insee_stats *st, const insee_packet *pk, u
     if (G_UNLIKELY(st->trace))
         insee_trace_hop(st->trace, pk, ovc, now);
     if (st->port_phits && insee_stats_measuring(st, now))
-        st->port_phits[ovc] += st->packet_phits;
+        st->port_phits[ovc] += pk->phits;
     if (st->dir.port_class) {
         uint16_t c = st->dir.port_class[ovc / st->dir.vcs];
         if (c != UINT16_MAX)
-            st->dir.phits[c] += st->packet_phits;
+            st->dir.phits[c] += pk->phits;
     }
 }
 void insee_stats_on_delivered(insee_stats *st, const insee_packet *pk, uint64_t now);
@@ -284,7 +286,7 @@ void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count);
 
 /* packets of L phits over `cycles` cycles of `nodes` nodes, in
    phits/node/cycle (0 for an empty stretch). */
-double insee_load(uint64_t packets, uint32_t L, uint32_t nodes, uint64_t cycles);
+double insee_load(uint64_t phits, uint32_t nodes, uint64_t cycles);
 /* Mean generation latency of what the window delivered; NAN when nothing. */
 double insee_window_latency(const insee_window *w);
 

@@ -153,6 +153,8 @@ static void timing(JsonBuilder *b, const insee_report *r)
     count(b, "send_overhead_cycles", u->send_overhead);
     count(b, "recv_overhead_cycles", u->recv_overhead);
     count(b, "header_bytes", u->header_bytes);
+    count(b, "mtu_bytes", u->variable_packets ? (uint64_t)r->packet_phits * u->phit_bytes : 0);
+    count(b, "vc_buffer_bytes", u->buffer_bytes);
     num(b, "simulated_us", (double)r->cycles * ns / 1e3);
     num(b, "accepted_gbytes_s_per_node", r->accepted_load * (real ? u->link_gbytes_s : NAN));
     num(b, "latency_mean_ns", r->latency_gen.count ? r->latency_gen.mean * ns : NAN);
@@ -274,8 +276,8 @@ static double point_value(const insee_series_point *pt, uint64_t cycles, column 
 {
     const insee_window *w = &pt->w;
     switch (c) {
-    case COL_GENERATED: return insee_load(w->generated, st->packet_phits, st->nodes, cycles);
-    case COL_ACCEPTED: return insee_load(w->delivered, st->packet_phits, st->nodes, cycles);
+    case COL_GENERATED: return insee_load(w->generated_phits, st->nodes, cycles);
+    case COL_ACCEPTED: return insee_load(w->delivered_phits, st->nodes, cycles);
     case COL_LATENCY: return insee_window_latency(w);
     case COL_HOPS: return w->delivered ? (double)w->hops / (double)w->delivered : NAN;
     case COL_OCCUPANCY: return cycles ? (double)w->occupancy_area / (double)cycles : NAN;

@@ -360,6 +360,11 @@ static void print_units(const insee_report *r, FILE *out)
         fprintf(out, "%-28s a phit every %u cycles\n", "nodes' links", u->node_phit_cycles);
     if (u->header_bytes)
         fprintf(out, "%-28s %u bytes a packet\n", "headers", u->header_bytes);
+    if (u->variable_packets)
+        fprintf(out, "%-28s up to %u bytes, a message's last one shorter\n", "packets",
+                r->packet_phits * u->phit_bytes);
+    if (u->buffer_bytes)
+        fprintf(out, "%-28s %u bytes a VC, counted in phits\n", "buffers", u->buffer_bytes);
     if (u->send_overhead || u->recv_overhead)
         fprintf(out, "%-28s sending %u cycles, receiving %u cycles\n", "overhead per message",
                 u->send_overhead, u->recv_overhead);

@@ -57,6 +57,7 @@ typedef struct insee_app_report {
     uint64_t messages;      /* delivered whole, network and local */
     uint64_t local_messages;/* of those, between two tasks of one node */
     uint64_t generated, delivered; /* its packets, measurement window */
+    uint64_t delivered_phits;      /* their phits */
     uint64_t hops;
     insee_stat latency_gen;
     /* A job ([[application]] arrival, docs/scheduling.md), in the engine's
@@ -105,6 +106,8 @@ typedef struct insee_report_units {
     uint32_t node_phit_cycles; /* cycles a phit takes on a node's link */
     uint32_t send_overhead, recv_overhead; /* cycles per message at each end */
     uint32_t header_bytes;  /* of every packet */
+    gboolean variable_packets; /* mtu_bytes: a message's last packet may be shorter */
+    uint32_t buffer_bytes;  /* vc_buffer_bytes: queues count phits (0: packets) */
 } insee_report_units;
 
 typedef struct insee_report {
@@ -142,6 +145,7 @@ typedef struct insee_report {
 
     /* measurement window */
     uint64_t generated, injected, delivered, dropped;
+    uint64_t generated_phits, delivered_phits; /* of those packets */
     uint64_t hops;          /* summed over delivered packets */
     uint64_t packet_hops;   /* links crossed by any packet */
     uint64_t dropped_source, dropped_router, dropped_unroutable; /* dropped, by reason */

@@ -346,8 +346,28 @@ static void count_generated(insee_workload *wl, uint32_t m, const insee_packet *
     insee_stats_on_generated(wl->env.stats, pk, wl->now);
     if (in_window(wl)) {
         wl->env.report->generated++;
+        wl->env.report->generated_phits += pk->phits;
         message_app(wl, m)->rep->generated++;
     }
+}
+
+/* The length of message msg's last packet: its header and the bytes the
+   full packets before it left, in whole phits (packet_phits unless lengths
+   are variable and the message is given in bytes). */
+static uint32_t last_packet_phits(const insee_workload *wl, const insee_message *msg)
+{
+    uint64_t L = wl->env.packet_phits, phit = wl->env.phit_bytes;
+    uint64_t payload = wl->env.payload_bytes, full = (uint64_t)(msg->packets - 1) * payload;
+    if (!wl->env.variable_packets || msg->bytes <= full || msg->bytes - full >= payload)
+        return (uint32_t)L;
+    uint64_t bytes = L * phit - payload + (msg->bytes - full);
+    return (uint32_t)((bytes + phit - 1) / phit);
+}
+
+/* The length of the next packet message m queues. */
+static uint16_t next_packet_phits(const insee_workload *wl, uint32_t m)
+{
+    return (uint16_t)(wl->msg[m].to_queue == 1 ? wl->msg[m].last_phits : wl->env.packet_phits);
 }
 
 /* A new packet of message m at the source; returns it, not yet queued and
@@ -357,6 +377,7 @@ static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node)
     insee_net *net = wl->env.net;
     uint32_t p = insee_net_packet_new(net);
     insee_packet *pk = &net->pkt[p];
+    pk->phits = next_packet_phits(wl, m);
     pk->src = node;
     pk->dst = wl->task_node[message_app(wl, m)->first_task + wl->msg[m].msg.dst];
     pk->salt = (uint32_t)insee_rng_u64(&wl->node_rng[node]);
@@ -387,6 +408,7 @@ static void drop_rest(insee_workload *wl, uint32_t m, insee_packet *pk)
 {
     for (; wl->msg[m].to_queue > 0; wl->msg[m].to_queue--) {
         pk->id = ++wl->serial;
+        pk->phits = next_packet_phits(wl, m);
         count_generated(wl, m, pk);
         insee_stats_on_dropped(wl->env.stats, INSEE_DROP_SOURCE_FULL, pk, INSEE_NONE, wl->now);
         insee_workload_packet_dropped(wl, m, pk->id);
@@ -412,7 +434,7 @@ static void block(insee_workload *wl, uint32_t task, uint32_t node)
 static void cross_node_link(insee_workload *wl, uint32_t node, uint32_t p)
 {
     insee_net *net = wl->env.net;
-    uint64_t k = wl->env.node_phit_cycles, L = wl->env.packet_phits;
+    uint64_t k = wl->env.node_phit_cycles, L = net->pkt[p].phits;
     uint64_t start = MAX(wl->now, wl->nic_free[node]);
     wl->nic_free[node] = start + L * k;
     net->tail[p] = start + (L - 1) * k;
@@ -429,7 +451,7 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
     while (wl->msg[m].to_queue > 0) {
         uint32_t p = packet_new(wl, m, node);
         uint32_t q = insee_net_inject_queue(net, node, insee_workload_injector(wl, node, p));
-        if (insee_net_room(net, q) == 0) {
+        if (insee_net_room(net, q) < insee_net_units(net, p)) {
             insee_packet first = net->pkt[p];
             insee_net_packet_free(net, p);
             if (!message_app(wl, m)->drop_on_full) {
@@ -472,7 +494,8 @@ static void send_local(insee_workload *wl, uint32_t m)
     wl->msg[m].to_queue = 0;
     insee_heap_push(&wl->local,
                     wl->now + wl->env.send_cycles + wl->env.recv_cycles +
-                        (uint64_t)wl->msg[m].msg.packets * wl->env.packet_phits,
+                        (uint64_t)(wl->msg[m].msg.packets - 1) * wl->env.packet_phits +
+                        wl->msg[m].last_phits,
                     m);
 }
 
@@ -545,6 +568,7 @@ static void task_due(insee_workload *wl, uint32_t task)
     uint32_t m = message_new(wl, task);
     wl->msg[m] = (insee_message_rec){
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
+        .last_phits = last_packet_phits(wl, &msg),
     };
     /* The sender is busy with the message's overhead first. */
     if (next != INSEE_NEVER)
@@ -642,11 +666,13 @@ void insee_workload_delivered(insee_workload *wl, uint32_t p)
     insee_stats_on_delivered(wl->env.stats, pk, wl->now);
     if (in_window(wl)) {
         rep->delivered++;
+        rep->delivered_phits += pk->phits;
         rep->hops += pk->hops;
         insee_stat_add(&rep->latency_gen, wl->now - pk->born);
         insee_stat_add(&rep->latency_inj, wl->now - pk->injected);
         insee_app_report *ar = message_app(wl, m)->rep;
         ar->delivered++;
+        ar->delivered_phits += pk->phits;
         ar->hops += pk->hops;
         insee_stat_add(&ar->latency_gen, wl->now - pk->born);
     }
@@ -680,13 +706,12 @@ void insee_workload_report(insee_workload *wl)
         insee_sched_report(wl->sched, rep, "cycles", wl->bsld_min);
         report_job_nodes(wl->sched, rep);
     }
-    double phits = (double)wl->env.packet_phits;
     for (uint32_t i = 0; i < wl->n_apps; i++) {
         insee_app_report *ar = wl->apps[i].rep;
         uint64_t measured = ar->completed ? ar->completion : rep->measure_cycles;
         if (ar->job) /* a job is measured while it runs */
             measured = ar->completed ? (uint64_t)(ar->job_end - ar->job_start) : 0;
         if (ar->tasks && measured)
-            ar->accepted_load = (double)ar->delivered * phits / ((double)ar->tasks * measured);
+            ar->accepted_load = (double)ar->delivered_phits / ((double)ar->tasks * measured);
     }
 }

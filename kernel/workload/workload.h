@@ -78,6 +78,7 @@ typedef struct insee_message_rec {
     uint32_t to_deliver;
     uint32_t lost;        /* packets dropped: the message is never delivered */
     uint32_t next_free;
+    uint32_t last_phits;  /* its last packet's length (the others: packet_phits) */
     insee_message msg;
 } insee_message_rec;
 
@@ -122,6 +123,10 @@ typedef struct insee_workload_env {
     uint64_t seed;
     uint32_t packet_phits, phit_bytes;
     uint64_t payload_bytes;  /* a packet's bytes less its header: a message in packets is this many bytes each */
+    /* [network] mtu_bytes: a message given in bytes ends with a packet only
+       as long as its header and what is left of its bytes. Else every
+       packet is packet_phits long. */
+    gboolean variable_packets;
     uint32_t router_cycles;  /* a new packet may leave its router this long after it is queued */
     /* A node's link to its router moves a phit every node_phit_cycles
        cycles: above 1, a node's packets cross it one after another, each

@@ -840,17 +840,24 @@ Test(engine, injection_policies_drain)
 Test(engine, free_phits_count_the_phits_on_the_wire)
 {
     insee_queue q = {.count = 2, .in_done = 105 + 16, .out_done = 100 + 16};
-    insee_net net = {.queue_packets = 4, .inject_packets = 4, .transit_queues = 1, .q = &q};
-    cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 6 - 5);
+    insee_net net = {.queue_packets = 4, .inject_packets = 4, .transit_queues = 1, .q = &q,
+                     .packet_phits = 16};
+    cr_assert_eq(insee_net_free_phits(&net, 0, 110), 64 - 6 - 5);
     q.in_done = INSEE_NEVER; /* granted, waiting for its link: nothing arrived yet */
-    cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 6);
+    cr_assert_eq(insee_net_free_phits(&net, 0, 110), 64 - 6);
     q.out_done = INSEE_NEVER; /* the departing one waits for its link: all there */
-    cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 16);
+    cr_assert_eq(insee_net_free_phits(&net, 0, 110), 64 - 16);
     q.in_done = q.out_done = 50; /* both tails long done: whole packets */
-    cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64 - 32);
+    cr_assert_eq(insee_net_free_phits(&net, 0, 110), 64 - 32);
     cr_assert_eq(insee_net_room(&net, 0), 2);
     q.count = 0, q.in_done = 120; /* a slot freed early (a dropped head): never above capacity */
-    cr_assert_eq(insee_net_free_phits(&net, 0, 110, 16), 64);
+    cr_assert_eq(insee_net_free_phits(&net, 0, 110), 64);
+    /* Queues counting phits ([network] vc_buffer_bytes): a 16-phit and a
+       5-phit packet, both whole, in 64 phits; room for 2 full packets. */
+    net.phit_queues = TRUE, net.queue_packets = 64;
+    q.count = 21, q.in_done = q.out_done = 50;
+    cr_assert_eq(insee_net_free_phits(&net, 0, 110), 64 - 21);
+    cr_assert_eq(insee_net_room_packets(&net, 0), 2);
 }
 
 /* multistage and ecmp route on shortest paths: at zero load the average hops

@@ -182,6 +182,96 @@ Test(timing, headers_take_room_from_the_payload)
     }
 }
 
+/* mtu_bytes: a message's last packet carries only its header and the
+   bytes left. Two tasks exchange 100 bytes in packets of up to 64 with 16
+   of header: 48 + 48 + 4 bytes of payload, so packets of 16, 16 and 5
+   phits of 4 bytes, 74 phits in all. One hop apart with nothing else
+   moving, each is consumed 1 + C + R + l - 1 cycles after it left. */
+Test(timing, a_message_ends_with_a_short_packet)
+{
+    const int C = 3, R = 2;
+    char *toml = g_strdup("[simulation]\nphit_bytes = 4\n"
+                          "[topology]\nplugin = \"torus\"\ndims = [2]\n"
+                          "[router]\nplugin = \"dally\"\n"
+                          "[traffic]\nplugin = \"alltoall\"\nbytes = 100\n"
+                          "[network]\nmtu_bytes = 64\nheader_bytes = 16\n"
+                          "cable_cycles = 3\nrouter_cycles = 2\n");
+    insee_report r = run_toml(toml);
+    cr_assert(r.completed);
+    cr_assert_eq(r.packet_phits, 16u);
+    cr_assert_eq(r.total_generated, 2u * 3u);
+    cr_assert_eq(r.delivered_phits, 2u * (16u + 16u + 5u));
+    double closed = ((C + R + 16) * 2 + (C + R + 5)) / 3.0;
+    cr_assert_float_eq(r.latency_inj.mean, closed, 1e-9, "latency %.4f, closed form %.4f",
+                       r.latency_inj.mean, closed);
+    cr_assert_float_eq(r.accepted_load, 2.0 * 37 / (2.0 * (double)r.measure_cycles), 1e-12);
+    assert_all_delivered(&r);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
+/* Buffers in bytes count phits: with packets of whole length they hold
+   vc_buffer_bytes / mtu_bytes packets, so a saturated run is the very run
+   of queue_packets = that many. */
+Test(timing, byte_buffers_of_whole_packets_are_packet_queues)
+{
+    const char *head = "[simulation]\nseed = 3\nwarmup = 1000\ncycles = 5000\nphit_bytes = 4\n"
+                       "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+                       "[traffic]\nplugin = \"uniform\"\nload = 1.0\n";
+    char *packets = g_strdup_printf("%s[router]\nplugin = \"dally\"\nqueue_packets = 3\n"
+                                    "[network]\nmtu_bytes = 64\n", head);
+    char *bytes = g_strdup_printf("%s[router]\nplugin = \"dally\"\n"
+                                  "[network]\nmtu_bytes = 64\nvc_buffer_bytes = 192\n", head);
+    insee_report a = run_toml(packets), b = run_toml(bytes);
+    cr_assert_gt(a.delivered, 10000u);
+    cr_assert_eq(a.delivered, b.delivered);
+    cr_assert_eq(a.delivered_phits, b.delivered_phits);
+    cr_assert_eq(a.hops, b.hops);
+    cr_assert_float_eq(a.latency_gen.mean, b.latency_gen.mean, 0.0);
+    cr_assert_float_eq(a.occupancy, b.occupancy, 0.0);
+    insee_report_clear(&a);
+    insee_report_clear(&b);
+    g_free(packets);
+    g_free(bytes);
+}
+
+/* Short packets take only their phits of a buffer in bytes. Task 0 sends
+   N messages of 20 bytes (packets of 5 phits) at will to task 2, two hops
+   along a ring of 8 (one way only), through routers of R = 12 cycles. A queue slot stays taken
+   from the grant until the tail has left the next router's queue, at least
+   1 + R + 5 = 18 cycles: with one packet a queue, the path carries a packet
+   per 18 cycles or fewer; a buffer of one 16-phit packet holds three short
+   ones, and carries three times as many. */
+Test(timing, byte_buffers_hold_several_short_packets)
+{
+    enum { N = 300, PER_PACKET = 1 + 12 + 5 };
+    GString *trace = g_string_new(NULL);
+    for (int i = 0; i < N; i++)
+        g_string_append_printf(trace, "s 0 2 %d 20\n", i);
+    char *path = cable_file_new(trace->str);
+    g_string_free(trace, TRUE);
+    uint64_t completion[2];
+    for (int bytes = 0; bytes < 2; bytes++) {
+        char *toml = g_strdup_printf(
+            "[simulation]\nphit_bytes = 4\n[topology]\nplugin = \"torus\"\ndims = [8]\n"
+            "[router]\nplugin = \"dally\"\n%s[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n"
+            "mode = \"at-will\"\n[network]\nmtu_bytes = 64\nrouter_cycles = 12\n%s",
+            bytes ? "" : "queue_packets = 1\n", path, bytes ? "vc_buffer_bytes = 64\n" : "");
+        insee_report r = run_toml(toml);
+        cr_assert(r.completed);
+        cr_assert_eq(r.delivered_phits, (uint64_t)N * 5);
+        assert_all_delivered(&r);
+        completion[bytes] = r.completion;
+        insee_report_clear(&r);
+        g_free(toml);
+    }
+    cr_assert_geq(completion[0], (uint64_t)N * PER_PACKET,
+                  "one packet a queue: %" G_GUINT64_FORMAT " cycles", completion[0]);
+    cr_assert_leq(completion[1], (uint64_t)N * PER_PACKET / 3 + 100,
+                  "three short packets a queue: %" G_GUINT64_FORMAT " cycles", completion[1]);
+    cable_file_remove(path);
+}
+
 /* An empty [network] is INSEE's model: the same figures as no table, at
    low load and past saturation. */
 Test(timing, an_empty_table_changes_nothing)
@@ -302,6 +392,10 @@ Test(timing, bad_combinations_name_the_keys)
         {"dim_phit_cycles = [0]\n", "dim_phit_cycles"},
         {"send_overhead_ns = 200\n", "send_overhead_ns = 200 needs the cycle's length"},
         {"header_bytes = 64\n", "header_bytes = 64 leaves no payload in packets of 64 bytes"},
+        {"mtu_bytes = 66\n", "mtu_bytes = 66 is not a whole number of phits"},
+        {"vc_buffer_bytes = 32\n", "vc_buffer_bytes = 32 is smaller than a packet of 64 bytes"},
+        {"mtu_bytes = 128\nvc_buffer_bytes = 64\n", "lower mtu_bytes"},
+        {"mtu_bytes = 64\nheader_bytes = 64\n", "header_bytes = 64 leaves no payload"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *toml = timed("plugin = \"torus\"\ndims = [4, 4]", 0.1, 100, 16, cases[i].network);
@@ -312,10 +406,24 @@ Test(timing, bad_combinations_name_the_keys)
         g_free(msg);
         g_free(toml);
     }
+    /* A key a size replaces, given another value (its default is what the
+       echo writes back, so it passes). */
+    char *toml = timed("plugin = \"torus\"\ndims = [4, 4]", 0.1, 100, 32, "mtu_bytes = 256\n");
+    char *msg = run_toml_error(toml);
+    cr_assert(strstr(msg, "packet_phits = 32") && strstr(msg, "remove packet_phits"), "%s", msg);
+    g_free(msg);
+    g_free(toml);
+    toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = [4]\n[router]\n"
+                           "plugin = \"dally\"\nqueue_packets = 3\n[traffic]\n"
+                           "plugin = \"uniform\"\n[network]\nvc_buffer_bytes = 512\n");
+    msg = run_toml_error(toml);
+    cr_assert(strstr(msg, "queue_packets = 3") && strstr(msg, "vc_buffer_bytes"), "%s", msg);
+    g_free(msg);
+    g_free(toml);
     char *flow = g_strdup("[simulation]\nengine = \"static\"\n[topology]\nplugin = \"torus\"\n"
                           "dims = [4, 4]\n[router]\nplugin = \"dally\"\n[traffic]\n"
                           "plugin = \"uniform\"\n[network]\ncable_cycles = 2\n");
-    char *msg = run_toml_error(flow);
+    msg = run_toml_error(flow);
     cr_assert(strstr(msg, "[network]") && strstr(msg, "engine = \"static\""), "%s", msg);
     g_free(msg);
     g_free(flow);
@@ -323,5 +431,17 @@ Test(timing, bad_combinations_name_the_keys)
                          "plugin = \"spinnaker\"\n[traffic]\nplugin = \"uniform\"\n"
                          "[network]\nnode_phit_cycles = 2\n");
     cr_assert(strstr(msg, "multicast") && strstr(msg, "node_phit_cycles"), "%s", msg);
+    g_free(msg);
+    msg = run_toml_error("[topology]\nplugin = \"spinnaker\"\ndims = [4, 4]\n[router]\n"
+                         "plugin = \"spinnaker\"\n[traffic]\nplugin = \"uniform\"\n"
+                         "[network]\nmtu_bytes = 64\n");
+    cr_assert(strstr(msg, "multicast") && strstr(msg, "mtu_bytes"), "%s", msg);
+    g_free(msg);
+    msg = run_toml_error("[topology]\nplugin = \"torus\"\ndims = [4]\n[router]\n"
+                         "plugin = \"dally\"\n[traffic]\nplugin = \"uniform\"\n"
+                         "[stats]\ntrace = \"/tmp/insee-never-written.trace\"\n"
+                         "[network]\nmtu_bytes = 64\n");
+    cr_assert(strstr(msg, "[stats] trace") && strstr(msg, "mtu_bytes"), "%s", msg);
+    cr_assert(!g_file_test("/tmp/insee-never-written.trace", G_FILE_TEST_EXISTS));
     g_free(msg);
 }

@@ -30,7 +30,8 @@ extern "C" {
 typedef struct insee_request {
     uint32_t input;     /* input index at the router: port * vcs + vc for transit
                            queues, ports * vcs + injector for injection queues */
-    uint32_t occupancy; /* packets in that input queue (longest) */
+    uint32_t occupancy; /* packets in that input queue (longest); phits when
+                           [network] vc_buffer_bytes sizes queues in bytes */
     uint64_t since;     /* cycle this head first requested (fifo) */
     uint64_t born;      /* cycle the packet entered its injection queue (age) */
     bool transit;       /* false for an injection queue (IPR) */
