@@ -132,7 +132,8 @@ void insee_engine_prepare(insee_engine *eng)
         slowest = MAX(slowest, (uint32_t)eng->phit_cycles[gp]);
     /* A packet's phits are never spread wider than L on the slowest link. */
     insee_wheel_init(&eng->wheel,
-                     (eng->packet_phits + 1) * slowest + longest_cable + eng->router_cycles);
+                     (eng->packet_phits + 1) * slowest + longest_cable + eng->router_cycles +
+                         eng->node_cable_cycles);
     if (eng->router->select_injector)
         eng->wl.port = (insee_workload_port){.select_injector = select_injector, .ctx = eng};
 }
@@ -340,8 +341,9 @@ static void take_queued(insee_engine *eng)
             eng->last_move = eng->now; /* a deadlock needs packets inside */
         insee_engine_queue_wake(eng, queued->v[i]);
     }
-    if (queued->len && eng->router_cycles) /* they are in their routers' pipelines */
-        keep_moving(eng, eng->now + eng->router_cycles);
+    uint32_t source = eng->node_cable_cycles + eng->router_cycles;
+    if (queued->len && source) /* on their nodes' links, then in their routers' pipelines */
+        keep_moving(eng, eng->now + source);
     queued->len = 0;
 }
 
@@ -946,13 +948,15 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint32_t p = depart(eng, rq->queue, done);
     head_leaves(eng, rq->queue, &net->pkt[p]);
     net->q[rq->queue].out_done = done;
-    keep_moving(eng, done - 1);
+    /* The tail reaches the node its link's latency after it left. */
+    uint64_t delivered = done - 1 + eng->node_cable_cycles;
+    keep_moving(eng, delivered);
     if (eng->single_consumption)
         net->link[rq->link].free_at = done;
-    if (done == eng->now + 1)
+    if (delivered == eng->now)
         packet_consumed(eng, p);
     else
-        schedule(eng, done - 1, insee_event(INSEE_EV_DELIVER, p));
+        schedule(eng, delivered, insee_event(INSEE_EV_DELIVER, p));
 }
 
 /* The request wins its output VC: the VC and a slot downstream are the
@@ -1039,18 +1043,20 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
     uint32_t p = depart(eng, q, eng->now + L);
     head_leaves(eng, q, &net->pkt[p]);
     net->q[q].out_done = eng->now + L;
-    keep_moving(eng, eng->now + L - 1);
+    keep_moving(eng, eng->now + L - 1 + eng->node_cable_cycles);
     uint32_t r = net->q_at[q].router;
     uint32_t now_delivered[INSEE_MAX_CANDIDATES], k = 0;
     for (uint32_t c = 0; c < n; c++) {
         uint32_t copy = c == 0 ? p : copy_packet(eng, p);
         if (cand[c].port == INSEE_PORT_LOCAL) {
-            /* Consumed like `multiple` consumption: the tail L - 1 cycles on;
-               at once for 1-phit packets, once no more copies are made. */
-            if (L == 1)
+            /* Consumed like `multiple` consumption: the tail L - 1 cycles on
+               (and across the node's link); at once for 1-phit packets,
+               once no more copies are made. */
+            uint64_t delivered = eng->now + L - 1 + eng->node_cable_cycles;
+            if (delivered == eng->now)
                 now_delivered[k++] = copy;
             else
-                schedule(eng, eng->now + L - 1, insee_event(INSEE_EV_DELIVER, copy));
+                schedule(eng, delivered, insee_event(INSEE_EV_DELIVER, copy));
             continue;
         }
         uint32_t gp = net->port_base[r] + cand[c].port;

@@ -143,6 +143,7 @@ typedef struct insee_engine {
        cycle every hop takes: the same for every cable, or per global port. */
     uint32_t router_cycles;
     uint32_t cable_cycles;
+    uint32_t node_cable_cycles; /* a node's link to its router, each way */
     uint32_t *cable;         /* per global port, or NULL: cable_cycles everywhere */
     /* Links slower than the router: cycles a phit takes on each global
        port's link (NULL: 1 everywhere) and on the nodes' links. With either,

@@ -1364,7 +1364,8 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .topo = eng->topo, .topo_self = eng->topo_self,
             .injection = (insee_injection)kernel_value(exp, "router", R_INJECTION)->i,
             .seed = eng->seed, .packet_phits = eng->packet_phits, .phit_bytes = eng->phit_bytes,
-            .router_cycles = eng->router_cycles, .node_phit_cycles = eng->node_phit_cycles,
+            .source_cycles = eng->node_cable_cycles + eng->router_cycles,
+            .node_phit_cycles = eng->node_phit_cycles,
             .payload_bytes = eng->payload_bytes, .variable_packets = eng->variable_packets,
             .send_cycles = eng->report.units.send_overhead,
             .recv_cycles = eng->report.units.recv_overhead,
@@ -1628,6 +1629,7 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
     eng->payload_bytes -= t.header_bytes;
     eng->router_cycles = t.router_cycles;
     eng->cable_cycles = t.cable_cycles;
+    eng->node_cable_cycles = t.node_cable_cycles;
     eng->node_phit_cycles = t.node_phit;
     insee_net *net = &eng->net;
     gboolean slower = t.node_phit > 1;
@@ -1663,10 +1665,11 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
     }
     net->track_tail = slower;
     eng->timed = slower || eng->cable || t.cable_cycles || t.router_cycles ||
-                 eng->variable_packets;
+                 t.node_cable_cycles || eng->variable_packets;
     eng->report.units = (insee_report_units){
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
+        .node_cable_cycles = t.node_cable_cycles,
         .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
         .header_bytes = t.header_bytes, .variable_packets = eng->variable_packets,

@@ -11,7 +11,7 @@
 enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, K_DIM_CABLE_NS,
        K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH,
        K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES, K_MTU_BYTES,
-       K_VC_BUFFER_BYTES };
+       K_VC_BUFFER_BYTES, K_NODE_CABLE_CYCLES, K_NODE_CABLE_NS };
 
 /* The slowest a link may be: a phit in this many cycles. */
 #define MAX_PHIT_CYCLES 1024
@@ -78,6 +78,13 @@ const insee_param_def insee_timing_params[] = {
                            "at least a longest packet; given, it replaces [router] "
                            "queue_packets and queues count phits, so short packets take less "
                            "room (0: queues of queue_packets packets)"},
+    [K_NODE_CABLE_CYCLES] = {"node_cable_cycles", INSEE_PARAM_INT, "0", 0, INSEE_TIMING_MAX_CYCLES,
+                             NULL, "cycles", "the latency of a node's link to its router, each "
+                             "way: a new packet reaches its router's pipeline this long after "
+                             "it is queued, and a consumed one its node this long after its "
+                             "tail left the router"},
+    [K_NODE_CABLE_NS] = {"node_cable_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
+                         "node_cable_cycles in ns (needs the cycle's length)"},
     {0},
 };
 
@@ -238,6 +245,8 @@ gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t 
         t->dim_phit[d] = (uint32_t)phit->list[d];
     if (read_cycle(t, values, phit_bytes, err) &&
         read_latency(t, values, K_CABLE_CYCLES, K_CABLE_NS, &t->cable_cycles, err) &&
+        read_latency(t, values, K_NODE_CABLE_CYCLES, K_NODE_CABLE_NS, &t->node_cable_cycles,
+                     err) &&
         read_latency(t, values, K_ROUTER_CYCLES, K_ROUTER_NS, &t->router_cycles, err) &&
         read_latency(t, values, K_SEND_CYCLES, K_SEND_NS, &t->send_overhead, err) &&
         read_latency(t, values, K_RECV_CYCLES, K_RECV_NS, &t->recv_overhead, err) &&

@@ -42,6 +42,7 @@ typedef struct insee_timing {
     double cycle_ns;          /* one cycle in ns; 0: no real units */
     double link_gbytes_s;     /* a link's bandwidth in GB/s (10^9 bytes/s); 0: no real units */
     uint32_t cable_cycles;    /* every cable's latency, but where dim_cable overrides */
+    uint32_t node_cable_cycles; /* a node's link to its router, each way */
     uint32_t router_cycles;   /* a head's routing pipeline at every router */
     uint32_t *dim_cable;      /* per dimension or level: its cables' latency; owned */
     uint32_t dims;            /* entries of dim_cable */

@@ -149,6 +149,7 @@ static void timing(JsonBuilder *b, const insee_report *r)
     num(b, "link_gbytes_s", real ? u->link_gbytes_s : NAN);
     count(b, "cable_cycles", u->cable_cycles);
     count(b, "router_cycles", u->router_cycles);
+    count(b, "node_cable_cycles", u->node_cable_cycles);
     count(b, "node_phit_cycles", u->node_phit_cycles);
     count(b, "send_overhead_cycles", u->send_overhead);
     count(b, "recv_overhead_cycles", u->recv_overhead);

@@ -356,6 +356,8 @@ static void print_units(const insee_report *r, FILE *out)
         return;
     fprintf(out, "%-28s cables %u cycles, routers %u cycles\n", "latencies", u->cable_cycles,
             u->router_cycles);
+    if (u->node_cable_cycles)
+        fprintf(out, "%-28s %u cycles each way\n", "nodes' links", u->node_cable_cycles);
     if (u->node_phit_cycles > 1)
         fprintf(out, "%-28s a phit every %u cycles\n", "nodes' links", u->node_phit_cycles);
     if (u->header_bytes)

@@ -102,6 +102,7 @@ typedef struct insee_report_units {
     double link_gbytes_s;   /* a link's bandwidth, GB/s (0 with cycle_ns) */
     uint32_t phit_bytes;
     uint32_t cable_cycles;  /* every cable's, but where a dimension has its own */
+    uint32_t node_cable_cycles; /* a node's link to its router */
     uint32_t router_cycles;
     uint32_t node_phit_cycles; /* cycles a phit takes on a node's link */
     uint32_t send_overhead, recv_overhead; /* cycles per message at each end */

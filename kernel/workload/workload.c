@@ -383,7 +383,7 @@ static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node)
     pk->salt = (uint32_t)insee_rng_u64(&wl->node_rng[node]);
     pk->msg = m;
     pk->born = wl->now;
-    pk->ready = wl->now + wl->env.router_cycles;
+    pk->ready = wl->now + wl->env.source_cycles;
     return p;
 }
 
@@ -438,7 +438,7 @@ static void cross_node_link(insee_workload *wl, uint32_t node, uint32_t p)
     uint64_t start = MAX(wl->now, wl->nic_free[node]);
     wl->nic_free[node] = start + L * k;
     net->tail[p] = start + (L - 1) * k;
-    net->pkt[p].ready = MAX(net->pkt[p].ready, start + wl->env.router_cycles);
+    net->pkt[p].ready = MAX(net->pkt[p].ready, start + wl->env.source_cycles);
 }
 
 /* Queue what fits of the task's pending message. Returns FALSE when the

@@ -127,7 +127,8 @@ typedef struct insee_workload_env {
        as long as its header and what is left of its bytes. Else every
        packet is packet_phits long. */
     gboolean variable_packets;
-    uint32_t router_cycles;  /* a new packet may leave its router this long after it is queued */
+    uint32_t source_cycles;  /* a new packet may leave its router this long after it is queued
+                                (its node's link and its router's pipeline) */
     /* A node's link to its router moves a phit every node_phit_cycles
        cycles: above 1, a node's packets cross it one after another, each
        from the cycle it is queued or the one before has crossed, and their

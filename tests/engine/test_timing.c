@@ -108,6 +108,25 @@ Test(timing, slow_links_take_k_cycles_a_phit)
     g_free(toml);
 }
 
+/* A node's link has its latency each way: a new packet reaches its
+   router's pipeline N cycles after it is queued, and its tail reaches the
+   node N cycles after it left the router, so h (1 + C + R) + L - 1 + N
+   from injection and R + N more before it. BookSim2's input-queued router
+   at its defaults is the case C = 0, R = 5, N = 1 (6 h + 22 for L = 16). */
+Test(timing, node_links_add_their_latency_each_way)
+{
+    const int L = 16, R = 5, N = 1;
+    char *toml = timed("plugin = \"torus\"\ndims = [8, 8]", 0.002, 400000, L,
+                       "router_cycles = 5\nnode_cable_cycles = 1\n");
+    assert_per_packet(toml, 1 + R, L - 1 + N, "h (1 + R) + L - 1 + N");
+    insee_report r = run_toml(toml);
+    double wait = r.latency_gen.mean - r.latency_inj.mean;
+    cr_assert(wait >= R + N && wait < R + N + 0.5, "waited %.4f cycles, R + N = %d", wait, R + N);
+    cr_assert_eq(r.units.node_cable_cycles, (uint32_t)N);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
 /* NSIM's network interface slower than its switches (§3.1, case 2): the
    node's link feeds the packet a phit every k cycles, the switches forward
    each phit as it comes, so the tail reaches the destination L k - 1 cycles
