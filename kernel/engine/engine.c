@@ -131,9 +131,14 @@ void insee_engine_prepare(insee_engine *eng)
     for (uint32_t gp = 0; eng->phit_cycles && gp < net->ports_total; gp++)
         slowest = MAX(slowest, (uint32_t)eng->phit_cycles[gp]);
     /* A packet's phits are never spread wider than L on the slowest link. */
-    insee_wheel_init(&eng->wheel,
-                     (eng->packet_phits + 1) * slowest + longest_cable + eng->router_cycles +
-                         eng->node_cable_cycles);
+    uint32_t horizon = (eng->packet_phits + 1) * slowest + longest_cable + eng->router_cycles +
+                       eng->node_cable_cycles;
+    if (eng->wormhole) {
+        eng->wh = insee_wormhole_new(eng, &eng->wh_params);
+        horizon = MAX(horizon, insee_wormhole_horizon(&eng->wh_params, longest_cable,
+                                                      eng->node_cable_cycles));
+    }
+    insee_wheel_init(&eng->wheel, horizon);
     if (eng->router->select_injector)
         eng->wl.port = (insee_workload_port){.select_injector = select_injector, .ctx = eng};
 }
@@ -167,6 +172,7 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->sets);
     g_free(eng->decision);
     insee_crew_free(eng->crew);
+    insee_wormhole_free(eng->wh);
     insee_wheel_clear(&eng->wheel);
     insee_stats_clear(&eng->stats);
     insee_workload_clear(&eng->wl);
@@ -236,14 +242,6 @@ static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
     uint32_t p = unlink_departing(eng, q);
     schedule(eng, release_at, insee_event(INSEE_EV_RELEASE, q));
     return p;
-}
-
-/* Phits keep moving until cycle `until` (a tail crossing a link or being
-   consumed, a head in a cable or a pipeline): no deadlock before then. */
-static void keep_moving(insee_engine *eng, uint64_t until)
-{
-    if (until > eng->last_move)
-        eng->last_move = until;
 }
 
 /* q's first packet may now head the queue: make it a routing candidate,
@@ -339,19 +337,28 @@ static void take_queued(insee_engine *eng)
     for (uint32_t i = 0; i < queued->len; i++) {
         if (eng->in_flight++ == 0)
             eng->last_move = eng->now; /* a deadlock needs packets inside */
-        insee_engine_queue_wake(eng, queued->v[i]);
+        if (eng->wh)
+            insee_wormhole_wake(eng, queued->v[i]);
+        else
+            insee_engine_queue_wake(eng, queued->v[i]);
     }
     uint32_t source = eng->node_cable_cycles + eng->router_cycles;
     if (queued->len && source) /* on their nodes' links, then in their routers' pipelines */
-        keep_moving(eng, eng->now + source);
+        insee_engine_keep_moving(eng, eng->now + source);
     queued->len = 0;
 }
 
 /* Packet p is consumed: out of the network, into its message. */
-static void packet_consumed(insee_engine *eng, uint32_t p)
+void insee_engine_consumed(insee_engine *eng, uint32_t p)
 {
     eng->in_flight--;
     insee_workload_delivered(&eng->wl, p);
+}
+
+void insee_engine_source_freed(insee_engine *eng, uint32_t q)
+{
+    insee_workload_room(&eng->wl, (q - eng->net.transit_queues) / eng->net.injectors);
+    take_queued(eng);
 }
 
 static void release(insee_engine *eng, uint32_t q)
@@ -362,10 +369,8 @@ static void release(insee_engine *eng, uint32_t q)
         wake_waiting(eng, q);
     net->q[q].flags &= (uint8_t)~INSEE_Q_DEPARTING;
     insee_engine_queue_wake(eng, q);
-    if (q >= net->transit_queues) {
-        insee_workload_room(&eng->wl, (q - net->transit_queues) / net->injectors);
-        take_queued(eng);
-    }
+    if (q >= net->transit_queues)
+        insee_engine_source_freed(eng, q);
 }
 
 /* Link gp may start a packet after this cycle's arbitration. */
@@ -418,7 +423,7 @@ static void process_events(insee_engine *eng)
             release(eng, id);
             break;
         case INSEE_EV_DELIVER:
-            packet_consumed(eng, id);
+            insee_engine_consumed(eng, id);
             break;
         case INSEE_EV_LINK_DONE:
             link_done(eng, id);
@@ -694,7 +699,7 @@ static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
     if (net->q[q].in_done > eng->now) /* its tail will not arrive: discarded as it comes */
         net->q[q].in_done = eng->now;
     eng->in_flight--;
-    keep_moving(eng, eng->now);
+    insee_engine_keep_moving(eng, eng->now);
     eng->report.total_dropped_network++;
     insee_workload_packet_dropped(&eng->wl, net->pkt[p].msg, net->pkt[p].id);
     insee_net_packet_free(net, p);
@@ -821,7 +826,7 @@ static void request_phase(insee_engine *eng)
 }
 
 /* Packet p's head leaves queue q now (onto a link, or into consumption). */
-static void head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
+void insee_engine_head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk)
 {
     if (q < eng->net.transit_queues)
         return;
@@ -888,10 +893,10 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     net->link[gp].free_at = c.done;
     net->ovc[ovc].free_at = c.done;
     /* Moving until the tail is in and the head out of the pipeline. */
-    keep_moving(eng, MAX(c.tail_in, c.ready) - 1);
+    insee_engine_keep_moving(eng, MAX(c.tail_in, c.ready) - 1);
     schedule(eng, c.done, insee_event(INSEE_EV_LINK_DONE, gp));
     if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
-        head_leaves(eng, net->ovc[ovc].src, pk);
+        insee_engine_head_leaves(eng, net->ovc[ovc].src, pk);
         net->q[net->ovc[ovc].src].out_done = c.done;
     }
     net->q[dq].in_done = c.tail_in;
@@ -946,15 +951,15 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint64_t done = net->tail ? tail_across(eng, head, eng->node_phit_cycles)
                               : eng->now + net->pkt[head].phits;
     uint32_t p = depart(eng, rq->queue, done);
-    head_leaves(eng, rq->queue, &net->pkt[p]);
+    insee_engine_head_leaves(eng, rq->queue, &net->pkt[p]);
     net->q[rq->queue].out_done = done;
     /* The tail reaches the node its link's latency after it left. */
     uint64_t delivered = done - 1 + eng->node_cable_cycles;
-    keep_moving(eng, delivered);
+    insee_engine_keep_moving(eng, delivered);
     if (eng->single_consumption)
         net->link[rq->link].free_at = done;
     if (delivered == eng->now)
-        packet_consumed(eng, p);
+        insee_engine_consumed(eng, p);
     else
         schedule(eng, delivered, insee_event(INSEE_EV_DELIVER, p));
 }
@@ -965,7 +970,7 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
 {
     insee_net *net = &eng->net;
     uint32_t q = rq->queue;
-    keep_moving(eng, eng->now);
+    insee_engine_keep_moving(eng, eng->now);
     if (rq->out >= net->ovcs) {
         grant_consumption(eng, rq);
         return;
@@ -1034,16 +1039,16 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
 {
     insee_net *net = &eng->net;
     uint32_t L = eng->packet_phits;
-    keep_moving(eng, eng->now);
+    insee_engine_keep_moving(eng, eng->now);
     if (eng->call_forwarded) {
         insee_route_ctx ctx;
         insee_engine_route_ctx(eng, q, net->q[q].head, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &cand[0]);
     }
     uint32_t p = depart(eng, q, eng->now + L);
-    head_leaves(eng, q, &net->pkt[p]);
+    insee_engine_head_leaves(eng, q, &net->pkt[p]);
     net->q[q].out_done = eng->now + L;
-    keep_moving(eng, eng->now + L - 1 + eng->node_cable_cycles);
+    insee_engine_keep_moving(eng, eng->now + L - 1 + eng->node_cable_cycles);
     uint32_t r = net->q_at[q].router;
     uint32_t now_delivered[INSEE_MAX_CANDIDATES], k = 0;
     for (uint32_t c = 0; c < n; c++) {
@@ -1070,7 +1075,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
         link_check(eng, gp);
     }
     for (uint32_t c = 0; c < k; c++)
-        packet_consumed(eng, now_delivered[c]);
+        insee_engine_consumed(eng, now_delivered[c]);
 }
 
 /* A multicast router's head: its whole set, or a drop, or nothing yet. */
@@ -1274,7 +1279,10 @@ static void sample_congestion(insee_engine *eng)
 static void step(insee_engine *eng)
 {
     insee_workload_cycle(&eng->wl, eng->now, eng->gcc_skip);
-    process_events(eng);
+    if (eng->wh)
+        insee_wormhole_events(eng);
+    else
+        process_events(eng);
     insee_workload_local(&eng->wl);
     take_queued(eng); /* messages whose sender's overhead just ended */
     insee_workload_sched(&eng->wl);
@@ -1283,9 +1291,13 @@ static void step(insee_engine *eng)
         take_queued(eng);
     }
     sample_congestion(eng);
-    request_phase(eng);
-    arbitrate_phase(eng);
-    compact_active(eng);
+    if (eng->wh) {
+        insee_wormhole_move(eng);
+    } else {
+        request_phase(eng);
+        arbitrate_phase(eng);
+        compact_active(eng);
+    }
     insee_deadlock_check(eng);
 }
 
@@ -1294,7 +1306,7 @@ static void step(insee_engine *eng)
    for room wait for nothing else). */
 static uint64_t next_cycle(insee_engine *eng)
 {
-    if (eng->active.len || eng->wheel.pending)
+    if (eng->active.len || eng->wheel.pending || (eng->wh && insee_wormhole_busy(eng)))
         return eng->now + 1;
     uint64_t next = MIN(insee_workload_next_due(&eng->wl), insee_workload_sched_next(&eng->wl));
     next = MIN(next, MIN(eng->window_end, eng->phases.next));

@@ -15,6 +15,7 @@
 #include <insee/insee.h>
 
 #include "engine/events.h"
+#include "engine/wormhole.h"
 #include "net/network.h"
 #include "stats/collect.h"
 #include "stats/report.h"
@@ -144,6 +145,11 @@ typedef struct insee_engine {
     uint32_t router_cycles;
     uint32_t cable_cycles;
     uint32_t node_cable_cycles; /* a node's link to its router, each way */
+    /* [network] flow_control = "wormhole": its stages, and its state while
+       the run lasts (NULL: virtual cut-through, this file's engine). */
+    gboolean wormhole;
+    insee_wormhole_stages wh_params;
+    insee_wormhole *wh;
     uint32_t *cable;         /* per global port, or NULL: cable_cycles everywhere */
     /* Links slower than the router: cycles a phit takes on each global
        port's link (NULL: 1 everywhere) and on the nodes' links. With either,
@@ -260,6 +266,21 @@ static inline gboolean insee_engine_in_window(const insee_engine *eng, uint64_t 
    for its whole budget: with deadlock_cycles = 0 the diagnosis comes late,
    not never. */
 #define INSEE_STALL_LIMIT 1000000u
+
+/* Phits keep moving until cycle `until` (a tail crossing a link or being
+   consumed, a head in a cable or a pipeline): no deadlock before then. */
+static inline void insee_engine_keep_moving(insee_engine *eng, uint64_t until)
+{
+    if (until > eng->last_move)
+        eng->last_move = until;
+}
+
+/* engine.c's steps that wormhole.c shares: packet pk's head leaves queue
+   q; packet p is consumed; injection queue q's departing packet has left
+   it whole, so its node may queue more. */
+void insee_engine_head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk);
+void insee_engine_consumed(insee_engine *eng, uint32_t p);
+void insee_engine_source_freed(insee_engine *eng, uint32_t q);
 
 /* Hops from `router` to node `dst` along minimal paths. */
 uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst);

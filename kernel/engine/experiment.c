@@ -1015,7 +1015,7 @@ static gboolean build_network(insee_experiment *exp, GError **err)
     eng->topo_self = topo->self;
     const insee_value *rv = exp->net[section_index("router")].kernel;
     /* A flow engine needs the graph, none of the packet engine's queues. */
-    uint32_t queue_packets = exp->buffer_phits ? exp->buffer_phits / eng->packet_phits
+    uint32_t queue_packets = exp->buffer_phits ? MAX(exp->buffer_phits / eng->packet_phits, 1u)
                                                : (uint32_t)rv[R_QUEUE].i;
     if (!(exp->engine == ENGINE_PACKET ? insee_net_build : insee_net_build_graph)(
             &eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i, queue_packets,
@@ -1041,7 +1041,7 @@ static gboolean build_network(insee_experiment *exp, GError **err)
         .max_ports = info.max_ports,
         .dims = info.dims,
         .vcs = eng->net.vcs,
-        .queue_packets = eng->net.queue_packets / insee_net_unit_packet(&eng->net),
+        .queue_packets = MAX(eng->net.queue_packets / insee_net_unit_packet(&eng->net), 1u),
         .inject_packets = eng->net.inject_packets / insee_net_unit_packet(&eng->net),
         .injectors = eng->net.injectors,
         .packet_phits = eng->packet_phits,
@@ -1429,7 +1429,8 @@ static uint32_t packet_threads(insee_experiment *exp)
     insee_topology_info info = {0};
     eng->topo->info(eng->topo_self, &info);
     if (!(props & INSEE_ROUTE_PURE) || !(props & INSEE_ROUTE_CONCURRENT) ||
-        (props & INSEE_ROUTE_MULTICAST) || !(info.flags & INSEE_TOPO_CONCURRENT))
+        (props & INSEE_ROUTE_MULTICAST) || !(info.flags & INSEE_TOPO_CONCURRENT) ||
+        eng->wormhole)
         return 1;
     uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
     if (!asked)
@@ -1524,7 +1525,7 @@ static gboolean set_packet_sizes(insee_experiment *exp, GError **err)
     }
     const insee_value *queue = kernel_value(exp, "router", R_QUEUE);
     if (z.buffer_phits && replaced_differs(exp, "router", &router_params[R_QUEUE], queue->i,
-                                           z.buffer_phits / eng->packet_phits)) {
+                                           MAX(z.buffer_phits / eng->packet_phits, 1u))) {
         g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
                     "[network] vc_buffer_bytes and [router] queue_packets = %" G_GINT64_FORMAT
                     " both size the queues: remove queue_packets (vc_buffer_bytes replaces it)",
@@ -1532,6 +1533,10 @@ static gboolean set_packet_sizes(insee_experiment *exp, GError **err)
         return FALSE;
     }
     exp->buffer_phits = z.buffer_phits;
+    /* Wormhole credits flits: its buffers count them, queue_packets
+       packets' worth when no size is given. */
+    if (z.wormhole && !exp->buffer_phits)
+        exp->buffer_phits = (uint32_t)queue->i * eng->packet_phits;
     return TRUE;
 }
 
@@ -1607,6 +1612,26 @@ static gboolean series_fits(const insee_experiment *exp, GError **err)
                                    json && *json, err);
 }
 
+/* What wormhole flow control does not take: multicast sets (a copy per
+   output), links slower than the router, failed cables (a flit cannot be
+   dropped), and the phit trace (whose format is virtual cut-through's). */
+static gboolean wormhole_fits(const insee_experiment *exp, gboolean slower, GError **err)
+{
+    const insee_engine *eng = &exp->eng;
+    const char *why = (router_properties(eng) & INSEE_ROUTE_MULTICAST)
+                          ? "[router] plugin routes multicast sets"
+                      : slower                 ? "some links are slower than the router"
+                      : eng->net.failed        ? "[faults] fails cables"
+                      : *kernel_value(exp, "stats", S_TRACE)->s ? "[stats] trace is set"
+                                                                : NULL;
+    if (!why)
+        return TRUE;
+    g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                "[network] flow_control = \"wormhole\" cannot run here: %s; use \"vct\" or "
+                "remove that", why);
+    return FALSE;
+}
+
 /* [network]: the cycle's length, and what cables and routers add to a
    hop, per global port when a dimension or level has its own cables. */
 static gboolean set_timing(insee_experiment *exp, GError **err)
@@ -1663,6 +1688,12 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         insee_timing_clear(&t);
         return FALSE;
     }
+    if (t.wormhole && !wormhole_fits(exp, slower, err)) {
+        insee_timing_clear(&t);
+        return FALSE;
+    }
+    eng->wormhole = t.wormhole;
+    eng->wh_params = t.stages;
     net->track_tail = slower;
     eng->timed = slower || eng->cable || t.cable_cycles || t.router_cycles ||
                  t.node_cable_cycles || eng->variable_packets;
@@ -1673,7 +1704,8 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
         .header_bytes = t.header_bytes, .variable_packets = eng->variable_packets,
-        .buffer_bytes = exp->buffer_phits * eng->phit_bytes,
+        .buffer_bytes = exp->buffer_phits * eng->phit_bytes, .wormhole = t.wormhole,
+        .stages = t.stages,
     };
     insee_timing_clear(&t);
     return TRUE;

@@ -11,7 +11,11 @@
 enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, K_DIM_CABLE_NS,
        K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH,
        K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES, K_MTU_BYTES,
-       K_VC_BUFFER_BYTES, K_NODE_CABLE_CYCLES, K_NODE_CABLE_NS };
+       K_VC_BUFFER_BYTES, K_NODE_CABLE_CYCLES, K_NODE_CABLE_NS, K_FLOW_CONTROL, K_ROUTING_CYCLES,
+       K_VC_ALLOC_CYCLES, K_SWITCH_ALLOC_CYCLES, K_SWITCH_CYCLES, K_CREDIT_CYCLES };
+
+/* The most cycles a wormhole router's stage may take. */
+#define MAX_STAGE_CYCLES 1024
 
 /* The slowest a link may be: a phit in this many cycles. */
 #define MAX_PHIT_CYCLES 1024
@@ -85,6 +89,23 @@ const insee_param_def insee_timing_params[] = {
                              "tail left the router"},
     [K_NODE_CABLE_NS] = {"node_cable_ns", INSEE_PARAM_DOUBLE, "0", 0, 1e12, NULL, "ns",
                          "node_cable_cycles in ns (needs the cycle's length)"},
+    [K_FLOW_CONTROL] = {"flow_control", INSEE_PARAM_ENUM, "\"vct\"", 0, 0, "vct|wormhole", NULL,
+                        "vct: a packet leaves only when all of it fits downstream, and moves "
+                        "whole (INSEE's model); wormhole: a flit moves when one flit fits, so a "
+                        "packet may spread over several routers, and flits of several packets "
+                        "share a link cycle by cycle (simulated flit by flit, slower)"},
+    [K_ROUTING_CYCLES] = {"routing_cycles", INSEE_PARAM_INT, "1", 1, MAX_STAGE_CYCLES, NULL,
+                          "cycles", "wormhole: a head's routing stage"},
+    [K_VC_ALLOC_CYCLES] = {"vc_alloc_cycles", INSEE_PARAM_INT, "1", 1, MAX_STAGE_CYCLES, NULL,
+                           "cycles", "wormhole: VC allocation, from the head's grant to its "
+                           "first switch request"},
+    [K_SWITCH_ALLOC_CYCLES] = {"switch_alloc_cycles", INSEE_PARAM_INT, "1", 1, MAX_STAGE_CYCLES,
+                               NULL, "cycles", "wormhole: switch allocation, per flit"},
+    [K_SWITCH_CYCLES] = {"switch_cycles", INSEE_PARAM_INT, "1", 0, MAX_STAGE_CYCLES, NULL,
+                         "cycles", "wormhole: switch traversal, per flit"},
+    [K_CREDIT_CYCLES] = {"credit_cycles", INSEE_PARAM_INT, "1", 1, MAX_STAGE_CYCLES, NULL,
+                         "cycles", "wormhole: a credit reaches the router upstream this long "
+                         "after its flit left the buffer"},
     {0},
 };
 
@@ -234,6 +255,32 @@ static gboolean read_node_rate(insee_timing *t, const insee_value *v, GError **e
     return TRUE;
 }
 
+/* flow_control and the wormhole router's stages, which only it has (its
+   pipeline is their sum; virtual cut-through's is router_cycles). */
+static gboolean read_wormhole(insee_timing *t, const insee_value *v, GError **err)
+{
+    static const int stages[] = {K_ROUTING_CYCLES, K_VC_ALLOC_CYCLES, K_SWITCH_ALLOC_CYCLES,
+                                 K_SWITCH_CYCLES, K_CREDIT_CYCLES};
+    t->wormhole = v[K_FLOW_CONTROL].i == 1;
+    for (size_t k = 0; k < G_N_ELEMENTS(stages); k++) {
+        const insee_param_def *d = &insee_timing_params[stages[k]];
+        if (!t->wormhole && v[stages[k]].i != g_ascii_strtoll(d->default_value, NULL, 10))
+            return refuse(err, "%s is a stage of the wormhole router: set flow_control = "
+                          "\"wormhole\", or give virtual cut-through's pipeline as "
+                          "router_cycles", d->name);
+    }
+    if (t->wormhole && t->router_cycles)
+        return refuse(err, "router_cycles is virtual cut-through's pipeline; with "
+                      "flow_control = \"wormhole\" give its stages (routing_cycles, "
+                      "vc_alloc_cycles, switch_alloc_cycles, switch_cycles)");
+    t->stages = (insee_wormhole_stages){
+        .routing = (uint32_t)v[K_ROUTING_CYCLES].i, .vc_alloc = (uint32_t)v[K_VC_ALLOC_CYCLES].i,
+        .switch_alloc = (uint32_t)v[K_SWITCH_ALLOC_CYCLES].i,
+        .switch_traversal = (uint32_t)v[K_SWITCH_CYCLES].i,
+        .credit = (uint32_t)v[K_CREDIT_CYCLES].i};
+    return TRUE;
+}
+
 gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t phit_bytes,
                            GError **err)
 {
@@ -250,7 +297,8 @@ gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t 
         read_latency(t, values, K_ROUTER_CYCLES, K_ROUTER_NS, &t->router_cycles, err) &&
         read_latency(t, values, K_SEND_CYCLES, K_SEND_NS, &t->send_overhead, err) &&
         read_latency(t, values, K_RECV_CYCLES, K_RECV_NS, &t->recv_overhead, err) &&
-        read_dim_cables(t, values, err) && read_node_rate(t, values, err))
+        read_dim_cables(t, values, err) && read_node_rate(t, values, err) &&
+        read_wormhole(t, values, err))
         return TRUE;
     insee_timing_clear(t);
     return FALSE;
@@ -279,7 +327,7 @@ static gboolean whole_phits(const insee_value *v, int key, uint32_t phit_bytes, 
 gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,
                                  uint32_t packet_phits, insee_timing_sizes *sizes, GError **err)
 {
-    *sizes = (insee_timing_sizes){0};
+    *sizes = (insee_timing_sizes){.wormhole = values[K_FLOW_CONTROL].i == 1};
     if (!whole_phits(values, K_MTU_BYTES, phit_bytes, &sizes->mtu_phits, err) ||
         !whole_phits(values, K_VC_BUFFER_BYTES, phit_bytes, &sizes->buffer_phits, err))
         return FALSE;
@@ -288,10 +336,11 @@ gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,
                       "%u phits long: lower it, or make phits larger",
                       values[K_MTU_BYTES].i, sizes->mtu_phits, UINT16_MAX);
     uint32_t longest = sizes->mtu_phits ? sizes->mtu_phits : packet_phits;
-    if (sizes->buffer_phits && sizes->buffer_phits < longest)
+    if (sizes->buffer_phits && sizes->buffer_phits < longest && !sizes->wormhole)
         return refuse(err, "vc_buffer_bytes = %" G_GINT64_FORMAT " is smaller than a packet "
                       "of %" G_GUINT64_FORMAT " bytes: under virtual cut-through a buffer "
-                      "holds at least a whole packet; raise vc_buffer_bytes or lower %s",
+                      "holds at least a whole packet; raise vc_buffer_bytes, lower %s, or set "
+                      "flow_control = \"wormhole\"",
                       values[K_VC_BUFFER_BYTES].i, (uint64_t)longest * phit_bytes,
                       sizes->mtu_phits ? "mtu_bytes" : "[simulation] packet_phits");
     return TRUE;

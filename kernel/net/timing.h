@@ -38,6 +38,12 @@ G_BEGIN_DECLS
    holds this many cycles ahead, so the bound keeps it small. */
 #define INSEE_TIMING_MAX_CYCLES 65536u
 
+/* A wormhole router's stages in cycles, and a credit's way back. */
+typedef struct insee_wormhole_stages {
+    uint32_t routing, vc_alloc, switch_alloc, switch_traversal;
+    uint32_t credit;
+} insee_wormhole_stages;
+
 typedef struct insee_timing {
     double cycle_ns;          /* one cycle in ns; 0: no real units */
     double link_gbytes_s;     /* a link's bandwidth in GB/s (10^9 bytes/s); 0: no real units */
@@ -52,6 +58,8 @@ typedef struct insee_timing {
     uint32_t send_overhead;   /* a message's sender is busy this long before it is queued */
     uint32_t recv_overhead;   /* and its receiver this long after it arrived */
     uint32_t header_bytes;    /* of every packet, not payload */
+    gboolean wormhole;        /* flow_control = "wormhole" */
+    insee_wormhole_stages stages; /* its router's */
 } insee_timing;
 
 /* The [network] table's keys, NULL-name terminated. */
@@ -73,6 +81,7 @@ void insee_timing_clear(insee_timing *t);
 typedef struct insee_timing_sizes {
     uint32_t mtu_phits;
     uint32_t buffer_phits;
+    gboolean wormhole;        /* buffers may then be smaller than a packet */
 } insee_timing_sizes;
 
 gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,

@@ -156,6 +156,8 @@ static void timing(JsonBuilder *b, const insee_report *r)
     count(b, "header_bytes", u->header_bytes);
     count(b, "mtu_bytes", u->variable_packets ? (uint64_t)r->packet_phits * u->phit_bytes : 0);
     count(b, "vc_buffer_bytes", u->buffer_bytes);
+    key(b, "flow_control");
+    json_builder_add_string_value(b, u->wormhole ? "wormhole" : "vct");
     num(b, "simulated_us", (double)r->cycles * ns / 1e3);
     num(b, "accepted_gbytes_s_per_node", r->accepted_load * (real ? u->link_gbytes_s : NAN));
     num(b, "latency_mean_ns", r->latency_gen.count ? r->latency_gen.mean * ns : NAN);

@@ -367,6 +367,11 @@ static void print_units(const insee_report *r, FILE *out)
                 r->packet_phits * u->phit_bytes);
     if (u->buffer_bytes)
         fprintf(out, "%-28s %u bytes a VC, counted in phits\n", "buffers", u->buffer_bytes);
+    if (u->wormhole)
+        fprintf(out, "%-28s wormhole: routing %u, VC allocation %u, switch allocation %u, "
+                "switch %u, credits %u cycles\n", "flow control", u->stages.routing,
+                u->stages.vc_alloc, u->stages.switch_alloc, u->stages.switch_traversal,
+                u->stages.credit);
     if (u->send_overhead || u->recv_overhead)
         fprintf(out, "%-28s sending %u cycles, receiving %u cycles\n", "overhead per message",
                 u->send_overhead, u->recv_overhead);

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "net/timing.h"
+
 G_BEGIN_DECLS
 
 typedef struct insee_stat {
@@ -109,6 +111,8 @@ typedef struct insee_report_units {
     uint32_t header_bytes;  /* of every packet */
     gboolean variable_packets; /* mtu_bytes: a message's last packet may be shorter */
     uint32_t buffer_bytes;  /* vc_buffer_bytes: queues count phits (0: packets) */
+    gboolean wormhole;      /* flow_control = "wormhole", with its router's stages */
+    insee_wormhole_stages stages;
 } insee_report_units;
 
 typedef struct insee_report {

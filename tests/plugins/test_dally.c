@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TRC, BASIC, IMPROVED, ADAPTIVE };
-static const char *const modes[] = {"trc", "basic", "improved", "adaptive"};
+enum { TRC, BASIC, IMPROVED, ADAPTIVE, PARTITION };
+static const char *const modes[] = {"trc", "basic", "improved", "adaptive", "partition"};
 
 typedef struct rig {
     insee_kernel k;
@@ -85,6 +85,38 @@ Test(dally, basic_ring_of_8)
     expect_vcs(&g, 0, 4, 1, VCS(0, 1, 1, 1)); /* tie, salt: - over 0 -> 7 */
     cr_assert_eq(g.vt->packet_state_size(g.self), 0u);
     rig_free(&g);
+}
+
+/* partition (BookSim2's): the whole of a dimension on VC 1 when its path
+   there crosses the wrap link, on VC 0 when not; each dimension afresh. */
+Test(dally, partition_ring_of_8)
+{
+    rig g;
+    rig_make(&g, "torus", DIMS(8), true, PARTITION, 2);
+    expect_vcs(&g, 6, 1, 0, VCS(1, 1, 1)); /* 6 7 |wrap| 0 1 */
+    expect_vcs(&g, 1, 3, 0, VCS(0, 0));
+    expect_vcs(&g, 1, 6, 0, VCS(1, 1, 1)); /* 1 0 |wrap| 7 6 */
+    expect_vcs(&g, 0, 4, 0, VCS(0, 0, 0, 0)); /* tie, salt: + (no wrap) */
+    expect_vcs(&g, 0, 4, 1, VCS(1, 1, 1, 1)); /* tie, salt: - over 0 -> 7 */
+    rig_free(&g);
+    rig_make(&g, "torus", DIMS(8, 8), true, PARTITION, 2);
+    expect_vcs(&g, 6 + 8 * 1, 1 + 8 * 3, 0, VCS(1, 1, 1, 0, 0)); /* x wraps, y does not */
+    expect_vcs(&g, 1 + 8 * 3, 6 + 8 * 1, 0, VCS(1, 1, 1, 0, 0)); /* x wraps (-), y not */
+    expect_vcs(&g, 2 + 8 * 6, 3 + 8 * 1, 0, VCS(0, 1, 1, 1)); /* y wraps: 6 7 0 1 */
+    cr_assert(g.vt->properties(g.self) & INSEE_ROUTE_PURE);
+    rig_free(&g);
+}
+
+/* partition on a one-way ring would let VC 1's wrapping paths close the
+   ring's cycle: refused. */
+Test(dally, partition_refuses_one_way_rings)
+{
+    rig g;
+    insee_error err = {0};
+    rig_init(&g, "torus", DIMS(5), false, PARTITION, 2, &err);
+    cr_assert_null(g.self);
+    cr_assert(strstr(err.message, "bidirectional"), "%s", err.message);
+    mock_topology_free(&g.k);
 }
 
 /* trc: VC 1 from injection, VC 0 from the router of coordinate 0 on. */
@@ -338,16 +370,20 @@ static void check_acyclic(const int64_t *dims, size_t n, bool bidir, int mode, u
     rig_free(&g);
 }
 
-Test(dally, trc_and_basic_are_deadlock_free)
+Test(dally, trc_basic_and_partition_are_deadlock_free)
 {
-    for (int mode = TRC; mode <= BASIC; mode++) {
+    static const int acyclic[] = {TRC, BASIC, PARTITION};
+    for (size_t m = 0; m < sizeof acyclic / sizeof acyclic[0]; m++) {
+        int mode = acyclic[m];
         check_acyclic(DIMS(5), true, mode, 2);
         check_acyclic(DIMS(8), true, mode, 2);
-        check_acyclic(DIMS(5), false, mode, 2);
-        check_acyclic(DIMS(8), false, mode, 2);
+        if (mode != PARTITION) { /* refused on one-way rings (below) */
+            check_acyclic(DIMS(5), false, mode, 2);
+            check_acyclic(DIMS(8), false, mode, 2);
+            check_acyclic(DIMS(4, 5), false, mode, 2);
+        }
         check_acyclic(DIMS(2, 4), true, mode, 2);
         check_acyclic(DIMS(4, 5), true, mode, 3);
-        check_acyclic(DIMS(4, 5), false, mode, 2);
         check_acyclic(DIMS(3, 4, 4), true, mode, 4);
     }
 }
@@ -370,7 +406,7 @@ Test(dally, parameter_table)
     const insee_plugin_desc *d = load_plugin("router", "dally");
     cr_assert_str_eq(d->params[0].name, "mode");
     cr_assert_eq(d->params[0].type, INSEE_PARAM_ENUM);
-    cr_assert_str_eq(d->params[0].choices, "trc|basic|improved|adaptive");
+    cr_assert_str_eq(d->params[0].choices, "trc|basic|improved|adaptive|partition");
     cr_assert_str_eq(d->params[0].default_value, "\"basic\"");
     /* improved follows INSEE's coin unless asked otherwise */
     cr_assert_str_eq(d->params[1].name, "vc_choice");

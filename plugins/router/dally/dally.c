@@ -14,7 +14,12 @@
  *    room downstream first;
  *  - adaptive: VCs 0 and 1 are improved's escape VCs; VCs 2 and up are
  *    adaptive: a packet takes one of them at random on any minimal direction
- *    with room, and the escape VCs only when none admits it.
+ *    with room, and the escape VCs only when none admits it;
+ *  - partition: a packet travels a whole dimension on VC 1 when its path in
+ *    it crosses the wrap link, on VC 0 when it does not (BookSim2's
+ *    dim_order_torus). Minimal paths are shorter than a ring, so no VC 1
+ *    path reaches the channel half a ring from the wrap: both chains are
+ *    acyclic.
  * On a topology with no wrap link (mesh) and a single VC every packet uses
  * VC 0: dimension order alone is deadlock free there.
  */
@@ -23,13 +28,14 @@
 #include <stdlib.h>
 
 enum { P_MODE, P_VC_CHOICE, P_ALLOW_DEADLOCK };
-enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED, MODE_ADAPTIVE }; /* order of the choices */
+enum dally_mode { MODE_TRC, MODE_BASIC, MODE_IMPROVED, MODE_ADAPTIVE, MODE_PARTITION }; /* order of the choices */
 enum vc_choice { CHOICE_COIN, CHOICE_ROOM };
 
 static const insee_param_def dally_params[] = {
-    [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"basic\"", 1, 0, "trc|basic|improved|adaptive", NULL,
+    [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"basic\"", 1, 0,
+                "trc|basic|improved|adaptive|partition", NULL,
                 "how the two escape VCs break the ring cycles, and whether VCs 2 and up adapt "
-                "(INSEE §2.2.1)"},
+                "(INSEE §2.2.1; partition: BookSim2's)"},
     [P_VC_CHOICE] = {"vc_choice", INSEE_PARAM_ENUM, "\"coin\"", 1, 0, "coin|room", NULL,
                      "improved: which VC a packet with no wrap ahead tries first (coin: a "
                      "fair draw per attempt, as INSEE; room: the one with more free room)"},
@@ -64,6 +70,7 @@ typedef struct trc_state {
    dimension's link (trees, graphs): dimension order means nothing there. */
 typedef struct port_survey {
     bool wraps;
+    bool backwards;    /* some link goes the - way: rings are bidirectional */
     bool dimensionless;
     uint32_t router, port; /* the first dimensionless port */
 } port_survey;
@@ -77,8 +84,9 @@ static port_survey survey_ports(const insee_host *host, uint32_t routers)
             insee_hop h;
             host->port_info(host->kernel, r, p, &h);
             s.wraps |= (h.flags & INSEE_HOP_WRAP) != 0;
+            s.backwards |= h.dir < 0;
             if (h.dim < 0 || (h.flags & (INSEE_HOP_UP | INSEE_HOP_DOWN))) {
-                s = (port_survey){s.wraps, true, r, p};
+                s = (port_survey){s.wraps, s.backwards, true, r, p};
                 break;
             }
         }
@@ -150,6 +158,14 @@ static void *dally_create(const insee_host *host, const insee_value *params, ins
                         "wrap-around links, but vcs = %u; set vcs = 2 (or more) in [router] "
                         "(or allow_deadlock = true to study deadlock)",
                         params[P_MODE].s, shape.vcs);
+        return NULL;
+    }
+    /* A wrapping minimal path is at most half a ring long only when rings
+       go both ways: on a one-way ring VC 1's paths close the cycle. */
+    if (mode == MODE_PARTITION && survey.wraps && !survey.backwards) {
+        insee_error_set(err, INSEE_ERR_UNSUPPORTED,
+                        "dally: mode \"partition\" is deadlock free only on bidirectional "
+                        "rings, and this topology's go one way; use mode = \"basic\"");
         return NULL;
     }
     if (mode == MODE_ADAPTIVE && shape.vcs < 3) {
@@ -245,6 +261,20 @@ static bool adaptive_choice(const dally *self, const insee_route_ctx *ctx, insee
     return true;
 }
 
+/* partition: the VC the packet came in on while it goes on in the same
+   dimension (an input port is its output port's dimension); at injection
+   and at each turn, VC 1 when the wrap link is ahead in the new one. */
+static uint16_t partition_vc(const dally *self, const insee_route_ctx *ctx, const insee_hop *hop)
+{
+    if (ctx->in_port != INSEE_PORT_INJECTION) {
+        insee_hop in;
+        self->host->port_info(self->host->kernel, ctx->router, ctx->in_port, &in);
+        if (in.dim == hop->dim)
+            return (uint16_t)ctx->in_vc;
+    }
+    return (hop->flags & INSEE_HOP_WRAP_AHEAD) ? self->vc_direct : 0;
+}
+
 static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
                             uint32_t max)
 {
@@ -272,6 +302,11 @@ static uint32_t dally_route(void *vself, const insee_route_ctx *ctx, insee_candi
         out[0] = (insee_candidate){.port = hop.port, .vc = wrapped ? 0 : self->vc_direct,
                                    .room = 1,
                                    .tag = ((uint32_t)(uint16_t)hop.dim << 1) | wrapped};
+        return 1;
+    }
+    if (self->mode == MODE_PARTITION) {
+        out[0] = (insee_candidate){.port = hop.port, .vc = partition_vc(self, ctx, &hop),
+                                   .room = 1};
         return 1;
     }
     /* basic, and improved when the wrap is ahead (or only VC 0 exists) */
@@ -307,7 +342,8 @@ static void dally_forwarded(void *vself, const insee_route_ctx *ctx,
 static uint32_t dally_properties(void *vself)
 {
     const dally *self = vself;
-    uint32_t props = self->mode == MODE_BASIC ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
+    uint32_t props = self->mode == MODE_BASIC || self->mode == MODE_PARTITION
+                         ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
                      : self->mode == MODE_TRC ? INSEE_ROUTE_PURE
                      : self->mode == MODE_IMPROVED && self->choice == CHOICE_ROOM
                          ? INSEE_ROUTE_STEADY
