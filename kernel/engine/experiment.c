@@ -1614,7 +1614,8 @@ static gboolean series_fits(const insee_experiment *exp, GError **err)
 
 /* What wormhole flow control does not take: multicast sets (a copy per
    output), links slower than the router, failed cables (a flit cannot be
-   dropped), and the phit trace (whose format is virtual cut-through's). */
+   dropped), the phit trace (whose format is virtual cut-through's), and
+   what arbitrates packets (its allocators are its own). */
 static gboolean wormhole_fits(const insee_experiment *exp, gboolean slower, GError **err)
 {
     const insee_engine *eng = &exp->eng;
@@ -1623,7 +1624,12 @@ static gboolean wormhole_fits(const insee_experiment *exp, gboolean slower, GErr
                       : slower                 ? "some links are slower than the router"
                       : eng->net.failed        ? "[faults] fails cables"
                       : *kernel_value(exp, "stats", S_TRACE)->s ? "[stats] trace is set"
-                                                                : NULL;
+                      : insee_config_has_section(exp->cfg, "arbiter")
+                          ? "an [arbiter] plugin is chosen, but wormhole allocates VCs round "
+                            "robin and the switch by iSLIP"
+                      : eng->ipr > 0 ? "[router] ipr gives in-transit packets priority in "
+                                       "arbitration, which wormhole does not have"
+                                     : NULL;
     if (!why)
         return TRUE;
     g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,

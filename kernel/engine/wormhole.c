@@ -324,12 +324,15 @@ static uint32_t out_port(const insee_net *net, uint32_t out)
     return out < net->ovcs ? out / net->vcs : net->ports_total + (out - net->ovcs) / net->vcs;
 }
 
-/* Whether active q may send a flit now: one there, and a credit for it. */
+/* Whether active q may send a flit now: one there, and a credit for it; a
+   source holds its heads while global congestion control stops injection. */
 static gboolean may_send(const insee_engine *eng, uint32_t q)
 {
     const insee_net *net = &eng->net;
     const wh_vc *v = &eng->wh->vc[q];
     if (v->state != VC_ACTIVE || v->ready > eng->now || !available(eng, q, first(eng, q)))
+        return FALSE;
+    if (eng->gcc_stop && q >= net->transit_queues && v->sent == 0)
         return FALSE;
     if (v->out >= net->ovcs)
         return TRUE;

@@ -102,6 +102,11 @@ Test(wormhole, refusals_name_the_keys)
                                "[network]\nflow_control = \"wormhole\"\n");
     cr_assert(strstr(msg, "[network]") && strstr(msg, "multicast"), "%s", msg);
     g_free(msg);
+    msg = run_toml_error("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[router]\n"
+                         "plugin = \"dally\"\n[arbiter]\nplugin = \"age\"\n[traffic]\n"
+                         "plugin = \"uniform\"\n[network]\nflow_control = \"wormhole\"\n");
+    cr_assert(strstr(msg, "wormhole") && strstr(msg, "[arbiter]"), "%s", msg);
+    g_free(msg);
 }
 
 /* BookSim2's figures, row by row. */
