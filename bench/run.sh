@@ -29,7 +29,7 @@ setup() {
 run() {
   local label=$1 dims=$2 load=$3 warmup=$4 cycles=$5 out router
   shift 5
-  router=$(printf '%s' "${*:-dally basic}" | sed 's/--set router\.//g; s/plugin=//; s/mode=//')
+  router=$(printf '%s' "${*:-dally basic}" | sed 's/--set router\.//g; s/--set network\.//g; s/plugin=//; s/mode=//')
   out=$("$build/insee" run "$root/bench/reference.toml" --set "simulation.threads=${threads:-1}" \
         --set "topology.dims=$dims" --set "traffic.load=$load" \
         --set "simulation.warmup=$warmup" --set "simulation.cycles=$cycles" "$@")
@@ -60,6 +60,16 @@ run 32x32    "[32,32]"    0.075  1000 100000  "${smart[@]}"
 run 32x32    "[32,32]"    0.075  1000 100000  "${adaptive[@]}"
 run 64x64    "[64,64]"    0.0375 1000 30000   "${smart[@]}"
 run 64x64    "[64,64]"    0.0375 1000 30000   "${adaptive[@]}"
+
+# Flow control: the same 8x8 experiment with a 5-cycle router, moved as
+# packets (virtual cut-through), then flit by flit (wormhole, 64-flit
+# buffers: BookSim2's router as examples/booksim-torus-8x8-wormhole.toml
+# sets it up). Their ratio is what wormhole costs.
+echo
+echo "flow control: virtual cut-through, then wormhole (8x8, a 5-cycle router)"
+run 8x8 "[8,8]" 0.3 1000 200000 --set network.router_cycles=4 --set network.node_cable_cycles=1
+run 8x8 "[8,8]" 0.3 1000 200000 --set 'network.flow_control="wormhole"' \
+  --set network.vc_buffer_bytes=256 --set network.node_cable_cycles=1
 
 # The same large torus on every core ([simulation] threads = 0): the
 # routing decisions of each cycle shared, the results the same
