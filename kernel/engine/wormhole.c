@@ -50,11 +50,13 @@ typedef struct wh_vc {
     uint64_t ready;     /* the cycle its current stage is done */
     uint32_t cur;       /* the packet it is forwarding, or INSEE_NONE */
     uint32_t out;       /* active: its output VC, or ovcs + dst * vcs + vc to eject */
+    uint32_t port;      /* active: that VC's output port (out_port()) */
     uint16_t present;   /* transit: flits in the buffer */
     uint16_t sent;      /* flits of its first packet forwarded */
     uint8_t state;      /* VC_* */
     uint8_t ncand;
     uint8_t listed;     /* in `busy` */
+    uint8_t asking;     /* asks the switch for `port` this cycle */
     insee_candidate cand[KEPT];
 } wh_vc;
 
@@ -286,6 +288,12 @@ static gboolean sooner(uint32_t key, uint32_t best, uint32_t last)
     return best == INSEE_NONE || key - last - 1 < best - last - 1;
 }
 
+/* The output port of an active VC: its global port, or ports_total + dst. */
+static uint32_t out_port(const insee_net *net, uint32_t out)
+{
+    return out < net->ovcs ? out / net->vcs : net->ports_total + (out - net->ovcs) / net->vcs;
+}
+
 /* VC allocation: each asking head requests its first free output VC;
    each requested VC goes to the first asker after the last it granted. */
 static void allocate_vcs(insee_engine *eng)
@@ -310,18 +318,13 @@ static void allocate_vcs(insee_engine *eng)
         wh->va_last[out] = q;
         wh->owner[out] = q;
         v->out = out;
+        v->port = out_port(&eng->net, out);
         v->state = VC_ACTIVE;
         v->ready = eng->now + wh->p.vc_alloc;
         if (eng->call_forwarded && out < eng->net.ovcs)
             tell_forwarded(eng, q, out);
     }
     wh->va_touched.len = 0;
-}
-
-/* The output port of an active VC: its global port, or ports_total + dst. */
-static uint32_t out_port(const insee_net *net, uint32_t out)
-{
-    return out < net->ovcs ? out / net->vcs : net->ports_total + (out - net->ovcs) / net->vcs;
 }
 
 /* Whether active q may send a flit now: one there, and a credit for it; a
@@ -362,9 +365,10 @@ static void grant_outputs(insee_engine *eng)
     const insee_net *net = &eng->net;
     for (uint32_t i = 0; i < wh->busy.len; i++) {
         uint32_t q = wh->busy.v[i], vc, vcs;
-        if (!may_send(eng, q))
+        wh->vc[q].asking = may_send(eng, q);
+        if (!wh->vc[q].asking)
             continue;
-        uint32_t in = in_port(net, q, &vc, &vcs), out = out_port(net, wh->vc[q].out);
+        uint32_t in = in_port(net, q, &vc, &vcs), out = wh->vc[q].port;
         if (wh->out_pick[out] == INSEE_NONE)
             insee_vec_push(&wh->out_touched, out);
         if (sooner(in, wh->out_pick[out], wh->out_last[out]))
@@ -396,10 +400,10 @@ static uint32_t sending_vc(const insee_engine *eng, uint32_t in, uint32_t out)
     uint32_t vcs = transit ? net->vcs : net->injectors;
     uint32_t base = transit ? in * net->vcs
                             : net->transit_queues + (in - net->ports_total) * net->injectors;
-    for (uint32_t k = 0; k < vcs; k++) {
-        uint32_t q = base + (eng->wh->in_next[in] + k) % vcs;
-        if (may_send(eng, q) && out_port(net, eng->wh->vc[q].out) == out)
-            return q;
+    for (uint32_t k = 0, vc = eng->wh->in_next[in]; k < vcs; k++, vc = vc + 1 < vcs ? vc + 1 : 0) {
+        const wh_vc *v = &eng->wh->vc[base + vc];
+        if (v->asking && v->port == out)
+            return base + vc;
     }
     g_assert_not_reached(); /* the grant came from one of them */
 }
@@ -514,6 +518,7 @@ static void compact_busy(insee_wormhole *wh, const insee_net *net)
         if (net->q[q].head == INSEE_NONE && wh->vc[q].cur == INSEE_NONE &&
             wh->vc[q].present == 0) {
             wh->vc[q].listed = 0;
+            wh->vc[q].asking = 0;
             continue;
         }
         wh->busy.v[kept++] = q;
