@@ -24,7 +24,7 @@
  * switch: one flit per input port and per output port a cycle, each chosen
  * round robin (a separable allocator). A flit that wins at cycle s is in the
  * next router's buffer at s + switch_alloc + switch_traversal + 1 + cable,
- * and its credit is back upstream `credit` cycles after it left. The tail
+ * and its credit is back upstream `credit` + cable cycles after it left. The tail
  * frees the output VC as it leaves. At the destination the ejection port
  * takes a flit a cycle; the tail reaches the node node_cable cycles after.
  */
@@ -146,8 +146,8 @@ uint32_t insee_wormhole_horizon(const insee_wormhole_stages *params, uint32_t lo
                                 uint32_t node_cable)
 {
     uint32_t flit = params->switch_alloc + params->switch_traversal + 1 + longest_cable;
-    return MAX(MAX(flit, params->credit), params->switch_alloc + params->switch_traversal +
-                                              node_cable) + 1;
+    return MAX(MAX(flit, params->credit + longest_cable),
+               params->switch_alloc + params->switch_traversal + node_cable) + 1;
 }
 
 /* A buffer's count of flits not credited back, as the network counts
@@ -439,7 +439,9 @@ static void send_flit(insee_engine *eng, uint32_t q)
     v->sent++;
     if (q < net->transit_queues) {
         v->present--;
-        insee_wheel_add(&eng->wheel, eng->now + wh->p.credit, insee_event(EV_CREDIT, q));
+        /* back over the cable it came by */
+        uint64_t back = eng->now + wh->p.credit + wh->cable[wh->feed[q] / net->vcs] - 1;
+        insee_wheel_add(&eng->wheel, back, insee_event(EV_CREDIT, q));
     }
     if (v->out >= net->ovcs) {
         insee_engine_keep_moving(eng, across + eng->node_cable_cycles);

@@ -105,7 +105,7 @@ const insee_param_def insee_timing_params[] = {
                          "cycles", "wormhole: switch traversal, per flit"},
     [K_CREDIT_CYCLES] = {"credit_cycles", INSEE_PARAM_INT, "1", 1, MAX_STAGE_CYCLES, NULL,
                          "cycles", "wormhole: a credit reaches the router upstream this long "
-                         "after its flit left the buffer"},
+                         "after its flit left the buffer, plus the cable's latency"},
     {0},
 };
 

@@ -73,6 +73,36 @@ Test(wormhole, buffers_smaller_than_a_packet_lose_nothing)
     }
 }
 
+/* Credits cross the cable back: a VC of B flits carries at most B flits
+   per round trip, sa + st + 1 + C to the next buffer and credit + C back.
+   One flow of 64-flit packets over one hop of a 20-cycle cable with 8-flit
+   buffers: 8 flits per 1 + 1 + 1 + 20 + 1 + 20 = 44 cycles. */
+Test(wormhole, a_buffer_carries_its_flits_per_round_trip)
+{
+    enum { N = 40, L = 64, B = 8, RT = 44 };
+    GString *trace = g_string_new(NULL);
+    for (int i = 0; i < N; i++)
+        g_string_append_printf(trace, "s 0 1 %d %d\n", i, L * 4);
+    char *path = cable_file_new(trace->str);
+    g_string_free(trace, TRUE);
+    char *toml = g_strdup_printf(
+        "[simulation]\npacket_phits = %d\n[topology]\nplugin = \"torus\"\ndims = [8]\n"
+        "[router]\nplugin = \"dally\"\n[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n"
+        "mode = \"at-will\"\n[network]\nflow_control = \"wormhole\"\nvc_buffer_bytes = %d\n"
+        "cable_cycles = 20\n",
+        L, path, B * 4);
+    insee_report r = run_toml(toml);
+    cr_assert(r.completed);
+    assert_all_delivered(&r);
+    double expected = (double)N * L * RT / B;
+    cr_assert(fabs((double)r.completion - expected) / expected < 0.05,
+              "completed at %" G_GUINT64_FORMAT ", B flits per round trip gives %.0f",
+              r.completion, expected);
+    insee_report_clear(&r);
+    g_free(toml);
+    cable_file_remove(path);
+}
+
 Test(wormhole, refusals_name_the_keys)
 {
     static const struct {
