@@ -1369,6 +1369,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .payload_bytes = eng->payload_bytes, .variable_packets = eng->variable_packets,
             .send_cycles = eng->report.units.send_overhead,
             .recv_cycles = eng->report.units.recv_overhead,
+            .copy_cycles_per_byte = eng->report.units.copy_cycles_per_byte,
         };
         insee_workload_init(wl, &env, task_node);
         ok = !jobs || start_scheduler(exp, jobs, err);
@@ -1711,6 +1712,7 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
         .header_bytes = t.header_bytes, .variable_packets = eng->variable_packets,
         .buffer_bytes = exp->buffer_phits * eng->phit_bytes, .wormhole = t.wormhole,
+        .copy_cycles_per_byte = t.copy_cycles_per_byte,
         .stages = t.stages,
     };
     insee_timing_clear(&t);

@@ -12,7 +12,8 @@ enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, 
        K_ROUTER_CYCLES, K_ROUTER_NS, K_DIM_PHIT_CYCLES, K_NODE_PHIT_CYCLES, K_NODE_BANDWIDTH,
        K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES, K_MTU_BYTES,
        K_VC_BUFFER_BYTES, K_NODE_CABLE_CYCLES, K_NODE_CABLE_NS, K_FLOW_CONTROL, K_ROUTING_CYCLES,
-       K_VC_ALLOC_CYCLES, K_SWITCH_ALLOC_CYCLES, K_SWITCH_CYCLES, K_CREDIT_CYCLES };
+       K_VC_ALLOC_CYCLES, K_SWITCH_ALLOC_CYCLES, K_SWITCH_CYCLES, K_CREDIT_CYCLES, K_COPY,
+       K_MEMORY_BANDWIDTH, K_DMA_BANDWIDTH };
 
 /* The most cycles a wormhole router's stage may take. */
 #define MAX_STAGE_CYCLES 1024
@@ -106,6 +107,16 @@ const insee_param_def insee_timing_params[] = {
     [K_CREDIT_CYCLES] = {"credit_cycles", INSEE_PARAM_INT, "1", 1, MAX_STAGE_CYCLES, NULL,
                          "cycles", "wormhole: a credit reaches the router upstream this long "
                          "after its flit left the buffer, plus the cable's latency"},
+    [K_COPY] = {"copy", INSEE_PARAM_ENUM, "\"zero\"", 0, 0, "zero|two", NULL,
+                "zero: the network interface reads a message from the task's memory; two: "
+                "through the MPI buffer, a copy at memory_bandwidth at each end (NSIM's "
+                "two-copy transfer)"},
+    [K_MEMORY_BANDWIDTH] = {"memory_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+                            "a node's memory bandwidth with its unit, for copy = \"two\""},
+    [K_DMA_BANDWIDTH] = {"dma_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
+                         "the network interface's DMA rate with its unit; slower than "
+                         "link_bandwidth (by a whole factor) it paces the node's link as "
+                         "node_bandwidth does (empty: as fast as the link)"},
     {0},
 };
 
@@ -230,6 +241,49 @@ static gboolean read_dim_cables(insee_timing *t, const insee_value *v, GError **
     return TRUE;
 }
 
+/* How many times slower than a link the bandwidth `key` is: a whole
+   number from 1 to MAX_PHIT_CYCLES. */
+static gboolean slower_by(const insee_timing *t, const insee_value *v, int key, uint32_t *k,
+                          GError **err)
+{
+    const char *name = insee_timing_params[key].name;
+    double gb;
+    if (!insee_timing_parse_bandwidth(v[key].s, name, &gb, err))
+        return FALSE;
+    if (t->link_gbytes_s == 0)
+        return refuse(err, "%s = \"%s\" needs link_bandwidth (or cycle_ns) to compare with",
+                      name, v[key].s);
+    double r = t->link_gbytes_s / gb;
+    if (r <= 1) {
+        *k = 1;
+        return TRUE;
+    }
+    if (fabs(r - round(r)) > 1e-9 * r || r > MAX_PHIT_CYCLES)
+        return refuse(err, "%s = \"%s\" is %g times link_bandwidth = %g GB/s: a node's link "
+                      "must move a phit every whole number of cycles, from 1 to %d, so a "
+                      "slower rate must be the link's divided by that number",
+                      name, v[key].s, 1 / r, t->link_gbytes_s, MAX_PHIT_CYCLES);
+    *k = (uint32_t)round(r);
+    return TRUE;
+}
+
+/* copy = "two": cycles a byte takes to copy at memory_bandwidth. */
+static gboolean read_copy(insee_timing *t, const insee_value *v, GError **err)
+{
+    if (v[K_COPY].i == 0)
+        return TRUE;
+    double gb;
+    if (!v[K_MEMORY_BANDWIDTH].s[0])
+        return refuse(err, "copy = \"two\" needs memory_bandwidth, the rate of the copies");
+    if (!insee_timing_parse_bandwidth(v[K_MEMORY_BANDWIDTH].s, "memory_bandwidth", &gb, err))
+        return FALSE;
+    if (t->cycle_ns == 0)
+        return refuse(err, "copy = \"two\" needs the cycle's length: set link_bandwidth or "
+                      "cycle_ns");
+    t->copy_cycles_per_byte = 1 / (gb * t->cycle_ns); /* GB/s = bytes/ns */
+    return TRUE;
+}
+
 /* node_phit_cycles, or node_bandwidth as link_bandwidth / k. */
 static gboolean read_node_rate(insee_timing *t, const insee_value *v, GError **err)
 {
@@ -239,19 +293,19 @@ static gboolean read_node_rate(insee_timing *t, const insee_value *v, GError **e
         return TRUE;
     if (t->node_phit != 1)
         return refuse(err, "node_phit_cycles and node_bandwidth are both given: keep one");
-    double gb;
-    if (!insee_timing_parse_bandwidth(v[K_NODE_BANDWIDTH].s, "node_bandwidth", &gb, err))
+    return slower_by(t, v, K_NODE_BANDWIDTH, &t->node_phit, err);
+}
+
+/* dma_bandwidth slower than the link paces the node's link, as the slower
+   of it and node_bandwidth. */
+static gboolean read_dma(insee_timing *t, const insee_value *v, GError **err)
+{
+    uint32_t k;
+    if (!v[K_DMA_BANDWIDTH].s[0])
+        return TRUE;
+    if (!slower_by(t, v, K_DMA_BANDWIDTH, &k, err))
         return FALSE;
-    if (t->link_gbytes_s == 0)
-        return refuse(err, "node_bandwidth = \"%s\" needs link_bandwidth (or cycle_ns) to "
-                      "compare with; or give node_phit_cycles", v[K_NODE_BANDWIDTH].s);
-    double k = t->link_gbytes_s / gb;
-    if (fabs(k - round(k)) > 1e-9 * k || round(k) < 1 || k > MAX_PHIT_CYCLES)
-        return refuse(err, "node_bandwidth = \"%s\" is %g times link_bandwidth = %g GB/s: a "
-                      "node's link must move a phit every whole number of cycles, from 1 to %d, "
-                      "so its bandwidth must be the link's divided by that number",
-                      v[K_NODE_BANDWIDTH].s, 1 / k, t->link_gbytes_s, MAX_PHIT_CYCLES);
-    t->node_phit = (uint32_t)round(k);
+    t->node_phit = MAX(t->node_phit, k);
     return TRUE;
 }
 
@@ -298,7 +352,7 @@ gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t 
         read_latency(t, values, K_SEND_CYCLES, K_SEND_NS, &t->send_overhead, err) &&
         read_latency(t, values, K_RECV_CYCLES, K_RECV_NS, &t->recv_overhead, err) &&
         read_dim_cables(t, values, err) && read_node_rate(t, values, err) &&
-        read_wormhole(t, values, err))
+        read_dma(t, values, err) && read_copy(t, values, err) && read_wormhole(t, values, err))
         return TRUE;
     insee_timing_clear(t);
     return FALSE;

@@ -375,6 +375,9 @@ static void print_units(const insee_report *r, FILE *out)
     if (u->send_overhead || u->recv_overhead)
         fprintf(out, "%-28s sending %u cycles, receiving %u cycles\n", "overhead per message",
                 u->send_overhead, u->recv_overhead);
+    if (u->copy_cycles_per_byte > 0)
+        fprintf(out, "%-28s through the MPI buffer, %g cycles a byte at each end\n", "two-copy",
+                u->copy_cycles_per_byte);
     if (u->cycle_ns <= 0)
         return;
     fprintf(out, "%-28s cycle %g ns, links %g GB/s, packets of %u bytes\n", "real units",

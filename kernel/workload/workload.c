@@ -486,6 +486,16 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
     return TRUE;
 }
 
+/* The cycles a two-copy transfer spends copying message msg at one end:
+   its bytes at the memory's rate (0 with zero-copy). */
+static uint64_t copy_cycles(const insee_workload *wl, const insee_message *msg)
+{
+    if (wl->env.copy_cycles_per_byte <= 0)
+        return 0;
+    uint64_t bytes = msg->bytes ? msg->bytes : (uint64_t)msg->packets * wl->env.payload_bytes;
+    return (uint64_t)ceil((double)bytes * wl->env.copy_cycles_per_byte);
+}
+
 /* A message between two tasks of one node: handed over after its phits
    would have crossed the consumption port, without touching the network.
    The heap orders by cycle, then message. */
@@ -494,6 +504,7 @@ static void send_local(insee_workload *wl, uint32_t m)
     wl->msg[m].to_queue = 0;
     insee_heap_push(&wl->local,
                     wl->now + wl->env.send_cycles + wl->env.recv_cycles +
+                        2 * copy_cycles(wl, &wl->msg[m].msg) +
                         (uint64_t)(wl->msg[m].msg.packets - 1) * wl->env.packet_phits +
                         wl->msg[m].last_phits,
                     m);
@@ -514,8 +525,9 @@ static void message_delivered(insee_workload *wl, uint32_t m)
    receiver's overhead. */
 static void message_arrived(insee_workload *wl, uint32_t m)
 {
-    if (wl->env.recv_cycles)
-        insee_heap_push(&wl->receiving, wl->now + wl->env.recv_cycles, m);
+    uint64_t recv = wl->env.recv_cycles + copy_cycles(wl, &wl->msg[m].msg);
+    if (recv)
+        insee_heap_push(&wl->receiving, wl->now + recv, m);
     else
         message_delivered(wl, m);
 }
@@ -570,9 +582,10 @@ static void task_due(insee_workload *wl, uint32_t task)
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
         .last_phits = last_packet_phits(wl, &msg),
     };
-    /* The sender is busy with the message's overhead first. */
+    /* The sender is busy with the message's overhead (and copy) first. */
+    uint64_t send = wl->env.send_cycles + copy_cycles(wl, &msg);
     if (next != INSEE_NEVER)
-        next += wl->env.send_cycles;
+        next += send;
     if (wl->task_node[task] == wl->task_node[a->first_task + msg.dst]) {
         send_local(wl, m);
         schedule_task(wl, task, next);
@@ -580,8 +593,8 @@ static void task_due(insee_workload *wl, uint32_t task)
     }
     wl->task_msg[task] = m;
     wl->task_next[task] = next;
-    if (wl->env.send_cycles)
-        insee_heap_push(&wl->sending, wl->now + wl->env.send_cycles, task);
+    if (send)
+        insee_heap_push(&wl->sending, wl->now + send, task);
     else
         queue_message(wl, task);
 }

@@ -138,6 +138,9 @@ typedef struct insee_workload_env {
        before its packets are queued (its next action waits as long), and
        it is handed to its application recv_cycles after it arrived. */
     uint32_t send_cycles, recv_cycles;
+    /* NSIM's two-copy transfer: each end also copies the message through
+       the MPI buffer, this many cycles a byte (0: zero-copy). */
+    double copy_cycles_per_byte;
 } insee_workload_env;
 
 /* The engine's one service to the workload: the router plugin's choice of

@@ -291,6 +291,39 @@ Test(timing, byte_buffers_hold_several_short_packets)
     cable_file_remove(path);
 }
 
+/* NSIM's node: a two-copy transfer copies each message through the MPI
+   buffer at memory_bandwidth at both ends, so an exchange of B bytes ends
+   2 ceil(B c) cycles later than with zero-copy (c: cycles a byte, 0.5 at
+   2 GB/s with 1 ns cycles). A DMA slower than the link paces the node's
+   link as node_bandwidth does. */
+Test(timing, two_copy_costs_a_copy_at_each_end)
+{
+    uint64_t done[2];
+    for (int two = 0; two < 2; two++) {
+        char *toml = g_strdup_printf("[simulation]\nphit_bytes = 4\n"
+                                     "[topology]\nplugin = \"torus\"\ndims = [2]\n"
+                                     "[router]\nplugin = \"dally\"\n"
+                                     "[traffic]\nplugin = \"alltoall\"\nbytes = 1001\n"
+                                     "[network]\nlink_bandwidth = \"4 GB/s\"\ncopy = \"%s\"\n"
+                                     "memory_bandwidth = \"2 GB/s\"\n",
+                                     two ? "two" : "zero");
+        insee_report r = run_toml(toml);
+        cr_assert(r.completed);
+        cr_assert_float_eq(r.units.copy_cycles_per_byte, two ? 0.5 : 0.0, 1e-12);
+        done[two] = r.completion;
+        insee_report_clear(&r);
+        g_free(toml);
+    }
+    cr_assert_eq(done[1] - done[0], 2u * 501u, "zero-copy %" G_GUINT64_FORMAT
+                 ", two-copy %" G_GUINT64_FORMAT, done[0], done[1]);
+    char *toml = timed("plugin = \"torus\"\ndims = [4]", 0.1, 1000, 16,
+                       "link_bandwidth = \"4 GB/s\"\ndma_bandwidth = \"1 GB/s\"\n");
+    insee_report r = run_toml(toml);
+    cr_assert_eq(r.units.node_phit_cycles, 4u);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
 /* An empty [network] is INSEE's model: the same figures as no table, at
    low load and past saturation. */
 Test(timing, an_empty_table_changes_nothing)
@@ -415,6 +448,10 @@ Test(timing, bad_combinations_name_the_keys)
         {"vc_buffer_bytes = 32\n", "vc_buffer_bytes = 32 is smaller than a packet of 64 bytes"},
         {"mtu_bytes = 128\nvc_buffer_bytes = 64\n", "lower mtu_bytes"},
         {"mtu_bytes = 64\nheader_bytes = 64\n", "header_bytes = 64 leaves no payload"},
+        {"copy = \"two\"\n", "copy = \"two\" needs memory_bandwidth"},
+        {"copy = \"two\"\nmemory_bandwidth = \"16 GB/s\"\n", "needs the cycle's length"},
+        {"link_bandwidth = \"4 GB/s\"\ndma_bandwidth = \"3 GB/s\"\n",
+         "dma_bandwidth = \"3 GB/s\" is"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *toml = timed("plugin = \"torus\"\ndims = [4, 4]", 0.1, 100, 16, cases[i].network);
