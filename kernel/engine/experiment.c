@@ -441,6 +441,7 @@ struct insee_experiment {
     const insee_value *sched;                   /* [scheduler]'s kernel keys, when bound */
     uint32_t *job_app;                          /* the application of each job */
     uint32_t buffer_phits;                      /* [network] vc_buffer_bytes in phits, or 0 */
+    uint32_t nics;                              /* [network] nics: above 1, the injectors */
 };
 
 static int section_index(const char *name)
@@ -1019,7 +1020,8 @@ static gboolean build_network(insee_experiment *exp, GError **err)
                                                : (uint32_t)rv[R_QUEUE].i;
     if (!(exp->engine == ENGINE_PACKET ? insee_net_build : insee_net_build_graph)(
             &eng->net, eng->topo, eng->topo_self, (uint32_t)rv[R_VCS].i, queue_packets,
-            (uint32_t)rv[R_INJECT].i, (uint32_t)rv[R_INJECTORS].i, err))
+            (uint32_t)rv[R_INJECT].i, exp->nics > 1 ? exp->nics : (uint32_t)rv[R_INJECTORS].i,
+            err))
         return FALSE;
     eng->net.packet_phits = eng->packet_phits;
     if (exp->buffer_phits && !count_phits(exp, err))
@@ -1370,6 +1372,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .send_cycles = eng->report.units.send_overhead,
             .recv_cycles = eng->report.units.recv_overhead,
             .copy_cycles_per_byte = eng->report.units.copy_cycles_per_byte,
+            .nics = exp->nics,
         };
         insee_workload_init(wl, &env, task_node);
         ok = !jobs || start_scheduler(exp, jobs, err);
@@ -1533,6 +1536,16 @@ static gboolean set_packet_sizes(insee_experiment *exp, GError **err)
                     queue->i);
         return FALSE;
     }
+    const insee_value *injectors = kernel_value(exp, "router", R_INJECTORS);
+    if (z.nics > 1 && replaced_differs(exp, "router", &router_params[R_INJECTORS],
+                                       injectors->i, z.nics)) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] nics = %u gives each interface an injection queue, but [router] "
+                    "injectors = %" G_GINT64_FORMAT ": remove injectors (nics sets it)",
+                    z.nics, injectors->i);
+        return FALSE;
+    }
+    exp->nics = z.nics;
     exp->buffer_phits = z.buffer_phits;
     /* Wormhole credits flits: its buffers count them, queue_packets
        packets' worth when no size is given. */
@@ -1712,7 +1725,7 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
         .header_bytes = t.header_bytes, .variable_packets = eng->variable_packets,
         .buffer_bytes = exp->buffer_phits * eng->phit_bytes, .wormhole = t.wormhole,
-        .copy_cycles_per_byte = t.copy_cycles_per_byte,
+        .copy_cycles_per_byte = t.copy_cycles_per_byte, .nics = exp->nics,
         .stages = t.stages,
     };
     insee_timing_clear(&t);

@@ -62,6 +62,9 @@ typedef struct wh_vc {
 
 struct insee_wormhole {
     insee_wormhole_stages p;
+    /* VCs of an injection port: a node's injection queues share one port,
+       or, with several network interfaces, each is a port of its own. */
+    uint32_t inject_vcs;
     wh_vc *vc;            /* per queue */
     uint32_t *owner;      /* per output VC, then per (node, vc) ejection: its queue, or NONE */
     uint32_t *feed;       /* per transit queue: the output VC that feeds it */
@@ -90,6 +93,8 @@ insee_wormhole *insee_wormhole_new(insee_engine *eng, const insee_wormhole_stage
     insee_wormhole *wh = g_new0(insee_wormhole, 1);
     uint32_t outs = net->ovcs + ejections(net), ports = net->ports_total + net->nodes;
     wh->p = *params;
+    wh->inject_vcs = eng->wl.env.nics > 1 ? 1 : net->injectors;
+    uint32_t ins = net->ports_total + (net->queues - net->transit_queues) / wh->inject_vcs;
     wh->vc = g_new0(wh_vc, net->queues + 1);
     for (uint32_t q = 0; q <= net->queues; q++)
         wh->vc[q].cur = INSEE_NONE;
@@ -108,11 +113,11 @@ insee_wormhole *insee_wormhole_new(insee_engine *eng, const insee_wormhole_stage
         for (uint32_t v = 0; v < net->vcs; v++)
             wh->feed[net->peer_queue[gp] + v] = gp * net->vcs + v;
     }
-    wh->in_accept = g_new(uint32_t, ports + 1);
-    memset(wh->in_accept, 0xff, sizeof(uint32_t) * (ports + 1));
-    wh->in_last = g_new(uint32_t, ports + 1);
-    memset(wh->in_last, 0xff, sizeof(uint32_t) * (ports + 1));
-    wh->in_next = g_new0(uint8_t, ports + 1);
+    wh->in_accept = g_new(uint32_t, ins + 1);
+    memset(wh->in_accept, 0xff, sizeof(uint32_t) * (ins + 1));
+    wh->in_last = g_new(uint32_t, ins + 1);
+    memset(wh->in_last, 0xff, sizeof(uint32_t) * (ins + 1));
+    wh->in_next = g_new0(uint8_t, ins + 1);
     wh->out_pick = g_new(uint32_t, ports + 1);
     memset(wh->out_pick, 0xff, sizeof(uint32_t) * (ports + 1));
     wh->out_last = g_new(uint32_t, ports + 1);
@@ -343,17 +348,20 @@ static gboolean may_send(const insee_engine *eng, uint32_t q)
     return insee_net_room(net, net->peer_queue[gp] + v->out % net->vcs) > 0;
 }
 
-/* The input port of queue q (its global port, or ports_total + its node:
-   a node's injection queues share one port, a flit a cycle, as VCs), the
-   VC it is there, and how many VCs the port has. */
-static uint32_t in_port(const insee_net *net, uint32_t q, uint32_t *vc, uint32_t *vcs)
+/* The input port of queue q (its global port, or above them its node's
+   injection port: a node's injection queues share one, a flit a cycle, as
+   VCs, unless each is a network interface of its own), the VC it is there,
+   and how many VCs the port has. */
+static uint32_t in_port(const insee_engine *eng, uint32_t q, uint32_t *vc, uint32_t *vcs)
 {
+    const insee_net *net = &eng->net;
+    uint32_t k = eng->wh->inject_vcs;
     if (q < net->transit_queues) {
         *vc = q % net->vcs, *vcs = net->vcs;
         return q / net->vcs;
     }
-    *vc = (q - net->transit_queues) % net->injectors, *vcs = net->injectors;
-    return net->ports_total + (q - net->transit_queues) / net->injectors;
+    *vc = (q - net->transit_queues) % k, *vcs = k;
+    return net->ports_total + (q - net->transit_queues) / k;
 }
 
 /* Switch allocation, requests and grants: every VC that may send asks for
@@ -362,13 +370,12 @@ static uint32_t in_port(const insee_net *net, uint32_t q, uint32_t *vc, uint32_t
 static void grant_outputs(insee_engine *eng)
 {
     insee_wormhole *wh = eng->wh;
-    const insee_net *net = &eng->net;
     for (uint32_t i = 0; i < wh->busy.len; i++) {
         uint32_t q = wh->busy.v[i], vc, vcs;
         wh->vc[q].asking = may_send(eng, q);
         if (!wh->vc[q].asking)
             continue;
-        uint32_t in = in_port(net, q, &vc, &vcs), out = wh->vc[q].port;
+        uint32_t in = in_port(eng, q, &vc, &vcs), out = wh->vc[q].port;
         if (wh->out_pick[out] == INSEE_NONE)
             insee_vec_push(&wh->out_touched, out);
         if (sooner(in, wh->out_pick[out], wh->out_last[out]))
@@ -397,9 +404,9 @@ static uint32_t sending_vc(const insee_engine *eng, uint32_t in, uint32_t out)
 {
     const insee_net *net = &eng->net;
     gboolean transit = in < net->ports_total;
-    uint32_t vcs = transit ? net->vcs : net->injectors;
+    uint32_t vcs = transit ? net->vcs : eng->wh->inject_vcs;
     uint32_t base = transit ? in * net->vcs
-                            : net->transit_queues + (in - net->ports_total) * net->injectors;
+                            : net->transit_queues + (in - net->ports_total) * vcs;
     for (uint32_t k = 0, vc = eng->wh->in_next[in]; k < vcs; k++, vc = vc + 1 < vcs ? vc + 1 : 0) {
         const wh_vc *v = &eng->wh->vc[base + vc];
         if (v->asking && v->port == out)
@@ -474,7 +481,6 @@ static void send_flit(insee_engine *eng, uint32_t q)
 static void allocate_switch(insee_engine *eng)
 {
     insee_wormhole *wh = eng->wh;
-    const insee_net *net = &eng->net;
     grant_outputs(eng);
     accept_grants(wh);
     for (uint32_t t = 0; t < wh->in_touched.len; t++) {
@@ -483,7 +489,7 @@ static void allocate_switch(insee_engine *eng)
         wh->in_accept[in] = INSEE_NONE;
         wh->out_last[out] = in;
         wh->in_last[in] = out;
-        in_port(net, q, &vc, &vcs);
+        in_port(eng, q, &vc, &vcs);
         wh->in_next[in] = (uint8_t)((vc + 1) % vcs);
         send_flit(eng, q);
     }

@@ -13,7 +13,7 @@ enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, 
        K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES, K_MTU_BYTES,
        K_VC_BUFFER_BYTES, K_NODE_CABLE_CYCLES, K_NODE_CABLE_NS, K_FLOW_CONTROL, K_ROUTING_CYCLES,
        K_VC_ALLOC_CYCLES, K_SWITCH_ALLOC_CYCLES, K_SWITCH_CYCLES, K_CREDIT_CYCLES, K_COPY,
-       K_MEMORY_BANDWIDTH, K_DMA_BANDWIDTH };
+       K_MEMORY_BANDWIDTH, K_DMA_BANDWIDTH, K_NICS };
 
 /* The most cycles a wormhole router's stage may take. */
 #define MAX_STAGE_CYCLES 1024
@@ -117,6 +117,10 @@ const insee_param_def insee_timing_params[] = {
                          "the network interface's DMA rate with its unit; slower than "
                          "link_bandwidth (by a whole factor) it paces the node's link as "
                          "node_bandwidth does (empty: as fast as the link)"},
+    [K_NICS] = {"nics", INSEE_PARAM_INT, "1", 1, 64, NULL, NULL,
+                "network interfaces per node (Tofu has four): each is an injection queue with "
+                "a link of its own to the router, and a node's messages take them in turn "
+                "(above 1, it sets [router] injectors)"},
     {0},
 };
 
@@ -381,7 +385,8 @@ static gboolean whole_phits(const insee_value *v, int key, uint32_t phit_bytes, 
 gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,
                                  uint32_t packet_phits, insee_timing_sizes *sizes, GError **err)
 {
-    *sizes = (insee_timing_sizes){.wormhole = values[K_FLOW_CONTROL].i == 1};
+    *sizes = (insee_timing_sizes){.wormhole = values[K_FLOW_CONTROL].i == 1,
+                                  .nics = (uint32_t)values[K_NICS].i};
     if (!whole_phits(values, K_MTU_BYTES, phit_bytes, &sizes->mtu_phits, err) ||
         !whole_phits(values, K_VC_BUFFER_BYTES, phit_bytes, &sizes->buffer_phits, err))
         return FALSE;

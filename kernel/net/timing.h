@@ -83,6 +83,7 @@ typedef struct insee_timing_sizes {
     uint32_t mtu_phits;
     uint32_t buffer_phits;
     gboolean wormhole;        /* buffers may then be smaller than a packet */
+    uint32_t nics;            /* network interfaces per node */
 } insee_timing_sizes;
 
 gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,

@@ -157,6 +157,7 @@ static void timing(JsonBuilder *b, const insee_report *r)
     count(b, "mtu_bytes", u->variable_packets ? (uint64_t)r->packet_phits * u->phit_bytes : 0);
     count(b, "vc_buffer_bytes", u->buffer_bytes);
     num(b, "copy_cycles_per_byte", u->copy_cycles_per_byte);
+    count(b, "nics", MAX(u->nics, 1u));
     key(b, "flow_control");
     json_builder_add_string_value(b, u->wormhole ? "wormhole" : "vct");
     num(b, "simulated_us", (double)r->cycles * ns / 1e3);

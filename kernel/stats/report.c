@@ -375,6 +375,8 @@ static void print_units(const insee_report *r, FILE *out)
     if (u->send_overhead || u->recv_overhead)
         fprintf(out, "%-28s sending %u cycles, receiving %u cycles\n", "overhead per message",
                 u->send_overhead, u->recv_overhead);
+    if (u->nics > 1)
+        fprintf(out, "%-28s %u a node, its messages in turn\n", "network interfaces", u->nics);
     if (u->copy_cycles_per_byte > 0)
         fprintf(out, "%-28s through the MPI buffer, %g cycles a byte at each end\n", "two-copy",
                 u->copy_cycles_per_byte);

@@ -112,6 +112,7 @@ typedef struct insee_report_units {
     gboolean variable_packets; /* mtu_bytes: a message's last packet may be shorter */
     uint32_t buffer_bytes;  /* vc_buffer_bytes: queues count phits (0: packets) */
     double copy_cycles_per_byte; /* copy = "two": a byte's copy at each end (0: zero-copy) */
+    uint32_t nics;          /* network interfaces per node (0 or 1: one) */
     gboolean wormhole;      /* flow_control = "wormhole", with its router's stages */
     insee_wormhole_stages stages;
 } insee_report_units;

@@ -88,7 +88,9 @@ void insee_workload_init(insee_workload *wl, const insee_workload_env *env,
     memset(wl->node_blocked_head, 0xff, sizeof(uint32_t) * nodes);
     memset(wl->node_blocked_tail, 0xff, sizeof(uint32_t) * nodes);
     if (env->node_phit_cycles > 1)
-        wl->nic_free = g_new0(uint64_t, nodes);
+        wl->nic_free = g_new0(uint64_t, (size_t)nodes * MAX(env->nics, 1u));
+    if (env->nics > 1)
+        wl->nic_next = g_new0(uint32_t, nodes);
     wl->msg_free = INSEE_NONE;
 }
 
@@ -96,6 +98,7 @@ void insee_workload_clear(insee_workload *wl)
 {
     g_free(wl->task_node);
     g_free(wl->nic_free);
+    g_free(wl->nic_next);
     g_free(wl->task_app);
     insee_heap_clear(&wl->local);
     insee_heap_clear(&wl->sending);
@@ -431,12 +434,12 @@ static void block(insee_workload *wl, uint32_t task, uint32_t node)
 /* Packet p crosses its node's slow link to the router after the packets
    before it: its head is there when it starts, its tail (L - 1) k cycles
    later (NSIM §3.1, a network interface slower than the switch). */
-static void cross_node_link(insee_workload *wl, uint32_t node, uint32_t p)
+static void cross_node_link(insee_workload *wl, uint32_t nic, uint32_t p)
 {
     insee_net *net = wl->env.net;
     uint64_t k = wl->env.node_phit_cycles, L = net->pkt[p].phits;
-    uint64_t start = MAX(wl->now, wl->nic_free[node]);
-    wl->nic_free[node] = start + L * k;
+    uint64_t start = MAX(wl->now, wl->nic_free[nic]);
+    wl->nic_free[nic] = start + L * k;
     net->tail[p] = start + (L - 1) * k;
     net->pkt[p].ready = MAX(net->pkt[p].ready, start + wl->env.source_cycles);
 }
@@ -450,7 +453,8 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
     uint32_t node = wl->task_node[task];
     while (wl->msg[m].to_queue > 0) {
         uint32_t p = packet_new(wl, m, node);
-        uint32_t q = insee_net_inject_queue(net, node, insee_workload_injector(wl, node, p));
+        uint32_t j = wl->nic_next ? wl->msg[m].nic : insee_workload_injector(wl, node, p);
+        uint32_t q = insee_net_inject_queue(net, node, j);
         if (insee_net_room(net, q) < insee_net_units(net, p)) {
             insee_packet first = net->pkt[p];
             insee_net_packet_free(net, p);
@@ -464,8 +468,8 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
         net->pkt[p].id = ++wl->serial;
         count_generated(wl, m, &net->pkt[p]);
         wl->msg[m].to_queue--;
-        if (wl->nic_free)
-            cross_node_link(wl, node, p);
+        if (wl->nic_free) /* each interface its own link */
+            cross_node_link(wl, q - net->transit_queues, p);
         insee_net_enqueue(net, q, p);
         insee_vec_push(&wl->queued, q);
     }
@@ -582,6 +586,11 @@ static void task_due(insee_workload *wl, uint32_t task)
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
         .last_phits = last_packet_phits(wl, &msg),
     };
+    if (wl->nic_next) {
+        uint32_t node = wl->task_node[task];
+        wl->msg[m].nic = wl->nic_next[node];
+        wl->nic_next[node] = (wl->nic_next[node] + 1) % wl->env.nics;
+    }
     /* The sender is busy with the message's overhead (and copy) first. */
     uint64_t send = wl->env.send_cycles + copy_cycles(wl, &msg);
     if (next != INSEE_NEVER)

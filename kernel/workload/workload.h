@@ -79,6 +79,7 @@ typedef struct insee_message_rec {
     uint32_t lost;        /* packets dropped: the message is never delivered */
     uint32_t next_free;
     uint32_t last_phits;  /* its last packet's length (the others: packet_phits) */
+    uint32_t nic;         /* env.nics > 1: the interface it leaves by */
     insee_message msg;
 } insee_message_rec;
 
@@ -141,6 +142,10 @@ typedef struct insee_workload_env {
     /* NSIM's two-copy transfer: each end also copies the message through
        the MPI buffer, this many cycles a byte (0: zero-copy). */
     double copy_cycles_per_byte;
+    /* Network interfaces per node (1 or 0: one, the injection policy picks
+       the queue): above 1, injection queue j is interface j, with its own
+       link, and a node's messages take them in turn. */
+    uint32_t nics;
 } insee_workload_env;
 
 /* The engine's one service to the workload: the router plugin's choice of
@@ -192,7 +197,9 @@ typedef struct insee_workload {
     uint64_t *task_wake;      /* earliest wake asked while its message was queuing */
     uint32_t *task_blocked_next;
     uint32_t *node_blocked_head, *node_blocked_tail;
-    uint64_t *nic_free;       /* per node: when its link can start a packet (node_phit_cycles > 1) */
+    uint64_t *nic_free;       /* per interface of each node: when its link can start a packet
+                                 (node_phit_cycles > 1) */
+    uint32_t *nic_next;       /* per node: the interface its next message takes (nics > 1) */
     insee_message_rec *msg;
     uint32_t msg_cap, msg_free;
     uint64_t serial;          /* ids of queued packets */

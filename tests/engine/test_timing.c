@@ -324,6 +324,47 @@ Test(timing, two_copy_costs_a_copy_at_each_end)
     g_free(toml);
 }
 
+/* Several network interfaces a node (Tofu's four): each its own slow link,
+   a node's messages taking them in turn. Node 0 of a 4 x 4 torus sends N
+   one-packet messages at will to its four neighbours in turn, over node
+   links of a phit every 4 cycles: one interface sends them one after
+   another, L k = 64 cycles each; four send four at once, each out by a
+   router link of its own. */
+Test(timing, network_interfaces_send_side_by_side)
+{
+    enum { N = 40, L = 16, K = 4 };
+    GString *trace = g_string_new(NULL);
+    for (int i = 0; i < N; i++)
+        g_string_append_printf(trace, "s 0 %d %d %d\n", (int[]){1, 4, 3, 12}[i % 4], i, L * 4);
+    char *path = cable_file_new(trace->str);
+    g_string_free(trace, TRUE);
+    uint64_t done[2];
+    for (int four = 0; four < 2; four++) {
+        char *toml = g_strdup_printf(
+            "[simulation]\npacket_phits = %d\n[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+            "[router]\nplugin = \"dally\"\n[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n"
+            "mode = \"at-will\"\n[network]\nnode_phit_cycles = %d\nnics = %d\n",
+            L, path, K, four ? 4 : 1);
+        insee_report r = run_toml(toml);
+        cr_assert(r.completed);
+        assert_all_delivered(&r);
+        cr_assert_eq(r.units.nics, four ? 4u : 1u);
+        done[four] = r.completion;
+        insee_report_clear(&r);
+        g_free(toml);
+    }
+    cr_assert(done[0] >= (uint64_t)N * L * K, "one interface: %" G_GUINT64_FORMAT, done[0]);
+    cr_assert(done[1] <= (uint64_t)N * L * K / 4 + 2 * L * K,
+              "four interfaces: %" G_GUINT64_FORMAT " cycles, one: %" G_GUINT64_FORMAT,
+              done[1], done[0]);
+    cable_file_remove(path);
+    char *msg = run_toml_error("[topology]\nplugin = \"torus\"\ndims = [4]\n[router]\n"
+                               "plugin = \"dally\"\ninjectors = 2\n[traffic]\n"
+                               "plugin = \"uniform\"\n[network]\nnics = 4\n");
+    cr_assert(strstr(msg, "nics = 4") && strstr(msg, "injectors = 2"), "%s", msg);
+    g_free(msg);
+}
+
 /* An empty [network] is INSEE's model: the same figures as no table, at
    low load and past saturation. */
 Test(timing, an_empty_table_changes_nothing)
