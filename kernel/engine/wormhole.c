@@ -299,23 +299,23 @@ static uint32_t out_port(const insee_net *net, uint32_t out)
     return out < net->ovcs ? out / net->vcs : net->ports_total + (out - net->ovcs) / net->vcs;
 }
 
-/* VC allocation: each asking head requests its first free output VC;
-   each requested VC goes to the first asker after the last it granted. */
+/* A routed head asks for its first free output VC. */
+static void ask_vc(insee_wormhole *wh, const insee_engine *eng, uint32_t q)
+{
+    uint32_t out = wanted(eng, q);
+    if (out == INSEE_NONE)
+        return;
+    if (wh->va_pick[out] == INSEE_NONE)
+        insee_vec_push(&wh->va_touched, out);
+    if (sooner(q, wh->va_pick[out], wh->va_last[out]))
+        wh->va_pick[out] = q;
+}
+
+/* VC allocation: each requested VC goes to the first asker after the last
+   it granted. */
 static void allocate_vcs(insee_engine *eng)
 {
     insee_wormhole *wh = eng->wh;
-    for (uint32_t i = 0; i < wh->busy.len; i++) {
-        uint32_t q = wh->busy.v[i];
-        if (wh->vc[q].state != VC_ALLOC || wh->vc[q].ready > eng->now)
-            continue;
-        uint32_t out = wanted(eng, q);
-        if (out == INSEE_NONE)
-            continue;
-        if (wh->va_pick[out] == INSEE_NONE)
-            insee_vec_push(&wh->va_touched, out);
-        if (sooner(q, wh->va_pick[out], wh->va_last[out]))
-            wh->va_pick[out] = q;
-    }
     for (uint32_t t = 0; t < wh->va_touched.len; t++) {
         uint32_t out = wh->va_touched.v[t], q = wh->va_pick[out];
         wh_vc *v = &wh->vc[q];
@@ -364,23 +364,20 @@ static uint32_t in_port(const insee_engine *eng, uint32_t q, uint32_t *vc, uint3
     return net->ports_total + (q - net->transit_queues) / k;
 }
 
-/* Switch allocation, requests and grants: every VC that may send asks for
-   its output port; each output port grants the first asking input port
-   after the last it served. */
-static void grant_outputs(insee_engine *eng)
+/* Switch allocation, requests and grants: a VC that may send asks for its
+   output port; each output port grants the first asking input port after
+   the last it served. */
+static void ask_switch(insee_wormhole *wh, const insee_engine *eng, uint32_t q)
 {
-    insee_wormhole *wh = eng->wh;
-    for (uint32_t i = 0; i < wh->busy.len; i++) {
-        uint32_t q = wh->busy.v[i], vc, vcs;
-        wh->vc[q].asking = may_send(eng, q);
-        if (!wh->vc[q].asking)
-            continue;
-        uint32_t in = in_port(eng, q, &vc, &vcs), out = wh->vc[q].port;
-        if (wh->out_pick[out] == INSEE_NONE)
-            insee_vec_push(&wh->out_touched, out);
-        if (sooner(in, wh->out_pick[out], wh->out_last[out]))
-            wh->out_pick[out] = in;
-    }
+    uint32_t vc, vcs;
+    wh->vc[q].asking = may_send(eng, q);
+    if (!wh->vc[q].asking)
+        return;
+    uint32_t in = in_port(eng, q, &vc, &vcs), out = wh->vc[q].port;
+    if (wh->out_pick[out] == INSEE_NONE)
+        insee_vec_push(&wh->out_touched, out);
+    if (sooner(in, wh->out_pick[out], wh->out_last[out]))
+        wh->out_pick[out] = in;
 }
 
 /* Accepts: each input port granted by several outputs takes the first
@@ -481,7 +478,6 @@ static void send_flit(insee_engine *eng, uint32_t q)
 static void allocate_switch(insee_engine *eng)
 {
     insee_wormhole *wh = eng->wh;
-    grant_outputs(eng);
     accept_grants(wh);
     for (uint32_t t = 0; t < wh->in_touched.len; t++) {
         uint32_t in = wh->in_touched.v[t], out = wh->in_accept[in], vc, vcs;
@@ -496,10 +492,12 @@ static void allocate_switch(insee_engine *eng)
     wh->in_touched.len = 0;
 }
 
-/* Heads present start their routing; routed ones move on to VC
-   allocation. An injection queue's head enters the pipeline when its
-   packet is ready there (its node's link crossed). */
-static void advance_heads(insee_engine *eng)
+/* One pass over the VCs that hold something, each at its stage: a head
+   present starts its routing (an injection queue's when its packet is
+   ready there, its node's link crossed); a routed head asks for an output
+   VC; an active VC asks for the switch. Every request reads the network as
+   the cycle found it: the grants come after the pass. */
+static void ask(insee_engine *eng)
 {
     insee_wormhole *wh = eng->wh;
     const insee_net *net = &eng->net;
@@ -514,6 +512,11 @@ static void advance_heads(insee_engine *eng)
         }
         if (v->state == VC_ROUTE && v->ready <= eng->now)
             route_head(eng, q, p);
+        v->asking = 0;
+        if (v->state == VC_ALLOC && v->ready <= eng->now)
+            ask_vc(wh, eng, q);
+        else
+            ask_switch(wh, eng, q);
     }
 }
 
@@ -536,7 +539,7 @@ static void compact_busy(insee_wormhole *wh, const insee_net *net)
 
 void insee_wormhole_move(insee_engine *eng)
 {
-    advance_heads(eng);
+    ask(eng);
     allocate_vcs(eng);
     allocate_switch(eng);
     compact_busy(eng->wh, &eng->net);
