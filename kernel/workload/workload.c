@@ -584,11 +584,11 @@ static void task_due(insee_workload *wl, uint32_t task)
     uint32_t m = message_new(wl, task);
     wl->msg[m] = (insee_message_rec){
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
-        .last_phits = last_packet_phits(wl, &msg),
+        .last_phits = (uint16_t)last_packet_phits(wl, &msg),
     };
     if (wl->nic_next) {
         uint32_t node = wl->task_node[task];
-        wl->msg[m].nic = wl->nic_next[node];
+        wl->msg[m].nic = (uint16_t)wl->nic_next[node];
         wl->nic_next[node] = (wl->nic_next[node] + 1) % wl->env.nics;
     }
     /* The sender is busy with the message's overhead (and copy) first. */

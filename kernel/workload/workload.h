@@ -78,8 +78,8 @@ typedef struct insee_message_rec {
     uint32_t to_deliver;
     uint32_t lost;        /* packets dropped: the message is never delivered */
     uint32_t next_free;
-    uint32_t last_phits;  /* its last packet's length (the others: packet_phits) */
-    uint32_t nic;         /* env.nics > 1: the interface it leaves by */
+    uint16_t last_phits;  /* its last packet's length (the others: packet_phits) */
+    uint16_t nic;         /* env.nics > 1: the interface it leaves by */
     insee_message msg;
 } insee_message_rec;
 
