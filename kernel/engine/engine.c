@@ -461,9 +461,8 @@ static gboolean same_port_earlier(const insee_candidate *cand, uint32_t c)
     return FALSE;
 }
 
-/* Check what route() returned against the router it was asked at. */
-static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_candidate *cand,
-                                 uint32_t n, gboolean report)
+gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
+                                       const insee_candidate *cand, uint32_t n, gboolean report)
 {
     const insee_net *net = &eng->net;
     uint32_t ports = net->port_base[r + 1] - net->port_base[r];
@@ -487,7 +486,7 @@ static gboolean valid_candidates(insee_engine *eng, uint32_t r, const insee_cand
             wrong = "an unplugged port";
         else if (cd->vc >= net->vcs)
             wrong = "a VC beyond [router] vcs";
-        else if (cd->room > net->queue_packets / insee_net_unit_packet(net))
+        else if (!eng->wh && cd->room > net->queue_packets / insee_net_unit_packet(net))
             wrong = "more room than a queue holds (it could never move)";
         if (wrong) {
             if (report)
@@ -540,7 +539,7 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     insee_route_ctx ctx;
     insee_engine_route_ctx(eng, a->queue[i], p, &ctx);
     *n = eng->router->route(eng->router_self, &ctx, scratch, INSEE_MAX_CANDIDATES);
-    if (!valid_candidates(eng, r, scratch, *n, report)) {
+    if (!insee_engine_valid_candidates(eng, r, scratch, *n, report)) {
         *n = 0;
         return NULL;
     }

@@ -281,6 +281,11 @@ static inline void insee_engine_keep_moving(insee_engine *eng, uint64_t until)
 void insee_engine_head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk);
 void insee_engine_consumed(insee_engine *eng, uint32_t p);
 void insee_engine_source_freed(insee_engine *eng, uint32_t q);
+/* Check what route() returned at router r: ports, VCs and (but under
+   wormhole, which does not read it) room it has;
+   FALSE (an error of the run when `report`) when not. */
+gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
+                                       const insee_candidate *cand, uint32_t n, gboolean report);
 
 /* Hops from `router` to node `dst` along minimal paths. */
 uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst);

@@ -155,16 +155,6 @@ uint32_t insee_wormhole_horizon(const insee_wormhole_stages *params, uint32_t lo
                params->switch_alloc + params->switch_traversal + node_cable) + 1;
 }
 
-/* A buffer's count of flits not credited back, as the network counts
-   queue units (the queue histograms see every change). */
-static void count_add(insee_net *net, uint32_t q, int32_t delta)
-{
-    if (net->count_changes)
-        net->count_changes(net->count_ctx, q, net->q[q].count);
-    net->q[q].count = (uint16_t)(net->q[q].count + delta);
-    net->transit_used += (uint64_t)(int64_t)delta;
-}
-
 static void list_busy(insee_wormhole *wh, uint32_t q)
 {
     if (wh->vc[q].listed)
@@ -195,7 +185,7 @@ void insee_wormhole_events(insee_engine *eng)
             list_busy(wh, id);
             break;
         case EV_CREDIT:
-            count_add(&eng->net, id, -1);
+            insee_net_add_units(&eng->net, id, -1); /* a flit credited back */
             break;
         case EV_DELIVER:
             insee_engine_consumed(eng, id);
@@ -221,7 +211,8 @@ static uint32_t available(const insee_engine *eng, uint32_t q, uint32_t p)
     return q < eng->net.transit_queues ? MIN(left, v->present) : left;
 }
 
-/* The head of q is routed: its candidates, or its ejection. */
+/* The head of q is routed: its candidates, or its ejection. A router
+   with no candidate now is asked again next cycle. */
 static void route_head(insee_engine *eng, uint32_t q, uint32_t p)
 {
     insee_net *net = &eng->net;
@@ -237,21 +228,22 @@ static void route_head(insee_engine *eng, uint32_t q, uint32_t p)
     insee_route_ctx ctx;
     insee_engine_route_ctx(eng, q, p, &ctx);
     uint32_t n = eng->router->route(eng->router_self, &ctx, cand, INSEE_MAX_CANDIDATES);
-    uint32_t ports = net->port_base[r + 1] - net->port_base[r];
     v->ncand = 0;
+    if (!insee_engine_valid_candidates(eng, r, cand, n, TRUE))
+        return;
     for (uint32_t c = 0; c < n && v->ncand < KEPT; c++) {
-        if (cand[c].port >= ports || cand[c].vc >= net->vcs ||
-            net->peer_queue[net->port_base[r] + cand[c].port] == INSEE_NONE) {
-            insee_engine_fail(eng, "router plugin chose port %u VC %u at router %u, which "
-                              "wormhole flow control cannot take (a drop, or no such output)",
-                              cand[c].port, cand[c].vc, r);
+        if (cand[c].port == INSEE_PORT_DROP) {
+            insee_engine_fail(eng, "router plugin dropped a packet at router %u, which wormhole "
+                              "flow control cannot do (its flits may be spread over several "
+                              "routers); use flow_control = \"vct\"", r);
             return;
         }
         v->cand[v->ncand++] = cand[c];
     }
-    if (v->ncand == 0)
-        insee_engine_fail(eng, "router plugin gave no candidate at router %u for node %u",
-                          r, dst);
+    if (v->ncand == 0) {
+        v->state = VC_ROUTE;
+        v->ready = eng->now + 1;
+    }
 }
 
 /* Candidate c of q as an output VC. */
@@ -455,7 +447,7 @@ static void send_flit(insee_engine *eng, uint32_t q)
     } else {
         uint32_t gp = v->out / net->vcs, dq = net->peer_queue[gp] + v->out % net->vcs;
         uint64_t in = across + wh->cable[gp];
-        count_add(net, dq, 1);
+        insee_net_add_units(net, dq, 1); /* a credit spent */
         insee_engine_keep_moving(eng, in);
         insee_wheel_add(&eng->wheel, in, insee_event(EV_FLIT, dq));
         if (head) {

@@ -313,14 +313,18 @@ void insee_net_packet_free(insee_net *net, uint32_t p)
     net->pkt_free = p;
 }
 
-void insee_net_reserve_slot(insee_net *net, uint32_t q, uint32_t p)
+void insee_net_add_units(insee_net *net, uint32_t q, int32_t units)
 {
-    uint32_t units = insee_net_units(net, p);
     if (net->count_changes)
         net->count_changes(net->count_ctx, q, net->q[q].count);
     net->q[q].count = (uint16_t)(net->q[q].count + units);
     if (q < net->transit_queues)
-        net->transit_used += units;
+        net->transit_used += (uint64_t)(int64_t)units;
+}
+
+void insee_net_reserve_slot(insee_net *net, uint32_t q, uint32_t p)
+{
+    insee_net_add_units(net, q, (int32_t)insee_net_units(net, p));
 }
 
 gboolean insee_net_link(insee_net *net, uint32_t q, uint32_t p)
@@ -347,10 +351,5 @@ uint32_t insee_net_unlink_head(insee_net *net, uint32_t q)
 
 void insee_net_release_slot(insee_net *net, uint32_t q)
 {
-    uint32_t units = net->q[q].leaving;
-    if (net->count_changes)
-        net->count_changes(net->count_ctx, q, net->q[q].count);
-    net->q[q].count = (uint16_t)(net->q[q].count - units);
-    if (q < net->transit_queues)
-        net->transit_used -= units;
+    insee_net_add_units(net, q, -(int32_t)net->q[q].leaving);
 }

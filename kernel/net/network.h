@@ -262,6 +262,9 @@ static inline void *insee_net_packet_state(const insee_net *net, uint32_t p)
     return net->pstate_size ? net->pstate + (size_t)p * net->pstate_size : NULL;
 }
 
+/* Change q's count by `units` (the queue histograms see it, and the
+   transit occupancy). */
+void insee_net_add_units(insee_net *net, uint32_t q, int32_t units);
 /* Count packet p's units in q: granted towards it, or entering it. */
 void insee_net_reserve_slot(insee_net *net, uint32_t q, uint32_t p);
 /* Append packet p, whose slot is already counted, to q's FIFO. Returns

@@ -175,6 +175,17 @@ char *cable_file_new(const char *text)
     return path;
 }
 
+char *sends_file_new(uint32_t n, const uint32_t *dst, uint32_t ndst, uint64_t bytes)
+{
+    GString *trace = g_string_new(NULL);
+    for (uint32_t i = 0; i < n; i++)
+        g_string_append_printf(trace, "s 0 %u %u %" G_GUINT64_FORMAT "\n", dst[i % ndst], i,
+                               bytes);
+    char *path = cable_file_new(trace->str);
+    g_string_free(trace, TRUE);
+    return path;
+}
+
 void cable_file_remove(char *path)
 {
     char *dir = g_path_get_dirname(path);

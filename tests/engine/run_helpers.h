@@ -38,11 +38,14 @@ void assert_all_delivered(const insee_report *r);
 /* Run an experiment that must fail (at load or while running): its error
    message, g_free() it. */
 char *run_toml_error(const char *toml);
-/* A [faults] file of cables (`text`, one "ROUTER PORT" per line) in a
+/* A file of `text` (a [faults] file of cables, "ROUTER PORT" a line; a trace) in a
    fresh directory: its path, which cable_file_remove() deletes with the
    directory and frees. */
 char *cable_file_new(const char *text);
 void cable_file_remove(char *path);
+/* A trace (in such a file) where task 0 sends n messages of `bytes`, the
+   i-th to dst[i % ndst] with tag i, and receives nothing. */
+char *sends_file_new(uint32_t n, const uint32_t *dst, uint32_t ndst, uint64_t bytes);
 /* Average distance between distinct nodes of a k-ary n-cube, closed form. */
 double torus_avg_distance(const int *k, int n);
 double mesh_avg_distance(const int *k, int n);

@@ -264,11 +264,7 @@ Test(timing, byte_buffers_of_whole_packets_are_packet_queues)
 Test(timing, byte_buffers_hold_several_short_packets)
 {
     enum { N = 300, PER_PACKET = 1 + 12 + 5 };
-    GString *trace = g_string_new(NULL);
-    for (int i = 0; i < N; i++)
-        g_string_append_printf(trace, "s 0 2 %d 20\n", i);
-    char *path = cable_file_new(trace->str);
-    g_string_free(trace, TRUE);
+    char *path = sends_file_new(N, (const uint32_t[]){2}, 1, 20);
     uint64_t completion[2];
     for (int bytes = 0; bytes < 2; bytes++) {
         char *toml = g_strdup_printf(
@@ -333,11 +329,7 @@ Test(timing, two_copy_costs_a_copy_at_each_end)
 Test(timing, network_interfaces_send_side_by_side)
 {
     enum { N = 40, L = 16, K = 4 };
-    GString *trace = g_string_new(NULL);
-    for (int i = 0; i < N; i++)
-        g_string_append_printf(trace, "s 0 %d %d %d\n", (int[]){1, 4, 3, 12}[i % 4], i, L * 4);
-    char *path = cable_file_new(trace->str);
-    g_string_free(trace, TRUE);
+    char *path = sends_file_new(N, (const uint32_t[]){1, 4, 3, 12}, 4, L * 4);
     uint64_t done[2];
     for (int four = 0; four < 2; four++) {
         char *toml = g_strdup_printf(
