@@ -128,6 +128,16 @@ static uint32_t host_output_free_phits(insee_kernel *k, uint32_t router, uint32_
     return insee_net_free_phits(net, net->peer_queue[gp] + vc, eng->now);
 }
 
+static uint32_t host_output_used_phits(insee_kernel *k, uint32_t router, uint32_t port,
+                                       uint32_t vc)
+{
+    const insee_net *net = &E(k)->net;
+    uint32_t gp = global_port(net, router, port);
+    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
+        return 0;
+    return net->q[net->peer_queue[gp] + vc].count * (net->phit_queues ? 1u : net->packet_phits);
+}
+
 static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     insee_engine *eng = E(k);
@@ -149,6 +159,12 @@ static uint32_t empty_room(insee_kernel *k, uint32_t router, uint32_t port, uint
 static uint32_t empty_free_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
     return empty_room(k, router, port, vc) * k->shape->packet_phits;
+}
+
+static uint32_t empty_used_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    (void)k, (void)router, (void)port, (void)vc;
+    return 0;
 }
 
 static bool empty_link_free(insee_kernel *k, uint32_t router, uint32_t port)
@@ -267,10 +283,12 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .stop_requested = host_stop_requested,
         .topology_paths = host_topology_paths,
         .topology_path_hops = host_topology_path_hops,
+        .output_used_phits = host_output_used_phits,
     };
     if (k->eng->net.routers && !k->eng->net.queues) {
         host->input_room = host->output_room = empty_room;
         host->input_free_phits = host->output_free_phits = empty_free_phits;
+        host->output_used_phits = empty_used_phits;
         host->link_free = empty_link_free;
     }
 }

@@ -160,6 +160,17 @@ static uint32_t mock_output_free_phits(insee_kernel *k, uint32_t router, uint32_
     return mock_peer(k, router, port, &next) ? queue_free_phits(k, next.router, next.port, vc) : 0;
 }
 
+static uint32_t mock_output_used_phits(insee_kernel *k, uint32_t router, uint32_t port,
+                                       uint32_t vc)
+{
+    const conform_mock *m = mock_of(k);
+    insee_port_peer next;
+    if (!mock_peer(k, router, port, &next))
+        return 0;
+    return m->shape.queue_packets * m->shape.packet_phits -
+           queue_free_phits(k, next.router, next.port, vc);
+}
+
 static bool mock_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     const conform_mock *m = mock_of(k);
@@ -304,6 +315,7 @@ void conform_mock_init(conform_mock *m, const conform_topo *topo)
     m->host.stop_requested = mock_stop_requested;
     m->host.topology_paths = mock_topology_paths;
     m->host.topology_path_hops = mock_topology_path_hops;
+    m->host.output_used_phits = mock_output_used_phits;
 }
 
 conform_topo *conform_topo_new(const conform_ctx *ctx, const char *label, const char *body,

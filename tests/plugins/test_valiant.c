@@ -8,8 +8,9 @@
  *    intermediate and destination and every candidate at every hop, the
  *    channels' (VC, dimension) strictly increase and the VCs stay below the
  *    count create() demands, which some path reaches; create()'s refusals.
- *  - ugal: its choice against the rule q_min h_min <= q_val h_val +
- *    threshold with fixed rooms per port, ties minimal.
+ *  - ugal: its choice against the rule q_min w_min <= q_val w_val +
+ *    threshold with fixed rooms (or used phits) per port, ties minimal;
+ *    the weights the hops or fixed ones.
  *  - minimal-adaptive: candidates roomiest first, full ones left out,
  *    dimension order on VC 0 last; the escape climbs the dimensions on
  *    every pair (an acyclic channel dependency graph); refusals. */
@@ -19,16 +20,25 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-/* output_room() by output port and VC, whatever the router. */
+/* output_room() and output_used_phits() by output port and VC, whatever
+   the router. */
 #define ROOM_PORTS 64u
 #define ROOM_VCS 4u
 static uint32_t room_at[ROOM_PORTS][ROOM_VCS];
+static uint32_t used_at[ROOM_PORTS][ROOM_VCS];
 
 static uint32_t port_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
     (void)k;
     (void)router;
     return room_at[port][vc];
+}
+
+static uint32_t port_used_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
+{
+    (void)k;
+    (void)router;
+    return used_at[port][vc];
 }
 
 static void set_room(uint32_t port, uint32_t vc0, uint32_t vc1, uint32_t vc2)
@@ -55,6 +65,8 @@ static void rig_host(rig *g, uint32_t vcs)
     g->k.seed = 1;
     g->host = mock_host(&g->k);
     g->host.output_room = port_room;
+    g->host.output_used_phits = port_used_phits;
+    memset(used_at, 0, sizeof used_at);
     for (uint32_t p = 0; p < ROOM_PORTS; p++)
         set_room(p, 4, 4, 4);
 }
@@ -118,10 +130,25 @@ static void *valiant_on(rig *g, int intermediate, insee_error *err)
     return rig_router(g, "valiant", params, err);
 }
 
+/* ugal's parameters: its threshold, and BookSim2's metric and weights
+   (phits = true, min_weight, valiant_weight; 0 weights: the hops). */
+typedef struct ugal_rule {
+    int64_t threshold;
+    bool phits;
+    int64_t w_min, w_val;
+} ugal_rule;
+
+static void *ugal_with(rig *g, ugal_rule r, insee_error *err)
+{
+    insee_value params[5] = {value_enum(0, "router"), value_int(r.threshold),
+                             r.phits ? value_enum(1, "phits") : value_enum(0, "packets"),
+                             value_int(r.w_min), value_int(r.w_val)};
+    return rig_router(g, "ugal", params, err);
+}
+
 static void *ugal_on(rig *g, int64_t threshold, insee_error *err)
 {
-    insee_value params[2] = {value_enum(0, "router"), value_int(threshold)};
-    return rig_router(g, "ugal", params, err);
+    return ugal_with(g, (ugal_rule){.threshold = threshold}, err);
 }
 
 static void rig_free(rig *g)
@@ -418,7 +445,7 @@ Test(valiant, refusals)
    HyperX with the rooms set in room_at[], for the draw `seed` gives:
    checked against the rule, computed here from the topology. Returns
    whether it went minimal. */
-static bool ugal_checked(const rig *g, uint64_t seed, uint32_t dst, int64_t threshold)
+static bool ugal_checked(const rig *g, uint64_t seed, uint32_t dst, ugal_rule r)
 {
     const uint32_t src = 0, vcs = g->k.shape.vcs, Q = g->k.shape.queue_packets;
     valiant_packet st = {0};
@@ -434,19 +461,20 @@ static bool ugal_checked(const rig *g, uint64_t seed, uint32_t dst, int64_t thre
     g->k.topo->minimal_hops(g->k.topo_self, src, node_on(g, dst), ctx.salt, &first_min, 1);
     uint32_t q_min = 0, q_val = 0;
     for (uint32_t vc = 0; vc < vcs; vc++)
-        q_min += Q - room_at[first_min.port][vc];
+        q_min += r.phits ? used_at[first_min.port][vc] : Q - room_at[first_min.port][vc];
     if (via != src) {
         g->k.topo->minimal_hops(g->k.topo_self, src, node_on(g, via), ctx.salt, &first_val, 1);
         for (uint32_t vc = 0; vc < vcs; vc++)
-            q_val += Q - room_at[first_val.port][vc];
+            q_val += r.phits ? used_at[first_val.port][vc] : Q - room_at[first_val.port][vc];
     }
-    int64_t h_min = distance(g, src, node_on(g, dst));
-    int64_t h_val = distance(g, src, node_on(g, via)) + distance(g, via, node_on(g, dst));
-    bool minimal = via == src || (int64_t)q_min * h_min <= (int64_t)q_val * h_val + threshold;
+    int64_t w_min = r.w_min ? r.w_min : distance(g, src, node_on(g, dst));
+    int64_t w_val = r.w_val ? r.w_val
+                            : distance(g, src, node_on(g, via)) + distance(g, via, node_on(g, dst));
+    bool minimal = via == src || (int64_t)q_min * w_min <= (int64_t)q_val * w_val + r.threshold;
     cr_assert_eq(st.via, (minimal ? src : via) + 1,
-                 "seed %llu: via %u, q_min %u h_min %lld, q_val %u h_val %lld, threshold %lld: "
-                 "chose %u", (unsigned long long)seed, via, q_min, (long long)h_min, q_val,
-                 (long long)h_val, (long long)threshold, st.via - 1);
+                 "seed %llu: via %u, q_min %u w_min %lld, q_val %u w_val %lld, threshold %lld: "
+                 "chose %u", (unsigned long long)seed, via, q_min, (long long)w_min, q_val,
+                 (long long)w_val, (long long)r.threshold, st.via - 1);
     /* The choice is kept while the head waits. */
     g->vt->route(g->self, &ctx, c, INSEE_MAX_CANDIDATES);
     cr_assert_eq(st.via, (minimal ? src : via) + 1);
@@ -454,16 +482,21 @@ static bool ugal_checked(const rig *g, uint64_t seed, uint32_t dst, int64_t thre
 }
 
 /* Counts of minimal choices over 200 draws. */
-static uint32_t ugal_minimal_count(rig *g, uint32_t dst, int64_t threshold)
+static uint32_t ugal_rule_count(rig *g, uint32_t dst, ugal_rule r)
 {
     insee_error err = {0};
-    cr_assert_not_null(ugal_on(g, threshold, &err), "%s", err.message);
+    cr_assert_not_null(ugal_with(g, r, &err), "%s", err.message);
     uint32_t minimal = 0;
     for (uint64_t seed = 0; seed < 200; seed++)
-        minimal += ugal_checked(g, seed, dst, threshold);
+        minimal += ugal_checked(g, seed, dst, r);
     g->vt->destroy(g->self);
     g->self = NULL;
     return minimal;
+}
+
+static uint32_t ugal_minimal_count(rig *g, uint32_t dst, int64_t threshold)
+{
+    return ugal_rule_count(g, dst, (ugal_rule){.threshold = threshold});
 }
 
 Test(ugal, decision_rule_with_fixed_rooms)
@@ -491,6 +524,44 @@ Test(ugal, decision_rule_with_fixed_rooms)
     /* To router 9 = (1, 2), 2 hops: q_min h_min = 2 x 2 against a Valiant
        path of 2 to 4 hops at q_val = 1 (or 2 through port 0). */
     cr_assert_gt(ugal_minimal_count(&g, 9, 0), 0);
+    rig_free(&g);
+}
+
+/* BookSim2's rule: the phits in use (output_used_phits, not the rooms)
+   weighed 1 against 2, with its threshold of 30. */
+Test(ugal, booksim_rule_reads_used_phits_with_fixed_weights)
+{
+    rig g;
+    hyperx(&g, DIMS(4, 3), 1, 2);
+    const ugal_rule booksim = {.threshold = 30, .phits = true, .w_min = 1, .w_val = 2};
+    /* Full rooms everywhere do not count under metric = "phits": minimal. */
+    for (uint32_t p = 0; p < g.k.shape.max_ports; p++)
+        set_room(p, 0, 0, 0);
+    cr_assert_eq(ugal_rule_count(&g, 1, booksim), 200);
+    /* 31 phits behind the minimal hop, none elsewhere: over 2 x 0 + 30,
+       Valiant unless the draw is the source or goes through port 0. */
+    used_at[0][1] = 31;
+    uint32_t minimal = ugal_rule_count(&g, 1, booksim);
+    cr_assert(minimal > 0 && minimal < 100, "%u minimal of 200", minimal);
+    /* 30 ties, and a tie goes minimal. */
+    used_at[0][1] = 30;
+    cr_assert_eq(ugal_rule_count(&g, 1, booksim), 200);
+    /* 40 phits behind the minimal hop and 6 behind every other one: 40 >
+       2 x 6 + 30 = 42 is false, so minimal; by the hops (1 against >= 2,
+       threshold 30) it is the same, and weights 1 and 1 send it Valiant. */
+    used_at[0][1] = 40;
+    for (uint32_t p = 1; p < g.k.shape.max_ports; p++)
+        used_at[p][0] = 6;
+    cr_assert_eq(ugal_rule_count(&g, 1, booksim), 200);
+    uint32_t even = ugal_rule_count(&g, 1, (ugal_rule){.threshold = 30, .phits = true,
+                                                       .w_min = 1, .w_val = 1});
+    cr_assert(even > 0 && even < 100, "%u minimal of 200", even);
+    /* A kernel older than ABI 1.13 has no output_used_phits: refused. */
+    g.host.abi_minor = 12;
+    insee_error err = {0};
+    cr_assert_null(ugal_with(&g, booksim, &err));
+    cr_assert(strstr(err.message, "1.13") && strstr(err.message, "metric = \"packets\""), "%s",
+              err.message);
     rig_free(&g);
 }
 

@@ -225,6 +225,15 @@ typedef struct insee_host {
     /* The most hops a path of topology_paths() takes; 0 when the topology
        has no routing of its own. */
     uint32_t (*topology_path_hops)(insee_kernel *k);
+
+    /* minor 13 */
+    /* The phits counted against the queue that output `port` of `router`
+       feeds on `vc`: in it, on their way to it, or granted towards it.
+       Under wormhole flow control these are the credits spent on that VC
+       and not yet back, what BookSim2's routers read as used credits. 0
+       for a port out of range, an unplugged port, and on the flow engines'
+       empty network. */
+    uint32_t (*output_used_phits)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a
