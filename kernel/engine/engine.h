@@ -156,6 +156,16 @@ typedef struct insee_engine {
        net.track_tail is set. */
     uint16_t *phit_cycles;
     uint32_t node_phit_cycles;
+    /* Output buffers behind the crossbar ([network] output_buffer_bytes;
+       out_used NULL: none, INSEE's model). A granted packet is in its
+       output port's buffer, and out of its input buffer once the crossbar
+       has moved it at `speedup` phits a cycle; the link drains the output
+       buffer. */
+    uint32_t out_cap;        /* each output buffer's phits */
+    uint32_t speedup;
+    uint32_t *out_used;      /* per global port: phits granted into it, not yet across its link */
+    uint16_t *out_leaving;   /* per global port: the phits of the packet its link carries */
+    uint32_t *out_last;      /* per output VC: the last of its packets waiting there */
     gboolean timed;          /* any of these differs from INSEE's model (a hop: one cycle) */
     gboolean single_consumption;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */

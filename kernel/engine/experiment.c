@@ -441,6 +441,7 @@ struct insee_experiment {
     const insee_value *sched;                   /* [scheduler]'s kernel keys, when bound */
     uint32_t *job_app;                          /* the application of each job */
     uint32_t buffer_phits;                      /* [network] vc_buffer_bytes in phits, or 0 */
+    uint32_t output_phits, speedup;             /* [network] output buffers, or 0 */
     uint32_t nics;                              /* [network] nics: above 1, the injectors */
 };
 
@@ -1547,6 +1548,8 @@ static gboolean set_packet_sizes(insee_experiment *exp, GError **err)
     }
     exp->nics = z.nics;
     exp->buffer_phits = z.buffer_phits;
+    exp->output_phits = z.output_phits;
+    exp->speedup = z.speedup;
     /* Wormhole credits flits: its buffers count them, queue_packets
        packets' worth when no size is given. */
     if (z.wormhole && !exp->buffer_phits)
@@ -1630,6 +1633,35 @@ static gboolean series_fits(const insee_experiment *exp, GError **err)
    output), links slower than the router, failed cables (a flit cannot be
    dropped), the phit trace (whose format is virtual cut-through's), and
    what arbitrates packets (its allocators are its own). */
+/* Output buffers behind every router's crossbar: their counts, refused
+   for multicast routers, whose copies leave their input buffer together. */
+static gboolean use_output_buffers(insee_experiment *exp, GError **err)
+{
+    insee_engine *eng = &exp->eng;
+    if (router_properties(eng) & INSEE_ROUTE_MULTICAST) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[network] output_buffer_bytes, but [router] plugin '%s' routes multicast "
+                    "sets, whose copies leave their input buffer together; remove it, or use a "
+                    "unicast router", exp->net[section_index("router")].plugin->name);
+        return FALSE;
+    }
+    eng->out_cap = exp->output_phits;
+    eng->speedup = exp->speedup;
+    eng->out_used = g_new0(uint32_t, MAX(eng->net.ports_total, 1));
+    eng->out_leaving = g_new0(uint16_t, MAX(eng->net.ports_total, 1));
+    eng->out_last = g_new0(uint32_t, MAX(eng->net.ovcs, 1));
+    return TRUE;
+}
+
+/* The longest cable's latency, for the report. */
+static uint32_t longest_cable(const insee_engine *eng)
+{
+    uint32_t longest = eng->cable_cycles;
+    for (uint32_t gp = 0; eng->cable && gp < eng->net.ports_total; gp++)
+        longest = MAX(longest, eng->cable[gp]);
+    return longest;
+}
+
 static gboolean wormhole_fits(const insee_experiment *exp, gboolean slower, GError **err)
 {
     const insee_engine *eng = &exp->eng;
@@ -1712,20 +1744,27 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         insee_timing_clear(&t);
         return FALSE;
     }
+    if (exp->output_phits && !use_output_buffers(exp, err)) {
+        insee_timing_clear(&t);
+        return FALSE;
+    }
     eng->wormhole = t.wormhole;
     eng->wh_params = t.stages;
-    net->track_tail = slower;
+    /* A crossbar faster than the link must not outrun a tail still coming in. */
+    net->track_tail = slower || eng->out_used;
     eng->timed = slower || eng->cable || t.cable_cycles || t.router_cycles ||
-                 t.node_cable_cycles || eng->variable_packets;
+                 t.node_cable_cycles || eng->variable_packets || eng->out_used;
     eng->report.units = (insee_report_units){
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
+        .longest_cable_cycles = longest_cable(eng),
         .node_cable_cycles = t.node_cable_cycles,
         .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
         .header_bytes = t.header_bytes, .variable_packets = eng->variable_packets,
         .buffer_bytes = exp->buffer_phits * eng->phit_bytes, .wormhole = t.wormhole,
         .copy_cycles_per_byte = t.copy_cycles_per_byte, .nics = exp->nics,
+        .output_buffer_bytes = exp->output_phits * eng->phit_bytes, .crossbar_speedup = exp->speedup,
         .stages = t.stages,
     };
     insee_timing_clear(&t);
@@ -1872,6 +1911,13 @@ static gboolean start_trace(insee_experiment *exp, GError **err)
         g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
                     "[stats] trace records packets of one length, but [network] mtu_bytes makes "
                     "their lengths vary: remove one of them");
+        return FALSE;
+    }
+    if (exp->output_phits) { /* its phit view reads a packet in its input buffer to the end */
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[stats] trace's phit view keeps a packet in its input buffer until its "
+                    "link has carried it, but [network] output_buffer_bytes moves it on "
+                    "sooner: remove one of them");
         return FALSE;
     }
     insee_trace_options opt = {

@@ -13,13 +13,16 @@ enum { K_BANDWIDTH, K_CYCLE_NS, K_CABLE_CYCLES, K_CABLE_NS, K_DIM_CABLE_CYCLES, 
        K_SEND_CYCLES, K_SEND_NS, K_RECV_CYCLES, K_RECV_NS, K_HEADER_BYTES, K_MTU_BYTES,
        K_VC_BUFFER_BYTES, K_NODE_CABLE_CYCLES, K_NODE_CABLE_NS, K_FLOW_CONTROL, K_ROUTING_CYCLES,
        K_VC_ALLOC_CYCLES, K_SWITCH_ALLOC_CYCLES, K_SWITCH_CYCLES, K_CREDIT_CYCLES, K_COPY,
-       K_MEMORY_BANDWIDTH, K_DMA_BANDWIDTH, K_NICS };
+       K_MEMORY_BANDWIDTH, K_DMA_BANDWIDTH, K_NICS, K_OUTPUT_BUFFER_BYTES, K_CROSSBAR_SPEEDUP };
 
 /* The most cycles a wormhole router's stage may take. */
 #define MAX_STAGE_CYCLES 1024
 
 /* The slowest a link may be: a phit in this many cycles. */
 #define MAX_PHIT_CYCLES 1024
+
+/* The fastest a crossbar may be: this many phits a cycle. */
+#define MAX_SPEEDUP 64
 
 const insee_param_def insee_timing_params[] = {
     [K_BANDWIDTH] = {"link_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
@@ -121,6 +124,16 @@ const insee_param_def insee_timing_params[] = {
                 "network interfaces per node (Tofu has four): each is an injection queue with "
                 "a link of its own to the router, and a node's messages take them in turn "
                 "(above 1, it sets [router] injectors)"},
+    [K_OUTPUT_BUFFER_BYTES] = {"output_buffer_bytes", INSEE_PARAM_INT, "0", 0, 1e9, NULL, "bytes",
+                               "virtual cut-through: each output port's buffer behind the "
+                               "crossbar, a whole number of phits and at least a longest "
+                               "packet; a granted packet crosses the crossbar into it and "
+                               "frees its input buffer once its tail is across, and the link "
+                               "drains it (NSIM's router; 0: none, a packet waits in its input "
+                               "buffer until its link takes it, INSEE's model)"},
+    [K_CROSSBAR_SPEEDUP] = {"crossbar_speedup", INSEE_PARAM_INT, "1", 1, MAX_SPEEDUP, NULL, NULL,
+                            "phits the crossbar moves a cycle from an input buffer into an "
+                            "output buffer (needs output_buffer_bytes)"},
     {0},
 };
 
@@ -382,13 +395,38 @@ static gboolean whole_phits(const insee_value *v, int key, uint32_t phit_bytes, 
     return TRUE;
 }
 
+/* output_buffer_bytes and crossbar_speedup: virtual cut-through's, whole
+   packets. */
+static gboolean read_output_buffers(const insee_value *values, uint32_t phit_bytes,
+                                    uint32_t longest, const insee_timing_sizes *sizes,
+                                    GError **err)
+{
+    if (sizes->speedup > 1 && !sizes->output_phits)
+        return refuse(err, "crossbar_speedup = %u needs output buffers to move packets into: "
+                      "set output_buffer_bytes (at least a packet), or remove crossbar_speedup",
+                      sizes->speedup);
+    if (!sizes->output_phits)
+        return TRUE;
+    if (sizes->wormhole)
+        return refuse(err, "output_buffer_bytes is virtual cut-through's: the wormhole router "
+                      "is input-queued, as BookSim2's; remove it, or set flow_control = \"vct\"");
+    if (sizes->output_phits < longest)
+        return refuse(err, "output_buffer_bytes = %" G_GINT64_FORMAT " is smaller than a "
+                      "packet of %" G_GUINT64_FORMAT " bytes: an output buffer holds at least "
+                      "a whole packet; raise it", values[K_OUTPUT_BUFFER_BYTES].i,
+                      (uint64_t)longest * phit_bytes);
+    return TRUE;
+}
+
 gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,
                                  uint32_t packet_phits, insee_timing_sizes *sizes, GError **err)
 {
     *sizes = (insee_timing_sizes){.wormhole = values[K_FLOW_CONTROL].i == 1,
-                                  .nics = (uint32_t)values[K_NICS].i};
+                                  .nics = (uint32_t)values[K_NICS].i,
+                                  .speedup = (uint32_t)values[K_CROSSBAR_SPEEDUP].i};
     if (!whole_phits(values, K_MTU_BYTES, phit_bytes, &sizes->mtu_phits, err) ||
-        !whole_phits(values, K_VC_BUFFER_BYTES, phit_bytes, &sizes->buffer_phits, err))
+        !whole_phits(values, K_VC_BUFFER_BYTES, phit_bytes, &sizes->buffer_phits, err) ||
+        !whole_phits(values, K_OUTPUT_BUFFER_BYTES, phit_bytes, &sizes->output_phits, err))
         return FALSE;
     if (sizes->mtu_phits > UINT16_MAX)
         return refuse(err, "mtu_bytes = %" G_GINT64_FORMAT " is %u phits; packets are at most "
@@ -402,5 +440,5 @@ gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,
                       "flow_control = \"wormhole\"",
                       values[K_VC_BUFFER_BYTES].i, (uint64_t)longest * phit_bytes,
                       sizes->mtu_phits ? "mtu_bytes" : "[simulation] packet_phits");
-    return TRUE;
+    return read_output_buffers(values, phit_bytes, longest, sizes, err);
 }

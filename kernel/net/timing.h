@@ -75,15 +75,18 @@ gboolean insee_timing_read(insee_timing *t, const insee_value *values, uint32_t 
 void insee_timing_clear(insee_timing *t);
 
 /* [network]'s packet and buffer sizes, in phits, read before the network
-   is built: mtu_phits (0: packets of [simulation] packet_phits, all full)
-   and buffer_phits (0: queues of [router] queue_packets packets). A size
-   that is not a whole number of phits, or a buffer smaller than a longest
-   packet (virtual cut-through), is refused naming the key. */
+   is built: mtu_phits (0: packets of [simulation] packet_phits, all full),
+   buffer_phits (0: queues of [router] queue_packets packets) and the
+   output buffers. A size that is not a whole number of phits, or a buffer
+   smaller than a longest packet (virtual cut-through), is refused naming
+   the key. */
 typedef struct insee_timing_sizes {
     uint32_t mtu_phits;
     uint32_t buffer_phits;
     gboolean wormhole;        /* buffers may then be smaller than a packet */
     uint32_t nics;            /* network interfaces per node */
+    uint32_t output_phits;    /* each output port's buffer behind the crossbar; 0: none */
+    uint32_t speedup;         /* phits the crossbar moves a cycle into it */
 } insee_timing_sizes;
 
 gboolean insee_timing_read_sizes(const insee_value *values, uint32_t phit_bytes,

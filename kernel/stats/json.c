@@ -148,6 +148,7 @@ static void timing(JsonBuilder *b, const insee_report *r)
     num(b, "cycle_ns", ns);
     num(b, "link_gbytes_s", real ? u->link_gbytes_s : NAN);
     count(b, "cable_cycles", u->cable_cycles);
+    count(b, "longest_cable_cycles", u->longest_cable_cycles);
     count(b, "router_cycles", u->router_cycles);
     count(b, "node_cable_cycles", u->node_cable_cycles);
     count(b, "node_phit_cycles", u->node_phit_cycles);
@@ -156,6 +157,8 @@ static void timing(JsonBuilder *b, const insee_report *r)
     count(b, "header_bytes", u->header_bytes);
     count(b, "mtu_bytes", u->variable_packets ? (uint64_t)r->packet_phits * u->phit_bytes : 0);
     count(b, "vc_buffer_bytes", u->buffer_bytes);
+    count(b, "output_buffer_bytes", u->output_buffer_bytes);
+    count(b, "crossbar_speedup", MAX(u->crossbar_speedup, 1u));
     num(b, "copy_cycles_per_byte", u->copy_cycles_per_byte);
     count(b, "nics", MAX(u->nics, 1u));
     key(b, "flow_control");

@@ -354,8 +354,12 @@ static void print_units(const insee_report *r, FILE *out)
     const insee_report_units *u = &r->units;
     if (!u->given)
         return;
-    fprintf(out, "%-28s cables %u cycles, routers %u cycles\n", "latencies", u->cable_cycles,
-            u->router_cycles);
+    if (u->longest_cable_cycles != u->cable_cycles)
+        fprintf(out, "%-28s cables %u cycles (by dimension, up to %u), routers %u cycles\n",
+                "latencies", u->cable_cycles, u->longest_cable_cycles, u->router_cycles);
+    else
+        fprintf(out, "%-28s cables %u cycles, routers %u cycles\n", "latencies",
+                u->cable_cycles, u->router_cycles);
     if (u->node_cable_cycles)
         fprintf(out, "%-28s %u cycles each way\n", "nodes' links", u->node_cable_cycles);
     if (u->node_phit_cycles > 1)
@@ -367,6 +371,10 @@ static void print_units(const insee_report *r, FILE *out)
                 r->packet_phits * u->phit_bytes);
     if (u->buffer_bytes)
         fprintf(out, "%-28s %u bytes a VC, counted in phits\n", "buffers", u->buffer_bytes);
+    if (u->output_buffer_bytes)
+        fprintf(out, "%-28s %u bytes an output port, crossbar %u phit%s a cycle\n",
+                "output buffers", u->output_buffer_bytes, u->crossbar_speedup,
+                u->crossbar_speedup == 1 ? "" : "s");
     if (u->wormhole)
         fprintf(out, "%-28s wormhole: routing %u, VC allocation %u, switch allocation %u, "
                 "switch %u, credits %u cycles\n", "flow control", u->stages.routing,
