@@ -392,12 +392,31 @@ static uint32_t link_current_ovc(const insee_net *net, uint32_t gp)
     return gp * net->vcs + vc;
 }
 
+/* Whether all of packet p fits in the output buffer of global port gp. */
+static inline gboolean output_fits(const insee_engine *eng, uint32_t gp, uint32_t p)
+{
+    return eng->out_used[gp] + eng->net.pkt[p].phits <= eng->out_cap;
+}
+
+/* With output buffers an output VC is never held by one packet: several
+   of a VC wait in order. Its free_at tells instead, for admissible(),
+   whether its port's buffer has room for a longest packet (grant() checks
+   the packet's own length). */
+static void output_room_changed(insee_engine *eng, uint32_t gp)
+{
+    insee_net *net = &eng->net;
+    uint64_t free_at = eng->out_used[gp] + net->packet_phits <= eng->out_cap ? 0 : INSEE_NEVER;
+    for (uint32_t vc = 0; vc < net->vcs; vc++)
+        net->ovc[gp * net->vcs + vc].free_at = free_at;
+}
+
 /* With output buffers: the packet link gp carried is out of its buffer.
    The heads waiting for any VC of the port may fit now. */
 static void output_drained(insee_engine *eng, uint32_t gp)
 {
     insee_net *net = &eng->net;
     eng->out_used[gp] -= eng->out_leaving[gp];
+    output_room_changed(eng, gp);
     if (net->peer_queue[gp] == INSEE_NONE)
         return;
     for (uint32_t vc = 0; vc < net->vcs; vc++)
@@ -414,7 +433,7 @@ static void link_done(insee_engine *eng, uint32_t gp)
     uint32_t ovc = link_current_ovc(net, gp);
     uint32_t q = net->ovc[ovc].src;
     net->ovc[ovc].src = INSEE_NONE;
-    if (eng->out_used)
+    if (G_UNLIKELY(eng->out_used != NULL))
         output_drained(eng, gp);
     else if (net->peer_queue[gp] != INSEE_NONE) { /* heads waiting for this output VC */
         uint32_t dq = net->peer_queue[gp] + (ovc - gp * net->vcs);
@@ -571,12 +590,6 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     return cached;
 }
 
-/* Whether all of packet p fits in the output buffer of global port gp. */
-static inline gboolean output_fits(const insee_engine *eng, uint32_t gp, uint32_t p)
-{
-    return eng->out_used[gp] + eng->net.pkt[p].phits <= eng->out_cap;
-}
-
 /* The units a head of `units` needs downstream for candidate cd: its own,
    and a full packet's for each more packet of room the router asks. */
 static inline uint32_t room_needed(const insee_net *net, const insee_candidate *cd,
@@ -585,25 +598,21 @@ static inline uint32_t room_needed(const insee_net *net, const insee_candidate *
     return cd->room > 1 ? units + (cd->room - 1) * insee_net_unit_packet(net) : units;
 }
 
-/* Candidate cd of router r can be requested now by head p of `units`: its
-   downstream queue has the room it asks (a drop always can), and its
-   output VC is not held by another packet or, with output buffers, its
-   port's buffer has room for all of p. Its output VC and link into *ovc and
+/* Candidate cd of router r can be requested now by a head of `units`: its
+   output VC is not held by another packet (with output buffers: its port's
+   buffer has room for a longest packet) and its downstream queue has the
+   room it asks (a drop always can). Its output VC and link into *ovc and
    *gp. */
 static gboolean admissible(const insee_engine *eng, uint32_t r, const insee_candidate *cd,
-                           uint32_t p, uint32_t units, uint32_t *ovc, uint32_t *gp)
+                           uint32_t units, uint32_t *ovc, uint32_t *gp)
 {
     const insee_net *net = &eng->net;
     if (cd->port >= INSEE_PORT_DROP) /* or PORT_FAILED */
         return TRUE;
     *gp = net->port_base[r] + cd->port;
     *ovc = *gp * net->vcs + cd->vc;
-    gboolean room =
-        insee_net_room(net, net->peer_queue[*gp] + cd->vc) >= room_needed(net, cd, units);
-    /* An output buffer queues several packets of a VC, in order. */
-    if (G_UNLIKELY(eng->out_used != NULL))
-        return room && output_fits(eng, *gp, p);
-    return room && net->ovc[*ovc].free_at <= eng->now;
+    return net->ovc[*ovc].free_at <= eng->now &&
+           insee_net_room(net, net->peer_queue[*gp] + cd->vc) >= room_needed(net, cd, units);
 }
 
 /* A steady router's head with kept candidates: how many of them could be
@@ -611,14 +620,14 @@ static gboolean admissible(const insee_engine *eng, uint32_t r, const insee_cand
    would give the same set in some order, drawing nothing and changing
    nothing: when none or one of it is admissible, the order cannot matter,
    so the router need not be asked. */
-static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r, uint32_t p,
-                                uint32_t units, uint32_t *first)
+static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r, uint32_t units,
+                                uint32_t *first)
 {
     const insee_active *a = &eng->active;
     const insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
     uint32_t found = 0, ovc, gp;
     for (uint32_t c = 0; c < a->ncand[i] && found < 2; c++) {
-        if (!admissible(eng, r, &cached[c], p, units, &ovc, &gp))
+        if (!admissible(eng, r, &cached[c], units, &ovc, &gp))
             continue;
         if (found++ == 0)
             *first = c;
@@ -641,13 +650,13 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
     uint32_t n = 0, first = 0, units = insee_net_units(&eng->net, p);
     const insee_candidate *cand;
     uint32_t kept = !eng->route_pure && a->ncand[i] != INSEE_NOT_CACHED
-                        ? kept_admissible(eng, i, r, p, units, &first)
+                        ? kept_admissible(eng, i, r, units, &first)
                         : 2;
     d->kind = INSEE_DECIDE_CHOSEN;
     if (kept < 2) {
         cand = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
         n = a->ncand[i];
-        if (kept == 1 && admissible(eng, r, &cand[first], p, units, &d->out, &d->link)) {
+        if (kept == 1 && admissible(eng, r, &cand[first], units, &d->out, &d->link)) {
             d->cand = cand[first];
             return;
         }
@@ -658,7 +667,7 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
             return;
         }
         for (uint32_t c = 0; c < n; c++) {
-            if (admissible(eng, r, &cand[c], p, units, &d->out, &d->link)) {
+            if (admissible(eng, r, &cand[c], units, &d->out, &d->link)) {
                 d->cand = cand[c];
                 return;
             }
@@ -915,13 +924,16 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     uint32_t vc = ovc - gp * net->vcs, dq = net->peer_queue[gp] + vc;
     insee_packet *pk = &net->pkt[p];
     insee_crossing c = crossing(eng, gp, p);
-    net->ovc[ovc].wait = eng->out_used ? pk->next : INSEE_NONE;
+    net->ovc[ovc].wait = INSEE_NONE;
     net->link[gp].waiting--;
-    if (eng->out_used)
-        eng->out_leaving[gp] = pk->phits;
     net->link[gp].rr = (uint8_t)(vc + 1 < net->vcs ? vc + 1 : 0);
     net->link[gp].free_at = c.done;
     net->ovc[ovc].free_at = c.done;
+    if (G_UNLIKELY(eng->out_used != NULL)) { /* the next of its VC may start after it */
+        net->ovc[ovc].wait = pk->next;
+        eng->out_leaving[gp] = pk->phits;
+        output_room_changed(eng, gp);
+    }
     /* Moving until the tail is in and the head out of the pipeline. */
     insee_engine_keep_moving(eng, MAX(c.tail_in, c.ready) - 1);
     schedule(eng, c.done, insee_event(INSEE_EV_LINK_DONE, gp));
@@ -1026,6 +1038,43 @@ static void output_append(insee_engine *eng, uint32_t ovc, uint32_t p)
     eng->out_last[ovc] = p;
 }
 
+/* A router that keeps state learns which candidate the head of the
+   request's queue was granted. */
+static void tell_forwarded(insee_engine *eng, const insee_request_rec *rq)
+{
+    if (!eng->call_forwarded)
+        return;
+    insee_route_ctx ctx;
+    insee_engine_route_ctx(eng, rq->queue, eng->net.q[rq->queue].head, &ctx);
+    eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
+}
+
+/* Granted packet p holds a slot downstream from now, and waits for its link. */
+G_ALWAYS_INLINE static inline void hold_downstream(insee_engine *eng, const insee_request_rec *rq,
+                                                    uint32_t p)
+{
+    insee_net *net = &eng->net;
+    uint32_t gp = rq->link, dq = net->peer_queue[gp] + rq->cand.vc;
+    net->q[dq].in_done = INSEE_NEVER;
+    insee_net_reserve_slot(net, dq, p);
+    net->link[gp].waiting++;
+    if (net->link[gp].free_at <= eng->now)
+        link_check(eng, gp);
+}
+
+/* With output buffers: the head crosses into its port's buffer, unless
+   another VC of the port took the room this cycle. */
+static void grant_into_output(insee_engine *eng, const insee_request_rec *rq)
+{
+    if (!output_fits(eng, rq->link, eng->net.q[rq->queue].head))
+        return;
+    tell_forwarded(eng, rq);
+    uint32_t p = cross_into_output(eng, rq->queue, rq->link);
+    output_append(eng, rq->out, p);
+    output_room_changed(eng, rq->link);
+    hold_downstream(eng, rq, p);
+}
+
 /* The request wins its output VC: the VC and a slot downstream are the
    packet's from now; it waits in its queue (or, with output buffers, in its
    port's) until the link starts it. */
@@ -1038,31 +1087,18 @@ static void grant(insee_engine *eng, const insee_request_rec *rq)
         grant_consumption(eng, rq);
         return;
     }
-    uint32_t ovc = rq->out, gp = rq->link;
-    /* Another VC of the port took its output buffer's room this cycle. */
-    if (eng->out_used && !output_fits(eng, gp, net->q[q].head))
+    if (G_UNLIKELY(eng->out_used != NULL)) {
+        grant_into_output(eng, rq);
         return;
-    if (eng->call_forwarded) {
-        insee_route_ctx ctx;
-        insee_engine_route_ctx(eng, q, net->q[q].head, &ctx);
-        eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
     }
-    uint32_t p;
-    if (eng->out_used) {
-        p = cross_into_output(eng, q, gp);
-        output_append(eng, ovc, p);
-    } else {
-        p = unlink_departing(eng, q);
-        net->ovc[ovc].wait = p;
-        net->ovc[ovc].src = q;
-        net->ovc[ovc].free_at = INSEE_NEVER;
-        net->q[q].out_done = INSEE_NEVER;
-    }
-    net->q[net->peer_queue[gp] + rq->cand.vc].in_done = INSEE_NEVER;
-    insee_net_reserve_slot(net, net->peer_queue[gp] + rq->cand.vc, p);
-    net->link[gp].waiting++;
-    if (net->link[gp].free_at <= eng->now)
-        link_check(eng, gp);
+    tell_forwarded(eng, rq);
+    uint32_t p = unlink_departing(eng, q);
+    uint32_t ovc = rq->out;
+    net->ovc[ovc].src = q;
+    net->ovc[ovc].wait = p;
+    net->ovc[ovc].free_at = INSEE_NEVER;
+    net->q[q].out_done = INSEE_NEVER;
+    hold_downstream(eng, rq, p);
 }
 
 /* A copy of packet p for one more output of a multicast set: a packet of
