@@ -156,6 +156,7 @@ typedef struct insee_engine {
        net.track_tail is set. */
     uint16_t *phit_cycles;
     uint32_t node_phit_cycles;
+    double memory_cycles_per_byte; /* [network] memory_bandwidth: a byte's copy (0: not given) */
     gboolean timed;          /* any of these differs from INSEE's model (a hop: one cycle) */
     gboolean single_consumption;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
