@@ -166,6 +166,7 @@ typedef struct insee_engine {
     uint32_t *out_used;      /* per global port: phits granted into it, not yet across its link */
     uint16_t *out_leaving;   /* per global port: the phits of the packet its link carries */
     uint32_t *out_last;      /* per output VC: the last of its packets waiting there */
+    double memory_cycles_per_byte; /* [network] memory_bandwidth: a byte's copy (0: not given) */
     gboolean timed;          /* any of these differs from INSEE's model (a hop: one cycle) */
     gboolean single_consumption;
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */

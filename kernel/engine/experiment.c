@@ -1330,12 +1330,14 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             memset(task_node + first, 0, sizeof *task_node * app->tasks);
         const insee_traffic_vtable *tv = app->traffic.plugin->vtable;
         void *self = app->traffic.self;
+        uint32_t abi_minor = app->traffic.plugin->desc->abi_minor;
         if (app->bridge) {
             wl->bridge = insee_bridge_app_new(wl, a, app->shape.tasks,
                                               app->traffic.plugin->vtable, self,
                                               app->traffic.plugin->name);
             tv = &insee_bridge_traffic;
             self = wl->bridge;
+            abi_minor = INSEE_ABI_MINOR; /* the kernel's own table */
         }
         insee_app_report *ar = &eng->report.apps[a];
         ar->name = g_strdup(app->name);
@@ -1347,7 +1349,8 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
         ar->causal = tv->finished && (!tv->causal || tv->causal(self));
         ar->offered_load = tv->offered_load ? tv->offered_load(self) : -1.0;
         wl->apps[a] = (insee_app){
-            .traffic = tv, .self = self, .first_task = first, .tasks = app->tasks,
+            .traffic = tv, .self = self, .plugin = app->traffic.plugin->name,
+            .abi_minor = abi_minor, .first_task = first, .tasks = app->tasks,
             .drop_on_full = !app->bridge && app->traffic.kernel[T_ON_FULL].i == 1,
             .io = app->background && app->traffic.kernel[T_CLASS].i == 1,
             .causal = ar->causal,
@@ -1373,6 +1376,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .send_cycles = eng->report.units.send_overhead,
             .recv_cycles = eng->report.units.recv_overhead,
             .copy_cycles_per_byte = eng->report.units.copy_cycles_per_byte,
+            .memory_cycles_per_byte = eng->memory_cycles_per_byte,
             .nics = exp->nics,
         };
         insee_workload_init(wl, &env, task_node);
@@ -1750,6 +1754,7 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
     }
     eng->wormhole = t.wormhole;
     eng->wh_params = t.stages;
+    eng->memory_cycles_per_byte = t.memory_cycles_per_byte;
     /* A crossbar faster than the link must not outrun a tail still coming in. */
     net->track_tail = slower || eng->out_used;
     eng->timed = slower || eng->cable || t.cable_cycles || t.router_cycles ||

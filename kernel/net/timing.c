@@ -115,7 +115,8 @@ const insee_param_def insee_timing_params[] = {
                 "through the MPI buffer, a copy at memory_bandwidth at each end (NSIM's "
                 "two-copy transfer)"},
     [K_MEMORY_BANDWIDTH] = {"memory_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
-                            "a node's memory bandwidth with its unit, for copy = \"two\""},
+                            "a node's memory bandwidth with its unit, for copy = \"two\" "
+                            "and for messages that ask for a two-copy transfer"},
     [K_DMA_BANDWIDTH] = {"dma_bandwidth", INSEE_PARAM_STRING, "\"\"", 1, 0, NULL, NULL,
                          "the network interface's DMA rate with its unit; slower than "
                          "link_bandwidth (by a whole factor) it paces the node's link as "
@@ -284,20 +285,22 @@ static gboolean slower_by(const insee_timing *t, const insee_value *v, int key, 
     return TRUE;
 }
 
-/* copy = "two": cycles a byte takes to copy at memory_bandwidth. */
+/* Cycles a byte takes to copy at memory_bandwidth, read whenever it is
+   given: a message may ask for a two-copy transfer under copy = "zero". */
 static gboolean read_copy(insee_timing *t, const insee_value *v, GError **err)
 {
-    if (v[K_COPY].i == 0)
-        return TRUE;
     double gb;
     if (!v[K_MEMORY_BANDWIDTH].s[0])
-        return refuse(err, "copy = \"two\" needs memory_bandwidth, the rate of the copies");
+        return v[K_COPY].i == 0 ||
+               refuse(err, "copy = \"two\" needs memory_bandwidth, the rate of the copies");
     if (!insee_timing_parse_bandwidth(v[K_MEMORY_BANDWIDTH].s, "memory_bandwidth", &gb, err))
         return FALSE;
     if (t->cycle_ns == 0)
-        return refuse(err, "copy = \"two\" needs the cycle's length: set link_bandwidth or "
+        return refuse(err, "memory_bandwidth needs the cycle's length: set link_bandwidth or "
                       "cycle_ns");
-    t->copy_cycles_per_byte = 1 / (gb * t->cycle_ns); /* GB/s = bytes/ns */
+    t->memory_cycles_per_byte = 1 / (gb * t->cycle_ns); /* GB/s = bytes/ns */
+    if (v[K_COPY].i == 1)
+        t->copy_cycles_per_byte = t->memory_cycles_per_byte;
     return TRUE;
 }
 

@@ -59,6 +59,7 @@ typedef struct insee_timing {
     uint32_t recv_overhead;   /* and its receiver this long after it arrived */
     uint32_t header_bytes;    /* of every packet, not payload */
     double copy_cycles_per_byte; /* copy = "two": each end's copy; 0: zero-copy */
+    double memory_cycles_per_byte; /* memory_bandwidth: a byte's copy; 0: not given */
     gboolean wormhole;        /* flow_control = "wormhole" */
     insee_wormhole_stages stages; /* its router's */
 } insee_timing;

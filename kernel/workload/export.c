@@ -6,6 +6,7 @@
 
 #include "engine/experiment.h"
 #include "stats/output.h"
+#include "workload/message.h"
 #include "workload/workload.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@ typedef struct writer {
     FILE *out;
     uint32_t task;
     uint64_t events;
+    uint32_t abi_minor; /* the events' plugin's: whether they hold nic and copy */
 } writer;
 
 static void count_event(void *ctx, const insee_program_event *ev)
@@ -24,14 +26,29 @@ static void count_event(void *ctx, const insee_program_event *ev)
     ((writer *)ctx)->events++;
 }
 
+/* A send's interface and copy mode, as the trace plugin reads them back
+   (nic=K, copy=zero|two), when its plugin's minor has them and they are
+   not the defaults; then the line's end. */
+static void write_choices(const writer *w, const insee_program_event *ev)
+{
+    static const char *const copies[] = {[INSEE_COPY_ZERO] = "zero", [INSEE_COPY_TWO] = "two"};
+    if (w->abi_minor >= INSEE_MESSAGE_NIC_MINOR && ev->nic)
+        fprintf(w->out, " nic=%u", ev->nic);
+    if (w->abi_minor >= INSEE_MESSAGE_NIC_MINOR && ev->copy != INSEE_COPY_DEFAULT &&
+        ev->copy <= INSEE_COPY_TWO)
+        fprintf(w->out, " copy=%s", copies[ev->copy]);
+    fputc('\n', w->out);
+}
+
 static void write_event(void *ctx, const insee_program_event *ev)
 {
     writer *w = ctx;
     w->events++;
     switch (ev->op) {
     case INSEE_PROGRAM_SEND:
-        fprintf(w->out, "s %u %u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", w->task,
-                ev->peer, ev->tag, ev->bytes);
+        fprintf(w->out, "s %u %u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, w->task, ev->peer,
+                ev->tag, ev->bytes);
+        write_choices(w, ev);
         break;
     case INSEE_PROGRAM_RECV:
         fprintf(w->out, "r %u %u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n", ev->peer,
@@ -50,6 +67,8 @@ typedef struct sent {
     uint64_t queued; /* queued whole (later than `at` when the source was held) */
     uint64_t tag, bytes;
     uint32_t dst;
+    uint16_t nic;  /* as the message asked (0: the node's turn) */
+    uint8_t copy;
 } sent;
 
 typedef struct recording {
@@ -69,7 +88,8 @@ static void record_send(void *ctx, uint32_t task, const insee_message *msg, uint
         return;
     }
     sent s = {.at = now, .queued = now, .tag = msg->tag, .dst = msg->dst,
-              .bytes = msg->bytes ? msg->bytes : msg->packets * r->packet_bytes};
+              .bytes = msg->bytes ? msg->bytes : msg->packets * r->packet_bytes,
+              .nic = msg->nic, .copy = msg->copy};
     g_array_append_val(a, s);
 }
 
@@ -87,7 +107,8 @@ static void write_recording(const recording *r, writer *w)
                 write_event(w, &(insee_program_event){.op = INSEE_PROGRAM_COMPUTE,
                                                       .cycles = s->at - free_at});
             write_event(w, &(insee_program_event){.op = INSEE_PROGRAM_SEND, .peer = s->dst,
-                                                  .tag = s->tag, .bytes = s->bytes});
+                                                  .tag = s->tag, .bytes = s->bytes,
+                                                  .nic = s->nic, .copy = s->copy});
             free_at = s->queued + 1;
         }
     }
@@ -201,7 +222,9 @@ static gboolean write_file(const insee_app *app, const recording *rec, const cha
     int fd = insee_output_temp(path, "trace export", &tmp, err);
     if (fd < 0)
         return FALSE;
-    writer w = {.out = fdopen(fd, "w")};
+    /* A recording's events are the kernel's, its messages read as their
+       plugin's minor allows. */
+    writer w = {.out = fdopen(fd, "w"), .abi_minor = rec ? INSEE_ABI_MINOR : app->abi_minor};
     if (!w.out) {
         int e = errno;
         close(fd);

@@ -1,12 +1,13 @@
 /* kernel/workload/export.h — a causal application's program written as an
- * FSIN trace (`insee trace export`, docs/traces.md).
+ * FSIN trace (`insee trace export`, docs/workloads.md).
  *
  * Two kinds of trace, task by task, task ids the application's own
  * (0 .. tasks-1):
  *  - its program, when its traffic gives one through the traffic entry
  *    program() (ABI 1.11: traces, application kernels): each event one line,
- *    `s task dst tag bytes`, `r src task tag bytes`, `c task cycles`, in
- *    program order. Replayed by the `trace` plugin on the same network with
+ *    `s task dst tag bytes [nic=K] [copy=zero|two]` (a send's interface and
+ *    copy mode when it names them, ABI 1.13), `r src task tag bytes`,
+ *    `c task cycles`, in program order. Replayed by the `trace` plugin on the same network with
  *    cpu_scale 1 it gives the completion time and the messages the
  *    application gave; on another network its receives keep the causality.
  *  - otherwise (a Markov walk, whose phases end on deliveries an FSIN

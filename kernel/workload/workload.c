@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "engine/experiment.h"
+#include "workload/message.h"
 #include "workload/sched.h"
 
 void insee_workload_fail(insee_workload *wl, const char *fmt, ...)
@@ -491,13 +492,54 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
 }
 
 /* The cycles a two-copy transfer spends copying message msg at one end:
-   its bytes at the memory's rate (0 with zero-copy). */
+   its bytes at the memory's rate (0 with zero-copy), by the message's own
+   mode or else the run's. */
 static uint64_t copy_cycles(const insee_workload *wl, const insee_message *msg)
 {
-    if (wl->env.copy_cycles_per_byte <= 0)
+    double per_byte = msg->copy == INSEE_COPY_DEFAULT ? wl->env.copy_cycles_per_byte
+                      : msg->copy == INSEE_COPY_TWO   ? wl->env.memory_cycles_per_byte
+                                                      : 0;
+    if (per_byte <= 0)
         return 0;
     uint64_t bytes = msg->bytes ? msg->bytes : (uint64_t)msg->packets * wl->env.payload_bytes;
-    return (uint64_t)ceil((double)bytes * wl->env.copy_cycles_per_byte);
+    return (uint64_t)ceil((double)bytes * per_byte);
+}
+
+/* The message's interface and copy mode as its plugin's minor lets the
+   kernel read them, written back so that whoever reads the message later
+   (the recording, delivered()) sees those; FALSE, with the run failed,
+   for an interface the node lacks or a mode it cannot run. */
+static gboolean read_choices(insee_workload *wl, const insee_app *a, uint32_t task,
+                             insee_message *msg)
+{
+    uint32_t nic = insee_message_nic(msg, a->abi_minor);
+    uint32_t copy = insee_message_copy(msg, a->abi_minor);
+    uint32_t nics = MAX(wl->env.nics, 1u);
+    msg->nic = (uint16_t)nic;
+    msg->copy = (uint8_t)copy;
+    if (nic > nics) {
+        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent task %u's message "
+                            "by network interface %u (nic = %u), but [network] nics = %u: a "
+                            "message names interface 1 to %u, or 0 for the node's turn",
+                            a->plugin, a->rep->name, task - a->first_task, nic, nic, nics,
+                            nics);
+        return FALSE;
+    }
+    if (copy > INSEE_COPY_TWO) {
+        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent task %u's message "
+                            "with copy mode %u; a message's copy is 0 (the run's), "
+                            "INSEE_COPY_ZERO or INSEE_COPY_TWO", a->plugin, a->rep->name,
+                            task - a->first_task, copy);
+        return FALSE;
+    }
+    if (copy == INSEE_COPY_TWO && wl->env.memory_cycles_per_byte <= 0) {
+        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent task %u's message "
+                            "as a two-copy transfer (copy = two), which copies at the memory's "
+                            "rate: set [network] memory_bandwidth", a->plugin, a->rep->name,
+                            task - a->first_task);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 /* A message between two tasks of one node: handed over after its phits
@@ -577,6 +619,8 @@ static void task_due(insee_workload *wl, uint32_t task)
                           msg.packets, local_task, msg.dst, a->tasks);
         return;
     }
+    if (!read_choices(wl, a, task, &msg))
+        return;
     if (a->io)
         msg.traffic_class = INSEE_TRAFFIC_IO;
     if (wl->record)
@@ -586,7 +630,9 @@ static void task_due(insee_workload *wl, uint32_t task)
         .src_task = task, .to_queue = msg.packets, .to_deliver = msg.packets, .msg = msg,
         .last_phits = (uint16_t)last_packet_phits(wl, &msg),
     };
-    if (wl->nic_next) {
+    if (wl->nic_next && msg.nic) { /* its own choice: the turn stays where it was */
+        wl->msg[m].nic = (uint16_t)(msg.nic - 1);
+    } else if (wl->nic_next) {
         uint32_t node = wl->task_node[task];
         wl->msg[m].nic = (uint16_t)wl->nic_next[node];
         wl->nic_next[node] = (wl->nic_next[node] + 1) % wl->env.nics;

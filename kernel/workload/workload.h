@@ -89,6 +89,8 @@ typedef struct insee_message_rec {
 typedef struct insee_app {
     const insee_traffic_vtable *traffic;
     void *self;
+    const char *plugin;      /* the traffic plugin's name (the bridge's, for a bridge) */
+    uint32_t abi_minor;      /* the minor its traffic table was built for */
     uint32_t first_task, tasks;
     gboolean drop_on_full;   /* [traffic] on_full = "drop" */
     gboolean io;             /* [background] class = "io": every message is I/O */
@@ -140,11 +142,16 @@ typedef struct insee_workload_env {
        it is handed to its application recv_cycles after it arrived. */
     uint32_t send_cycles, recv_cycles;
     /* NSIM's two-copy transfer: each end also copies the message through
-       the MPI buffer, this many cycles a byte (0: zero-copy). */
+       the MPI buffer, this many cycles a byte (0: zero-copy), for a
+       message that leaves the choice to the run (INSEE_COPY_DEFAULT). */
     double copy_cycles_per_byte;
+    /* A byte's copy at memory_bandwidth, for a message that asks for
+       INSEE_COPY_TWO (0: memory_bandwidth not given, which refuses it). */
+    double memory_cycles_per_byte;
     /* Network interfaces per node (1 or 0: one, the injection policy picks
        the queue): above 1, injection queue j is interface j, with its own
-       link, and a node's messages take them in turn. */
+       link, and a node's messages take them in turn unless a message names
+       its own. */
     uint32_t nics;
 } insee_workload_env;
 

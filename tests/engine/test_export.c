@@ -182,6 +182,37 @@ Test(export, a_trace_exports_its_own_events, .init = make_dir, .fini = remove_di
     g_free(ring);
 }
 
+/* A send's interface and copy mode survive an export, and so does the
+   run: the exported trace replays at the same cycle. */
+Test(export, a_send_keeps_its_interface_and_copy, .init = make_dir, .fini = remove_dir)
+{
+    static const char trace[] = "s 0 1 0 640 nic=2 copy=two\n"
+                                "r 0 1 0 640\n"
+                                "s 1 0 1 640 nic=1\n"
+                                "r 1 0 1 640\n"
+                                "s 2 3 2 64 copy=zero\n"
+                                "r 2 3 2 64\n";
+    static const char timing[] = "[network]\nnics = 2\nnode_phit_cycles = 2\n"
+                                 "cycle_ns = 1\nmemory_bandwidth = \"1 GB/s\"\n";
+    char *in = g_build_filename(dir, "in.fsin", NULL);
+    char *out = g_build_filename(dir, "out.fsin", NULL);
+    cr_assert(g_file_set_contents(in, trace, -1, NULL));
+    char *toml = replay_toml(in, timing), *again = replay_toml(out, timing);
+    char *why = NULL;
+    cr_assert(export(toml, NULL, out, &why), "%s", why);
+    char *text;
+    cr_assert(g_file_get_contents(out, &text, NULL, NULL));
+    char *want = events_by_task(trace), *got = events_by_task(text);
+    cr_expect_str_eq(got, want);
+    insee_report a = run_toml(toml), b = run_toml(again);
+    cr_assert(a.completed && b.completed);
+    cr_expect_eq(b.completion, a.completion);
+    insee_report_clear(&a);
+    insee_report_clear(&b);
+    g_free(want), g_free(got), g_free(text), g_free(toml), g_free(again), g_free(why);
+    g_free(in), g_free(out);
+}
+
 /* Each refusal names what is wrong, and no file is left. */
 static void refused(const char *toml, const char *name, const char *expected)
 {

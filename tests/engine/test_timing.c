@@ -427,6 +427,108 @@ Test(timing, output_buffers_and_speedup_raise_saturation)
                  accepted[2], accepted[0]);
 }
 
+/* A run of node 0 of a 4 x 4 torus sending at will the trace `text`, with
+   one-packet messages of L phits over node links of a phit every K cycles
+   and four interfaces: its completion; with `error`, a run that must fail,
+   its message in *error (g_free it). */
+static uint64_t nic_run(const char *text, char **error)
+{
+    enum { L = 16, K = 4 };
+    char *path = cable_file_new(text);
+    char *toml = g_strdup_printf(
+        "[simulation]\npacket_phits = %d\n[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+        "[router]\nplugin = \"dally\"\n[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n"
+        "mode = \"at-will\"\n[network]\nnode_phit_cycles = %d\nnics = 4\n",
+        L, path, K);
+    uint64_t done = 0;
+    if (error) {
+        *error = run_toml_error(toml);
+    } else {
+        insee_report r = run_toml(toml);
+        cr_assert(r.completed);
+        assert_all_delivered(&r);
+        done = r.completion;
+        insee_report_clear(&r);
+    }
+    g_free(toml);
+    cable_file_remove(path);
+    return done;
+}
+
+/* NSIM's per-message choice of interface (LMGEN_Isend's SrcNIC): four
+   one-packet messages to four neighbours, each L K = 64 cycles on a node
+   link. Left to the node's turn they leave side by side, one interface
+   each; all naming interface 1 they leave one after another over its one
+   link, each 64 cycles after the one before, while naming four
+   interfaces is the turn again. An interface the node lacks fails the run
+   naming the plugin, the task, the interface and nics. */
+Test(timing, a_message_names_its_interface)
+{
+    enum { LK = 16 * 4 };
+    const char *turn = "s 0 1 0 64\ns 0 4 1 64\ns 0 3 2 64\ns 0 12 3 64\n";
+    const char *one = "s 0 1 0 64 nic=1\ns 0 4 1 64 nic=1\ns 0 3 2 64 nic=1\ns 0 12 3 64 nic=1\n";
+    const char *own = "s 0 1 0 64 nic=4\ns 0 4 1 64 nic=3\ns 0 3 2 64 nic=2\ns 0 12 3 64 nic=1\n";
+    uint64_t side = nic_run(turn, NULL), queued = nic_run(one, NULL);
+    cr_assert(side > LK && side < LK + 16, "in turn: %" G_GUINT64_FORMAT " cycles", side);
+    cr_assert(queued > 4 * LK && queued < 4 * LK + 16, "one interface: %" G_GUINT64_FORMAT
+              " cycles", queued);
+    /* The i-th message is queued at cycle i: in turn it starts crossing
+       then, on one interface at 64 i, once the one before has crossed. */
+    cr_assert_eq(queued - side, 3u * LK - 3u, "one interface: %" G_GUINT64_FORMAT
+                 ", in turn: %" G_GUINT64_FORMAT, queued, side);
+    cr_assert_eq(nic_run(own, NULL), side);
+    char *msg = NULL;
+    nic_run("s 0 1 0 64\ns 0 4 1 64 nic=9\n", &msg);
+    cr_assert(strstr(msg, "traffic plugin 'trace'") && strstr(msg, "task 0") &&
+                  strstr(msg, "interface 9") && strstr(msg, "nics = 4"),
+              "%s", msg);
+    g_free(msg);
+}
+
+/* NSIM's per-message zero-copy switch (LMGEN_Isend's last argument): a
+   message's copy=two costs the copies at both ends, 2 ceil(B c) cycles,
+   against the same trace with copy=zero, whatever the run's copy; without
+   a copy= the run's copy decides. A two-copy message without
+   memory_bandwidth fails naming the key. */
+Test(timing, a_message_chooses_its_copy)
+{
+    enum { B = 1001 };
+    static const char *const runs[] = {"zero", "two"};
+    static const char *const sends[] = {"", " copy=zero", " copy=two"};
+    uint64_t done[2][3];
+    for (int r = 0; r < 2; r++)
+        for (int m = 0; m < 3; m++) {
+            char *text = g_strdup_printf("s 0 1 7 %d%s\nr 0 1 7 %d\n", B, sends[m], B);
+            char *path = cable_file_new(text);
+            char *toml = g_strdup_printf(
+                "[simulation]\nphit_bytes = 4\n[topology]\nplugin = \"torus\"\ndims = [2]\n"
+                "[router]\nplugin = \"dally\"\n[traffic]\nplugin = \"trace\"\n"
+                "file = \"%s\"\n[network]\nlink_bandwidth = \"4 GB/s\"\ncopy = \"%s\"\n"
+                "memory_bandwidth = \"2 GB/s\"\n",
+                path, runs[r]);
+            insee_report rep = run_toml(toml);
+            cr_assert(rep.completed);
+            done[r][m] = rep.completion;
+            insee_report_clear(&rep);
+            g_free(toml);
+            cable_file_remove(path);
+            g_free(text);
+        }
+    for (int r = 0; r < 2; r++) {
+        cr_assert_eq(done[r][2] - done[r][1], 2u * 501u, "copy = \"%s\": zero-copy %"
+                     G_GUINT64_FORMAT ", two-copy %" G_GUINT64_FORMAT, runs[r], done[r][1],
+                     done[r][2]);
+        cr_assert_eq(done[r][0], done[r][r + 1], "copy = \"%s\" decides a message without copy=",
+                     runs[r]);
+    }
+    char *msg = NULL;
+    nic_run("s 0 1 0 64 copy=two\n", &msg);
+    cr_assert(strstr(msg, "traffic plugin 'trace'") && strstr(msg, "two-copy") &&
+                  strstr(msg, "memory_bandwidth"),
+              "%s", msg);
+    g_free(msg);
+}
+
 /* An empty [network] is INSEE's model: the same figures as no table, at
    low load and past saturation. */
 Test(timing, an_empty_table_changes_nothing)

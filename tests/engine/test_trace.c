@@ -232,4 +232,10 @@ Test(trace, corrupt_trace_fails_at_load)
                  "%s:2: 's' needs 4 numbers ('s src dst tag bytes'), found 3", "");
     expect_error("c 16 1\n", "",
                  "%s needs 17 tasks (task 16 at line 1), the application has 16", "");
+    expect_error("s 0 1 0 64 nic=2\ns 0 1 1 64 copy=three\n", "",
+                 "%s:2: 'copy=three' is not a copy mode", "copy=zero or copy=two");
+    expect_error("c 0 10\n\ns 0 1 1 64 nic=one\n", "", "%s:3: nic is not a number ('one')",
+                 "nic=K");
+    expect_error("s 0 1 1 64 nic=1 two\n", "", "%s:1: extra field 'two'",
+                 "nic=K (its node's interface K, from 1) and copy=zero or copy=two");
 }

@@ -55,6 +55,26 @@ Test(trace_parse, good_file_event_by_event)
     script_free(s);
 }
 
+/* A send's trailing nic= and copy= in either order, after blanks or right
+   before a comment; a send without them leaves both to the kernel. */
+Test(trace_parse, a_send_names_its_interface_and_copy)
+{
+    const char *text = "s 0 1 7 100 nic=2 copy=two\n"
+                       "s 0 1 8 100\tcopy=zero   nic=65535#interface and copy\n"
+                       "s 1 0 9 100 copy=two\n"
+                       "s 1 0 9 100\n";
+    insee_error err = {0};
+    script *s = parse(text, 2, &err);
+    cr_assert_not_null(s, "%s", err.message);
+    const script_event *a = script_events(s, 0), *b = script_events(s, 1);
+    cr_assert(a[0].nic == 2 && a[0].copy == INSEE_COPY_TWO);
+    cr_assert(a[1].nic == 65535 && a[1].copy == INSEE_COPY_ZERO);
+    cr_assert(b[0].nic == 0 && b[0].copy == INSEE_COPY_TWO);
+    cr_assert(b[1].nic == 0 && b[1].copy == INSEE_COPY_DEFAULT);
+    assert_event(s, 0, 1, (script_event){.op = SCRIPT_SEND, .peer = 1, .line = 2, .tag = 8, .bytes = 100});
+    script_free(s);
+}
+
 typedef struct bad_case {
     const char *text;
     const char *message; /* the whole error */
@@ -71,7 +91,31 @@ static const bad_case bad[] = {
     {"r 0 1 2 # bytes forgotten\n", "t.fsin:1: 'r' needs 4 numbers ('r src dst tag bytes'), found 3"},
     {"s\n", "t.fsin:1: 's' needs 4 numbers ('s src dst tag bytes'), found 0"},
     {"c 0 1\ns 0 1 2 3 4\n",
-     "t.fsin:2: extra field '4' after 's src dst tag bytes'; one event per line"},
+     "t.fsin:2: extra field '4' after 's src dst tag bytes'; a send may end with nic=K (its "
+     "node's interface K, from 1) and copy=zero or copy=two, one event per line"},
+    {"s 0 1 2 3 nic=x\n",
+     "t.fsin:1: nic is not a number ('x'); write a non-negative decimal integer ('s src dst tag "
+     "bytes nic=K')"},
+    {"s 0 1 2 3 nic=\n",
+     "t.fsin:1: 'nic=' names no interface; write nic=K with K from 1 to 65535, the sending "
+     "node's interface K (without nic=, the node's turn)"},
+    {"s 0 1 2 3 nic=0\n",
+     "t.fsin:1: 'nic=0' names no interface; write nic=K with K from 1 to 65535, the sending "
+     "node's interface K (without nic=, the node's turn)"},
+    {"s 0 1 2 3 nic=65536\n",
+     "t.fsin:1: 'nic=65536' names no interface; write nic=K with K from 1 to 65535, the sending "
+     "node's interface K (without nic=, the node's turn)"},
+    {"s 0 1 2 3 nic=1 nic=2\n",
+     "t.fsin:1: nic given twice ('nic=2'); a send leaves by one interface"},
+    {"s 0 1 2 3 copy=three\n",
+     "t.fsin:1: 'copy=three' is not a copy mode; write copy=zero or copy=two"},
+    {"s 0 1 2 3 copy=two copy=zero\n",
+     "t.fsin:1: copy given twice ('copy=zero'); a send has one copy mode"},
+    {"s 0 1 2 3 nic=1 zero\n",
+     "t.fsin:1: extra field 'zero' after 's src dst tag bytes'; a send may end with nic=K (its "
+     "node's interface K, from 1) and copy=zero or copy=two, one event per line"},
+    {"r 0 1 2 3 nic=1\n",
+     "t.fsin:1: extra field 'nic=1' after 'r src dst tag bytes'; one event per line"},
     {"c 0 1 c 1 2\n", "t.fsin:1: extra field 'c' after 'c task time'; one event per line"},
     {"r 0 a 1 1\n",
      "t.fsin:1: dst is not a number ('a'); write a non-negative decimal integer ('r src dst tag "
@@ -218,14 +262,14 @@ Test(trace_plugin, bad_files_fail_in_create)
 }
 
 /* Through the vtable: fewer tasks than the application (the others idle),
-   cpu_scale, matching and wake-up, finished, describe_wait with the file's
-   line. */
+   cpu_scale, a send's interface and copy, matching and wake-up, finished,
+   describe_wait with the file's line. */
 Test(trace_plugin, plays_a_file_through_its_vtable)
 {
     plugin_rig g;
     plugin_rig_init(&g, 4);
     char *path = temp_file("c 0 3\n"
-                           "s 0 1 9 200\n"
+                           "s 0 1 9 200 copy=two nic=3\n"
                            "r 0 1 9 200\n"
                            "r 0 1 1 1   # never sent\n");
     insee_error err = {0};
@@ -245,6 +289,7 @@ Test(trace_plugin, plays_a_file_through_its_vtable)
     cr_assert(g.vt->emit(self, 0, 12, &rng, &msg, &next));
     cr_assert_eq(msg.dst, 1);
     cr_assert_eq(msg.packets, 4, "200 bytes in packets of 64");
+    cr_assert(msg.nic == 3 && msg.copy == INSEE_COPY_TWO, "the send's own interface and copy");
     cr_assert_eq(next, INSEE_NEVER);
     g.vt->delivered(self, 0, &msg, 80);
     cr_assert_eq(g.wake_at[1], 81);

@@ -39,6 +39,8 @@ typedef enum script_op {
 
 typedef struct script_event {
     uint8_t op;       /* script_op */
+    uint8_t copy;     /* SEND: insee_message.copy (INSEE_COPY_DEFAULT: the run's) */
+    uint16_t nic;     /* SEND: insee_message.nic (0: the node's turn) */
     uint32_t peer;    /* SEND: destination task; RECV: source task */
     uint32_t line;    /* where the event came from (a trace's line), 0 when generated */
     uint64_t tag;     /* SEND/RECV: the matching key */

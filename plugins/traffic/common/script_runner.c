@@ -319,6 +319,8 @@ static void send_event(const script_runner *r, uint32_t task, size_t i, insee_me
         .packets = r->host->message_packets(r->host->kernel, e->bytes),
         .tag = e->tag,
         .bytes = e->bytes,
+        .nic = e->nic,
+        .copy = e->copy,
     };
 }
 
@@ -489,7 +491,7 @@ bool script_runner_program(const script_runner *r, uint32_t task,
                                        [SCRIPT_RECV] = INSEE_PROGRAM_RECV,
                                        [SCRIPT_COMPUTE] = INSEE_PROGRAM_COMPUTE};
         insee_program_event ev = {.op = ops[e[i].op], .peer = e[i].peer, .tag = e[i].tag,
-                                  .bytes = e[i].bytes};
+                                  .bytes = e[i].bytes, .nic = e[i].nic, .copy = e[i].copy};
         if (e[i].op == SCRIPT_COMPUTE)
             ev.cycles = compute_cycles(r, e[i].cycles);
         event(ctx, &ev);

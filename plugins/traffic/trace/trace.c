@@ -29,8 +29,9 @@ enum { MODE_CAUSAL, MODE_AT_WILL };
 
 static const insee_param_def trace_params[] = {
     [P_FILE] = {"file", INSEE_PARAM_PATH, NULL, 1, 0, NULL, NULL,
-                "the FSIN trace ('s src dst tag bytes', 'r src dst tag bytes', 'c task time' "
-                "lines); a relative path in an experiment file is read from that file's directory"},
+                "the FSIN trace ('s src dst tag bytes [nic=K] [copy=zero|two]', 'r src dst "
+                "tag bytes', 'c task time' lines); a relative path in an experiment file is "
+                "read from that file's directory"},
     [P_MODE] = {"mode", INSEE_PARAM_ENUM, "\"causal\"", 1, 0, "causal|at-will", NULL,
                 "causal: receives wait for their message and computes hold the task; at-will: "
                 "every send as soon as its source takes it, receives and computes ignored"},

@@ -22,10 +22,18 @@ static const trace_form forms[] = {
     {'c', 2, 1, {"task", "time"}, "c task time"},
 };
 
+/* A send's optional interface, nic=K, as a number field for its messages. */
+static const trace_form nic_form = {'s', 1, 0, {"nic"}, "s src dst tag bytes nic=K"};
+
+/* Interfaces a send may name: insee_message.nic is 16 bits. */
+#define TRACE_MAX_NIC 65535u
+
 /* One parsed line: form NULL for a blank or comment line. */
 typedef struct trace_line {
     const trace_form *form;
     uint64_t v[4];
+    uint16_t nic; /* a send's nic=K (0: not given, the node's turn) */
+    uint8_t copy; /* a send's copy= (INSEE_COPY_DEFAULT: not given) */
 } trace_line;
 
 static bool is_blank(char c)
@@ -93,6 +101,66 @@ static bool parse_number(const trace_form *f, unsigned field, const char *tok, s
     return true;
 }
 
+/* tok[0..n) starts with `key` and '='. */
+static bool is_option(const char *tok, size_t n, const char *key)
+{
+    size_t k = strlen(key);
+    return n > k && memcmp(tok, key, k) == 0 && tok[k] == '=';
+}
+
+/* A token after a send's bytes: nic=K or copy=zero|two, each once; false
+   with err set. */
+static bool parse_option(const char *tok, size_t n, const char *name, uint32_t line,
+                         trace_line *out, insee_error *err)
+{
+    char shown[32];
+    show(tok, n, shown);
+    if (is_option(tok, n, "nic")) {
+        uint64_t k = 0;
+        if (out->nic) {
+            insee_error_set(err, INSEE_ERR_IO, "%s:%u: nic given twice ('%s'); a send leaves "
+                            "by one interface", name, line, shown);
+            return false;
+        }
+        if (n > 4 && !parse_number(&nic_form, 0, tok + 4, n - 4, &k, name, line, err))
+            return false;
+        if (k == 0 || k > TRACE_MAX_NIC) {
+            insee_error_set(err, INSEE_ERR_IO,
+                            "%s:%u: '%s' names no interface; write nic=K with K from 1 to %u, "
+                            "the sending node's interface K (without nic=, the node's turn)",
+                            name, line, shown, TRACE_MAX_NIC);
+            return false;
+        }
+        out->nic = (uint16_t)k;
+        return true;
+    }
+    if (is_option(tok, n, "copy")) {
+        static const struct {
+            const char *text;
+            uint8_t mode;
+        } modes[] = {{"copy=zero", INSEE_COPY_ZERO}, {"copy=two", INSEE_COPY_TWO}};
+        if (out->copy != INSEE_COPY_DEFAULT) {
+            insee_error_set(err, INSEE_ERR_IO, "%s:%u: copy given twice ('%s'); a send has one "
+                            "copy mode", name, line, shown);
+            return false;
+        }
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+            if (n == strlen(modes[m].text) && memcmp(tok, modes[m].text, n) == 0) {
+                out->copy = modes[m].mode;
+                return true;
+            }
+        insee_error_set(err, INSEE_ERR_IO, "%s:%u: '%s' is not a copy mode; write copy=zero or "
+                        "copy=two", name, line, shown);
+        return false;
+    }
+    insee_error_set(err, INSEE_ERR_IO,
+                    "%s:%u: extra field '%s' after 's src dst tag bytes'; a send may end with "
+                    "nic=K (its node's interface K, from 1) and copy=zero or copy=two, one "
+                    "event per line",
+                    name, line, shown);
+    return false;
+}
+
 /* Line `line`, p[0..n) without its newline; false with err set. */
 static bool parse_line(const char *p, size_t n, const char *name, uint32_t line,
                        trace_line *out, insee_error *err)
@@ -101,6 +169,8 @@ static bool parse_line(const char *p, size_t n, const char *name, uint32_t line,
     unsigned field = 0;
     char shown[32];
     size_t i = 0;
+    out->nic = 0;
+    out->copy = INSEE_COPY_DEFAULT;
     for (;;) {
         while (i < n && is_blank(p[i]))
             i++;
@@ -121,6 +191,11 @@ static bool parse_line(const char *p, size_t n, const char *name, uint32_t line,
                                 name, line, shown);
                 return false;
             }
+            continue;
+        }
+        if (field == f->fields && f->op == 's') {
+            if (!parse_option(tok, len, name, line, out, err))
+                return false;
             continue;
         }
         if (field == f->fields) {
@@ -154,9 +229,9 @@ static void add_event(script *s, const trace_line *tl, uint32_t line)
     }
     bool send = op == 's';
     script_add(s, (uint32_t)(send ? v[0] : v[1]),
-               &(script_event){.op = send ? SCRIPT_SEND : SCRIPT_RECV,
-                               .peer = (uint32_t)(send ? v[1] : v[0]), .line = line,
-                               .tag = v[2], .bytes = v[3]});
+               &(script_event){.op = send ? SCRIPT_SEND : SCRIPT_RECV, .copy = tl->copy,
+                               .nic = tl->nic, .peer = (uint32_t)(send ? v[1] : v[0]),
+                               .line = line, .tag = v[2], .bytes = v[3]});
 }
 
 /* What the checking pass learns. */

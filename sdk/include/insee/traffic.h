@@ -40,11 +40,25 @@
  *    flow engine's priorities tell apart (INRFlow §3.1). A [background]
  *    section's `class = "io"` makes all its messages I/O whatever the
  *    plugin says.
+ *  - minor 13: nic, which of the sending node's network interfaces sends
+ *    the message: 0, the kernel's turn ([network] nics, the node's messages
+ *    in turn); k >= 1, interface k - 1, which must be below nics (the run
+ *    fails otherwise, naming the plugin and the task). A message that names
+ *    its interface leaves the turn where it was.
+ *  - minor 13: copy, INSEE_COPY_DEFAULT (0: the run's [network] copy),
+ *    INSEE_COPY_ZERO or INSEE_COPY_TWO: NSIM's per-message choice of
+ *    transfer. A two-copy message costs a copy at memory_bandwidth at each
+ *    end, so it needs that key set. Both are the packet engine's; the flow
+ *    engines, which model no node interface, ignore them.
  *  The kernel zeroes the message it hands to emit(), so a plugin built for
  *  an older minor, which writes only the fields it knows, leaves bytes and
  *  traffic_class 0. The message a plugin hands to round()'s add() is the
  *  plugin's own, as large as its minor made it: the kernel reads the fields
- *  of minor 8 only from a plugin built for minor 8 or later.
+ *  of minor 8 only from a plugin built for minor 8 or later. nic and copy
+ *  lie where the struct of minor 8 had its padding, so its size did not
+ *  change and an older plugin that copies a struct of its own over *msg
+ *  writes that padding there: the kernel reads them only from a plugin
+ *  built for minor 13 or later, in emit() too.
  */
 #ifndef INSEE_TRAFFIC_H
 #define INSEE_TRAFFIC_H
@@ -61,6 +75,13 @@ enum {
     INSEE_TRAFFIC_IO = 1,  /* I/O: storage reads and writes */
 };
 
+/* insee_message.copy and insee_program_event.copy (minor 13). */
+enum {
+    INSEE_COPY_DEFAULT = 0, /* the run's [network] copy */
+    INSEE_COPY_ZERO = 1,    /* the network interface reads the task's memory */
+    INSEE_COPY_TWO = 2,     /* through the MPI buffer: a copy at each end */
+};
+
 typedef struct insee_message {
     uint32_t dst;     /* destination task */
     uint32_t packets; /* length in packets, >= 1 */
@@ -69,10 +90,16 @@ typedef struct insee_message {
     /* minor 8 */
     uint64_t bytes;         /* length in bytes; 0: packets x the bytes of a packet */
     uint32_t traffic_class; /* INSEE_TRAFFIC_APP or INSEE_TRAFFIC_IO */
+
+    /* minor 13 */
+    uint16_t nic; /* 0: the kernel's turn; k >= 1: the sending node's interface k - 1 */
+    uint8_t copy; /* INSEE_COPY_DEFAULT, INSEE_COPY_ZERO or INSEE_COPY_TWO */
 } insee_message;
 
 /* One event of a task's program (minor 11): what `insee trace export`
-   writes as an FSIN trace line. */
+   writes as an FSIN trace line. The fields of minor 13 make the struct
+   larger: the kernel reads them only from a plugin built for minor 13 or
+   later. */
 typedef enum insee_program_op {
     INSEE_PROGRAM_SEND,    /* to `peer`, `bytes` with `tag`, eager */
     INSEE_PROGRAM_RECV,    /* from `peer`: blocks until that message has arrived */
@@ -85,6 +112,10 @@ typedef struct insee_program_event {
     uint64_t tag;    /* SEND, RECV: the matching key */
     uint64_t bytes;  /* SEND, RECV: the message's length */
     uint64_t cycles; /* COMPUTE: as this instance holds the task (scaled, if it scales) */
+
+    /* minor 13 */
+    uint16_t nic; /* SEND: as insee_message.nic */
+    uint8_t copy; /* SEND: as insee_message.copy */
 } insee_program_event;
 
 typedef struct insee_traffic_vtable {
