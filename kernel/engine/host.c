@@ -206,8 +206,9 @@ static uint32_t host_message_packets(insee_kernel *k, uint64_t bytes)
     return packets > UINT32_MAX ? UINT32_MAX : (uint32_t)packets;
 }
 
-static bool host_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
-                               uint64_t handle, uint64_t at, insee_error *err)
+static bool host_bridge_inject_with(insee_kernel *k, uint32_t src, uint32_t dst,
+                                    uint64_t bytes, uint64_t handle, uint64_t at, uint16_t nic,
+                                    uint8_t copy, insee_error *err)
 {
     if (k->kind != INSEE_KIND_BRIDGE) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED,
@@ -215,7 +216,13 @@ static bool host_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
         return false;
     }
     return insee_bridge_inject(&E(k)->wl, src, dst, bytes, host_message_packets(k, bytes), handle,
-                               at, err);
+                               at, nic, copy, err);
+}
+
+static bool host_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                               uint64_t handle, uint64_t at, insee_error *err)
+{
+    return host_bridge_inject_with(k, src, dst, bytes, handle, at, 0, INSEE_COPY_DEFAULT, err);
 }
 
 static bool host_report_figure(insee_kernel *k, const char *name, double value, const char *unit)
@@ -284,6 +291,7 @@ void insee_host_init(insee_host *host, struct insee_kernel *k)
         .topology_paths = host_topology_paths,
         .topology_path_hops = host_topology_path_hops,
         .output_used_phits = host_output_used_phits,
+        .bridge_inject_with = host_bridge_inject_with,
     };
     if (k->eng->net.routers && !k->eng->net.queues) {
         host->input_room = host->output_room = empty_room;

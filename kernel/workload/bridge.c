@@ -8,6 +8,8 @@ typedef struct bridge_rec {
     insee_bridge_msg msg;
     uint32_t packets;
     uint32_t next_free;
+    uint16_t nic; /* as insee_message's, handed on when the message leaves */
+    uint8_t copy;
 } bridge_rec;
 
 struct insee_bridge_app {
@@ -137,7 +139,8 @@ static bool bridge_emit(void *self, uint32_t task, uint64_t now, insee_rng *rng,
             b->waiting--;
             *msg = (insee_message){.dst = b->rec[r].msg.dst_node * INSEE_BRIDGE_TASKS_PER_NODE,
                                    .packets = b->rec[r].packets, .tag = r,
-                                   .bytes = b->rec[r].msg.bytes};
+                                   .bytes = b->rec[r].msg.bytes, .nic = b->rec[r].nic,
+                                   .copy = b->rec[r].copy};
         }
     }
     uint64_t due = task_due(b, task);
@@ -186,7 +189,8 @@ const insee_traffic_vtable insee_bridge_traffic = {
 };
 
 bool insee_bridge_inject(insee_workload *wl, uint32_t src, uint32_t dst, uint64_t bytes,
-                         uint32_t packets, uint64_t handle, uint64_t at, insee_error *err)
+                         uint32_t packets, uint64_t handle, uint64_t at, uint16_t nic,
+                         uint8_t copy, insee_error *err)
 {
     insee_bridge_app *b = wl->bridge;
     if (!b || !b->in_sync) {
@@ -206,11 +210,21 @@ bool insee_bridge_inject(insee_workload *wl, uint32_t src, uint32_t dst, uint64_
                         G_GUINT64_FORMAT " of this sync()", at, b->boundary);
         return false;
     }
+    /* Checked here, not when the message leaves, so that the bridge can
+       name the client that asked for it. */
+    char why[256];
+    if (!insee_workload_choices_ok(wl, nic, copy, why, sizeof why)) {
+        insee_error_set(err, INSEE_ERR_PARAM, "bridge_inject_with(): node %u sent a message %s",
+                        src, why);
+        return false;
+    }
     uint32_t r = rec_new(b);
     b->rec[r] = (bridge_rec){
         .msg = {.src_node = src, .dst_node = dst, .bytes = bytes, .handle = handle,
                 .at_cycle = at},
         .packets = packets,
+        .nic = nic,
+        .copy = copy,
     };
     insee_heap_push_seq(&b->pending[src], at, b->injections++, r);
     b->waiting++;

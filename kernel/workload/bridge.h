@@ -34,9 +34,11 @@ insee_bridge_app *insee_bridge_app_new(insee_workload *wl, uint32_t app, uint32_
                                        const char *name);
 void insee_bridge_app_free(insee_bridge_app *b);
 
-/* host->bridge_inject(), the message already cut into `packets`. */
+/* host->bridge_inject_with() (bridge_inject() with nic 0 and
+   INSEE_COPY_DEFAULT), the message already cut into `packets`. */
 bool insee_bridge_inject(insee_workload *wl, uint32_t src, uint32_t dst, uint64_t bytes,
-                         uint32_t packets, uint64_t handle, uint64_t at, insee_error *err);
+                         uint32_t packets, uint64_t handle, uint64_t at, uint16_t nic,
+                         uint8_t copy, insee_error *err);
 
 G_END_DECLS
 #endif

@@ -505,6 +505,25 @@ static uint64_t copy_cycles(const insee_workload *wl, const insee_message *msg)
     return (uint64_t)ceil((double)bytes * per_byte);
 }
 
+gboolean insee_workload_choices_ok(const insee_workload *wl, uint32_t nic, uint32_t copy,
+                                   char *why, size_t len)
+{
+    uint32_t nics = MAX(wl->env.nics, 1u);
+    if (nic > nics)
+        g_snprintf(why, len, "by network interface %u (nic = %u), but [network] nics = %u: a "
+                   "message names interface 1 to %u, or 0 for the node's turn", nic, nic, nics,
+                   nics);
+    else if (copy > INSEE_COPY_TWO)
+        g_snprintf(why, len, "with copy mode %u; a message's copy is 0 (the run's), "
+                   "INSEE_COPY_ZERO or INSEE_COPY_TWO", copy);
+    else if (copy == INSEE_COPY_TWO && wl->env.memory_cycles_per_byte <= 0)
+        g_snprintf(why, len, "as a two-copy transfer (copy = two), which copies at the memory's "
+                   "rate: set [network] memory_bandwidth");
+    else
+        return TRUE;
+    return FALSE;
+}
+
 /* The message's interface and copy mode as its plugin's minor lets the
    kernel read them, written back so that whoever reads the message later
    (the recording, delivered()) sees those; FALSE, with the run failed,
@@ -514,32 +533,14 @@ static gboolean read_choices(insee_workload *wl, const insee_app *a, uint32_t ta
 {
     uint32_t nic = insee_message_nic(msg, a->abi_minor);
     uint32_t copy = insee_message_copy(msg, a->abi_minor);
-    uint32_t nics = MAX(wl->env.nics, 1u);
     msg->nic = (uint16_t)nic;
     msg->copy = (uint8_t)copy;
-    if (nic > nics) {
-        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent task %u's message "
-                            "by network interface %u (nic = %u), but [network] nics = %u: a "
-                            "message names interface 1 to %u, or 0 for the node's turn",
-                            a->plugin, a->rep->name, task - a->first_task, nic, nic, nics,
-                            nics);
-        return FALSE;
-    }
-    if (copy > INSEE_COPY_TWO) {
-        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent task %u's message "
-                            "with copy mode %u; a message's copy is 0 (the run's), "
-                            "INSEE_COPY_ZERO or INSEE_COPY_TWO", a->plugin, a->rep->name,
-                            task - a->first_task, copy);
-        return FALSE;
-    }
-    if (copy == INSEE_COPY_TWO && wl->env.memory_cycles_per_byte <= 0) {
-        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent task %u's message "
-                            "as a two-copy transfer (copy = two), which copies at the memory's "
-                            "rate: set [network] memory_bandwidth", a->plugin, a->rep->name,
-                            task - a->first_task);
-        return FALSE;
-    }
-    return TRUE;
+    char why[256];
+    if (insee_workload_choices_ok(wl, nic, copy, why, sizeof why))
+        return TRUE;
+    insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent task %u's message %s",
+                        a->plugin, a->rep->name, task - a->first_task, why);
+    return FALSE;
 }
 
 /* A message between two tasks of one node: handed over after its phits

@@ -271,6 +271,13 @@ uint64_t insee_workload_sched_next(insee_workload *wl);
 /* After the run, once the report's measure_cycles is set: the jobs' figures
    and each application's accepted load. */
 void insee_workload_report(insee_workload *wl);
+/* Whether this run can send a message by interface choice `nic` (0: the
+   node's turn) with copy mode `copy` (insee_message's fields): TRUE, or
+   FALSE with `why` filled with what completes "... sent a message ",
+   naming the setting it breaks. Shared by traffic plugins' messages and
+   the bridge's, so both are refused alike. */
+gboolean insee_workload_choices_ok(const insee_workload *wl, uint32_t nic, uint32_t copy,
+                                   char *why, size_t len);
 /* Record the first error (printf-style), for the engine to take. */
 void insee_workload_fail(insee_workload *wl, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 

@@ -16,6 +16,7 @@
 
 struct insee_client {
     int fd;
+    uint16_t version;          /* what it announced: every frame it sends says so */
     insee_client_info info;
     uint32_t *nodes;
     size_t n_nodes;
@@ -166,7 +167,7 @@ void insee_client_close(insee_client *c)
     if (c->fd >= 0) {
         char why[64];
         wire_buf_reset(&c->out);
-        wire_put_text(&c->out, WIRE_BYE, "");
+        wire_put_text(&c->out, c->version, WIRE_BYE, "");
         if (!c->out.failed)
             wire_write_all(c->fd, c->out.data, c->out.len, 1000, NULL, why, sizeof why);
         close(c->fd);
@@ -196,6 +197,7 @@ insee_client *insee_client_connect_version(const char *address, const char *name
     }
     memcpy(c->nodes, nodes, n * sizeof *nodes);
     c->n_nodes = n;
+    c->version = version;
     c->fd = open_socket(address, err);
     if (c->fd < 0) {
         insee_client_close(c);
@@ -250,9 +252,10 @@ _Static_assert(INSEE_CLIENT_MAX_PAYLOAD == WIRE_MAX_MESSAGE_PAYLOAD,
 _Static_assert(INSEE_CLIENT_MAX_BYTES == WIRE_MAX_MESSAGE_BYTES,
                "client.h's message limit is the protocol's");
 
-bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t bytes,
-                         uint64_t timestamp, uint64_t handle, const void *payload,
-                         uint32_t payload_len, insee_client_error *err)
+bool insee_client_inject_nic(insee_client *c, uint32_t src, uint32_t dst, uint64_t bytes,
+                             uint64_t timestamp, uint64_t handle, const void *payload,
+                             uint32_t payload_len, uint16_t nic, uint8_t copy,
+                             insee_client_error *err)
 {
     if (!c->running)
         return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
@@ -281,19 +284,39 @@ bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t b
         return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
                          "a payload of %u bytes: a message carries at most %u", payload_len,
                          WIRE_MAX_MESSAGE_PAYLOAD);
-    if ((uint64_t)WIRE_SLICE_DONE_FIXED + c->out.len + WIRE_INJECTION_FIXED + payload_len >
-        WIRE_MAX_PAYLOAD)
+    if (copy > INSEE_CLIENT_COPY_TWO)
+        return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
+                         "copy mode %u: a message's copy is INSEE_CLIENT_COPY_DEFAULT, _ZERO "
+                         "or _TWO", copy);
+    /* A version-1 record has no room for them: dropping them silently
+       would simulate another transfer than the one asked for. */
+    if (c->version < 2 && (nic || copy))
+        return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
+                         "this connection speaks bridge protocol version %u, whose injections "
+                         "carry no interface (nic %u) nor copy mode (%u)", c->version, nic,
+                         copy);
+    if ((uint64_t)WIRE_SLICE_DONE_FIXED + c->out.len + wire_injection_fixed(c->version) +
+            payload_len > WIRE_MAX_PAYLOAD)
         return set_error(err, INSEE_CLIENT_ERR_ARGUMENT,
                          "this slice's injections would exceed the %u bytes a frame may carry; "
                          "end the slice sooner", WIRE_MAX_PAYLOAD);
-    wire_put_injection(&c->out, &(wire_injection){.src = src, .dst = dst, .bytes = bytes,
-                                                  .timestamp = timestamp, .handle = handle,
-                                                  .payload_len = payload_len,
-                                                  .payload = payload});
+    wire_put_injection(&c->out, c->version,
+                       &(wire_injection){.src = src, .dst = dst, .bytes = bytes,
+                                         .timestamp = timestamp, .handle = handle, .nic = nic,
+                                         .copy = copy, .payload_len = payload_len,
+                                         .payload = payload});
     if (c->out.failed)
         return set_error(err, INSEE_CLIENT_ERR_NOMEM, "out of memory for an injection");
     c->injections++;
     return true;
+}
+
+bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t bytes,
+                         uint64_t timestamp, uint64_t handle, const void *payload,
+                         uint32_t payload_len, insee_client_error *err)
+{
+    return insee_client_inject_nic(c, src, dst, bytes, timestamp, handle, payload, payload_len,
+                                   0, INSEE_CLIENT_COPY_DEFAULT, err);
 }
 
 /* Read the `count` DELIVER frames that follow a SLICE_GO. */
@@ -341,7 +364,7 @@ bool insee_client_end_slice(insee_client *c, insee_client_slice *slice,
     if (c->running) {
         wire_buf body = c->out;
         c->out = (wire_buf){0};
-        size_t start = wire_begin_slice_done(&c->out, c->slice.index);
+        size_t start = wire_begin_slice_done(&c->out, c->version, c->slice.index);
         wire_put_bytes(&c->out, body.data, body.len);
         wire_end_slice_done(&c->out, start, c->injections);
         wire_buf_free(&body);

@@ -136,10 +136,10 @@ void wire_put_hello(wire_buf *b, uint16_t version, const char *name, const uint3
     wire_end(b, start);
 }
 
-void wire_put_welcome(wire_buf *b, const wire_welcome *w)
+void wire_put_welcome(wire_buf *b, uint16_t version, const wire_welcome *w)
 {
     size_t start = b->len;
-    wire_begin(b, WIRE_WELCOME, WIRE_VERSION);
+    wire_begin(b, WIRE_WELCOME, version);
     wire_put_u32(b, w->client_units);
     wire_put_u32(b, w->network_cycles);
     wire_put_u32(b, w->model);
@@ -147,18 +147,18 @@ void wire_put_welcome(wire_buf *b, const wire_welcome *w)
     wire_end(b, start);
 }
 
-void wire_put_text(wire_buf *b, wire_type type, const char *text)
+void wire_put_text(wire_buf *b, uint16_t version, wire_type type, const char *text)
 {
     size_t start = b->len;
-    wire_begin(b, type, WIRE_VERSION);
+    wire_begin(b, type, version);
     wire_put_bytes(b, text, strlen(text));
     wire_end(b, start);
 }
 
-void wire_put_slice_go(wire_buf *b, const wire_slice *s)
+void wire_put_slice_go(wire_buf *b, uint16_t version, const wire_slice *s)
 {
     size_t start = b->len;
-    wire_begin(b, WIRE_SLICE_GO, WIRE_VERSION);
+    wire_begin(b, WIRE_SLICE_GO, version);
     wire_put_u64(b, s->index);
     wire_put_u64(b, s->start_cycle);
     wire_put_u64(b, s->end_cycle);
@@ -168,22 +168,32 @@ void wire_put_slice_go(wire_buf *b, const wire_slice *s)
     wire_end(b, start);
 }
 
-size_t wire_begin_slice_done(wire_buf *b, uint64_t index)
+size_t wire_begin_slice_done(wire_buf *b, uint16_t version, uint64_t index)
 {
     size_t start = b->len;
-    wire_begin(b, WIRE_SLICE_DONE, WIRE_VERSION);
+    wire_begin(b, WIRE_SLICE_DONE, version);
     wire_put_u64(b, index);
     wire_put_u32(b, 0);
     return start;
 }
 
-void wire_put_injection(wire_buf *b, const wire_injection *in)
+size_t wire_injection_fixed(uint16_t version)
+{
+    return version >= 2 ? WIRE_INJECTION_FIXED_V2 : WIRE_INJECTION_FIXED;
+}
+
+void wire_put_injection(wire_buf *b, uint16_t version, const wire_injection *in)
 {
     wire_put_u32(b, in->src);
     wire_put_u32(b, in->dst);
     wire_put_u64(b, in->bytes);
     wire_put_u64(b, in->timestamp);
     wire_put_u64(b, in->handle);
+    if (version >= 2) {
+        wire_put_u16(b, in->nic);
+        uint8_t copy_reserved[2] = {in->copy, 0};
+        wire_put_bytes(b, copy_reserved, sizeof copy_reserved);
+    }
     wire_put_u32(b, in->payload_len);
     wire_put_bytes(b, in->payload, in->payload_len);
 }
@@ -197,10 +207,10 @@ void wire_end_slice_done(wire_buf *b, size_t frame_start, uint32_t count)
     wire_end(b, frame_start);
 }
 
-void wire_put_delivery(wire_buf *b, const wire_delivery *d)
+void wire_put_delivery(wire_buf *b, uint16_t version, const wire_delivery *d)
 {
     size_t start = b->len;
-    wire_begin(b, WIRE_DELIVER, WIRE_VERSION);
+    wire_begin(b, WIRE_DELIVER, version);
     wire_put_u32(b, d->src);
     wire_put_u32(b, d->dst);
     wire_put_u64(b, d->bytes);
@@ -298,8 +308,8 @@ bool wire_parse_delivery(const uint8_t *p, size_t n, wire_delivery *out, char *w
     return whole(&r, "DELIVER", why, len);
 }
 
-bool wire_parse_slice_done(const uint8_t *p, size_t n, uint64_t *index, uint32_t *count,
-                           wire_reader *r, char *why, size_t len)
+bool wire_parse_slice_done(const uint8_t *p, size_t n, uint16_t version, uint64_t *index,
+                           uint32_t *count, wire_reader *r, char *why, size_t len)
 {
     *r = (wire_reader){.p = p, .len = n};
     *index = wire_u64(r);
@@ -307,23 +317,36 @@ bool wire_parse_slice_done(const uint8_t *p, size_t n, uint64_t *index, uint32_t
     if (r->bad)
         return fail(why, len, "SLICE_DONE frame shorter than its fields");
     /* Each injection takes at least its fixed fields: a count beyond that is a lie. */
-    if (*count > (r->len - r->off) / WIRE_INJECTION_FIXED)
+    if (*count > (r->len - r->off) / wire_injection_fixed(version))
         return fail(why, len, "SLICE_DONE frame announcing %u injections in %zu bytes", *count,
                     r->len - r->off);
     return true;
 }
 
-bool wire_next_injection(wire_reader *r, wire_injection *out, char *why, size_t len)
+bool wire_next_injection(wire_reader *r, uint16_t version, wire_injection *out, char *why,
+                         size_t len)
 {
     out->src = wire_u32(r);
     out->dst = wire_u32(r);
     out->bytes = wire_u64(r);
     out->timestamp = wire_u64(r);
     out->handle = wire_u64(r);
+    out->nic = 0;
+    out->copy = 0;
+    uint8_t reserved = 0;
+    if (version >= 2) {
+        out->nic = wire_u16(r);
+        out->copy = (uint8_t)get_le(r, 1);
+        reserved = (uint8_t)get_le(r, 1);
+    }
     out->payload_len = wire_u32(r);
     out->payload = get_bytes(r, out->payload_len);
     if (r->bad)
         return fail(why, len, "SLICE_DONE frame shorter than its injections");
+    /* Refused rather than ignored, so that a later version may give it a
+       meaning without old servers silently dropping it. */
+    if (reserved)
+        return fail(why, len, "an injection's reserved byte is %u; it must be 0", reserved);
     return true;
 }
 

@@ -17,11 +17,13 @@
 #include <stdint.h>
 
 #define WIRE_MAGIC 0x42455349u /* "ISEB" on the wire */
-#define WIRE_VERSION 1u
+#define WIRE_VERSION 2u     /* what libinsee-client speaks */
+#define WIRE_VERSION_MIN 1u /* the oldest the server still serves */
 #define WIRE_HEADER_BYTES 12u
 #define WIRE_MAX_PAYLOAD (16u << 20)
 #define WIRE_SLICE_DONE_FIXED 12u /* index, count */
-#define WIRE_INJECTION_FIXED 36u  /* before an injection's payload */
+#define WIRE_INJECTION_FIXED 36u  /* before an injection's payload, version 1 */
+#define WIRE_INJECTION_FIXED_V2 40u /* version 2: nic, copy and a reserved byte more */
 #define WIRE_DELIVERY_FIXED 52u   /* a DELIVER frame before its payload */
 /* The largest message payload: one that still fits its DELIVER frame. */
 #define WIRE_MAX_MESSAGE_PAYLOAD (WIRE_MAX_PAYLOAD - WIRE_DELIVERY_FIXED)
@@ -84,6 +86,8 @@ typedef struct wire_slice {
 typedef struct wire_injection {
     uint32_t src, dst;
     uint64_t bytes, timestamp, handle;
+    uint16_t nic; /* version 2: as insee_message.nic (version 1 reads 0) */
+    uint8_t copy; /* version 2: as insee_message.copy (version 1 reads 0) */
     uint32_t payload_len;
     const uint8_t *payload; /* into the frame */
 } wire_injection;
@@ -112,15 +116,22 @@ uint64_t wire_u64(wire_reader *r);
 /* Frames' payloads. */
 void wire_put_hello(wire_buf *b, uint16_t version, const char *name, const uint32_t *nodes,
                     uint32_t n);
-void wire_put_welcome(wire_buf *b, const wire_welcome *w);
-void wire_put_text(wire_buf *b, wire_type type, const char *text); /* REFUSE, BYE */
-void wire_put_slice_go(wire_buf *b, const wire_slice *s);
+/* Each frame goes out headed by `version`, the one the connection speaks:
+   a server answers a version-1 client in version 1. */
+void wire_put_welcome(wire_buf *b, uint16_t version, const wire_welcome *w);
+void wire_put_text(wire_buf *b, uint16_t version, wire_type type,
+                   const char *text); /* REFUSE, BYE */
+void wire_put_slice_go(wire_buf *b, uint16_t version, const wire_slice *s);
 /* SLICE_DONE: the header and index; each injection appended with
-   wire_put_injection(), then wire_end_slice_done() writes the count. */
-size_t wire_begin_slice_done(wire_buf *b, uint64_t index);
-void wire_put_injection(wire_buf *b, const wire_injection *in);
+   wire_put_injection() in the same version (version 1 drops nic and
+   copy: its caller refuses a message that sets them), then
+   wire_end_slice_done() writes the count. */
+size_t wire_begin_slice_done(wire_buf *b, uint16_t version, uint64_t index);
+void wire_put_injection(wire_buf *b, uint16_t version, const wire_injection *in);
 void wire_end_slice_done(wire_buf *b, size_t frame_start, uint32_t count);
-void wire_put_delivery(wire_buf *b, const wire_delivery *d);
+void wire_put_delivery(wire_buf *b, uint16_t version, const wire_delivery *d);
+/* The fixed bytes of one injection in `version`. */
+size_t wire_injection_fixed(uint16_t version);
 
 /* Parsing: true, or false with `why` (a sentence) filled. */
 bool wire_parse_header(const uint8_t *h, wire_header *out, char *why, size_t len);
@@ -128,11 +139,13 @@ bool wire_parse_hello(const uint8_t *p, size_t n, wire_hello *out, char *why, si
 bool wire_parse_welcome(const uint8_t *p, size_t n, wire_welcome *out, char *why, size_t len);
 bool wire_parse_slice_go(const uint8_t *p, size_t n, wire_slice *out, char *why, size_t len);
 bool wire_parse_delivery(const uint8_t *p, size_t n, wire_delivery *out, char *why, size_t len);
-/* SLICE_DONE: its index and count, then the injections one by one; *r is
-   left at the first. */
-bool wire_parse_slice_done(const uint8_t *p, size_t n, uint64_t *index, uint32_t *count,
-                           wire_reader *r, char *why, size_t len);
-bool wire_next_injection(wire_reader *r, wire_injection *out, char *why, size_t len);
+/* SLICE_DONE of a `version` frame: its index and count, then the
+   injections one by one in that version's layout; *r is left at the
+   first. A version-2 injection whose reserved byte is not 0 is refused. */
+bool wire_parse_slice_done(const uint8_t *p, size_t n, uint16_t version, uint64_t *index,
+                           uint32_t *count, wire_reader *r, char *why, size_t len);
+bool wire_next_injection(wire_reader *r, uint16_t version, wire_injection *out, char *why,
+                         size_t len);
 
 /* What stops a wait early: stop(data) is asked before each poll() and
    whenever one returns, and poll() waits at most WIRE_CANCEL_POLL_MS at a

@@ -198,10 +198,14 @@ static uint32_t mock_message_packets(insee_kernel *k, uint64_t bytes)
     return packets == 0 ? 1 : packets > UINT32_MAX ? UINT32_MAX : (uint32_t)packets;
 }
 
-/* The kernel's rules for a bridge's injection (kernel/workload/bridge.c). */
-static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
-                               uint64_t handle, uint64_t at, insee_error *err)
+/* The kernel's rules for a bridge's injection (kernel/workload/bridge.c),
+   but for the interface, which the mock cannot check: it has no [network]
+   nics. */
+static bool mock_bridge_inject_with(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                                    uint64_t handle, uint64_t at, uint16_t nic, uint8_t copy,
+                                    insee_error *err)
 {
+    (void)nic;
     conform_mock *m = mock_of(k);
     if (!m->bridge_msgs) {
         insee_error_set(err, INSEE_ERR_UNSUPPORTED, "bridge_inject(): not a bridge's host");
@@ -210,6 +214,7 @@ static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
     const char *why = !m->bridge_in_sync                               ? "outside sync()"
                       : src >= m->shape.tasks || dst >= m->shape.tasks ? "a node out of range"
                       : at < m->bridge_boundary                        ? "a cycle before the boundary"
+                      : copy > INSEE_COPY_TWO                          ? "a copy mode out of range"
                                                                        : NULL;
     if (why) {
         if (!m->bridge_refused->len)
@@ -223,6 +228,12 @@ static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
                             .at_cycle = at};
     g_array_append_val(m->bridge_msgs, msg);
     return true;
+}
+
+static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                               uint64_t handle, uint64_t at, insee_error *err)
+{
+    return mock_bridge_inject_with(k, src, dst, bytes, handle, at, 0, INSEE_COPY_DEFAULT, err);
 }
 
 /* The kernel's rules (kernel/engine/host.c); the figure itself goes
@@ -311,6 +322,7 @@ void conform_mock_init(conform_mock *m, const conform_topo *topo)
     m->host.output_free_phits = mock_output_free_phits;
     m->host.message_packets = mock_message_packets;
     m->host.bridge_inject = mock_bridge_inject;
+    m->host.bridge_inject_with = mock_bridge_inject_with;
     m->host.report_figure = mock_report_figure;
     m->host.stop_requested = mock_stop_requested;
     m->host.topology_paths = mock_topology_paths;

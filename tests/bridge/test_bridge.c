@@ -491,7 +491,7 @@ static void peer_wrong_version(const char *address, uint32_t lo, uint32_t hi, FI
 {
     (void)hi;
     insee_client_error err = {0};
-    insee_client *c = insee_client_connect_version(address, "future", &lo, 1, 2, &err);
+    insee_client *c = insee_client_connect_version(address, "future", &lo, 1, 3, &err);
     fprintf(out, "%d %s\n", err.code, c ? "welcomed" : err.message);
     insee_client_close(c);
 }
@@ -500,7 +500,8 @@ Test(bridge, wrong_version_refused_naming_both)
 {
     char *outs[1];
     char *msg = run_failing("", peer_wrong_version, 1, outs);
-    cr_assert(strstr(outs[0], "version 2") && strstr(outs[0], "version 1"), "%s", outs[0]);
+    cr_assert(strstr(outs[0], "version 3") && strstr(outs[0], "versions 1 to 2"), "%s",
+              outs[0]);
     cr_assert_eq(atoi(outs[0]), INSEE_CLIENT_ERR_REFUSED, "%s", outs[0]);
     cr_assert(strstr(msg, "only 0 of the 1 clients"), "%s", msg);
     g_free(outs[0]);

@@ -2,7 +2,8 @@
  * what the sync-server reads from its clients and libinsee-client from the
  * server): the bytes arrive on a socket as a client would send them, are read
  * frame by frame with wire_read_frame(), and every frame is parsed by its
- * type, node ids and injections included. Whatever the bytes, each frame is
+ * type, node ids and injections included (in the layout of the version
+ * the frame's header names: 1, or 2 with nic and copy). Whatever the bytes, each frame is
  * accepted or refused with a reason, never a crash, an out-of-bounds read or a
  * leak; an accepted frame's fields lie inside it. Built as a libFuzzer
  * target with -DINSEE_FUZZ=ON (clang); always built as a replay driver that
@@ -39,10 +40,11 @@ static void parse(const wire_header *h, const uint8_t *p)
         uint32_t count;
         wire_reader r;
         wire_injection in;
-        if (!wire_parse_slice_done(p, h->length, &index, &count, &r, why, sizeof why))
+        if (!wire_parse_slice_done(p, h->length, h->version, &index, &count, &r, why,
+                                   sizeof why))
             return;
         for (uint32_t i = 0; i < count; i++) {
-            if (!wire_next_injection(&r, &in, why, sizeof why))
+            if (!wire_next_injection(&r, h->version, &in, why, sizeof why))
                 return;
             if (r.off > r.len || (in.payload_len && in.payload + in.payload_len > p + h->length))
                 abort();

@@ -99,9 +99,14 @@ static void mock_wake_task(insee_kernel *k, uint32_t task, uint64_t at)
         k->wake_at[task] = at;
 }
 
-static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
-                               uint64_t handle, uint64_t at, insee_error *err)
+/* The mock keeps no nic or copy: the sync-server's tests read them from
+   the runs of tests/bridge. */
+static bool mock_bridge_inject_with(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                                    uint64_t handle, uint64_t at, uint16_t nic, uint8_t copy,
+                                    insee_error *err)
 {
+    (void)nic;
+    (void)copy;
     if (!k->injected || k->n_injected == k->max_injected || src >= k->shape.tasks ||
         dst >= k->shape.tasks) {
         insee_error_set(err, INSEE_ERR_PARAM, "mock bridge_inject(): refused");
@@ -111,6 +116,12 @@ static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint
                                                       .bytes = bytes, .handle = handle,
                                                       .at_cycle = at};
     return true;
+}
+
+static bool mock_bridge_inject(insee_kernel *k, uint32_t src, uint32_t dst, uint64_t bytes,
+                               uint64_t handle, uint64_t at, insee_error *err)
+{
+    return mock_bridge_inject_with(k, src, dst, bytes, handle, at, 0, 0, err);
 }
 
 insee_host mock_host(insee_kernel *k)
@@ -133,6 +144,7 @@ insee_host mock_host(insee_kernel *k)
         .message_packets = mock_message_packets,
         .wake_task = mock_wake_task,
         .bridge_inject = mock_bridge_inject,
+        .bridge_inject_with = mock_bridge_inject_with,
     };
 }
 

@@ -76,6 +76,7 @@ typedef enum client_state { C_LIVE, C_DONE, C_GONE } client_state;
 
 typedef struct client {
     int fd;
+    uint16_t version;   /* the protocol version it spoke in its HELLO, which it is answered in */
     char label[384];    /* "client 'name' (nodes 0, 1, 2)" for messages, the name escaped */
     client_state state;
     uint32_t first, last, count; /* its pending deliveries: a list of msg_rec */
@@ -401,7 +402,7 @@ static void farewell(server *s, const char *why)
             continue;
         char ignored[64];
         wire_buf_reset(&s->out);
-        wire_put_text(&s->out, WIRE_BYE, why);
+        wire_put_text(&s->out, c->version, WIRE_BYE, why);
         if (!s->out.failed)
             wire_write_all(c->fd, s->out.data, s->out.len, 100, NULL, ignored, sizeof ignored);
         c->state = C_DONE;
@@ -443,11 +444,13 @@ static bool fail(server *s, insee_error *err, const char *fmt, ...)
     return false;
 }
 
-static void refuse(server *s, int fd, const char *why)
+/* Refuse a connection in `version`: the one its HELLO spoke when this
+   server speaks it too, so that the client can read why. */
+static void refuse(server *s, int fd, uint16_t version, const char *why)
 {
     char ignored[64];
     wire_buf_reset(&s->out);
-    wire_put_text(&s->out, WIRE_REFUSE, why);
+    wire_put_text(&s->out, version, WIRE_REFUSE, why);
     if (!s->out.failed)
         wire_write_all(fd, s->out.data, s->out.len, s->timeout_ms, &s->cancel, ignored,
                        sizeof ignored);
@@ -505,9 +508,10 @@ static void admit(server *s, int fd, const wire_header *h, const uint8_t *p)
     client *c = &s->clients[s->n_clients];
     int32_t who = (int32_t)s->n_clients;
     bool ok = false;
-    if (h->version != WIRE_VERSION)
+    bool known = h->version >= WIRE_VERSION_MIN && h->version <= WIRE_VERSION;
+    if (!known)
         snprintf(why, sizeof why, "this client speaks bridge protocol version %u; this server "
-                 "speaks version %u", h->version, WIRE_VERSION);
+                 "speaks versions %u to %u", h->version, WIRE_VERSION_MIN, WIRE_VERSION);
     else if (h->type != WIRE_HELLO)
         snprintf(why, sizeof why, "the first frame must be HELLO, not %s",
                  wire_type_name(h->type));
@@ -515,11 +519,11 @@ static void admit(server *s, int fd, const wire_header *h, const uint8_t *p)
         ok = wire_parse_hello(p, h->length, &hello, why, sizeof why) &&
              claim(s, who, &hello, c->label, sizeof c->label, why, sizeof why);
     if (!ok) {
-        refuse(s, fd, why);
+        refuse(s, fd, known ? h->version : WIRE_VERSION, why);
         return;
     }
     wire_buf_reset(&s->out);
-    wire_put_welcome(&s->out, &(wire_welcome){.client_units = (uint32_t)s->S,
+    wire_put_welcome(&s->out, h->version, &(wire_welcome){.client_units = (uint32_t)s->S,
                                               .network_cycles = (uint32_t)s->F,
                                               .model = (uint32_t)s->model, .nodes = s->nodes});
     if (s->out.failed || wire_write_all(fd, s->out.data, s->out.len, s->timeout_ms, &s->cancel,
@@ -529,6 +533,7 @@ static void admit(server *s, int fd, const wire_header *h, const uint8_t *p)
         return;
     }
     c->fd = fd;
+    c->version = h->version;
     c->state = C_LIVE;
     c->first = c->last = NO_MSG;
     s->n_clients++;
@@ -575,7 +580,7 @@ static void pending_read(server *s, pending *p, uint32_t *n, uint32_t i)
     if (rc == 0) {
         admit(s, fd, &h, payload);
     } else if (rc == 3) {
-        refuse(s, fd, why);
+        refuse(s, fd, WIRE_VERSION, why);
     } else {
         log_no_hello(s, why);
         close(fd);
@@ -711,13 +716,13 @@ static bool release(server *s, uint64_t k, uint64_t now, insee_error *err)
         if (c->state != C_LIVE)
             continue;
         wire_buf_reset(&s->out);
-        wire_put_slice_go(&s->out, &(wire_slice){.index = k, .start_cycle = now,
+        wire_put_slice_go(&s->out, c->version, &(wire_slice){.index = k, .start_cycle = now,
                                                  .end_cycle = now + s->F, .start_unit = k * s->S,
                                                  .end_unit = (k + 1) * s->S,
                                                  .deliveries = c->count});
         for (uint32_t m = c->first; m != NO_MSG; m = s->msg[m].next) {
             const msg_rec *r = &s->msg[m];
-            wire_put_delivery(&s->out, &(wire_delivery){
+            wire_put_delivery(&s->out, c->version, &(wire_delivery){
                 .src = r->src, .dst = r->dst, .bytes = r->bytes, .handle = r->handle,
                 .timestamp = r->timestamp, .injected_cycle = r->injected,
                 .arrival_cycle = r->arrival, .payload_len = r->payload_len,
@@ -808,7 +813,20 @@ static bool inject(server *s, int32_t who, uint64_t j, uint64_t now, const wire_
                           .handle = in->handle, .timestamp = in->timestamp, .injected = at,
                           .payload = copy, .payload_len = in->payload_len, .next = NO_MSG};
     insee_error e = {0};
-    if (!s->host->bridge_inject(s->host->kernel, in->src, in->dst, in->bytes, m, at, &e)) {
+    /* A kernel before 1.13 has no per-message choice: a client that made
+       one is refused rather than simulated as another transfer. */
+    bool with = INSEE_HOST_HAS(s->host, bridge_inject_with);
+    if (!with && (in->nic || in->copy)) {
+        msg_free(s, m);
+        return fail(s, err, "%s chose network interface %u and copy mode %u for a message, "
+                    "but this kernel (ABI 1.%u) cannot take a per-message choice (ABI 1.13 "
+                    "needed)", c->label, in->nic, in->copy, s->host->abi_minor);
+    }
+    bool ok = with ? s->host->bridge_inject_with(s->host->kernel, in->src, in->dst, in->bytes, m,
+                                                 at, in->nic, in->copy, &e)
+                   : s->host->bridge_inject(s->host->kernel, in->src, in->dst, in->bytes, m,
+                                            at, &e);
+    if (!ok) {
         msg_free(s, m);
         return fail(s, err, "%s: %s", c->label, e.message);
     }
@@ -852,7 +870,7 @@ static bool collect(server *s, uint64_t j, uint64_t now, insee_error *err)
         } else if (h.type == WIRE_BYE) {
             c->state = C_DONE;
             drop_pending(s, c);
-        } else if (h.version != WIRE_VERSION || h.type != WIRE_SLICE_DONE) {
+        } else if (h.version != c->version || h.type != WIRE_SLICE_DONE) {
             ok = fail(s, err, "%s sent a %s frame (version %u) where SLICE_DONE or BYE of "
                       "slice %llu was due", c->label, wire_type_name(h.type), h.version,
                       (unsigned long long)j);
@@ -861,14 +879,14 @@ static bool collect(server *s, uint64_t j, uint64_t now, insee_error *err)
             uint32_t count;
             wire_reader r;
             wire_injection in;
-            ok = wire_parse_slice_done(p, h.length, &index, &count, &r, why, sizeof why);
+            ok = wire_parse_slice_done(p, h.length, c->version, &index, &count, &r, why, sizeof why);
             if (ok && index != j)
                 ok = fail(s, err, "%s ended slice %llu while slice %llu was running", c->label,
                           (unsigned long long)index, (unsigned long long)j);
             else if (!ok)
                 ok = fail(s, err, "%s sent a malformed frame: %s", c->label, why);
             for (uint32_t n = 0; ok && n < count; n++) {
-                ok = wire_next_injection(&r, &in, why, sizeof why);
+                ok = wire_next_injection(&r, c->version, &in, why, sizeof why);
                 if (!ok)
                     ok = fail(s, err, "%s sent a malformed frame: %s", c->label, why);
                 else

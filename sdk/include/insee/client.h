@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-#define INSEE_CLIENT_PROTOCOL 1u /* the wire protocol version this library speaks */
+#define INSEE_CLIENT_PROTOCOL 2u /* the wire protocol version this library speaks */
 
 #ifndef INSEE_CLIENT_API
 #define INSEE_CLIENT_API
@@ -124,11 +124,36 @@ INSEE_CLIENT_API const insee_client_info *insee_client_get_info(const insee_clie
    `bytes` long (at most INSEE_CLIENT_MAX_BYTES), sent at client time
    `timestamp` (inside the current slice). `handle` and the optional payload (copied) come back with the delivery.
    A payload holds at most INSEE_CLIENT_MAX_PAYLOAD bytes, and one
-   slice's injections together at most 16 MiB (36 bytes each besides its
+   slice's injections together at most 16 MiB (40 bytes each besides its
    payload): beyond, the call fails and the slice should end sooner. */
 INSEE_CLIENT_API bool insee_client_inject(insee_client *c, uint32_t src, uint32_t dst, uint64_t bytes,
                          uint64_t timestamp, uint64_t handle, const void *payload,
                          uint32_t payload_len, insee_client_error *err);
+
+/* A message's copy mode (insee_client_inject_nic()), as the kernel's
+   insee_message.copy: the run's [network] copy, zero-copy (the interface
+   reads the sender's memory), or two-copy (through a buffer: a copy at
+   [network] memory_bandwidth at each end, which the run must set). */
+enum {
+    INSEE_CLIENT_COPY_DEFAULT = 0,
+    INSEE_CLIENT_COPY_ZERO = 1,
+    INSEE_CLIENT_COPY_TWO = 2,
+};
+
+/* As insee_client_inject(), choosing how the sending node sends it, as
+   NSIM lets an MPI program choose per message: `nic` 0 takes the node's
+   interfaces in turn, k >= 1 its interface k - 1 (at most [network] nics:
+   the server refuses a higher one and ends the run); `copy` one of
+   INSEE_CLIENT_COPY_*. Needs protocol version 2: on a connection that
+   announced version 1 (insee_client_connect_version()) only nic 0 and the
+   default copy are accepted. insee_client_inject() is this with 0 and
+   INSEE_CLIENT_COPY_DEFAULT. Each injection takes 40 bytes of its slice's
+   16 MiB besides its payload (36 in version 1). */
+INSEE_CLIENT_API bool insee_client_inject_nic(insee_client *c, uint32_t src, uint32_t dst,
+                                              uint64_t bytes, uint64_t timestamp,
+                                              uint64_t handle, const void *payload,
+                                              uint32_t payload_len, uint16_t nic, uint8_t copy,
+                                              insee_client_error *err);
 
 /* End the current slice (none before the first call) and wait for the next:
    *slice filled, *deliveries pointing to *n deliveries that stay valid

@@ -234,6 +234,15 @@ typedef struct insee_host {
        for a port out of range, an unplugged port, and on the flow engines'
        empty network. */
     uint32_t (*output_used_phits)(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc);
+    /* bridge_inject() with the message's own choice of transfer, as a
+       traffic plugin's insee_message makes it: `nic` 0 the node's turn,
+       k >= 1 its interface k - 1 (at most [network] nics); `copy`
+       INSEE_COPY_DEFAULT, INSEE_COPY_ZERO or INSEE_COPY_TWO (this one
+       needs [network] memory_bandwidth). false with err filled when either
+       is out of range, as well as for what bridge_inject() refuses. */
+    bool (*bridge_inject_with)(insee_kernel *k, uint32_t src_node, uint32_t dst_node,
+                               uint64_t bytes, uint64_t handle, uint64_t at_cycle, uint16_t nic,
+                               uint8_t copy, insee_error *err);
 } insee_host;
 
 /* Keep, of the hops minimal_hops() listed, the first of each dimension (on a
