@@ -45,9 +45,15 @@ typedef struct plan_msg {
     uint64_t bytes, timestamp;
 } plan_msg;
 static plan_msg plan[64];
+/* Message i's choices for insee_client_inject_nic(): 0 and 0 are
+   insee_client_inject()'s. */
+static uint16_t plan_nic[64];
+static uint8_t plan_copy[64];
 static uint32_t n_plan;
 /* The nodes the bridge serves ([bridge] nodes), shared by the clients. */
 static uint32_t served = NODES;
+/* The protocol version peer_plan() announces. */
+static uint16_t peer_version = INSEE_CLIENT_PROTOCOL;
 
 /* What a client recorded of one delivery. */
 typedef struct got {
@@ -78,7 +84,7 @@ static void peer_plan(const char *address, uint32_t lo, uint32_t hi, FILE *out)
     char name[32];
     snprintf(name, sizeof name, "peer%u", lo);
     insee_client_error err = {0};
-    insee_client *c = insee_client_connect(address, name, nodes, n, &err);
+    insee_client *c = insee_client_connect_version(address, name, nodes, n, peer_version, &err);
     if (!c) {
         fprintf(out, "E %s\n", err.message);
         return;
@@ -104,8 +110,8 @@ static void peer_plan(const char *address, uint32_t lo, uint32_t hi, FILE *out)
                 continue;
             char payload[16];
             int len = snprintf(payload, sizeof payload, "m%u", i);
-            if (!insee_client_inject(c, m->src, m->dst, m->bytes, m->timestamp, i, payload,
-                                     (uint32_t)len, &err))
+            if (!insee_client_inject_nic(c, m->src, m->dst, m->bytes, m->timestamp, i, payload,
+                                         (uint32_t)len, plan_nic[i], plan_copy[i], &err))
                 fprintf(out, "E %s\n", err.message);
             sent++;
         }
@@ -927,17 +933,19 @@ Test(bridge, trickling_peer_does_not_hold_the_server)
     g_free(log);
 }
 
-/* What peer_raw() sends after its HELLO; set before the fork. */
+/* What peer_raw() sends after its HELLO, and the version of both; set
+   before the fork. */
 static uint8_t raw_after[128];
 static size_t raw_after_len;
+static uint16_t raw_version = 1;
 
 /* Without the library: a valid HELLO for node 0 (name "g"), then
    raw_after where SLICE_DONE is due; waits for the server to hang up. */
 static void peer_raw(const char *address, G_GNUC_UNUSED uint32_t lo, G_GNUC_UNUSED uint32_t hi,
                      G_GNUC_UNUSED FILE *out)
 {
-    static const uint8_t hello[] = {0x49, 0x53, 0x45, 0x42, 1, 0, 1, 0, 11, 0, 0, 0,
-                                    1, 0, 'g', 1, 0, 0, 0, 0, 0, 0, 0};
+    uint8_t hello[] = {0x49, 0x53, 0x45, 0x42, (uint8_t)raw_version, 0, 1, 0, 11, 0, 0, 0,
+                       1, 0, 'g', 1, 0, 0, 0, 0, 0, 0, 0};
     int fd = raw_connect(address);
     if (fd >= 0 && send(fd, hello, sizeof hello, MSG_NOSIGNAL) == sizeof hello &&
         send(fd, raw_after, raw_after_len, MSG_NOSIGNAL) == (ssize_t)raw_after_len) {
@@ -960,7 +968,7 @@ static void raw_put(uint64_t v, int bytes)
 static void raw_header(uint16_t type, uint32_t length)
 {
     raw_put(0x42455349u, 4);
-    raw_put(1, 2);
+    raw_put(raw_version, 2);
     raw_put(type, 2);
     raw_put(length, 4);
 }
@@ -1308,4 +1316,172 @@ Test(bridge, sigint_while_a_slice_waits_exits_130)
     g_free(bridge);
     g_free(address);
     g_free(sock);
+}
+
+/* Bridge protocol version 1, what clients built before version 2 speak:
+   served as before, its injections the node's turn and the run's copy,
+   with the exact timing of lockstep_four_clients_exact_timing. */
+Test(bridge, version_1_client_keeps_its_timing)
+{
+    const uint64_t S = 1000, F = 100;
+    plan_tornado(S, F);
+    peer_version = 1;
+    char *keys = ratio_keys(S, F, "lockstep");
+    got g[64];
+    char *log = run_plan(keys, 2, g);
+    for (uint32_t h = 0; h < n_plan; h++)
+        check_timing(g, h, plan[h].timestamp * F / S, F);
+    g_free(log);
+    g_free(keys);
+}
+
+/* The latest of the deliveries' arrivals. */
+static uint64_t last_arrival(const got *g)
+{
+    uint64_t last = 0;
+    for (uint32_t h = 0; h < n_plan; h++)
+        last = g[h].arrival > last ? g[h].arrival : last;
+    return last;
+}
+
+/* Node 0 sends four one-packet messages to its four neighbours at client
+   time 0, each choosing interface `nic` (0: the node's turn), over node
+   links of a phit every 4 cycles and four interfaces: the last arrival. */
+static uint64_t four_by_nic(uint16_t nic)
+{
+    static const uint32_t to[] = {1, 4, 3, 12};
+    n_plan = 0;
+    for (uint32_t i = 0; i < 4; i++) {
+        plan_nic[n_plan] = nic;
+        plan[n_plan++] = (plan_msg){0, to[i], 64, 0};
+    }
+    char *keys = g_strdup_printf("client_units = 1000\nnetwork_cycles = 100\n"
+                                 "[network]\nnode_phit_cycles = 4\nnics = 4\n");
+    got g[4];
+    char *log = run_plan(keys, 1, g);
+    g_free(log);
+    g_free(keys);
+    return last_arrival(g);
+}
+
+/* NSIM's LMGEN_Isend SrcNIC through the bridge: four messages left to the
+   node's turn leave side by side, one interface each; all naming
+   interface 1 they cross its one node link one after another, L x 4
+   cycles each (the bridge queues one message of a node a cycle, so the
+   turn's i-th starts i cycles late: 3 of the difference are that). */
+Test(bridge, a_message_names_its_interface)
+{
+    enum { LK = L * 4 };
+    uint64_t side = four_by_nic(0), queued = four_by_nic(1);
+    cr_assert(side > LK && side < LK + 16, "in turn: last arrival %llu",
+              (unsigned long long)side);
+    cr_assert_eq(queued - side, 3u * LK - 3u, "interface 1: %llu, in turn: %llu",
+                 (unsigned long long)queued, (unsigned long long)side);
+}
+
+/* NSIM's zero-copy switch through the bridge, in a run of copy = "zero"
+   with memory_bandwidth: a two-copy message of B bytes arrives 2 ceil(B c)
+   cycles after its zero-copy twin on a link of the same length (c = half a
+   cycle a byte: 4-byte phits at 4 GB/s, memory at 2 GB/s), one of the
+   default copy with the zero-copy one. */
+Test(bridge, a_message_chooses_its_copy)
+{
+    enum { B = 1001 };
+    n_plan = 0;
+    static const uint8_t copy[] = {INSEE_CLIENT_COPY_TWO, INSEE_CLIENT_COPY_ZERO,
+                                   INSEE_CLIENT_COPY_DEFAULT};
+    for (uint32_t i = 0; i < 3; i++) {
+        plan_copy[n_plan] = copy[i];
+        plan[n_plan++] = (plan_msg){5 * i, 5 * i + 1, B, 0};
+    }
+    const char *keys = "client_units = 1000\nnetwork_cycles = 100\n[network]\n"
+                       "link_bandwidth = \"4 GB/s\"\ncopy = \"zero\"\n"
+                       "memory_bandwidth = \"2 GB/s\"\n";
+    got g[3];
+    char *log = run_plan(keys, 1, g);
+    cr_assert_eq(g[0].arrival - g[1].arrival, 2u * 501u, "two-copy %llu, zero-copy %llu",
+                 (unsigned long long)g[0].arrival, (unsigned long long)g[1].arrival);
+    cr_assert_eq(g[2].arrival, g[1].arrival, "copy = \"zero\" decides the default");
+    g_free(log);
+}
+
+/* Choices the run cannot make end it naming the client and the setting;
+   a version-1 connection cannot carry them at all. */
+static void peer_bad_choice(const char *address, uint32_t lo, uint32_t hi, FILE *out)
+{
+    (void)hi;
+    insee_client_error err = {0};
+    insee_client *old = insee_client_connect_version(address, "old", &lo, 1, 1, &err);
+    insee_client_slice sl;
+    const insee_client_delivery *d;
+    size_t nd;
+    bool ok = old && insee_client_end_slice(old, &sl, &d, &nd, &err);
+    if (ok && !insee_client_inject_nic(old, lo, lo, 64, 0, 0, NULL, 0, 1, 0, &err))
+        fprintf(out, "%d %s\n", err.code, err.message);
+    if (ok)
+        insee_client_end_slice(old, &sl, &d, &nd, &err);
+    insee_client_close(old);
+}
+
+Test(bridge, a_version_1_client_cannot_choose)
+{
+    served = 1;
+    char *outs[1], *log;
+    GError *err = NULL;
+    cr_assert(session("clients = 1\nnodes = 1\n", peer_bad_choice, 1, outs, &log, &err), "%s",
+              err ? err->message : "");
+    cr_assert(atoi(outs[0]) == INSEE_CLIENT_ERR_ARGUMENT &&
+                  strstr(outs[0], "protocol version 1") && strstr(outs[0], "nic 1"),
+              "%s", outs[0]);
+    g_free(outs[0]);
+    g_free(log);
+}
+
+Test(bridge, an_interface_beyond_nics_refused_naming_the_client)
+{
+    n_plan = 1;
+    plan[0] = (plan_msg){0, 1, 64, 0};
+    plan_nic[0] = 5;
+    char *outs[1];
+    char *msg = run_failing("clients = 1\n[network]\nnics = 4\n", peer_plan, 1, outs);
+    cr_assert(strstr(msg, "client 'peer0'") && strstr(msg, "interface 5") &&
+                  strstr(msg, "nics = 4"), "%s", msg);
+    g_free(msg);
+    g_free(outs[0]);
+    n_plan = 1;
+    plan[0] = (plan_msg){0, 1, 64, 0};
+    plan_nic[0] = 0;
+    plan_copy[0] = INSEE_CLIENT_COPY_TWO;
+    msg = run_failing("clients = 1\n", peer_plan, 1, outs);
+    cr_assert(strstr(msg, "client 'peer0'") && strstr(msg, "two-copy") &&
+                  strstr(msg, "memory_bandwidth"), "%s", msg);
+    g_free(msg);
+    g_free(outs[0]);
+}
+
+/* A version-2 injection whose reserved byte is not 0 is a malformed frame
+   naming the client, and nothing of it is simulated. */
+Test(bridge, a_reserved_byte_refused_naming_the_client)
+{
+    served = 1;
+    raw_version = 2;
+    raw_after_len = 0;
+    raw_header(5, 12 + 40); /* SLICE_DONE of slice 0, one injection */
+    raw_put(0, 8);
+    raw_put(1, 4);
+    raw_put(0, 4);  /* src */
+    raw_put(0, 4);  /* dst */
+    raw_put(64, 8); /* bytes */
+    raw_put(0, 8);  /* timestamp */
+    raw_put(7, 8);  /* handle */
+    raw_put(1, 2);  /* nic */
+    raw_put(0, 1);  /* copy */
+    raw_put(9, 1);  /* reserved */
+    raw_put(0, 4);  /* payload_len */
+    char *outs[1];
+    char *msg = run_failing("clients = 1\nnodes = 1\n", peer_raw, 1, outs);
+    cr_assert(strstr(msg, "client 'g' (node 0) sent a malformed frame: an injection's reserved "
+                          "byte is 9; it must be 0"), "%s", msg);
+    g_free(msg);
+    g_free(outs[0]);
 }
