@@ -973,6 +973,27 @@ static void raw_header(uint16_t type, uint32_t length)
     raw_put(length, 4);
 }
 
+/* SLICE_DONE of slice 0 with one injection from node 0 to node 0 of
+   `bytes`, in raw_version's layout: version 2 adds nic 1, copy 0 and
+   `reserved`. */
+static void raw_injection(uint64_t bytes, uint8_t reserved)
+{
+    raw_header(5, 12 + (raw_version >= 2 ? 40 : 36));
+    raw_put(0, 8); /* index */
+    raw_put(1, 4); /* count */
+    raw_put(0, 4); /* src */
+    raw_put(0, 4); /* dst */
+    raw_put(bytes, 8);
+    raw_put(0, 8); /* timestamp */
+    raw_put(7, 8); /* handle */
+    if (raw_version >= 2) {
+        raw_put(1, 2); /* nic */
+        raw_put(0, 1); /* copy */
+        raw_put(reserved, 1);
+    }
+    raw_put(0, 4); /* payload_len */
+}
+
 /* A malformed frame is a broken protocol, not a departure: the run ends
    naming the client even with on_disconnect = "continue". */
 Test(bridge, malformed_frame_ends_the_run_even_when_departures_do_not)
@@ -1061,15 +1082,7 @@ Test(bridge, message_longer_than_the_limit_refused_naming_the_client)
 {
     served = 1;
     raw_after_len = 0;
-    raw_header(5, 12 + 36); /* SLICE_DONE of slice 0, one injection */
-    raw_put(0, 8);
-    raw_put(1, 4);
-    raw_put(0, 4);           /* src */
-    raw_put(0, 4);           /* dst */
-    raw_put(1ull << 40, 8);  /* bytes */
-    raw_put(0, 8);           /* timestamp */
-    raw_put(7, 8);           /* handle */
-    raw_put(0, 4);           /* payload_len */
+    raw_injection(1ull << 40, 0);
     char *outs[1];
     char *msg = run_failing("clients = 1\nnodes = 1\n", peer_raw, 1, outs);
     cr_assert(strstr(msg, "client 'g' (node 0) injected a message of 1099511627776 bytes: a "
@@ -1466,18 +1479,7 @@ Test(bridge, a_reserved_byte_refused_naming_the_client)
     served = 1;
     raw_version = 2;
     raw_after_len = 0;
-    raw_header(5, 12 + 40); /* SLICE_DONE of slice 0, one injection */
-    raw_put(0, 8);
-    raw_put(1, 4);
-    raw_put(0, 4);  /* src */
-    raw_put(0, 4);  /* dst */
-    raw_put(64, 8); /* bytes */
-    raw_put(0, 8);  /* timestamp */
-    raw_put(7, 8);  /* handle */
-    raw_put(1, 2);  /* nic */
-    raw_put(0, 1);  /* copy */
-    raw_put(9, 1);  /* reserved */
-    raw_put(0, 4);  /* payload_len */
+    raw_injection(64, 9);
     char *outs[1];
     char *msg = run_failing("clients = 1\nnodes = 1\n", peer_raw, 1, outs);
     cr_assert(strstr(msg, "client 'g' (node 0) sent a malformed frame: an injection's reserved "
