@@ -379,8 +379,10 @@ static int check_peer(const char *fn, const insee_mpi_comm *c, int peer, bool an
     return fail("rank %d: %s(): rank %d is not in 0..%d", M.rank, fn, peer, c->size - 1);
 }
 
-/* Send without the user-tag check (collectives use negative tags). */
-static int post_send(const insee_mpi_comm *c, const void *buf, size_t bytes, int dest, int tag)
+/* Send without the user-tag check (collectives use negative tags), by
+   interface choice `nic` with copy mode `copy` (insee_client_inject_nic()). */
+static int post_send(const insee_mpi_comm *c, const void *buf, size_t bytes, int dest, int tag,
+                     uint16_t nic, uint8_t copy)
 {
     if (bytes > INSEE_CLIENT_MAX_PAYLOAD - sizeof(envelope))
         return fail("rank %d: a message of %zu bytes is longer than the %zu bytes a message "
@@ -395,8 +397,8 @@ static int post_send(const insee_mpi_comm *c, const void *buf, size_t bytes, int
     if (bytes)
         memcpy(p + sizeof e, buf, bytes);
     insee_client_error err;
-    bool ok = insee_client_inject(M.c, M.node[M.rank], M.node[dest], bytes, M.clock, e.seq, p,
-                                  (uint32_t)(sizeof e + bytes), &err);
+    bool ok = insee_client_inject_nic(M.c, M.node[M.rank], M.node[dest], bytes, M.clock, e.seq,
+                                      p, (uint32_t)(sizeof e + bytes), nic, copy, &err);
     free(p);
     if (!ok)
         return fail("rank %d: %s", M.rank, err.message);
@@ -406,19 +408,20 @@ static int post_send(const insee_mpi_comm *c, const void *buf, size_t bytes, int
     return 0;
 }
 
-int insee_mpi_isend_on(insee_mpi_comm *comm, const void *buf, size_t bytes, int dest, int tag,
-                       insee_mpi_request **req)
+/* An isend named `fn` with its transfer's choices. */
+static int isend_with(const char *fn, insee_mpi_comm *comm, const void *buf, size_t bytes,
+                      int dest, int tag, uint16_t nic, uint8_t copy, insee_mpi_request **req)
 {
     *req = NULL;
     int to = 0;
-    if (check_peer("insee_mpi_isend", comm, dest, false, &to) < 0)
+    if (check_peer(fn, comm, dest, false, &to) < 0)
         return -1;
     if (tag < 0)
-        return fail("rank %d: insee_mpi_isend(): tag %d is negative", M.rank, tag);
+        return fail("rank %d: %s(): tag %d is negative", M.rank, fn, tag);
     insee_mpi_request *r = calloc(1, sizeof *r);
     if (!r)
         return fail("rank %d: out of memory for a request", M.rank);
-    if (post_send(comm, buf, bytes, to, tag) < 0) {
+    if (post_send(comm, buf, bytes, to, tag, nic, copy) < 0) {
         free(r);
         return -1;
     }
@@ -430,9 +433,38 @@ int insee_mpi_isend_on(insee_mpi_comm *comm, const void *buf, size_t bytes, int 
     return 0;
 }
 
+int insee_mpi_isend_on(insee_mpi_comm *comm, const void *buf, size_t bytes, int dest, int tag,
+                       insee_mpi_request **req)
+{
+    return isend_with("insee_mpi_isend", comm, buf, bytes, dest, tag, 0,
+                      INSEE_CLIENT_COPY_DEFAULT, req);
+}
+
 int insee_mpi_isend(const void *buf, size_t bytes, int dest, int tag, insee_mpi_request **req)
 {
     return insee_mpi_isend_on(&M.world, buf, bytes, dest, tag, req);
+}
+
+int insee_mpi_isend_nic_on(insee_mpi_comm *comm, const void *buf, size_t bytes, int dest,
+                           int tag, int nic, int zero_copy, insee_mpi_request **req)
+{
+    *req = NULL;
+    /* The interface's upper bound is the run's [network] nics, which only
+       the kernel knows: it ends the run naming this rank's client. */
+    if (nic < 0 || nic > UINT16_MAX)
+        return fail("rank %d: insee_mpi_isend_nic(): interface %d; nic is 0 (the node's turn) "
+                    "or an interface from 1", M.rank, nic);
+    if (zero_copy != 0 && zero_copy != 1)
+        return fail("rank %d: insee_mpi_isend_nic(): zero_copy is %d, not 1 (zero-copy) or 0 "
+                    "(two-copy)", M.rank, zero_copy);
+    return isend_with("insee_mpi_isend_nic", comm, buf, bytes, dest, tag, (uint16_t)nic,
+                      zero_copy ? INSEE_CLIENT_COPY_ZERO : INSEE_CLIENT_COPY_TWO, req);
+}
+
+int insee_mpi_isend_nic(const void *buf, size_t bytes, int dest, int tag, int nic,
+                        int zero_copy, insee_mpi_request **req)
+{
+    return insee_mpi_isend_nic_on(&M.world, buf, bytes, dest, tag, nic, zero_copy, req);
 }
 
 /* The first unexpected message `r` would take, by its link. */
@@ -735,7 +767,8 @@ static int post_round(const insee_mpi_comm *c, int tag, const insee_coll_plan *p
         if (s->kind == INSEE_COLL_SEND) {
             for (size_t k = *i, at = 0; !direct && k <= last; at += p->steps[k++].bytes)
                 memcpy(buf + at, work + p->steps[k].offset, p->steps[k].bytes);
-            int rc = post_send(c, direct ? work + s->offset : buf, bytes, peer, tag);
+            int rc = post_send(c, direct ? work + s->offset : buf, bytes, peer, tag, 0,
+                               INSEE_CLIENT_COPY_DEFAULT);
             free(buf);
             if (rc < 0)
                 return -1;

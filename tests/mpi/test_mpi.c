@@ -667,3 +667,34 @@ Test(mpi, bad_rank_maps_are_refused_with_file_and_line)
         result_free(&res);
     }
 }
+
+/* insee_mpi_isend_nic(), NSIM's LMGEN_Isend: rank 0's four messages at
+   once over node links of a phit every 4 cycles and four interfaces. All
+   on interface 1 they cross its one link one after another (L x 4 cycles
+   each), later than left to the node's turn, which sends them side by
+   side; zero_copy 0 without memory_bandwidth, and an interface beyond
+   nics, end the run naming the setting. */
+static result nics_run(const char *nic, const char *zero_copy, const char *extra)
+{
+    const char *sets[] = {"network.nics=4", "network.node_phit_cycles=4", extra, NULL};
+    return mpirun(5, "ring.toml", sets, INSEE_TEST_NICS,
+                  (const char *const[]){nic, zero_copy, NULL});
+}
+
+Test(mpi, isend_nic_chooses_interface_and_copy)
+{
+    result turn = nics_run("0", "1", NULL), one = nics_run("1", "1", NULL);
+    uint64_t side = completion(&turn), queued = completion(&one);
+    cr_assert_gt(queued, side, "interface 1: %llu, in turn: %llu", (unsigned long long)queued,
+                 (unsigned long long)side);
+    result_free(&turn);
+    result_free(&one);
+    result two = nics_run("0", "0", NULL);
+    cr_assert_neq(two.status, 0);
+    cr_assert(strstr(two.err, "two-copy") && strstr(two.err, "memory_bandwidth"), "%s", two.err);
+    result_free(&two);
+    result far = nics_run("5", "1", NULL);
+    cr_assert_neq(far.status, 0);
+    cr_assert(strstr(far.err, "interface 5") && strstr(far.err, "nics = 4"), "%s", far.err);
+    result_free(&far);
+}

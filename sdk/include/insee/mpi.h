@@ -82,6 +82,16 @@ INSEE_MPI_API uint64_t insee_mpi_wtime(void);
 
 INSEE_MPI_API int insee_mpi_isend(const void *buf, size_t bytes, int dest, int tag,
                                   insee_mpi_request **req);
+/* insee_mpi_isend() choosing the transfer, as NSIM's LMGEN_Isend(...,
+   &info, zero_copy) does with info.SrcNIC and its last argument: `nic` 0
+   takes the node's interfaces in turn, k >= 1 its interface k - 1 (at
+   most [network] nics, or the run ends naming this rank); `zero_copy` 1
+   is a zero-copy transfer, 0 a two-copy one through the MPI buffer (a
+   copy at [network] memory_bandwidth at each end, which the run must
+   set). insee_mpi_isend() leaves both to the run: the turn and [network]
+   copy. */
+INSEE_MPI_API int insee_mpi_isend_nic(const void *buf, size_t bytes, int dest, int tag, int nic,
+                                      int zero_copy, insee_mpi_request **req);
 /* Receive at most `capacity` bytes; a longer message is an error. */
 INSEE_MPI_API int insee_mpi_irecv(void *buf, size_t capacity, int source, int tag,
                                   insee_mpi_request **req);
@@ -127,6 +137,9 @@ INSEE_MPI_API int insee_mpi_comm_free(insee_mpi_comm **comm);
 /* Point-to-point on a communicator: ranks are `comm`'s. */
 INSEE_MPI_API int insee_mpi_isend_on(insee_mpi_comm *comm, const void *buf, size_t bytes,
                                      int dest, int tag, insee_mpi_request **req);
+INSEE_MPI_API int insee_mpi_isend_nic_on(insee_mpi_comm *comm, const void *buf, size_t bytes,
+                                         int dest, int tag, int nic, int zero_copy,
+                                         insee_mpi_request **req);
 INSEE_MPI_API int insee_mpi_irecv_on(insee_mpi_comm *comm, void *buf, size_t capacity,
                                      int source, int tag, insee_mpi_request **req);
 INSEE_MPI_API int insee_mpi_send_on(insee_mpi_comm *comm, const void *buf, size_t bytes,
