@@ -208,8 +208,9 @@ void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t local_task, 
     }
     const insee_app *a = &wl->apps[app];
     if (local_task >= a->tasks) {
-        insee_workload_fail(wl, "traffic plugin '%s' woke task %u (its application has %u tasks)",
-                          a->rep->name, local_task, a->tasks);
+        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') woke task %u (its "
+                          "application has %u tasks)", a->plugin, a->rep->name, local_task,
+                          a->tasks);
         return;
     }
     uint32_t task = a->first_task + local_task;
@@ -605,9 +606,9 @@ static void task_due(insee_workload *wl, uint32_t task)
     gboolean sends = a->traffic->emit(a->self, local_task, wl->now, &wl->task_rng[task], &msg,
                                       &next);
     if (next <= wl->now) {
-        insee_workload_fail(wl, "traffic plugin '%s' set task %u due again at cycle %"
-                          G_GUINT64_FORMAT ", not after the current one", a->rep->name,
-                          local_task, next);
+        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') set task %u due again "
+                          "at cycle %" G_GUINT64_FORMAT ", not after the current one", a->plugin,
+                          a->rep->name, local_task, next);
         return;
     }
     if (!sends || wl->skip_draws) { /* INSEE's congestion control drops the draw */
@@ -615,9 +616,9 @@ static void task_due(insee_workload *wl, uint32_t task)
         return;
     }
     if (msg.dst >= a->tasks || msg.packets == 0) {
-        insee_workload_fail(wl, "traffic plugin '%s' sent a message of %u packets from task %u "
-                          "to task %u (its application has %u tasks)", a->rep->name,
-                          msg.packets, local_task, msg.dst, a->tasks);
+        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') sent a message of %u "
+                          "packets from task %u to task %u (its application has %u tasks)",
+                          a->plugin, a->rep->name, msg.packets, local_task, msg.dst, a->tasks);
         return;
     }
     if (!read_choices(wl, a, task, &msg))

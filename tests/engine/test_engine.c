@@ -805,8 +805,9 @@ Test(engine, the_workload_hands_back_every_packet_it_queues)
     cr_assert_eq(eng->in_flight, 0);
     cr_assert_eq(eng->error, NULL);
     insee_workload_wake(wl, 0, 1000, 300);
-    cr_assert(wl->error && strstr(wl->error->message, "cycle 199: traffic plugin 'traffic' woke "
-                                                      "task 1000 (its application has 16 tasks)"),
+    cr_assert(wl->error && strstr(wl->error->message,
+                                  "cycle 199: traffic plugin 'uniform' (application 'traffic') "
+                                  "woke task 1000 (its application has 16 tasks)"),
               "%s", wl->error ? wl->error->message : "no error");
     g_free(listed);
     insee_experiment_free(exp);
