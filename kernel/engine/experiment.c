@@ -1657,13 +1657,16 @@ static gboolean use_output_buffers(insee_experiment *exp, GError **err)
     return TRUE;
 }
 
-/* The longest cable's latency, for the report. */
-static uint32_t longest_cable(const insee_engine *eng)
+/* The shortest and longest cables' latencies, for the report: over the
+   ports when dimensions have their own, which may leave cable_cycles to
+   none. */
+static void cable_range(const insee_engine *eng, uint32_t *shortest, uint32_t *longest)
 {
-    uint32_t longest = eng->cable_cycles;
-    for (uint32_t gp = 0; eng->cable && gp < eng->net.ports_total; gp++)
-        longest = MAX(longest, eng->cable[gp]);
-    return longest;
+    *shortest = *longest = eng->cable && eng->net.ports_total ? eng->cable[0] : eng->cable_cycles;
+    for (uint32_t gp = 0; eng->cable && gp < eng->net.ports_total; gp++) {
+        *shortest = MIN(*shortest, eng->cable[gp]);
+        *longest = MAX(*longest, eng->cable[gp]);
+    }
 }
 
 static gboolean wormhole_fits(const insee_experiment *exp, gboolean slower, GError **err)
@@ -1762,7 +1765,6 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
     eng->report.units = (insee_report_units){
         .given = TRUE, .cycle_ns = t.cycle_ns, .link_gbytes_s = t.link_gbytes_s,
         .phit_bytes = eng->phit_bytes, .cable_cycles = t.cable_cycles,
-        .longest_cable_cycles = longest_cable(eng),
         .node_cable_cycles = t.node_cable_cycles,
         .router_cycles = t.router_cycles, .node_phit_cycles = t.node_phit,
         .send_overhead = t.send_overhead, .recv_overhead = t.recv_overhead,
@@ -1772,6 +1774,8 @@ static gboolean set_timing(insee_experiment *exp, GError **err)
         .output_buffer_bytes = exp->output_phits * eng->phit_bytes, .crossbar_speedup = exp->speedup,
         .stages = t.stages,
     };
+    cable_range(eng, &eng->report.units.shortest_cable_cycles,
+                &eng->report.units.longest_cable_cycles);
     insee_timing_clear(&t);
     return TRUE;
 }

@@ -354,12 +354,13 @@ static void print_units(const insee_report *r, FILE *out)
     const insee_report_units *u = &r->units;
     if (!u->given)
         return;
-    if (u->longest_cable_cycles != u->cable_cycles)
-        fprintf(out, "%-28s cables %u cycles (by dimension, up to %u), routers %u cycles\n",
-                "latencies", u->cable_cycles, u->longest_cable_cycles, u->router_cycles);
+    if (u->longest_cable_cycles != u->shortest_cable_cycles)
+        fprintf(out, "%-28s cables %u to %u cycles by dimension, routers %u cycles\n",
+                "latencies", u->shortest_cable_cycles, u->longest_cable_cycles,
+                u->router_cycles);
     else
         fprintf(out, "%-28s cables %u cycles, routers %u cycles\n", "latencies",
-                u->cable_cycles, u->router_cycles);
+                u->longest_cable_cycles, u->router_cycles);
     if (u->node_cable_cycles)
         fprintf(out, "%-28s %u cycles each way\n", "nodes' links", u->node_cable_cycles);
     if (u->node_phit_cycles > 1)

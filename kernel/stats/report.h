@@ -104,7 +104,8 @@ typedef struct insee_report_units {
     double link_gbytes_s;   /* a link's bandwidth, GB/s (0 with cycle_ns) */
     uint32_t phit_bytes;
     uint32_t cable_cycles;  /* every cable's, but where a dimension has its own */
-    uint32_t longest_cable_cycles; /* the longest cable's, dimensions' own included */
+    uint32_t shortest_cable_cycles; /* the shortest cable's, dimensions' own included */
+    uint32_t longest_cable_cycles;  /* and the longest's */
     uint32_t output_buffer_bytes;  /* each output port's buffer behind the crossbar; 0: none */
     uint32_t crossbar_speedup;
     uint32_t node_cable_cycles; /* a node's link to its router */

@@ -76,6 +76,9 @@ Test(timing, cables_per_dimension)
     cr_assert_gt(r.delivered, 10000);
     cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.01,
               "latency %.4f, closed form %.4f", r.latency_inj.mean, closed);
+    /* The report's range: every dimension overrides cable_cycles = 40. */
+    cr_assert_eq(r.units.shortest_cable_cycles, 1u);
+    cr_assert_eq(r.units.longest_cable_cycles, 6u);
     assert_all_delivered(&r);
     insee_report_clear(&r);
     g_free(toml);
