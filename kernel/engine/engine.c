@@ -322,12 +322,31 @@ static void wake_head(insee_engine *eng, uint32_t q)
     eng->head_wait[q] = INSEE_NONE;
 }
 
+/* Whether a candidate waiting at downstream queue dq may be admissible:
+   the output VC feeding dq is free and dq has a free unit (every head
+   needs one). Every wait listed at dq names that VC (dq has one feeder),
+   so the first tells which it is. */
+static gboolean waiting_may_move(const insee_engine *eng, uint32_t dq)
+{
+    const insee_net *net = &eng->net;
+    const insee_wait *wt = &eng->waits[eng->wait_first[dq]];
+    uint32_t gp = net->port_base[net->q_at[wt->queue].router] + wt->cand.port;
+    return net->ovc[gp * net->vcs + wt->cand.vc].free_at <= eng->now &&
+           insee_net_room(net, dq) > 0;
+}
+
 /* Downstream queue dq has one more free slot, or the output VC feeding it
    is free again: the heads waiting for it ask again this cycle. Both happen
    only in a cycle's first phase, so they ask in the same cycle as if they
-   had asked every cycle. */
+   had asked every cycle. Unless the other half is still missing (a slot
+   frees while the VC is held, or the VC frees into a full queue): then
+   none of them could be granted this cycle, and the event that completes
+   the pair wakes them, as it would have found them asleep again. Past
+   saturation this spares most wakes. */
 static void wake_waiting(insee_engine *eng, uint32_t dq)
 {
+    if (!waiting_may_move(eng, dq))
+        return;
     while (eng->wait_first[dq] != INSEE_NONE)
         wake_head(eng, eng->waits[eng->wait_first[dq]].queue);
 }

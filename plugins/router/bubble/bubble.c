@@ -57,11 +57,19 @@ typedef struct bubble {
     int16_t *dim;        /* per (router, port): the port's dimension */
 } bubble;
 
+#define NO_PORT 0xFFFFu
+
 /* smart: the next dimension to try, counted from the packet's own, or
    BET_ESCAPE. Zeroed at generation and after every grant (INSEE's
-   B_TRIAL_0), it persists while the head waits. */
+   B_TRIAL_0), it persists while the head waits. A head past saturation
+   asks every cycle, so the minimal directions at its router are kept too:
+   they depend only on the router, the destination and the salt, and asking
+   the topology for them was a third of each attempt. */
 typedef struct smart_state {
     uint8_t bet;
+    uint16_t escape;  /* the dimension-order hop's port, or NO_PORT: none */
+    uint32_t at;      /* 1 + the router the ports are for; 0: none yet */
+    uint16_t port[];  /* per dimension: its minimal direction's port, or NO_PORT */
 } smart_state;
 
 static void bubble_destroy(void *vself)
@@ -237,11 +245,11 @@ static uint32_t one(insee_candidate *out, uint32_t port, uint16_t vc)
     return 1;
 }
 
-/* The escape VC in dimension order (the first minimal hop), if admitted. */
-static uint32_t escape(const bubble *self, const insee_route_ctx *ctx, const insee_hop *dor,
+/* The escape VC on `port`, the dimension-order hop, if admitted. */
+static uint32_t escape(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
                        insee_candidate *out)
 {
-    return admits(self, ctx, dor->port, 0) ? one(out, dor->port, 0) : 0;
+    return admits(self, ctx, port, 0) ? one(out, port, 0) : 0;
 }
 
 static uint16_t random_adaptive_vc(const bubble *self, const insee_route_ctx *ctx)
@@ -280,7 +288,7 @@ static uint32_t route_adaptive(const bubble *self, const insee_route_ctx *ctx,
         }
     }
     if (n == 0)
-        return escape(self, ctx, &dir[0], out);
+        return escape(self, ctx, dir[0].port, out);
     out[0] = viable[self->mode == RANDOM ? insee_rng_below(ctx->rng, n) : best];
     return 1;
 }
@@ -290,30 +298,51 @@ static uint8_t next_bet(const bubble *self, uint8_t bet)
     return bet + 1u < self->dims ? (uint8_t)(bet + 1) : BET_ESCAPE;
 }
 
+/* The minimal directions of the packet at this router into its state: one
+   per dimension, as INSEE's routing record has (on a tie the one the
+   packet's salt chose), and the dimension-order hop of the escape VC. */
+static void smart_directions(const bubble *self, const insee_route_ctx *ctx, smart_state *st)
+{
+    const insee_host *h = self->host;
+    insee_hop hops[INSEE_MAX_CANDIDATES];
+    uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
+                                 INSEE_MAX_CANDIDATES);
+    uint32_t ndir = insee_hops_one_per_dimension(hops, n);
+    for (uint32_t d = 0; d < self->dims; d++)
+        st->port[d] = NO_PORT;
+    for (uint32_t i = 0; i < ndir; i++)
+        if (hops[i].dim >= 0 && (uint32_t)hops[i].dim < self->dims)
+            st->port[hops[i].dim] = hops[i].port;
+    st->escape = n ? hops[0].port : NO_PORT;
+    st->at = ctx->router + 1;
+}
+
 /* smart: from the bet on, the dimensions in turn, counted from the packet's
    own dimension (from 0 at injection); the first minimal direction whose
    adaptive VC admits the packet is asked for, and the bet moves on so that
    a head that loses tries the next dimension next cycle. */
-static uint32_t route_smart(const bubble *self, const insee_route_ctx *ctx,
-                            const int8_t *dir_of_dim, const insee_hop *dir, insee_candidate *out)
+static uint32_t route_smart(const bubble *self, const insee_route_ctx *ctx, insee_candidate *out)
 {
     smart_state *st = ctx->packet_state;
+    if (st->at != ctx->router + 1)
+        smart_directions(self, ctx, st);
+    if (st->escape == NO_PORT)
+        return 0;
     bool injecting = ctx->in_port == INSEE_PORT_INJECTION;
     uint32_t own = injecting ? 0 : (uint32_t)self->dim[self->port_base[ctx->router] + ctx->in_port];
     for (uint8_t bet = st->bet; bet != BET_ESCAPE; bet = next_bet(self, bet)) {
-        uint32_t d = (own + bet) % self->dims;
-        if (dir_of_dim[d] < 0)
+        uint32_t port = st->port[(own + bet) % self->dims];
+        if (port == NO_PORT)
             continue;
-        const insee_hop *hop = &dir[dir_of_dim[d]];
-        bool keep = !injecting && ctx->in_vc != 0 && continues_ring(self, ctx, hop->port);
+        bool keep = !injecting && ctx->in_vc != 0 && continues_ring(self, ctx, port);
         uint16_t vc = keep ? (uint16_t)ctx->in_vc : random_adaptive_vc(self, ctx);
-        if (!adaptive_viable(self, ctx, hop->port, vc))
+        if (!adaptive_viable(self, ctx, port, vc))
             continue;
         st->bet = next_bet(self, bet);
-        return one(out, hop->port, vc);
+        return one(out, port, vc);
     }
     st->bet = 0;
-    return escape(self, ctx, &dir[0], out);
+    return escape(self, ctx, st->escape, out);
 }
 
 static uint32_t bubble_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
@@ -322,6 +351,8 @@ static uint32_t bubble_route(void *vself, const insee_route_ctx *ctx, insee_cand
     (void)max; /* one candidate */
     const bubble *self = vself;
     const insee_host *h = self->host;
+    if (self->mode == SMART)
+        return route_smart(self, ctx, out);
     insee_hop hops[INSEE_MAX_CANDIDATES];
     uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
                                  INSEE_MAX_CANDIDATES);
@@ -329,25 +360,14 @@ static uint32_t bubble_route(void *vself, const insee_route_ctx *ctx, insee_cand
         return 0;
     if (self->mode == OBLIVIOUS)
         return route_oblivious(self, ctx, &hops[0], out);
-    /* One direction per dimension, as INSEE's routing record has: on a tie
-       the one the packet's salt chose. hops[0] stays the dimension-order hop
-       of the escape VC. */
     uint32_t ndir = insee_hops_one_per_dimension(hops, n);
-    int8_t dir_of_dim[MAX_DIMS];
-    for (uint32_t d = 0; d < self->dims; d++)
-        dir_of_dim[d] = -1;
-    for (uint32_t i = 0; i < ndir; i++)
-        if (hops[i].dim >= 0 && (uint32_t)hops[i].dim < self->dims)
-            dir_of_dim[hops[i].dim] = (int8_t)i;
-    if (self->mode == SMART)
-        return route_smart(self, ctx, dir_of_dim, hops, out);
     return route_adaptive(self, ctx, hops, ndir, out);
 }
 
 static size_t bubble_packet_state_size(void *vself)
 {
     const bubble *self = vself;
-    return self->mode == SMART ? sizeof(smart_state) : 0;
+    return self->mode == SMART ? sizeof(smart_state) + sizeof(uint16_t) * self->dims : 0;
 }
 
 /* A grant resets smart's bet: the next router starts from its own
