@@ -81,8 +81,12 @@ fi
 printf '%-34s %10s %12s\n' experiment "instr/hop" "packet-hops"
 row "8x8 dally basic 0.3"          4000 "$ref"
 row "8x8 bubble smart 0.3"         4000 "$ref" --set router.plugin=bubble --set router.mode=smart
+row "8x8 bubble smart 1.0 (saturated)" 1000 "$ref" --set router.plugin=bubble --set router.mode=smart \
+  --set traffic.load=1.0
 row "8x8 dally basic 1.0 (saturated)" 1000 "$ref" --set traffic.load=1.0
 row "32x32 dally basic 0.075"      1000 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.075
 row "32x32 dally basic 0.4 (saturated)" 500 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.4 \
   --set simulation.warmup=3000
 row "4-ary 3-tree updown room 0.3" 4000 "$tree" --set traffic.load=0.3 --set simulation.packet_phits=16
+row "4-ary 3-tree updown room 1.0 (saturated)" 1000 "$tree" --set traffic.load=1.0 \
+  --set simulation.packet_phits=16

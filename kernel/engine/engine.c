@@ -110,6 +110,8 @@ void insee_engine_prepare(insee_engine *eng)
         eng->arb_packed = g_malloc(eng->arb_stride * inputs);
     eng->arb_rec = g_new(uint32_t, inputs);
     eng->out_req = g_new(uint32_t, net->outputs);
+    for (uint32_t gp = 0; gp < net->ports_total; gp++)
+        net->link[gp].peer = net->peer_queue[gp];
     eng->wait_first = g_new(uint32_t, net->transit_queues + 1);
     memset(eng->wait_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
     eng->head_wait = g_new(uint32_t, net->queues + 1);
@@ -117,7 +119,6 @@ void insee_engine_prepare(insee_engine *eng)
     eng->waits_free = INSEE_NONE;
     eng->waits_bound = INSEE_WAITS_PER_QUEUE * net->queues;
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
-    eng->link_checked = g_new0(uint8_t, net->ports_total + 1);
     eng->threads = MAX(eng->threads, 1u);
     /* Fewer heads than 256 per worker decide faster on one thread (64 made
        a saturated 32x32 torus slower on two). */
@@ -169,7 +170,6 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->active.cand);
     g_free(eng->touched.v);
     g_free(eng->link_check.v);
-    g_free(eng->link_checked);
     for (uint32_t w = 0; eng->sets && w < eng->threads; w++)
         g_free(eng->sets[w].v);
     g_free(eng->sets);
@@ -398,9 +398,9 @@ static void release(insee_engine *eng, uint32_t q)
 /* Link gp may start a packet after this cycle's arbitration. */
 static void link_check(insee_engine *eng, uint32_t gp)
 {
-    if (eng->link_checked[gp])
+    if (eng->net.link[gp].checked)
         return;
-    eng->link_checked[gp] = 1;
+    eng->net.link[gp].checked = 1;
     insee_vec_push(&eng->link_check, gp);
 }
 
@@ -436,11 +436,11 @@ static void output_drained(insee_engine *eng, uint32_t gp)
     insee_net *net = &eng->net;
     eng->out_used[gp] -= eng->out_leaving[gp];
     output_room_changed(eng, gp);
-    if (net->peer_queue[gp] == INSEE_NONE)
+    if (net->link[gp].peer == INSEE_NONE)
         return;
     for (uint32_t vc = 0; vc < net->vcs; vc++)
-        if (eng->wait_first[net->peer_queue[gp] + vc] != INSEE_NONE)
-            wake_waiting(eng, net->peer_queue[gp] + vc);
+        if (eng->wait_first[net->link[gp].peer + vc] != INSEE_NONE)
+            wake_waiting(eng, net->link[gp].peer + vc);
 }
 
 /* The tail of link gp's packet has crossed: its output VC may be granted
@@ -454,8 +454,8 @@ static void link_done(insee_engine *eng, uint32_t gp)
     net->ovc[ovc].src = INSEE_NONE;
     if (G_UNLIKELY(eng->out_used != NULL))
         output_drained(eng, gp);
-    else if (net->peer_queue[gp] != INSEE_NONE) { /* heads waiting for this output VC */
-        uint32_t dq = net->peer_queue[gp] + (ovc - gp * net->vcs);
+    else if (net->link[gp].peer != INSEE_NONE) { /* heads waiting for this output VC */
+        uint32_t dq = net->link[gp].peer + (ovc - gp * net->vcs);
         if (eng->wait_first[dq] != INSEE_NONE)
             wake_waiting(eng, dq);
     }
@@ -537,7 +537,7 @@ gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
             continue;
         else if (cd->port >= ports)
             wrong = "a port it does not have";
-        else if (net->peer_queue[net->port_base[r] + cd->port] == INSEE_NONE &&
+        else if (net->link[net->port_base[r] + cd->port].peer == INSEE_NONE &&
                  !(net->failed && net->failed[net->port_base[r] + cd->port]))
             wrong = "an unplugged port";
         else if (cd->vc >= net->vcs)
@@ -631,7 +631,7 @@ static gboolean admissible(const insee_engine *eng, uint32_t r, const insee_cand
     *gp = net->port_base[r] + cd->port;
     *ovc = *gp * net->vcs + cd->vc;
     return net->ovc[*ovc].free_at <= eng->now &&
-           insee_net_room(net, net->peer_queue[*gp] + cd->vc) >= room_needed(net, cd, units);
+           insee_net_room(net, net->link[*gp].peer + cd->vc) >= room_needed(net, cd, units);
 }
 
 /* A steady router's head with kept candidates: how many of them could be
@@ -726,7 +726,7 @@ static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee
     uint32_t q = a->queue[i];
     a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
     for (uint32_t c = 0; c < n; c++)
-        wait_on(eng, q, net->peer_queue[net->port_base[r] + cand[c].port] + cand[c].vc, &cand[c]);
+        wait_on(eng, q, net->link[net->port_base[r] + cand[c].port].peer + cand[c].vc, &cand[c]);
 }
 
 /* A router drops the packet: unroutable when no minimal path leaves here
@@ -940,7 +940,7 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
 {
     insee_net *net = &eng->net;
     uint32_t p = net->ovc[ovc].wait;
-    uint32_t vc = ovc - gp * net->vcs, dq = net->peer_queue[gp] + vc;
+    uint32_t vc = ovc - gp * net->vcs, dq = net->link[gp].peer + vc;
     insee_packet *pk = &net->pkt[p];
     insee_crossing c = crossing(eng, gp, p);
     net->ovc[ovc].wait = INSEE_NONE;
@@ -988,7 +988,7 @@ static void start_links(insee_engine *eng)
     insee_net *net = &eng->net;
     for (uint32_t t = 0; t < eng->link_check.len; t++) {
         uint32_t gp = eng->link_check.v[t];
-        eng->link_checked[gp] = 0;
+        eng->net.link[gp].checked = 0;
         if (!net->link[gp].waiting || net->link[gp].free_at > eng->now)
             continue;
         for (uint32_t k = 0, vc = net->link[gp].rr; k < net->vcs; k++) {
@@ -1073,7 +1073,7 @@ G_ALWAYS_INLINE static inline void hold_downstream(insee_engine *eng, const inse
                                                     uint32_t p)
 {
     insee_net *net = &eng->net;
-    uint32_t gp = rq->link, dq = net->peer_queue[gp] + rq->cand.vc;
+    uint32_t gp = rq->link, dq = net->link[gp].peer + rq->cand.vc;
     net->q[dq].in_done = INSEE_NEVER;
     insee_net_reserve_slot(net, dq, p);
     net->link[gp].waiting++;

@@ -222,7 +222,6 @@ typedef struct insee_engine {
     insee_vec touched;       /* outputs requested this cycle, each once */
     insee_vec sort_scratch;  /* room to sort `touched` */
     insee_vec link_check;    /* links that may start a packet after arbitration */
-    uint8_t *link_checked;   /* per link: already in link_check */
 
     /* [simulation] threads: the request phase's decisions on a crew of
        `threads` workers (crew.h) when the router is pure and both it and

@@ -18,8 +18,7 @@ enum {
                  + INSEE_STATE_ALIGN      /* engine: rstate */
                  + 3 * sizeof(insee_rng), /* engine: router_rng, arb_rng, ipr_rng */
     PER_PORT = 2 * sizeof(uint32_t)       /* net: port_router, peer_queue */
-               + sizeof(insee_link)       /* net: link */
-               + 1,                       /* engine: link_checked */
+               + sizeof(insee_link),      /* net: link */
     PER_OVC = sizeof(insee_ovc) /* net: ovc */
               + INSEE_STATE_ALIGN + sizeof(uint32_t), /* engine: astate, out_req */
     PER_NODE = sizeof(uint32_t) + sizeof(insee_link) /* net: node_router, link */

@@ -2,6 +2,7 @@
  * the packet pool and the queue FIFOs. See network.h for the layout. */
 #include "net/network.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/experiment.h"
@@ -66,6 +67,35 @@ static gboolean no_memory(const insee_net *net, GError **err)
                 net->ports_total, net->queues);
 }
 
+#define INSEE_CACHE_LINE 64u
+
+/* n records of `size` bytes, zeroed, from a cache line's start: the
+   system's allocator gives large blocks 16 bytes past a page's start, and
+   then half the records of a 32-byte array, and every one of a 64-byte
+   array, straddle two lines. NULL when it cannot. Freed with free(). */
+static void *lines_alloc0(size_t n, size_t size)
+{
+    if (n && size > (SIZE_MAX - INSEE_CACHE_LINE) / n)
+        return NULL;
+    size_t bytes = (n * size + INSEE_CACHE_LINE) & ~(size_t)(INSEE_CACHE_LINE - 1);
+    void *v = aligned_alloc(INSEE_CACHE_LINE, bytes); /* a whole number of lines, as C asks */
+    if (v)
+        memset(v, 0, n * size);
+    return v;
+}
+
+/* As g_renew(), on lines_alloc0()'s blocks: the first `old` records kept. */
+static void *lines_renew(void *v, size_t old, size_t n, size_t size)
+{
+    void *w = lines_alloc0(n, size);
+    if (!w)
+        g_error("out of memory for %zu records of %zu bytes", n, size);
+    if (v)
+        memcpy(w, v, MIN(old, n) * size);
+    free(v);
+    return w;
+}
+
 /* Every array, or none: sizes come from the user, so a failure is an error
    to report, never an abort. The graph always; the queues and links' packet
    state only when the network has queues (the packet engine). */
@@ -80,10 +110,10 @@ static gboolean allocate(insee_net *net, GError **err)
         return no_memory(net, err);
     if (Q == 0)
         return TRUE;
-    net->link = g_try_new0(insee_link, (size_t)P + net->nodes + 1);
-    net->ovc = g_try_new0(insee_ovc, net->ovcs + 1);
-    net->q = g_try_new0(insee_queue, Q);
-    net->q_at = g_try_new(insee_queue_at, Q);
+    net->link = lines_alloc0((size_t)P + net->nodes + 1, sizeof(insee_link));
+    net->ovc = lines_alloc0((size_t)net->ovcs + 1, sizeof(insee_ovc));
+    net->q = lines_alloc0(Q, sizeof(insee_queue));
+    net->q_at = lines_alloc0(Q, sizeof(insee_queue_at));
     if (net->link && net->ovc && net->q && net->q_at)
         return TRUE;
     return no_memory(net, err);
@@ -259,11 +289,11 @@ void insee_net_clear(insee_net *net)
     g_free(net->peer_queue);
     g_free(net->node_router);
     g_free(net->failed);
-    g_free(net->link);
-    g_free(net->ovc);
-    g_free(net->q);
-    g_free(net->q_at);
-    g_free(net->pkt);
+    free(net->link);
+    free(net->ovc);
+    free(net->q);
+    free(net->q_at);
+    free(net->pkt);
     g_free(net->pstate);
     g_free(net->tail);
     memset(net, 0, sizeof *net);
@@ -280,7 +310,7 @@ static void grow_pool(insee_net *net)
                                          : (uint64_t)old * 2;
     uint32_t cap = (uint32_t)MAX(want, INSEE_POOL_FIRST);
     g_assert(want < INSEE_NONE); /* insee_net_build() refused larger queues */
-    net->pkt = g_renew(insee_packet, net->pkt, cap);
+    net->pkt = lines_renew(net->pkt, old, cap, sizeof(insee_packet));
     if (net->pstate_size)
         net->pstate = g_realloc(net->pstate, (size_t)cap * net->pstate_size);
     if (net->track_tail)

@@ -92,6 +92,10 @@ typedef struct insee_link {
     uint64_t free_at; /* first cycle it can start a packet */
     uint8_t rr;       /* the VC it looks at first for its next packet */
     uint8_t waiting;  /* granted packets waiting for it */
+    /* The engine's, here rather than in arrays of their own because they
+       are read with the fields above: */
+    uint8_t checked;  /* in its list of links to start after this cycle's arbitration */
+    uint32_t peer;    /* peer_queue[] of this link, copied once faults are applied */
 } insee_link;
 
 /* An output VC's state. */
