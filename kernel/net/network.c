@@ -69,25 +69,31 @@ static gboolean no_memory(const insee_net *net, GError **err)
 
 #define INSEE_CACHE_LINE 64u
 
-/* n records of `size` bytes, zeroed, from a cache line's start: the
-   system's allocator gives large blocks 16 bytes past a page's start, and
-   then half the records of a 32-byte array, and every one of a 64-byte
-   array, straddle two lines. NULL when it cannot. Freed with free(). */
-static void *lines_alloc0(size_t n, size_t size)
+/* n records of `size` bytes from a cache line's start: the system's
+   allocator gives large blocks 16 bytes past a page's start, and then half
+   the records of a 32-byte array, and every one of a 64-byte array,
+   straddle two lines. NULL when it cannot. Freed with free(). */
+static void *lines_alloc(size_t n, size_t size)
 {
     if (n && size > (SIZE_MAX - INSEE_CACHE_LINE) / n)
         return NULL;
     size_t bytes = (n * size + INSEE_CACHE_LINE) & ~(size_t)(INSEE_CACHE_LINE - 1);
-    void *v = aligned_alloc(INSEE_CACHE_LINE, bytes); /* a whole number of lines, as C asks */
+    return aligned_alloc(INSEE_CACHE_LINE, bytes); /* a whole number of lines, as C asks */
+}
+
+static void *lines_alloc0(size_t n, size_t size)
+{
+    void *v = lines_alloc(n, size);
     if (v)
         memset(v, 0, n * size);
     return v;
 }
 
-/* As g_renew(), on lines_alloc0()'s blocks: the first `old` records kept. */
+/* As g_renew(), on lines_alloc()'s blocks: the first `old` records kept,
+   the rest not zeroed. */
 static void *lines_renew(void *v, size_t old, size_t n, size_t size)
 {
-    void *w = lines_alloc0(n, size);
+    void *w = lines_alloc(n, size);
     if (!w)
         g_error("out of memory for %zu records of %zu bytes", n, size);
     if (v)
