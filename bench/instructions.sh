@@ -88,5 +88,5 @@ row "32x32 dally basic 0.075"      1000 "$ref" --set 'topology.dims=[32,32]' --s
 row "32x32 dally basic 0.4 (saturated)" 500 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.4 \
   --set simulation.warmup=3000
 row "4-ary 3-tree updown room 0.3" 4000 "$tree" --set traffic.load=0.3 --set simulation.packet_phits=16
-row "4-ary 3-tree updown room 1.0 (saturated)" 1000 "$tree" --set traffic.load=1.0 \
+row "4-ary 3-tree updown room saturated" 1000 "$tree" --set traffic.load=1.0 \
   --set simulation.packet_phits=16
