@@ -81,8 +81,9 @@ void insee_engine_prepare(insee_engine *eng)
 {
     insee_net *net = &eng->net;
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
-    eng->route_pure = (props & INSEE_ROUTE_PURE) != 0;
-    eng->route_steady = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)) != 0;
+    eng->route_kept = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_SETTLED)) != 0;
+    eng->route_steady =
+        (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_SETTLED)) != 0;
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
     eng->rstate = g_malloc0(eng->rstate_size * net->routers + 1);
@@ -579,8 +580,8 @@ static uint32_t avoid_failed(const insee_net *net, uint32_t r, insee_candidate *
 }
 
 /* The router's candidates for the head of active entry i, validated: asked
-   now (into `scratch`), or what a pure router answered on an earlier cycle.
-   A steady router's answer is kept too, for decide_route(). NULL when the
+   now (into `scratch`), or what a pure or settled router answered on an
+   earlier cycle. A steady router's answer is kept too, for decide_route(). NULL when the
    answer fails the check (an error of the run when `report`). */
 static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t p,
                                          uint32_t r, insee_candidate *scratch, uint32_t *n,
@@ -588,7 +589,7 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
 {
     insee_active *a = &eng->active;
     insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
-    if (eng->route_pure && a->ncand[i] != INSEE_NOT_CACHED) {
+    if (eng->route_kept && a->ncand[i] != INSEE_NOT_CACHED) {
         *n = a->ncand[i];
         return cached;
     }
@@ -668,7 +669,7 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
     uint32_t n = 0, first = 0, units = insee_net_units(&eng->net, p);
     const insee_candidate *cand;
-    uint32_t kept = !eng->route_pure && a->ncand[i] != INSEE_NOT_CACHED
+    uint32_t kept = !eng->route_kept && a->ncand[i] != INSEE_NOT_CACHED
                         ? kept_admissible(eng, i, r, units, &first)
                         : 2;
     d->kind = INSEE_DECIDE_CHOSEN;

@@ -49,15 +49,16 @@ typedef struct insee_wait {
    it). */
 #define INSEE_WAITS_PER_QUEUE 4u
 
-/* Candidates kept for a blocked head of a steady router (INSEE_ROUTE_STEADY
-   or PURE), while it waits in the active list or asleep: a pure router's
-   are its answer; a steady router's say whether asking it could change
-   anything (the same set, every one still blocked: it is not asked). */
+/* Candidates kept for a blocked head of a steady router (INSEE_ROUTE_STEADY,
+   SETTLED or PURE), while it waits in the active list or asleep: a pure or
+   settled router's are its answer; a steady router's say whether asking
+   it could change anything (the same set, every one still blocked: it is
+   not asked). */
 #define INSEE_ROUTE_CACHE 4u
 #define INSEE_NOT_CACHED 0xFFu
 
-/* The heads that ask for a route this cycle, with what a pure router
-   already answered for them. */
+/* The heads that ask for a route this cycle, with what a pure or settled
+   router already answered for them. */
 typedef struct insee_active {
     uint32_t *queue;
     uint8_t *ncand;          /* cached candidates, or INSEE_NOT_CACHED */
@@ -206,8 +207,8 @@ typedef struct insee_engine {
     uint64_t waits_used, waits_bound; /* at most INSEE_WAITS_PER_QUEUE per queue */
     uint32_t *wait_first;    /* per transit queue: the first wait listed there */
     uint32_t *head_wait;     /* per queue: its sleeping head's first wait, or INSEE_NONE */
-    gboolean route_pure;     /* the router declared INSEE_ROUTE_PURE */
-    gboolean route_steady;   /* PURE or INSEE_ROUTE_STEADY: blocked heads may sleep */
+    gboolean route_kept;     /* PURE or INSEE_ROUTE_SETTLED: a waiting head's answer is kept */
+    gboolean route_steady;   /* PURE, INSEE_ROUTE_STEADY or SETTLED: blocked heads may sleep */
     gboolean call_forwarded; /* it has forwarded() and did not declare NO_FORWARDED */
     gboolean multicast;      /* it declared INSEE_ROUTE_MULTICAST */
 

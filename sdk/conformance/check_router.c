@@ -695,6 +695,17 @@ typedef struct claim_probe {
     GArray *questions; /* insee_route_ctx: the concurrent claim's, asked in batches */
 } claim_probe;
 
+/* Whether two answers name the same candidates in the same order. */
+static gboolean same_answer(const insee_candidate *a, uint32_t na, const insee_candidate *b,
+                            uint32_t nb)
+{
+    gboolean same = na == nb;
+    for (uint32_t i = 0; same && i < na; i++)
+        same = a[i].port == b[i].port && a[i].vc == b[i].vc && a[i].room == b[i].room &&
+               a[i].tag == b[i].tag;
+    return same;
+}
+
 /* The same question to both instances, the quiet one at an early cycle, the
    busy one later with another rng seed: a pure route() answers both alike. */
 static void compare_route(const insee_route_ctx *rc, void *data)
@@ -703,12 +714,8 @@ static void compare_route(const insee_route_ctx *rc, void *data)
     insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES];
     uint32_t na = route_once(p->vt, p->quiet, *rc, 10, 1, a, NULL);
     uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b, NULL);
-    gboolean same = na == nb;
-    for (uint32_t i = 0; same && i < na; i++)
-        same = a[i].port == b[i].port && a[i].vc == b[i].vc && a[i].room == b[i].room &&
-               a[i].tag == b[i].tag;
     char q[96];
-    if (!same)
+    if (!same_answer(a, na, b, nb))
         conform_note(p->f, p->where,
                      "route() at %s answers differently with other cycles, rng or queue states",
                      question_text(rc, q, sizeof q));
@@ -749,6 +756,49 @@ static void compare_steady(const insee_route_ctx *rc, void *data)
                      "route() at %s draws from ctx->rng or changes the packet's or the router's "
                      "state",
                      question_text(rc, q, sizeof q));
+}
+
+/* A settled route() answers a second time, on the busy instance, at a
+   later cycle, with another rng, from the states its first answer left,
+   exactly as the first time, drawing nothing and changing no state. */
+static void compare_settled(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    size_t ps = MAX(p->vt->packet_state_size ? p->vt->packet_state_size(p->quiet) : 0, 1u);
+    size_t rs = MAX(p->vt->router_state_size ? p->vt->router_state_size(p->quiet) : 0, 1u);
+    guint8 *packet = g_malloc0(ps), *router = g_malloc0(rs);
+    insee_rng rng, before;
+    insee_route_ctx q = *rc;
+    q.packet_state = packet;
+    q.router_state = router;
+    q.rng = &rng;
+    q.now = 10;
+    q.born = 5;
+    insee_candidate a[INSEE_MAX_CANDIDATES] = {0}, b[INSEE_MAX_CANDIDATES] = {0};
+    insee_rng_init(&rng, 1, rc->router);
+    uint32_t na = MIN(p->vt->route(p->quiet, &q, a, INSEE_MAX_CANDIDATES), INSEE_MAX_CANDIDATES);
+    guint8 *packet_first = g_memdup2(packet, ps), *router_first = g_memdup2(router, rs);
+    insee_rng_init(&rng, 2, rc->router);
+    before = rng;
+    q.now = 5000;
+    q.born = 2500;
+    uint32_t nb = MIN(p->vt->route(p->busy, &q, b, INSEE_MAX_CANDIDATES), INSEE_MAX_CANDIDATES);
+    char text[96];
+    if (!same_answer(a, na, b, nb))
+        conform_note(p->f, p->where,
+                     "route() at %s answers otherwise when asked again (another cycle, rng and "
+                     "queue states, the packet's state as the first answer left it)",
+                     question_text(rc, text, sizeof text));
+    if (memcmp(&rng, &before, sizeof rng) != 0 || memcmp(packet, packet_first, ps) != 0 ||
+        memcmp(router, router_first, rs) != 0)
+        conform_note(p->f, p->where,
+                     "route() at %s draws from ctx->rng or changes the packet's or the router's "
+                     "state when asked again",
+                     question_text(rc, text, sizeof text));
+    g_free(packet);
+    g_free(router);
+    g_free(packet_first);
+    g_free(router_first);
 }
 
 enum { CONCURRENT_BATCH = 256, CONCURRENT_ROUNDS = 3 };
@@ -963,6 +1013,19 @@ static conform_status check_steady_claim(conform_ctx *ctx, GString *detail)
                       "first test network each setting's create() accepts)");
 }
 
+static conform_status check_settled_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties || ctx->plugin->desc->abi_minor < 14) {
+        g_string_assign(detail, "properties() not provided, or built before ABI 1.14: a head is "
+                                "asked again every cycle it waits");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_SETTLED, compare_settled, NULL,
+                      "route() is not declared INSEE_ROUTE_SETTLED at any setting (asked on the "
+                      "first test network each setting's create() accepts)");
+}
+
 static conform_status check_concurrent_claim(conform_ctx *ctx, GString *detail)
 {
     const insee_router_vtable *vt = ctx->plugin->vtable;
@@ -1100,6 +1163,14 @@ static const conform_check router_checks[] = {
      "a blocked head of a steady router is not asked again until a candidate frees: drop the "
      "flag, or keep the candidate set to what the packet and its place decide",
      check_steady_claim},
+    {"router.settled-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_SETTLED, route() asked again from the state its "
+     "first answer left gives the same candidates in the same order whatever the cycle, the rng "
+     "and the queue and link states, draws nothing and leaves the packet's and the router's "
+     "state as they were",
+     "the kernel keeps a settled router's first answer while the head waits: drop the flag, or "
+     "decide what reads the network once and keep it in the packet's state",
+     check_settled_claim},
     {"router.concurrent-claim", CONFORM_ERROR,
      "when properties() declares INSEE_ROUTE_CONCURRENT, route() gives every question the answer "
      "it gives alone while another thread asks other questions of the same instance (batches of "

@@ -1349,12 +1349,12 @@ Test(engine, report_and_csv_numbers_ignore_a_decimal_comma_locale)
     g_free(saved);
 }
 
-/* Blocked heads of pure and steady routers sleep until a candidate frees
-   (engine.c); heads that are never let sleep (no room for waits) ask every
-   cycle, or only check the candidates they keep. Both must give the same
-   run, figure for figure, as heads that keep nothing and ask the router
-   every cycle (`plain`: the engine takes the router for neither pure nor
-   steady), and sleeping must have happened. `bound` is the most waits the
+/* Blocked heads of pure, steady and settled routers sleep until a
+   candidate frees (engine.c); heads that are never let sleep (no room for
+   waits) ask every cycle, or only check the candidates they keep. Both
+   must give the same run, figure for figure, as heads that keep nothing
+   and ask the router every cycle (`plain`: the engine takes the router for
+   none of these), and sleeping must have happened. `bound` is the most waits the
    engine may hold. */
 /* Build and run `toml`: `tune` (may be NULL) changes the engine before the
    run, `look` (may be NULL) reads it after, both given `data`. */
@@ -1391,7 +1391,7 @@ static void tune_waits(insee_engine *eng, void *data)
     if (w->bound != UINT64_MAX)
         eng->waits_bound = w->bound;
     if (w->plain)
-        eng->route_pure = eng->route_steady = FALSE;
+        eng->route_kept = eng->route_steady = FALSE;
 }
 
 static void look_waits(insee_engine *eng, void *data)
@@ -1438,6 +1438,10 @@ Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
         "[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"torus\"\n"
         "dims = [8, 8]\n[router]\nplugin = \"dally\"\nmode = \"improved\"\n"
         "vc_choice = \"room\"\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
+        /* settled: UGAL chooses at the source on the queues, then keeps its path */
+        "[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"dragonfly\"\n"
+        "a = 4\np = 2\nh = 2\n[router]\nplugin = \"ugal\"\nintermediate = \"group\"\n"
+        "vcs = 3\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
         uint32_t pool_sleep, pool_poll, pool_some, pool_plain;

@@ -133,7 +133,7 @@ static const insee_router_vtable ugal_vtable = {
     .route = ugal_route,
     .packet_state_size = valiant_packet_state_size,
     .forwarded = valiant_forwarded,
-    /* properties NULL: route() reads queues and draws, forwarded() keeps state */
+    .properties = valiant_properties,
 };
 
 static const insee_plugin_desc ugal_desc = {

@@ -56,7 +56,7 @@ static const insee_router_vtable valiant_vtable = {
     .route = valiant_route_packet,
     .packet_state_size = valiant_packet_state_size,
     .forwarded = valiant_forwarded,
-    /* properties NULL: route() draws at random, forwarded() keeps state */
+    .properties = valiant_properties,
 };
 
 static const insee_plugin_desc valiant_desc = {

@@ -168,6 +168,16 @@ uint32_t valiant_route(const valiant_core *core, const insee_route_ctx *ctx,
     return valiant_toward(core, ctx, to_dst ? ctx->dst_node : core->net.node_of[via], out);
 }
 
+/* The intermediate is drawn (and, for UGAL, chosen on the queues) at the
+   packet's first request; from then on its path is fixed by its state, so
+   asking again while it waits answers the same. forwarded() keeps that
+   state, so it is always called. */
+uint32_t valiant_properties(void *self)
+{
+    (void)self;
+    return INSEE_ROUTE_SETTLED;
+}
+
 size_t valiant_packet_state_size(void *self)
 {
     (void)self;

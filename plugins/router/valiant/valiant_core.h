@@ -64,6 +64,7 @@ uint32_t valiant_route(const valiant_core *core, const insee_route_ctx *ctx,
 
 /* The router vtable's packet_state_size() and forwarded() of both plugins
    (`self` unused): a valiant_packet, its phase and last hop's dimension. */
+uint32_t valiant_properties(void *self);
 size_t valiant_packet_state_size(void *self);
 void valiant_forwarded(void *self, const insee_route_ctx *ctx, const insee_candidate *granted);
 

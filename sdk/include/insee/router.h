@@ -117,6 +117,16 @@ enum {
        only host queries. The host's queries are safe concurrently when the
        topology declares INSEE_TOPO_CONCURRENT. */
     INSEE_ROUTE_CONCURRENT = 1u << 4,
+    /* minor 14. Weaker than PURE in another way: route()'s first answer
+       for a head may read the network and draw (UGAL's choice at the
+       source, a Valiant intermediate), but asking again while the head
+       waits at the same queue gives the same candidates in the same order,
+       drawing nothing and changing no state: what the first answer decided
+       is in the packet's state. The kernel keeps the first answer while
+       the head waits, as for PURE, and lets a blocked head wait without
+       asking until one of its candidates frees, as for STEADY. PURE
+       implies it. */
+    INSEE_ROUTE_SETTLED = 1u << 5,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
