@@ -1,17 +1,11 @@
 /* kernel/engine/crew.c — see crew.h. */
 #include "engine/crew.h"
 
-/* Spins of a waiting worker before it sleeps (yielding its core after the
-   first EAGER_SPINS, a good fraction of a second in all): a cycle's serial
-   work on a large network is short, and waking a sleeping worker costs
-   more than a cycle's share of work there (with 20 000 spins and no yield
-   two threads were slower than one on a 32x32 torus). */
-#define SPINS 100000
 /* Spins before a waiting thread also yields its core at each turn. */
 #define EAGER_SPINS 1000
 
 struct insee_crew {
-    uint32_t workers, min_items;
+    uint32_t workers, min_items, spins;
     GThread **threads;
     /* The current job, published by bumping `generation`. */
     insee_crew_fn fn;
@@ -43,7 +37,7 @@ static void run_chunk(insee_crew *c, uint32_t w)
 /* The generation after `seen`, once published: spinning, then asleep. */
 static gint next_job(insee_crew *c, gint seen)
 {
-    for (uint32_t spin = 0; spin < SPINS; spin++) {
+    for (uint32_t spin = 0; spin < c->spins; spin++) {
         gint g = g_atomic_int_get(&c->generation);
         if (g != seen)
             return g;
@@ -85,12 +79,13 @@ static void publish(insee_crew *c)
     g_mutex_unlock(&c->lock);
 }
 
-insee_crew *insee_crew_new(uint32_t workers, uint32_t min_items, GError **err)
+insee_crew *insee_crew_new(uint32_t workers, uint32_t min_items, uint32_t spins, GError **err)
 {
     g_return_val_if_fail(workers >= 2, NULL);
     insee_crew *c = g_new0(insee_crew, 1);
     c->workers = workers;
     c->min_items = min_items;
+    c->spins = spins;
     c->threads = g_new0(GThread *, workers);
     g_mutex_init(&c->lock);
     g_cond_init(&c->wake);

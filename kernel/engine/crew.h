@@ -9,8 +9,9 @@
  * item order, the same for any W. A job of fewer than `min_items` items
  * runs on the caller alone: waking the crew would cost more than it saves.
  *
- * Waiting workers spin for a short while (a cycle's serial work is usually
- * short), then sleep on a condition until the next job. The crew owns its
+ * Waiting workers spin for a while, then sleep on a condition until the
+ * next job: the cycle engine's serial work between jobs is usually short
+ * (INSEE_CREW_SPINS), the dynamic flow engine's long. The crew owns its
  * threads; insee_crew_free() joins them. Jobs must not call
  * insee_crew_run() themselves.
  */
@@ -27,9 +28,17 @@ typedef struct insee_crew insee_crew;
 /* Items [from, to) of the job, run by worker `worker` (0 .. W-1). */
 typedef void (*insee_crew_fn)(void *ctx, uint32_t worker, uint32_t from, uint32_t to);
 
-/* W >= 2 workers (the caller and W - 1 threads); NULL with `err` set when a
+/* Spins of a waiting worker before it sleeps for jobs a cycle apart
+   (yielding its core after the first thousand, a good fraction of a second
+   in all): waking a sleeping worker costs more than a cycle's share of
+   work on a large network (with 20 000 spins and no yield two threads
+   were slower than one on a 32x32 torus). */
+#define INSEE_CREW_SPINS 100000u
+
+/* W >= 2 workers (the caller and W - 1 threads), each spinning `spins`
+   times for the next job before it sleeps; NULL with `err` set when a
    thread cannot be started. */
-insee_crew *insee_crew_new(uint32_t workers, uint32_t min_items, GError **err);
+insee_crew *insee_crew_new(uint32_t workers, uint32_t min_items, uint32_t spins, GError **err);
 /* Jobs so far that were shared by the whole crew (not run on the caller
    alone for being short). */
 uint64_t insee_crew_shared(const insee_crew *crew);

@@ -1569,7 +1569,7 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     gint64 start = g_get_monotonic_time();
     progress pg = {.on = isatty(STDERR_FILENO), .start_us = start, .next_us = start + 500000};
     if (eng->threads > 1 && !eng->crew) {
-        eng->crew = insee_crew_new(eng->threads, eng->crew_min_heads, err);
+        eng->crew = insee_crew_new(eng->threads, eng->crew_min_heads, INSEE_CREW_SPINS, err);
         if (!eng->crew)
             return FALSE;
     }

@@ -72,7 +72,9 @@ enum { ENGINE_PACKET, ENGINE_STATIC, ENGINE_DYNAMIC };
      "threads a run may use (0: the cores the process may use); results are the same "    \
      "for any number. The static engine walks its flows on them when its router and "     \
      "topology allow it (docs/flow.md); the packet engine shares its routing decisions "   \
-     "among them when the router is pure (docs/engine.md); the dynamic engine runs on one"}
+     "among them when the router is pure (docs/engine.md); the dynamic engine walks the "   \
+     "paths of the messages that start together on them, on the same condition as the "   \
+     "static one"}
 /* The dynamic engine reads them too: a message given in packets is
    packets x packet_phits x phit_bytes bytes. */
 #define PACKET_PHITS_PARAM                                                                \
@@ -383,7 +385,7 @@ static const insee_param_def flow_simulation_params[] = {SEED_PARAM, ENGINE_PARA
                                                         {0}};
 /* The dynamic engine sizes a message given in packets as the packet engine would. */
 static const insee_param_def dynamic_simulation_params[] = {
-    SEED_PARAM, ENGINE_PARAM, PACKET_PHITS_PARAM, PHIT_BYTES_PARAM, {0}};
+    SEED_PARAM, ENGINE_PARAM, THREADS_PARAM, PACKET_PHITS_PARAM, PHIT_BYTES_PARAM, {0}};
 static const insee_param_def flow_router_params[] = {VCS_PARAM, {0}};
 static const insee_param_def flow_stats_params[] = {CSV_PARAM, JSON_PARAM, {0}};
 static const insee_param_def static_flow_params[] = {ROUNDS_PARAM, {0}};

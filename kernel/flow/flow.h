@@ -94,7 +94,7 @@ typedef struct insee_flow_setup {
                             0: a quarter of the memory available (figures never
                             depend on it, only the time: flows past it are routed
                             again) */
-    uint32_t threads;    /* static: threads it may walk flows on (>= 1) */
+    uint32_t threads;    /* threads it may walk flows on (>= 1) */
     gboolean concurrent; /* the router and topology may be asked from several threads
                             at once (INSEE_ROUTE_CONCURRENT, INSEE_TOPO_CONCURRENT) */
 } insee_flow_setup;
@@ -144,6 +144,8 @@ typedef struct insee_flow_dyn_options {
     uint32_t link_series;     /* spans of each link's own series; 0: none */
     const volatile int *stop; /* non-zero: the run ends where it is, interrupted; may be NULL */
     const insee_storage_config *storage; /* [storage] (storage.h); NULL: none */
+    uint32_t min_walks; /* walks at once below which the caller walks alone (0: the
+                           engine's own); results never depend on it */
 } insee_flow_dyn_options;
 
 typedef struct insee_flow_dyn_report {
@@ -172,6 +174,9 @@ typedef struct insee_flow_dyn_report {
     uint32_t failed_cables;   /* [faults] */
     uint64_t connected_pairs; /* ordered pairs of distinct nodes the surviving graph joins */
     gboolean interrupted;     /* `stop` ended the run: the figures are partial */
+    uint32_t threads;         /* the threads paths were walked on, and the walks shared
+                                 by them (no figure depends on either) */
+    uint64_t shared_walks;
 } insee_flow_dyn_report;
 
 typedef struct insee_flow_dynamic insee_flow_dynamic;

@@ -37,6 +37,14 @@ static inline uint32_t insee_flow_links(const insee_net *net)
     return net->ports_total + 2 * net->nodes;
 }
 
+/* The threads a flow engine walks paths on: [simulation] threads where the
+   router and topology allow several, else one; a path routing's tables are
+   its own, so it keeps one. */
+static inline uint32_t insee_flow_threads(const insee_flow_setup *s)
+{
+    return s->concurrent && !s->routing ? MAX(s->threads, 1u) : 1u;
+}
+
 typedef struct insee_flow_paths insee_flow_paths;
 typedef void (*insee_flow_take)(void *ctx, const uint32_t *ports, uint32_t hops, double share);
 

@@ -745,10 +745,7 @@ gboolean insee_flow_static_run(const insee_flow_setup *setup, insee_flow_report 
                                              : insee_memory_available(&limit) / 4) /
                           sizeof(uint32_t)};
     r.chunks = make_chunks(setup, &r.n_chunks);
-    /* Several threads only where the router and topology allow it; a path
-       routing's tables are its own, so it keeps one. */
-    uint32_t threads = setup->concurrent && !setup->routing ? MAX(setup->threads, 1u) : 1u;
-    threads = MAX(1u, MIN(threads, r.n_chunks));
+    uint32_t threads = MAX(1u, MIN(insee_flow_threads(setup), r.n_chunks));
     r.atomic = threads > 1;
     rep->threads = threads;
     g_mutex_init(&r.traffic);

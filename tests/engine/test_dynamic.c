@@ -485,6 +485,47 @@ Test(dynamic, a_busy_link_series_follows_its_spans)
     g_free(path);
 }
 
+/* The busiest links listed from the few as busy as the k-th busiest are
+   those of a sort of every link: a ping-pong busies 6 links, so the 10
+   busiest end with idle links, in link order, as the full sort (busiest
+   past the links' count) lists them; uniform traffic ties many links. */
+Test(dynamic, the_busiest_links_are_those_of_a_full_sort_ties_in_link_order)
+{
+    char *path = write_temp("s 0 1 0 64000\nr 0 1 0 64000\ns 1 0 0 64000\nr 1 0 0 64000\n");
+    const char *const traffic[] = {"[traffic]\nplugin = \"trace\"\nfile = \"%s\"\n",
+                                   "[traffic]\nplugin = \"uniform\"\nmessage_bytes = 4096\n"};
+    for (guint t = 0; t < G_N_ELEMENTS(traffic); t++) {
+        const insee_flow_dyn_report *r[2];
+        insee_experiment *exp[2];
+        insee_config *cfg[2];
+        insee_registry *reg[2];
+        for (int i = 0; i < 2; i++) {
+            char *head = g_strdup_printf("[simulation]\nengine = \"dynamic\"\n"
+                                         "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                                         "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+                                         "[flow]\nrounds = 2\nbusiest = %d\n%s",
+                                         i ? 100000 : 10, traffic[t]);
+            char *toml = g_strdup_printf(head, path);
+            exp[i] = run_experiment(toml, NULL, &cfg[i], &reg[i]);
+            r[i] = insee_experiment_dyn_report(exp[i]);
+            g_free(toml);
+            g_free(head);
+        }
+        cr_assert_eq(r[0]->n_busiest, 10);
+        cr_assert_gt(r[1]->n_busiest, 10, "every link");
+        if (t == 0)
+            cr_assert(r[0]->busiest_util[5] > 0 && r[0]->busiest_util[6] == 0);
+        for (uint32_t k = 0; k < 10; k++) {
+            cr_assert_eq(r[0]->busiest_link[k], r[1]->busiest_link[k], "%u", k);
+            cr_assert_eq(r[0]->busiest_util[k], r[1]->busiest_util[k], "%u", k);
+        }
+        for (int i = 0; i < 2; i++)
+            free_experiment(exp[i], cfg[i], reg[i]);
+    }
+    g_unlink(path);
+    g_free(path);
+}
+
 /* [stats] csv and json: the row and the document of the run, with their
    figures; a CSV file of the static engine is refused rather than mixed. */
 Test(dynamic, csv_and_json_hold_the_run_and_refuse_another_engines_file)

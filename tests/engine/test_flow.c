@@ -9,6 +9,7 @@
 
 #include "engine/engine.h"
 #include "flow/flow.h"
+#include "flow/paths.h"
 #include "run_helpers.h"
 
 static double sum_hist(const insee_flow_report *r)
@@ -383,6 +384,202 @@ Test(flow, the_first_bad_flow_in_order_fails_the_run_on_any_threads)
     insee_config_free(cfg);
 }
 
+static void dyn_wake(void *ctx, uint32_t app, uint32_t task, uint64_t at)
+{
+    insee_flow_dynamic_wake(ctx, app, task, at);
+}
+
+/* The dynamic engine run directly on a fresh experiment of `toml`, its
+   paths walked on `threads` threads (the router and topology must allow
+   more than one), the crew woken for as few as 2 walks. FALSE with `err`
+   set when the run fails. */
+static gboolean run_dynamic_on(const char *toml, uint32_t threads, uint32_t max_outstanding,
+                               insee_flow_dyn_report *r, GError **err)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    insee_engine *eng = insee_experiment_engine(exp);
+    insee_workload *wl = &eng->wl;
+    insee_flow_app *apps = g_new(insee_flow_app, wl->n_apps);
+    for (uint32_t a = 0; a < wl->n_apps; a++)
+        apps[a] = (insee_flow_app){.plugin = "traffic", .traffic = wl->apps[a].traffic,
+                                   .self = wl->apps[a].self,
+                                   .first_task = wl->apps[a].first_task,
+                                   .tasks = wl->apps[a].tasks, .causal = wl->apps[a].causal,
+                                   .abi_minor = INSEE_ABI_MINOR, .job = INSEE_NONE};
+    insee_flow_setup setup = {
+        .net = &eng->net, .router_name = "router", .router = eng->router,
+        .router_self = eng->router_self, .pstate_size = eng->net.pstate_size,
+        .rstate_size = eng->rstate_size, .apps = apps, .n_apps = wl->n_apps,
+        .task_node = wl->task_node, .seed = eng->seed, .rounds = 3, .threads = threads,
+        .concurrent = threads > 1};
+    double *capacity = g_new(double, insee_flow_links(&eng->net));
+    for (uint32_t l = 0; l < insee_flow_links(&eng->net); l++)
+        capacity[l] = l % 3 ? 4e9 : 6.4e9; /* unequal: times alone read the links */
+    insee_flow_dyn_options opt = {.capacity = capacity, .cycle_s = 1e-9,
+                                  .max_outstanding = max_outstanding, .series = 17,
+                                  .busiest = 40, .link_series = 9, .packet_bytes = 64,
+                                  .min_walks = 2};
+    insee_flow_dynamic *d = insee_flow_dynamic_new(&setup, &opt, err);
+    cr_assert(d, "%s", *err ? (*err)->message : "?");
+    wl->flow_wake = dyn_wake;
+    wl->flow_ctx = d;
+    gboolean ok = insee_flow_dynamic_run(d, r, err);
+    wl->flow_wake = NULL;
+    insee_flow_dynamic_free(d);
+    g_free(capacity);
+    g_free(apps);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+    return ok;
+}
+
+/* n doubles, to the bit. */
+static void assert_same_doubles(const double *a, const double *b, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(memcmp(&a[i], &b[i], sizeof *a), 0, "%s [%zu]: %.17g against %.17g", what,
+                     i, a[i], b[i]);
+}
+
+/* Every figure of two dynamic runs, to the bit. */
+static void assert_same_dyn_figures(const insee_flow_dyn_report *a,
+                                    const insee_flow_dyn_report *b, const char *what)
+{
+    cr_assert_eq(a->messages, b->messages, "%s", what);
+    cr_assert_eq(a->self_messages, b->self_messages, "%s", what);
+    cr_assert_eq(a->unroutable, b->unroutable, "%s", what);
+    cr_assert_eq(a->subflows, b->subflows, "%s", what);
+    cr_assert_eq(a->bytes_sent, b->bytes_sent, "%s", what);
+    cr_assert_eq(a->bytes_delivered, b->bytes_delivered, "%s", what);
+    cr_assert_eq(a->instants, b->instants, "%s", what);
+    cr_assert_eq(a->rate_changes, b->rate_changes, "%s", what);
+    assert_same_doubles(&a->makespan, &b->makespan, 1, what);
+    assert_same_doubles(&a->fct_mean, &b->fct_mean, 4, what);            /* mean .. max */
+    assert_same_doubles(&a->slowdown_mean, &b->slowdown_mean, 4, what);
+    assert_same_doubles(&a->utilisation, &b->utilisation, 1, what);
+    cr_assert_eq(a->n_apps, b->n_apps, "%s", what);
+    assert_same_doubles(a->app_completion, b->app_completion, a->n_apps, what);
+    cr_assert_eq(memcmp(a->app_messages, b->app_messages, sizeof(uint64_t) * a->n_apps), 0,
+                 "%s", what);
+    cr_assert_eq(a->n_busiest, b->n_busiest, "%s", what);
+    cr_assert_eq(memcmp(a->busiest_link, b->busiest_link, sizeof(uint32_t) * a->n_busiest), 0,
+                 "%s: the busiest links", what);
+    assert_same_doubles(a->busiest_util, b->busiest_util, a->n_busiest, what);
+    cr_assert_eq(a->n_series, b->n_series, "%s", what);
+    assert_same_doubles(a->series, b->series, a->n_series, what);
+    cr_assert_eq(a->n_link_series, b->n_link_series, "%s", what);
+    assert_same_doubles(&a->link_series_span, &b->link_series_span, 1, what);
+    assert_same_doubles(a->link_series, b->link_series, (size_t)a->n_busiest * a->n_link_series,
+                        what);
+}
+
+/* The dynamic engine's paths walked on 1, 2 or 3 threads (a crew woken for
+   every two walks at once) give every figure to the bit: a fat tree's
+   all-to-all whose starts and ends interleave a cycle apart, uniform
+   rounds all started at once, and with one message in flight at most and
+   failed cables, where a task at its limit must learn whether its queued
+   start found no path (and start its next one then, as every message
+   starts). The share sees the starts in the order they were
+   made whatever thread walked them. */
+Test(flow, dynamic_walks_on_any_number_of_threads_give_the_same_figures)
+{
+    static const struct {
+        const char *toml;
+        uint32_t max_outstanding;
+        uint64_t messages; /* all of them start: routed, self or unroutable */
+    } cases[] = {
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\nnic = false\n"
+         "[router]\nplugin = \"multistage\"\nmode = \"static\"\n"
+         "[traffic]\nplugin = \"all-to-all\"\nmessage_bytes = 2048\n", 0, 64 * 63},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 6]\n"
+         "[router]\nplugin = \"dally\"\nmode = \"basic\"\n"
+         "[traffic]\nplugin = \"uniform\"\nmessage_bytes = 4096\n", 0, 3 * 48},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+         "[router]\nplugin = \"dally\"\nmode = \"basic\"\n[faults]\nlinks = 0.1\n"
+         "[traffic]\nplugin = \"uniform\"\nmessage_bytes = 4096\n", 1, 3 * 64},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\nseed = 3\n%s",
+                                     cases[i].toml);
+        insee_flow_dyn_report one = {0};
+        for (uint32_t threads = 1; threads <= 3; threads++) {
+            insee_flow_dyn_report r;
+            GError *err = NULL;
+            cr_assert(run_dynamic_on(toml, threads, cases[i].max_outstanding, &r, &err), "%s",
+                      err ? err->message : "?");
+            cr_assert_eq(r.threads, threads, "the router and topology allow threads");
+            if (threads == 1) {
+                one = r;
+                cr_assert_eq(r.messages + r.self_messages + r.unroutable, cases[i].messages,
+                             "%s", toml);
+                cr_assert_eq(r.unroutable > 0, cases[i].max_outstanding > 0,
+                             "failed cables: some messages unroutable");
+                continue;
+            }
+            cr_assert_gt(r.shared_walks, 0, "the crew walked: %s", toml);
+            assert_same_dyn_figures(&one, &r, toml);
+            insee_flow_dyn_report_clear(&r);
+        }
+        insee_flow_dyn_report_clear(&one);
+        g_free(toml);
+    }
+}
+
+/* A start whose walk fails fails the run with its own error, the first
+   in start order, on any number of threads: test-xring sends the flows to
+   another row round their row for ever. */
+Test(flow, the_first_failed_walk_in_start_order_fails_a_dynamic_run_on_any_threads)
+{
+    char *first = NULL;
+    for (uint32_t threads = 1; threads <= 3; threads++) {
+        insee_flow_dyn_report r;
+        GError *err = NULL;
+        cr_assert_not(run_dynamic_on("[simulation]\nengine = \"dynamic\"\n"
+                                     "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                                     "[router]\nplugin = \"test-xring\"\nvcs = 1\n"
+                                     "[traffic]\nplugin = \"uniform\"\n",
+                                     threads, 0, &r, &err));
+        cr_assert(strstr(err->message, "its path loops"), "%s", err->message);
+        if (!first)
+            first = g_strdup(err->message);
+        cr_assert_str_eq(err->message, first, "on %u threads", threads);
+        g_error_free(err);
+        insee_flow_dyn_report_clear(&r);
+    }
+    g_free(first);
+}
+
+/* [simulation] threads reaches the dynamic engine, and its rule is the
+   static engine's: dally's trc (a scratch in its instance) and a path
+   routing walk on one thread whatever it says. */
+Test(flow, the_dynamic_engine_reads_threads_where_the_router_allows_them)
+{
+    static const struct {
+        const char *net;
+        uint32_t threads;
+    } cases[] = {
+        {"[router]\nplugin = \"dally\"\nmode = \"basic\"\n", 2},
+        {"[router]\nplugin = \"dally\"\nmode = \"trc\"\n", 1},
+        {"[routing]\nplugin = \"bfs\"\n", 1},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strdup_printf("[simulation]\nengine = \"dynamic\"\nthreads = 2\n"
+                                     "[topology]\nplugin = \"torus\"\ndims = [6, 6]\n%s"
+                                     "[traffic]\nplugin = \"uniform\"\n", cases[i].net);
+        insee_config *cfg;
+        insee_registry *reg;
+        insee_experiment *exp = run_experiment(toml, NULL, &cfg, &reg);
+        const insee_flow_dyn_report *r = insee_experiment_dyn_report(exp);
+        cr_assert_eq(r->threads, cases[i].threads, "%s", toml);
+        cr_assert_eq(r->messages, 36);
+        free_experiment(exp, cfg, reg);
+        g_free(toml);
+    }
+}
+
 /* A ring of 301 routers: paths of up to 150 hops pass the walk's loop
    checks (after 64 and 128 hops) as what they are, loop free, and the
    all-to-all loads each direction of every ring link with the flows of
@@ -473,8 +670,6 @@ Test(flow, keys_the_engine_does_not_read_are_refused_naming_it)
     assert_refused("[simulation]\nengine = \"dynamic\"\n[router]\nplugin = \"dally\"\n"
                    "mode = \"basic\"\n[bridge]\nsocket = \"x\"\n",
                    (const char *const[]){"[bridge]", "\"dynamic\"", NULL});
-    assert_refused("[simulation]\nengine = \"dynamic\"\nthreads = 2\n",
-                   (const char *const[]){"[simulation] threads", "\"dynamic\"", NULL});
 }
 
 Test(flow, a_traffic_without_rounds_is_refused_by_name)
