@@ -581,8 +581,9 @@ static uint32_t avoid_failed(const insee_net *net, uint32_t r, insee_candidate *
 
 /* The router's candidates for the head of active entry i, validated: asked
    now (into `scratch`), or what a pure or settled router answered on an
-   earlier cycle. A steady router's answer is kept too, for decide_route(). NULL when the
-   answer fails the check (an error of the run when `report`). */
+   earlier cycle. A steady router's answer is kept too, for decide_route().
+   NULL when the answer fails the check (an error of the run when
+   `report`). */
 static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t p,
                                          uint32_t r, insee_candidate *scratch, uint32_t *n,
                                          gboolean report)
