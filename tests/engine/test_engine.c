@@ -1419,6 +1419,40 @@ static void same_run(const insee_report *a, const insee_report *b, const char *w
     cr_assert_eq(a->source_stalls, b->source_stalls, "%s: source stalls", what);
 }
 
+/* The network's record arrays and the packet pool start on a cache line
+   (net/network.c), the pool after it has grown too: a record that
+   straddles two lines costs two misses. */
+typedef struct line_check {
+    gboolean aligned;
+    uint32_t pool;
+} line_check;
+
+static gboolean on_a_line(const void *p)
+{
+    return (uintptr_t)p % 64 == 0;
+}
+
+static void look_lines(insee_engine *eng, void *data)
+{
+    line_check *c = data;
+    const insee_net *net = &eng->net;
+    c->aligned = on_a_line(net->q) && on_a_line(net->q_at) && on_a_line(net->ovc) &&
+                 on_a_line(net->link) && on_a_line(net->pkt);
+    c->pool = net->pkt_cap;
+}
+
+Test(engine, records_start_on_a_cache_line)
+{
+    line_check c = {FALSE, 0};
+    insee_report r = run_engine("[simulation]\nwarmup = 0\ncycles = 500\n[topology]\n"
+                                "plugin = \"torus\"\ndims = [16, 16]\n[router]\nplugin = \"dally\"\n"
+                                "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+                                NULL, look_lines, &c);
+    cr_assert_gt(r.total_delivered, 0);
+    cr_assert_gt(c.pool, INSEE_POOL_FIRST, "the pool never grew (%u packets)", c.pool);
+    cr_assert(c.aligned, "a record array or the packet pool is not on a cache line");
+}
+
 Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
 {
     static const char *const runs[] = {
