@@ -165,8 +165,9 @@ static void timing(JsonBuilder *b, const insee_report *r)
     json_builder_add_string_value(b, u->wormhole ? "wormhole" : "vct");
     num(b, "simulated_us", (double)r->cycles * ns / 1e3);
     num(b, "accepted_gbytes_s_per_node", r->accepted_load * (real ? u->link_gbytes_s : NAN));
-    num(b, "latency_mean_ns", r->latency_gen.count ? r->latency_gen.mean * ns : NAN);
-    num(b, "latency_injection_mean_ns", r->latency_inj.count ? r->latency_inj.mean * ns : NAN);
+    num(b, "latency_mean_ns", r->latency_gen.count ? insee_stat_mean(&r->latency_gen) * ns : NAN);
+    num(b, "latency_injection_mean_ns",
+        r->latency_inj.count ? insee_stat_mean(&r->latency_inj) * ns : NAN);
     json_builder_end_object(b);
 }
 
@@ -197,7 +198,7 @@ static void latency(JsonBuilder *b, const char *k, const insee_stat *s, const ui
     static const char *const names[] = {"p50", "p90", "p99", "p999"};
     key(b, k);
     json_builder_begin_object(b);
-    num(b, "mean", s->count ? s->mean : NAN);
+    num(b, "mean", s->count ? insee_stat_mean(s) : NAN);
     num(b, "std", s->count > 1 ? insee_stat_std(s) : NAN);
     count(b, "max", s->max);
     for (int i = 0; i < 4; i++) {
@@ -493,7 +494,7 @@ static void applications(JsonBuilder *b, const insee_report *r)
         count(b, "generated", ar->generated);
         count(b, "delivered", ar->delivered);
         num(b, "avg_hops", ar->delivered ? (double)ar->hops / (double)ar->delivered : NAN);
-        num(b, "latency_mean", ar->latency_gen.count ? ar->latency_gen.mean : NAN);
+        num(b, "latency_mean", ar->latency_gen.count ? insee_stat_mean(&ar->latency_gen) : NAN);
         num(b, "offered_load", ar->offered_load >= 0 ? ar->offered_load : NAN);
         num(b, "accepted_load", ar->accepted_load);
         if (ar->job)

@@ -13,20 +13,48 @@
 
 #include "stats/output.h"
 
+/* The words of the sum of squares: exact products need 128 bits. */
+__extension__ typedef unsigned __int128 u128;
+
+#define SQ_LO_BITS 32u
+#define SQ_LO_MASK ((UINT64_C(1) << SQ_LO_BITS) - 1)
+
 void insee_stat_add(insee_stat *s, uint64_t x)
 {
-    /* Welford: stable for long runs where sum of squares would cancel. */
     s->count++;
-    double d = (double)x - s->mean;
-    s->mean += d / (double)s->count;
-    s->m2 += d * ((double)x - s->mean);
+    s->sum += x;
+    u128 sq = (u128)x * x + s->sq_lo;
+    s->sq_lo = (uint64_t)sq & SQ_LO_MASK;
+    s->sq_hi += (uint64_t)(sq >> SQ_LO_BITS);
     if (x > s->max)
         s->max = x;
 }
 
+void insee_stat_normalise(insee_stat *s)
+{
+    s->sq_hi += s->sq_lo >> SQ_LO_BITS;
+    s->sq_lo &= SQ_LO_MASK;
+}
+
+double insee_stat_mean(const insee_stat *s)
+{
+    return s->count ? (double)s->sum / (double)s->count : 0.0;
+}
+
 double insee_stat_std(const insee_stat *s)
 {
-    return s->count > 1 ? sqrt(s->m2 / (double)(s->count - 1)) : 0.0;
+    if (s->count < 2)
+        return 0.0;
+    /* M2 = sum x^2 - S^2 / n with S = q n + r is sum x^2 - S q - S r / n;
+       S r / n = q2 + r2 / n. Everything but r2 / n (below 1) is an exact
+       integer, at least r2 / n since M2 >= 0, so nothing wraps. */
+    u128 n = s->count, S = s->sum;
+    u128 sq = ((u128)s->sq_hi << SQ_LO_BITS) + s->sq_lo;
+    u128 q = S / n, r = S % n;
+    u128 sr = S * r;
+    u128 whole = sq - S * q - sr / n;
+    long double m2 = (long double)whole - (long double)(sr % n) / (long double)n;
+    return (double)sqrtl(m2 / (long double)(s->count - 1));
 }
 
 /* Student's t for a two-sided 95 % interval: the table for small samples,
@@ -206,8 +234,8 @@ static double per_packet(uint64_t total, uint64_t count)
 
 static void print_latency(FILE *out, const char *what, const insee_stat *s)
 {
-    fprintf(out, "%-28s mean %.3f  std %.3f  max %" G_GUINT64_FORMAT " cycles\n", what, s->mean,
-            insee_stat_std(s), s->max);
+    fprintf(out, "%-28s mean %.3f  std %.3f  max %" G_GUINT64_FORMAT " cycles\n", what,
+            insee_stat_mean(s), insee_stat_std(s), s->max);
 }
 
 static void print_percentiles(FILE *out, const char *what, const uint64_t q[4])
@@ -396,7 +424,8 @@ static void print_units(const insee_report *r, FILE *out)
     fprintf(out, "%-28s %.3f us simulated, accepted %.4f GB/s per node\n", "",
             (double)r->cycles * u->cycle_ns / 1e3, r->accepted_load * u->link_gbytes_s);
     fprintf(out, "%-28s from generation %.1f ns, from injection %.1f ns (means)\n", "",
-            r->latency_gen.mean * u->cycle_ns, r->latency_inj.mean * u->cycle_ns);
+            insee_stat_mean(&r->latency_gen) * u->cycle_ns,
+            insee_stat_mean(&r->latency_inj) * u->cycle_ns);
 }
 
 void insee_report_print(const insee_report *r, FILE *out)
@@ -524,11 +553,11 @@ static void csv_row(const insee_report *r, GString *s)
         s, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
         ",%.6f,%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
         r->generated, r->injected, r->delivered, r->dropped, per_packet(r->hops, r->delivered),
-        r->latency_gen.mean, insee_stat_std(&r->latency_gen), r->latency_gen.max,
+        insee_stat_mean(&r->latency_gen), insee_stat_std(&r->latency_gen), r->latency_gen.max,
         r->latency_gen_q[2]);
     csv_ci(s, r, offsetof(insee_batch, latency_mean));
     g_string_append_printf(s, ",%.6f,%.6f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%d,",
-                           r->latency_inj.mean, insee_stat_std(&r->latency_inj),
+                           insee_stat_mean(&r->latency_inj), insee_stat_std(&r->latency_inj),
                            r->latency_inj.max, r->cycles, r->drained ? 1 : 0);
     GString *figures = g_string_new(NULL);
     for (uint32_t i = 0; i < r->n_figures; i++)

@@ -20,14 +20,26 @@
 
 G_BEGIN_DECLS
 
+/* A running statistic kept as exact integer sums, so that its bits do not
+   depend on the order the samples came in, and the parts of a partitioned
+   run add up to the single process's figures (stats/merge.h). The sum of
+   squares is sq_hi * 2^32 + sq_lo with sq_lo below 2^32 after every add:
+   parts' words summed field by field then normalised once stay exact (up
+   to 2^32 parts). Exact while the sum of squares stays below 2^96, e.g.
+   2^32 samples below 2^32 cycles. */
 typedef struct insee_stat {
     uint64_t count;
-    double mean;
-    double m2;  /* sum of squared deviations (Welford) */
+    uint64_t sum;
+    uint64_t sq_hi, sq_lo;
     uint64_t max;
 } insee_stat;
 
 void insee_stat_add(insee_stat *s, uint64_t x);
+/* Carry sq_lo's bits from 2^32 on into sq_hi, after adding parts' words. */
+void insee_stat_normalise(insee_stat *s);
+/* sum / count; 0 when empty, as the human report and the CSV print it. */
+double insee_stat_mean(const insee_stat *s);
+/* The sample standard deviation (n - 1); 0 below two samples. */
 double insee_stat_std(const insee_stat *s);
 
 /* One batch of a converged run (INSEE §3.2.1): its own figures. */

@@ -102,7 +102,7 @@ static void check_point(const char *label, const char *body, const golden_row *g
                                      seed, n.warmup, n.cycles, body);
         insee_report r = run_toml(toml);
         accepted += r.accepted_load / n.seeds;
-        latency += r.latency_gen.mean / n.seeds;
+        latency += insee_stat_mean(&r.latency_gen) / n.seeds;
         insee_report_clear(&r);
         g_free(toml);
     }

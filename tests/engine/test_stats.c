@@ -130,7 +130,7 @@ Test(stats, occupancy_follows_littles_law)
     run r = run_stats(toml);
     const insee_report *rep = r.rep;
     double per_cycle = (double)rep->delivered / (double)rep->measure_cycles;
-    double expected = per_cycle * rep->latency_gen.mean;
+    double expected = per_cycle * insee_stat_mean(&rep->latency_gen);
     cr_assert(fabs(rep->occupancy - expected) < 0.05 * expected, "occupancy %f, Little %f",
               rep->occupancy, expected);
     run_free(&r);
@@ -203,7 +203,7 @@ Test(stats, batches_interval_holds_the_long_run_mean)
     g_free(toml);
     const size_t field[2] = {offsetof(insee_batch, accepted_load),
                              offsetof(insee_batch, latency_mean)};
-    const double long_run[2] = {longr.accepted_load, longr.latency_gen.mean};
+    const double long_run[2] = {longr.accepted_load, insee_stat_mean(&longr.latency_gen)};
     for (int f = 0; f < 2; f++) {
         insee_estimate e = insee_batch_estimate(&shortr, field[f]);
         cr_assert(e.ci_lo <= long_run[f] && long_run[f] <= e.ci_hi, "[%f, %f] vs %f", e.ci_lo,

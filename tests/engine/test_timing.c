@@ -47,13 +47,14 @@ Test(timing, zero_load_latency_adds_cables_and_pipelines)
                                 : mesh_avg_distance(nets[i].k, 2);
         double closed = D * (1 + C + R) + L - 1;
         cr_assert_gt(r.delivered, 5000);
-        cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.01,
+        cr_assert(fabs(insee_stat_mean(&r.latency_inj) - closed) / closed < 0.01,
                   "%s: latency %.4f, closed form D (1 + C + R) + L - 1 = %.4f", nets[i].topology,
-                  r.latency_inj.mean, closed);
+                  insee_stat_mean(&r.latency_inj), closed);
         double hops = (double)r.hops / (double)r.delivered;
-        cr_assert(fabs(r.latency_inj.mean - (hops * (1 + C + R) + L - 1)) / closed < 0.003,
-                  "latency %.4f vs measured hops %.4f", r.latency_inj.mean, hops);
-        double wait = r.latency_gen.mean - r.latency_inj.mean;
+        cr_assert(fabs(insee_stat_mean(&r.latency_inj) - (hops * (1 + C + R) + L - 1)) / closed <
+                      0.003,
+                  "latency %.4f vs measured hops %.4f", insee_stat_mean(&r.latency_inj), hops);
+        double wait = insee_stat_mean(&r.latency_gen) - insee_stat_mean(&r.latency_inj);
         cr_assert(wait >= R && wait < R + 0.5, "waited %.4f cycles at the source, R = %d", wait,
                   R);
         assert_all_delivered(&r);
@@ -74,8 +75,8 @@ Test(timing, cables_per_dimension)
     for (int d = 0; d < 2; d++)
         closed += ring_mean(k[d]) * n / (n - 1) * (1 + C[d]);
     cr_assert_gt(r.delivered, 10000);
-    cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.01,
-              "latency %.4f, closed form %.4f", r.latency_inj.mean, closed);
+    cr_assert(fabs(insee_stat_mean(&r.latency_inj) - closed) / closed < 0.01,
+              "latency %.4f, closed form %.4f", insee_stat_mean(&r.latency_inj), closed);
     /* The report's range: every dimension overrides cable_cycles = 40. */
     cr_assert_eq(r.units.shortest_cable_cycles, 1u);
     cr_assert_eq(r.units.longest_cable_cycles, 6u);
@@ -96,8 +97,8 @@ static void assert_per_packet(const char *toml, double per_hop, double rest, con
     cr_assert_gt(r.delivered, 1000);
     double hops = (double)r.hops / (double)r.delivered;
     double closed = hops * per_hop + rest;
-    cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.003,
-              "latency %.4f, closed form %s = %.4f", r.latency_inj.mean, form, closed);
+    cr_assert(fabs(insee_stat_mean(&r.latency_inj) - closed) / closed < 0.003,
+              "latency %.4f, closed form %s = %.4f", insee_stat_mean(&r.latency_inj), form, closed);
     assert_all_delivered(&r);
     insee_report_clear(&r);
 }
@@ -123,7 +124,7 @@ Test(timing, node_links_add_their_latency_each_way)
                        "router_cycles = 5\nnode_cable_cycles = 1\n");
     assert_per_packet(toml, 1 + R, L - 1 + N, "h (1 + R) + L - 1 + N");
     insee_report r = run_toml(toml);
-    double wait = r.latency_gen.mean - r.latency_inj.mean;
+    double wait = insee_stat_mean(&r.latency_gen) - insee_stat_mean(&r.latency_inj);
     cr_assert(wait >= R + N && wait < R + N + 0.5, "waited %.4f cycles, R + N = %d", wait, R + N);
     cr_assert_eq(r.units.node_cable_cycles, (uint32_t)N);
     insee_report_clear(&r);
@@ -170,9 +171,9 @@ Test(timing, a_slow_node_link_sends_one_packet_after_the_other)
     insee_report r = run_toml(toml);
     cr_assert(r.completed);
     cr_assert_eq(r.total_generated, 4u);
-    cr_assert_float_eq(r.latency_gen.mean - r.latency_inj.mean, 24.0, 1e-9,
-                       "waited %.3f cycles at the source on average",
-                       r.latency_gen.mean - r.latency_inj.mean);
+    cr_assert_float_eq(insee_stat_mean(&r.latency_gen) - insee_stat_mean(&r.latency_inj), 24.0,
+                       1e-9, "waited %.3f cycles at the source on average",
+                       insee_stat_mean(&r.latency_gen) - insee_stat_mean(&r.latency_inj));
     assert_all_delivered(&r);
     insee_report_clear(&r);
     g_free(toml);
@@ -224,8 +225,8 @@ Test(timing, a_message_ends_with_a_short_packet)
     cr_assert_eq(r.total_generated, 2u * 3u);
     cr_assert_eq(r.delivered_phits, 2u * (16u + 16u + 5u));
     double closed = ((C + R + 16) * 2 + (C + R + 5)) / 3.0;
-    cr_assert_float_eq(r.latency_inj.mean, closed, 1e-9, "latency %.4f, closed form %.4f",
-                       r.latency_inj.mean, closed);
+    cr_assert_float_eq(insee_stat_mean(&r.latency_inj), closed, 1e-9,
+                       "latency %.4f, closed form %.4f", insee_stat_mean(&r.latency_inj), closed);
     cr_assert_float_eq(r.accepted_load, 2.0 * 37 / (2.0 * (double)r.measure_cycles), 1e-12);
     assert_all_delivered(&r);
     insee_report_clear(&r);
@@ -249,7 +250,7 @@ Test(timing, byte_buffers_of_whole_packets_are_packet_queues)
     cr_assert_eq(a.delivered, b.delivered);
     cr_assert_eq(a.delivered_phits, b.delivered_phits);
     cr_assert_eq(a.hops, b.hops);
-    cr_assert_float_eq(a.latency_gen.mean, b.latency_gen.mean, 0.0);
+    cr_assert_float_eq(insee_stat_mean(&a.latency_gen), insee_stat_mean(&b.latency_gen), 0.0);
     cr_assert_float_eq(a.occupancy, b.occupancy, 0.0);
     insee_report_clear(&a);
     insee_report_clear(&b);
@@ -390,11 +391,12 @@ Test(timing, output_buffers_leave_a_lone_flow_alone)
                          "%" G_GUINT64_FORMAT " without", outputs[i], r.completion,
                          base.completion);
             cr_assert_eq(r.hops, base.hops);
-            cr_assert(i == 1 ? r.latency_inj.mean == base.latency_inj.mean &&
-                                   r.latency_gen.mean == base.latency_gen.mean
-                             : r.latency_inj.mean > base.latency_inj.mean + 16,
-                      "%s: %.3f cycles from injection, %.3f without", outputs[i],
-                      r.latency_inj.mean, base.latency_inj.mean);
+            cr_assert(
+                i == 1 ? insee_stat_mean(&r.latency_inj) == insee_stat_mean(&base.latency_inj) &&
+                             insee_stat_mean(&r.latency_gen) == insee_stat_mean(&base.latency_gen)
+                       : insee_stat_mean(&r.latency_inj) > insee_stat_mean(&base.latency_inj) + 16,
+                "%s: %.3f cycles from injection, %.3f without", outputs[i],
+                insee_stat_mean(&r.latency_inj), insee_stat_mean(&base.latency_inj));
             cr_assert_eq(r.units.output_buffer_bytes, 256u);
             insee_report_clear(&r);
         }
@@ -418,7 +420,8 @@ Test(timing, output_buffers_and_speedup_raise_saturation)
         insee_report r = run_toml(toml), again = run_toml(toml);
         assert_all_delivered(&r);
         cr_assert_eq(r.total_delivered, again.total_delivered);
-        cr_assert_float_eq(r.latency_gen.mean, again.latency_gen.mean, 0.0);
+        cr_assert_float_eq(insee_stat_mean(&r.latency_gen), insee_stat_mean(&again.latency_gen),
+                           0.0);
         accepted[i] = r.accepted_load;
         insee_report_clear(&r);
         insee_report_clear(&again);
@@ -543,7 +546,7 @@ Test(timing, an_empty_table_changes_nothing)
         insee_report a = run_toml(plain), b = run_toml(empty);
         cr_assert_eq(a.total_delivered, b.total_delivered);
         cr_assert_eq(a.cycles, b.cycles);
-        cr_assert_eq(a.latency_gen.mean, b.latency_gen.mean);
+        cr_assert_eq(insee_stat_mean(&a.latency_gen), insee_stat_mean(&b.latency_gen));
         cr_assert_eq(a.latency_inj.max, b.latency_inj.max);
         cr_assert_eq(a.hops, b.hops);
         cr_assert(!a.units.given && b.units.given);
@@ -569,7 +572,7 @@ Test(timing, long_latencies_deliver_everything)
     cr_assert_gt(r.delivered, 1000);
     assert_all_delivered(&r);
     /* A hop costs at least 1 + 30 + 120 cycles. */
-    cr_assert_geq(r.latency_inj.mean, 151.0 * (double)r.hops / (double)r.delivered);
+    cr_assert_geq(insee_stat_mean(&r.latency_inj), 151.0 * (double)r.hops / (double)r.delivered);
     insee_report_clear(&r);
     g_free(toml);
 }
@@ -597,7 +600,7 @@ Test(timing, real_units_in_the_report)
     cr_assert_eq(r->units.cable_cycles, 5);
     cr_assert_eq(r->units.router_cycles, 10);
     cr_assert(strstr(text, "cycle 2 ns, links 4 GB/s, packets of 128 bytes"), "%s", text);
-    char *ns = g_strdup_printf("from generation %.1f ns", r->latency_gen.mean * 2.0);
+    char *ns = g_strdup_printf("from generation %.1f ns", insee_stat_mean(&r->latency_gen) * 2.0);
     cr_assert(strstr(text, ns), "no '%s' in\n%s", ns, text);
     char *gb = g_strdup_printf("accepted %.4f GB/s per node", r->accepted_load * 4.0);
     cr_assert(strstr(text, gb), "no '%s' in\n%s", gb, text);

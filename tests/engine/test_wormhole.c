@@ -44,9 +44,9 @@ Test(wormhole, zero_load_latency_is_the_pipeline)
     cr_assert_gt(r.delivered, 1000);
     double hops = (double)r.hops / (double)r.delivered;
     double closed = hops * (rc + va + sa + st + 1 + C) + sa + st + L - 1 + N;
-    cr_assert(fabs(r.latency_inj.mean - closed) / closed < 0.003,
-              "latency %.4f, closed form %.4f", r.latency_inj.mean, closed);
-    double wait = r.latency_gen.mean - r.latency_inj.mean;
+    cr_assert(fabs(insee_stat_mean(&r.latency_inj) - closed) / closed < 0.003,
+              "latency %.4f, closed form %.4f", insee_stat_mean(&r.latency_inj), closed);
+    double wait = insee_stat_mean(&r.latency_gen) - insee_stat_mean(&r.latency_inj);
     cr_assert(wait >= N + rc + va && wait < N + rc + va + 0.5, "waited %.4f cycles", wait);
     cr_assert(r.units.wormhole);
     assert_all_delivered(&r);
@@ -67,7 +67,7 @@ Test(wormhole, buffers_smaller_than_a_packet_lose_nothing)
                      a.delivered);
         assert_all_delivered(&a);
         cr_assert_eq(a.total_delivered, b.total_delivered);
-        cr_assert_float_eq(a.latency_gen.mean, b.latency_gen.mean, 0.0);
+        cr_assert_float_eq(insee_stat_mean(&a.latency_gen), insee_stat_mean(&b.latency_gen), 0.0);
         cr_assert_eq(a.total_packet_hops, b.total_packet_hops);
         insee_report_clear(&a);
         insee_report_clear(&b);
@@ -243,7 +243,8 @@ Test(wormhole, booksim2_latency_and_saturation, .timeout = 600)
                     continue;
                 insee_report r1 = run_booksim_config(rows[i].load, b, 1);
                 insee_report r2 = run_booksim_config(rows[i].load, b, 2);
-                double ours = (r1.latency_gen.mean + r2.latency_gen.mean) / 2;
+                double ours =
+                    (insee_stat_mean(&r1.latency_gen) + insee_stat_mean(&r2.latency_gen)) / 2;
                 cr_assert(fabs(ours - rows[i].latency) / rows[i].latency < 0.05,
                           "config %c load %.2f: latency %.2f, BookSim2 %.2f", cases[c].config,
                           rows[i].load, ours, rows[i].latency);
@@ -292,9 +293,9 @@ Test(wormhole, booksim2_dragonfly_ugal, .timeout = 600)
         const booksim_row *bs = booksim_at(rows, n, 'd', below[k]);
         insee_report r = run_booksim_dragonfly(below[k]);
         double hops = (double)r.hops / (double)r.delivered;
-        cr_assert(fabs(r.latency_gen.mean - bs->latency) / bs->latency < 0.05,
-                  "load %.2f: latency %.2f, BookSim2 %.2f", below[k], r.latency_gen.mean,
-                  bs->latency);
+        cr_assert(fabs(insee_stat_mean(&r.latency_gen) - bs->latency) / bs->latency < 0.05,
+                  "load %.2f: latency %.2f, BookSim2 %.2f", below[k],
+                  insee_stat_mean(&r.latency_gen), bs->latency);
         cr_assert(fabs(hops - (bs->hops - 1)) / (bs->hops - 1) < 0.02,
                   "load %.2f: %.4f hops, BookSim2 %.4f", below[k], hops, bs->hops - 1);
         insee_report_clear(&r);
