@@ -146,6 +146,7 @@ gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const
     st->nodes = net->nodes;
     st->queues = net->queues;
     st->transit_queues = net->transit_queues;
+    st->ovcs = net->ovcs;
     st->window_start = st->window_end = UINT64_MAX;
     st->series_end = opt->interval ? opt->interval : UINT64_MAX;
     st->next_split = 0;

@@ -139,6 +139,7 @@ typedef struct insee_directions {
 typedef struct insee_stats {
     insee_stats_options opt;
     uint32_t nodes, queues, transit_queues;
+    uint32_t ovcs;                       /* port_phits' length */
 
     uint64_t dropped[INSEE_DROP_REASONS];
     uint64_t occupancy_area;     /* packets in the network × measured cycles */
