@@ -26,6 +26,7 @@
 #include "stats/topology_summary.h"
 #include "stats/trace.h"
 #include "workload/export.h"
+#include "sweep/ranks.h"
 #include "sweep/sweep.h"
 
 enum { EXIT_OK = 0, EXIT_SIMULATION = 1, EXIT_USAGE = 2, EXIT_PLUGIN = 3 };
@@ -258,6 +259,26 @@ static gboolean print_report(const insee_experiment *exp, GError **err)
     return FALSE;
 }
 
+/* Set in a sweep's run: mpirun's ranks share the sweep's runs, not split
+   one (its environment says mpirun started the process all the same). */
+static gboolean run_of_sweep;
+
+/* Under mpirun with several ranks: split the run over them, so that only
+   rank 0 writes the report and the files. *rank: this process's. */
+static gboolean split_over_ranks(insee_experiment *exp, insee_transport *t, uint32_t *rank,
+                                 GError **err)
+{
+    *rank = 0;
+    if (run_of_sweep)
+        return TRUE;
+    if (!insee_ranks_run_join(t, err))
+        return FALSE;
+    if (!t->parts)
+        return TRUE;
+    *rank = t->part;
+    return insee_experiment_set_partition(exp, t, err);
+}
+
 static int cmd_run(int argc, char **argv)
 {
     int code = EXIT_OK;
@@ -273,14 +294,16 @@ static int cmd_run(int argc, char **argv)
     insee_experiment *exp = reg ? insee_experiment_new(cfg, reg, &err) : NULL;
     if (exp)
         insee_experiment_set_stop(exp, &stop_signal);
-    if (!exp || !insee_experiment_run(exp, &err)) {
+    insee_transport ranks = {0};
+    uint32_t rank = 0;
+    if (!exp || !split_over_ranks(exp, &ranks, &rank, &err) || !insee_experiment_run(exp, &err)) {
         code = report_error(err);
-    } else if (!print_report(exp, &err)) {
+    } else if (rank == 0 && !print_report(exp, &err)) {
         /* The report first: a CSV that cannot be written must not hide it;
            and a report nobody received must not leave files as if all went
-           well. */
+           well. Rank 0 alone writes what a split run measured. */
         code = report_error(err);
-    } else if (!insee_experiment_write_outputs(exp, &err)) {
+    } else if (rank == 0 && !insee_experiment_write_outputs(exp, &err)) {
         code = report_error(err);
     }
     if (exp && insee_experiment_report(exp)->interrupted)
@@ -288,6 +311,8 @@ static int cmd_run(int argc, char **argv)
     /* Still caught while the experiment removes its temporaries (a packet
        trace's): a stop request now must not kill the run halfway there. */
     insee_experiment_free(exp);
+    if (ranks.parts)
+        insee_sweep_ranks_leave();
     catch_stop_signals(FALSE);
     if (reg)
         insee_registry_free(reg);
@@ -301,6 +326,7 @@ static int cmd_run(int argc, char **argv)
 static int sweep_run(const char *config, char **sets)
 {
     opt_set = sets;
+    run_of_sweep = TRUE;
     opt_json = FALSE;
     opt_json_file = NULL;
     char *argv[] = {(char *)config, NULL};

@@ -127,7 +127,7 @@ void insee_deadlock_check(insee_engine *eng)
        global congestion control holding injection back and nothing in
        transit, the sources wait for the next sample, not for each other. */
     uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
-    if (!eng->in_flight || eng->now <= eng->last_move || eng->now - eng->last_move < limit ||
+    if (!insee_engine_in_flight(eng) || eng->now <= eng->last_move || eng->now - eng->last_move < limit ||
         (eng->gcc_stop && eng->net.transit_used == 0))
         return;
     const insee_net *net = &eng->net;
@@ -142,7 +142,7 @@ void insee_deadlock_check(insee_engine *eng)
                            eng->deadlock_cycles ? "[simulation] deadlock_cycles"
                                                 : "the longest any run waits, even with "
                                                   "deadlock_cycles = 0",
-                           eng->in_flight);
+                           insee_engine_in_flight(eng));
     if (len) {
         g_string_append_printf(msg, " These %u queues wait for room in each other in a cycle:",
                                len);

@@ -20,6 +20,7 @@
  */
 #define _XOPEN_SOURCE 700 /* getrusage, isatty */
 #include "engine/engine.h"
+#include "engine/partition.h"
 
 #include <string.h>
 #include <sys/resource.h>
@@ -48,6 +49,11 @@ static gboolean failed(insee_engine *eng)
         g_clear_error(&eng->wl.error);
     }
     return eng->error != NULL;
+}
+
+uint64_t insee_engine_in_flight(const insee_engine *eng)
+{
+    return eng->part ? insee_partition_in_flight(eng->part) : eng->in_flight;
 }
 
 uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
@@ -147,6 +153,9 @@ void insee_engine_prepare(insee_engine *eng)
 
 void insee_engine_clear(insee_engine *eng)
 {
+    insee_partition_free(eng->part);
+    eng->part = NULL;
+    eng->wl.owned = NULL;
     g_free(eng->rstate);
     g_free(eng->cable);
     g_free(eng->phit_cycles);
@@ -245,6 +254,8 @@ static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
 {
     uint32_t p = unlink_departing(eng, q);
     schedule(eng, release_at, insee_event(INSEE_EV_RELEASE, q));
+    if (G_UNLIKELY(eng->part != NULL))
+        insee_partition_credit(eng, q, release_at);
     return p;
 }
 
@@ -358,8 +369,9 @@ static void take_queued(insee_engine *eng)
 {
     insee_vec *queued = &eng->wl.queued;
     for (uint32_t i = 0; i < queued->len; i++) {
-        if (eng->in_flight++ == 0)
+        if (insee_engine_in_flight(eng) == 0)
             eng->last_move = eng->now; /* a deadlock needs packets inside */
+        eng->in_flight++;
         if (eng->wh)
             insee_wormhole_wake(eng, queued->v[i]);
         else
@@ -961,6 +973,8 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
         insee_engine_head_leaves(eng, net->ovc[ovc].src, pk);
         net->q[net->ovc[ovc].src].out_done = c.done;
+        if (G_UNLIKELY(eng->part != NULL))
+            insee_partition_credit(eng, net->ovc[ovc].src, c.done);
     }
     net->q[dq].in_done = c.tail_in;
     if (net->tail)
@@ -971,13 +985,23 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     if (insee_engine_in_window(eng, eng->now))
         eng->report.packet_hops++;
     insee_stats_on_hop(&eng->stats, pk, ovc, eng->now);
-    if (!insee_net_link(net, dq, p) || (net->q[dq].flags & INSEE_Q_DEPARTING))
+    if (G_UNLIKELY(eng->part != NULL) && !insee_partition_owns(eng->part, net->q_at[dq].router)) {
+        insee_partition_send(eng, dq, p);
+        return;
+    }
+    if (insee_net_link(net, dq, p))
+        insee_engine_arrive(eng, dq, p);
+}
+
+void insee_engine_arrive(insee_engine *eng, uint32_t dq, uint32_t p)
+{
+    if (eng->net.q[dq].flags & INSEE_Q_DEPARTING)
         return;
     /* Routable next cycle: links start after this cycle's requests, so
        joining the active list now is the same as a HEAD_READY event at
        now + 1, without the wheel. Later, past a cable or a pipeline: the
        event. */
-    if (pk->ready == eng->now + 1)
+    if (eng->net.pkt[p].ready == eng->now + 1)
         activate(eng, dq, p);
     else
         insee_engine_queue_wake(eng, dq);
@@ -1430,16 +1454,22 @@ static void step(insee_engine *eng)
     insee_deadlock_check(eng);
 }
 
-/* The next cycle with something to do: a packet moving, a source due, a
-   phase boundary, or the cycle a stall becomes a deadlock (heads sleeping
-   for room wait for nothing else). */
-static uint64_t next_cycle(insee_engine *eng)
+/* The next cycle this process has something to do: a packet moving, a
+   source due, a phase boundary. */
+static uint64_t next_due(insee_engine *eng)
 {
     if (eng->active.len || eng->wheel.pending || (eng->wh && insee_wormhole_busy(eng)))
         return eng->now + 1;
     uint64_t next = MIN(insee_workload_next_due(&eng->wl), insee_workload_sched_next(&eng->wl));
-    next = MIN(next, MIN(eng->window_end, eng->phases.next));
-    if (eng->in_flight)
+    return MIN(next, MIN(eng->window_end, eng->phases.next));
+}
+
+/* The next cycle to simulate, given the next with work anywhere: no later
+   than the cycle a stall becomes a deadlock (heads sleeping for room wait
+   for nothing else). */
+static uint64_t next_cycle(insee_engine *eng, uint64_t next)
+{
+    if (insee_engine_in_flight(eng))
         next = MIN(next, eng->last_move +
                              (eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT));
     return next > eng->now + 1 ? next : eng->now + 1;
@@ -1457,7 +1487,9 @@ static gboolean finished(insee_engine *eng)
         eng->report.completion = eng->now + 1; /* the cycle just simulated counts */
         insee_phases_window(eng, eng->window_start, eng->now + 1);
     }
-    return eng->in_flight == 0 && insee_workload_next_local(&eng->wl) == INSEE_NEVER &&
+    uint64_t next_local = eng->part ? insee_partition_next_local(eng->part)
+                                    : insee_workload_next_local(&eng->wl);
+    return insee_engine_in_flight(eng) == 0 && next_local == INSEE_NEVER &&
            eng->now + 1 >= eng->window_end;
 }
 
@@ -1537,7 +1569,7 @@ static void progress_tick(const insee_engine *eng, progress *pg)
                        (double)eng->now);
     fprintf(stderr, "\rinsee: cycle %" G_GUINT64_FORMAT " (%s), %" G_GUINT64_FORMAT
             " packets in flight%s   ", eng->now, insee_phase_name(insee_phases_current(eng)),
-            eng->in_flight, left);
+            insee_engine_in_flight(eng), left);
 }
 
 /* The figures the collector holds, into the report. */
@@ -1564,6 +1596,21 @@ static void report_collected(insee_engine *eng)
     }
 }
 
+/* Whether the loop ends for an error: in a partitioned run, when any part
+   had one at the last exchange, so that every part ends at the same cycle. */
+static gboolean stopped_by_error(insee_engine *eng)
+{
+    return eng->part ? insee_partition_failed(eng->part) : failed(eng);
+}
+
+/* Whether the user asked to stop (in a partitioned run: any part's user). */
+static gboolean stop_asked(const insee_engine *eng)
+{
+    if (eng->part)
+        return insee_partition_stopped(eng->part);
+    return eng->stop && *eng->stop;
+}
+
 gboolean insee_engine_run(insee_engine *eng, GError **err)
 {
     insee_report *rep = &eng->report;
@@ -1575,23 +1622,31 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
             return FALSE;
     }
     eng->now = 0;
+    if (eng->transport)
+        insee_partition_start(eng, eng->transport);
     insee_phases_start(eng);
     insee_workload_start(&eng->wl);
-    while (!failed(eng) && eng->now < eng->drain_limit) {
-        if (eng->stop && *eng->stop) {
+    while (!stopped_by_error(eng) && eng->now < eng->drain_limit) {
+        if (stop_asked(eng)) {
             rep->interrupted = TRUE;
             break;
         }
-        insee_stats_advance(&eng->stats, eng->now, eng->in_flight, insee_phases_current(eng));
+        insee_stats_advance(&eng->stats, eng->now, insee_engine_in_flight(eng),
+                            insee_phases_current(eng));
         if (eng->now >= eng->phases.next)
             insee_phases_at(eng);
         step(eng);
+        uint64_t next = next_due(eng);
+        if (eng->part) {
+            insee_partition_sync(eng, next);
+            next = insee_partition_next(eng->part);
+        }
         if (finished(eng)) {
             eng->now++; /* the cycle just simulated counts */
             break;
         }
         check_stuck(eng);
-        eng->now = next_cycle(eng);
+        eng->now = next_cycle(eng, next);
         progress_tick(eng, &pg);
     }
     if (eng->causal && !eng->causal_done && !failed(eng) && !rep->interrupted)
@@ -1606,12 +1661,11 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         return FALSE;
     }
     rep->cycles = eng->now;
-    rep->drained = eng->in_flight == 0;
+    rep->drained = insee_engine_in_flight(eng) == 0;
     rep->stalled_cycles = !rep->drained && eng->now > eng->last_move ? eng->now - eng->last_move : 0;
     rep->causal = eng->causal;
     rep->completed = eng->causal_done;
     rep->drain_cycles = eng->now > eng->window_end ? eng->now - eng->window_end : 0;
-    rep->total_in_flight = eng->in_flight;
     rep->wall_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     double wall = rep->wall_seconds > 1e-9 ? rep->wall_seconds : 1e-9;
     rep->cycles_per_second = (double)rep->cycles / wall;
@@ -1622,6 +1676,9 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     if (eng->causal) /* measured from cycle 0 to completion */
         rep->measure_cycles = eng->causal_done ? rep->completion : eng->now;
     insee_stats_finish(&eng->stats, &eng->net, eng->now, insee_phases_current(eng));
+    if (eng->part)
+        insee_partition_merge(eng);
+    rep->total_in_flight = insee_engine_in_flight(eng);
     report_collected(eng);
     if (rep->measure_cycles)
         rep->occupancy = (double)eng->stats.occupancy_area / (double)rep->measure_cycles;

@@ -235,6 +235,12 @@ typedef struct insee_engine {
     uint32_t decide_from;        /* the first entry the crew decides for */
     insee_cand_vec *sets;        /* per worker */
 
+    /* A run split over mpirun's ranks (partition.h): the transport the
+       experiment was given, and while the run lasts this process's part;
+       both NULL when the whole network runs here. */
+    const struct insee_transport *transport;
+    struct insee_partition *part;
+
     insee_phases phases;
     insee_stats stats;
     insee_report report;
@@ -292,6 +298,13 @@ static inline void insee_engine_keep_moving(insee_engine *eng, uint64_t until)
 void insee_engine_head_leaves(insee_engine *eng, uint32_t q, insee_packet *pk);
 void insee_engine_consumed(insee_engine *eng, uint32_t p);
 void insee_engine_source_freed(insee_engine *eng, uint32_t q);
+/* Packets in the whole network. A partitioned run's part counts those
+   generated and consumed there (in_flight wraps), so only the parts' sum
+   means anything: as of the last cycle's exchange. */
+uint64_t insee_engine_in_flight(const insee_engine *eng);
+/* Packet p, just linked into queue dq past a link, may head it: routable
+   from p's `ready` cycle (partition.c's arrivals share link_start()'s). */
+void insee_engine_arrive(insee_engine *eng, uint32_t dq, uint32_t p);
 /* Check what route() returned at router r: ports, VCs and (but under
    wormhole, which does not read it) room it has;
    FALSE (an error of the run when `report`) when not. */

@@ -10,6 +10,7 @@
  * [application.placement]; they take nodes in order, and [background]
  * traffic (if any) runs one task on each node left. */
 #include "engine/experiment.h"
+#include "engine/partition.h"
 
 #include <math.h>
 #include <string.h>
@@ -2177,6 +2178,22 @@ gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **er
 void insee_experiment_set_stop(insee_experiment *exp, const volatile int *stop)
 {
     exp->eng.stop = stop;
+}
+
+gboolean insee_experiment_set_partition(insee_experiment *exp, const insee_transport *t,
+                                        GError **err)
+{
+    if (exp->engine != ENGINE_PACKET) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[simulation] engine: only the packet engine splits a run over mpirun's "
+                    "ranks; run a flow engine without mpirun (insee run), or spread a sweep "
+                    "of them (mpirun insee sweep)");
+        return FALSE;
+    }
+    if (!insee_partition_check(&exp->eng, router_properties(&exp->eng), t, err))
+        return FALSE;
+    exp->eng.transport = t;
+    return TRUE;
 }
 
 insee_experiment *insee_experiment_new(insee_config *cfg, const insee_registry *reg,

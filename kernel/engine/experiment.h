@@ -66,6 +66,12 @@ gboolean insee_experiment_write_outputs(const insee_experiment *exp, GError **er
 /* While *stop is non-zero the run stops at the next cycle, its report
    marked interrupted (the CLI's SIGINT handler sets it). NULL: never. */
 void insee_experiment_set_stop(insee_experiment *exp, const volatile int *stop);
+/* Split the run over mpirun's ranks (engine/partition.h), `t` outliving
+   the run: FALSE (nothing changed) when it is not a packet-engine run
+   that can be split, saying why. */
+struct insee_transport;
+gboolean insee_experiment_set_partition(insee_experiment *exp, const struct insee_transport *t,
+                                        GError **err);
 /* The human report of a successful run: the packet engine's
    (insee_report_print) or a flow engine's (flow/output.h). */
 void insee_experiment_print(const insee_experiment *exp, FILE *out);

@@ -491,6 +491,10 @@ void insee_report_print(const insee_report *r, FILE *out)
     fprintf(out, "%-28s %.0f simulated cycles/s, %.0f packet-hops/s\n", "simulator speed",
             r->cycles_per_second, r->packet_hops_per_second);
     fprintf(out, "%-28s %.1f MiB\n", "peak memory", (double)r->peak_rss_kib / 1024.0);
+    if (r->parts > 1)
+        fprintf(out, "%-28s %u, %" G_GUINT64_FORMAT " exchanges, %.1f us each (rank 0's, "
+                "waiting included)\n", "mpirun ranks", r->parts, r->exchanges,
+                r->exchanges ? r->exchange_seconds * 1e6 / (double)r->exchanges : 0.0);
     c_numbers_end(locale);
 }
 

@@ -36,13 +36,19 @@ static pid_t fork_failed(GError **err)
 
 pid_t insee_sweep_child_start(char *const *argv, const char *log, GError **err)
 {
+    /* A run of a sweep that mpirun started is one process, not one of
+       mpirun's ranks splitting a run (engine/partition.h): it is not told
+       how many ranks there are. Made before the fork, which allows only
+       async-signal-safe calls. */
+    char **env = g_environ_unsetenv(g_get_environ(), "OMPI_COMM_WORLD_SIZE");
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         child_begin(log, parent);
-        execv(argv[0], argv);
+        execve(argv[0], argv, env);
         _exit(127);
     }
+    g_strfreev(env);
     return pid < 0 ? fork_failed(err) : pid;
 }
 

@@ -201,8 +201,16 @@ static struct {
     int (*recv)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
     int (*iprobe)(int, int, MPI_Comm, int *, MPI_Status *);
     int (*finalize)(void);
+    /* the collectives of a partitioned run (insee_ranks_run_join) */
+    int (*alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+    int (*alltoallv)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
+                     const int *, MPI_Datatype, MPI_Comm);
+    int (*allreduce)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
     MPI_Comm world;
-    MPI_Datatype word; /* MPI_UNSIGNED */
+    MPI_Datatype word;  /* MPI_UNSIGNED */
+    MPI_Datatype byte;  /* MPI_BYTE */
+    MPI_Datatype u64;   /* MPI_UINT64_T */
+    MPI_Op sum, max;
 } mpi;
 
 /* The two messages of the hand-out: a rank asks rank 0 for a run, rank 0
@@ -214,7 +222,7 @@ enum { TAG_ASK = 1, TAG_RUN = 2 };
 static gboolean open_mpi(GError **err)
 {
     GModule *lib = g_module_open(INSEE_MPI_LIBRARY, 0);
-    gpointer world = NULL, word = NULL;
+    gpointer world = NULL, word = NULL, byte = NULL, u64 = NULL, sum = NULL, max = NULL;
     gboolean ok = lib && g_module_symbol(lib, "MPI_Init", (gpointer *)&mpi.init) &&
                   g_module_symbol(lib, "MPI_Comm_rank", (gpointer *)&mpi.rank) &&
                   g_module_symbol(lib, "MPI_Comm_size", (gpointer *)&mpi.size) &&
@@ -223,11 +231,18 @@ static gboolean open_mpi(GError **err)
                   g_module_symbol(lib, "MPI_Recv", (gpointer *)&mpi.recv) &&
                   g_module_symbol(lib, "MPI_Iprobe", (gpointer *)&mpi.iprobe) &&
                   g_module_symbol(lib, "MPI_Finalize", (gpointer *)&mpi.finalize) &&
+                  g_module_symbol(lib, "MPI_Alltoall", (gpointer *)&mpi.alltoall) &&
+                  g_module_symbol(lib, "MPI_Alltoallv", (gpointer *)&mpi.alltoallv) &&
+                  g_module_symbol(lib, "MPI_Allreduce", (gpointer *)&mpi.allreduce) &&
                   g_module_symbol(lib, "ompi_mpi_comm_world", &world) &&
-                  g_module_symbol(lib, "ompi_mpi_unsigned", &word);
+                  g_module_symbol(lib, "ompi_mpi_unsigned", &word) &&
+                  g_module_symbol(lib, "ompi_mpi_byte", &byte) &&
+                  g_module_symbol(lib, "ompi_mpi_uint64_t", &u64) &&
+                  g_module_symbol(lib, "ompi_mpi_op_sum", &sum) &&
+                  g_module_symbol(lib, "ompi_mpi_op_max", &max);
     if (!ok) {
         g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                    "sweep: started by mpirun, but Open MPI's library %s cannot be used (%s): "
+                    "started by mpirun, but Open MPI's library %s cannot be used (%s): "
                     "install the Open MPI insee was built with (libopenmpi-dev)",
                     INSEE_MPI_LIBRARY, g_module_error());
         return FALSE;
@@ -235,11 +250,33 @@ static gboolean open_mpi(GError **err)
     g_module_make_resident(lib);
     mpi.world = (MPI_Comm)world;
     mpi.word = (MPI_Datatype)word;
+    mpi.byte = (MPI_Datatype)byte;
+    mpi.u64 = (MPI_Datatype)u64;
+    mpi.sum = (MPI_Op)sum;
+    mpi.max = (MPI_Op)max;
     return TRUE;
 }
 #endif
 
-static guint my_rank;
+static guint my_rank, my_ranks;
+
+#ifdef INSEE_HAVE_MPI
+/* Join through Open MPI. Its default error handler aborts the job, so a
+   failed call never returns here. */
+static gboolean mpi_join(GError **err)
+{
+    int r, n;
+    if (!open_mpi(err))
+        return FALSE;
+    via = VIA_MPI;
+    mpi.init(NULL, NULL);
+    mpi.rank(mpi.world, &r);
+    mpi.size(mpi.world, &n);
+    my_rank = (guint)r;
+    my_ranks = (guint)n;
+    return TRUE;
+}
+#endif
 
 /* Under mpirun: the socket when every rank shares this machine (unless
    INSEE_SWEEP_RANKS=mpi), else Open MPI. */
@@ -258,17 +295,10 @@ gboolean insee_sweep_ranks_join(guint *rank, guint *ranks, GError **err)
         return socket_join(*rank, *ranks, err);
     }
 #ifdef INSEE_HAVE_MPI
-    /* MPI's default error handler aborts the job, so a failed call never
-       returns here. */
-    int r, n;
-    if (!open_mpi(err))
+    if (!mpi_join(err))
         return FALSE;
-    via = VIA_MPI;
-    mpi.init(NULL, NULL);
-    mpi.rank(mpi.world, &r);
-    mpi.size(mpi.world, &n);
-    my_rank = *rank = (guint)r;
-    *ranks = (guint)n;
+    *rank = my_rank;
+    *ranks = my_ranks;
     return TRUE;
 #else
     g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
@@ -336,4 +366,50 @@ void insee_sweep_ranks_leave(void)
         mpi.finalize();
 #endif
     via = VIA_NONE;
+}
+
+/* ---- one run split over the ranks (engine/partition.h) ------------------ */
+
+#ifdef INSEE_HAVE_MPI
+static void mpi_alltoall(void *ctx, const void *send, void *recv, size_t each)
+{
+    (void)ctx;
+    mpi.alltoall(send, (int)each, mpi.byte, recv, (int)each, mpi.byte, mpi.world);
+}
+
+static void mpi_alltoallv(void *ctx, const void *send, const int *scount, const int *sdispl,
+                          void *recv, const int *rcount, const int *rdispl)
+{
+    (void)ctx;
+    mpi.alltoallv(send, scount, sdispl, mpi.byte, recv, rcount, rdispl, mpi.byte, mpi.world);
+}
+
+static void mpi_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
+{
+    (void)ctx;
+    mpi.allreduce(MPI_IN_PLACE, v, (int)n, mpi.u64, op == INSEE_REDUCE_SUM ? mpi.sum : mpi.max,
+                  mpi.world);
+}
+#endif
+
+gboolean insee_ranks_run_join(insee_transport *t, GError **err)
+{
+    const char *size = g_getenv("OMPI_COMM_WORLD_SIZE");
+    t->parts = 0;
+    if (!size || g_ascii_strtoull(size, NULL, 10) < 2)
+        return TRUE;
+#ifdef INSEE_HAVE_MPI
+    if (!mpi_join(err))
+        return FALSE;
+    *t = (insee_transport){.part = my_rank, .parts = my_ranks, .alltoall = mpi_alltoall,
+                           .alltoallv = mpi_alltoallv, .allreduce = mpi_allreduce};
+    return TRUE;
+#else
+    g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                "run: started by mpirun with %s ranks, but this insee was built without Open "
+                "MPI, so they cannot share one run. Rebuild insee with libopenmpi-dev "
+                "installed, or run it without mpirun",
+                size);
+    return FALSE;
+#endif
 }

@@ -33,6 +33,8 @@
 
 #include <glib.h>
 
+#include "engine/partition.h"
+
 G_BEGIN_DECLS
 
 /* Join mpirun's ranks when mpirun started this process: *rank of *ranks;
@@ -49,6 +51,13 @@ guint insee_sweep_ranks_ask(void);
 guint insee_sweep_ranks_serve(guint (*next)(void *ctx), void *ctx);
 /* Leave the ranks (nothing when join found none). */
 void insee_sweep_ranks_leave(void);
+
+/* `mpirun -n K insee run`: join the K ranks through Open MPI (no socket:
+   the ranks of one run meet every cycle) and fill *t with its collectives,
+   t->parts 0 when mpirun did not start this process or started one rank.
+   FALSE with *err when it did and insee was built without Open MPI. Leave
+   with insee_sweep_ranks_leave(). */
+gboolean insee_ranks_run_join(insee_transport *t, GError **err);
 
 G_END_DECLS
 #endif

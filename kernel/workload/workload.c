@@ -106,6 +106,8 @@ void insee_workload_clear(insee_workload *wl)
     insee_heap_clear(&wl->receiving);
     insee_heap_clear(&wl->due);
     g_free(wl->queued.v);
+    if (wl->notices)
+        g_array_free(wl->notices, TRUE);
     g_clear_error(&wl->error);
     g_free(wl->task_rng);
     g_free(wl->node_rng);
@@ -153,8 +155,13 @@ void insee_workload_start(insee_workload *wl)
     wl->now = 0;
     for (uint32_t t = 0; t < wl->tasks; t++) {
         const insee_app *a = &wl->apps[wl->task_app[t]];
-        if (a->job == INSEE_NONE)
-            schedule_task(wl, t, a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]));
+        if (a->job != INSEE_NONE)
+            continue;
+        /* Every task starts, so that the plugin is in the same state in
+           every part; a partitioned run's part runs its own nodes' only. */
+        uint64_t at = a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]);
+        if (!wl->owned || wl->owned[wl->task_node[t]])
+            schedule_task(wl, t, at);
     }
 }
 
@@ -392,6 +399,14 @@ static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node)
     return p;
 }
 
+static void message_ended(insee_workload *wl, uint32_t m, gboolean dropped);
+
+/* A message's last packet has a length; a proxy's record has none. */
+static gboolean is_proxy(const insee_message_rec *rec)
+{
+    return rec->last_phits == 0;
+}
+
 /* One packet of message m will never be delivered: count it dropped, and
    forget the message once nothing of it is left in flight. A message that
    lost packets is never reported as delivered. */
@@ -404,7 +419,7 @@ void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id)
         rep->dropped++;
     wl->msg[m].lost++;
     if (--wl->msg[m].to_deliver == 0)
-        message_free(wl, m);
+        message_ended(wl, m, TRUE);
 }
 
 /* on_full = "drop": the packets of m that do not fit are dropped at once;
@@ -580,6 +595,23 @@ static void message_arrived(insee_workload *wl, uint32_t m)
         message_delivered(wl, m);
 }
 
+/* Nothing of message m is left in flight, its last packet `dropped` or
+   delivered. A proxy tells its part instead (insee_workload_notice()). */
+static void message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
+{
+    if (is_proxy(&wl->msg[m])) {
+        insee_notice n = {wl->msg[m].proxy.part, wl->msg[m].proxy.msg, dropped};
+        if (!wl->notices)
+            wl->notices = g_array_new(FALSE, FALSE, sizeof(insee_notice));
+        g_array_append_val(wl->notices, n);
+        message_free(wl, m);
+    } else if (dropped) {
+        message_free(wl, m);
+    } else {
+        message_arrived(wl, m);
+    }
+}
+
 void insee_workload_local(insee_workload *wl)
 {
     while (insee_heap_top(&wl->local) <= wl->now) {
@@ -748,7 +780,36 @@ void insee_workload_delivered(insee_workload *wl, uint32_t p)
     }
     insee_net_packet_free(net, p);
     if (--wl->msg[m].to_deliver == 0)
-        message_arrived(wl, m);
+        message_ended(wl, m, FALSE);
+}
+
+uint32_t insee_workload_adopt(insee_workload *wl, uint32_t src_task, uint32_t part, uint32_t msg)
+{
+    if (part == wl->part)
+        return msg;
+    uint32_t m = message_new(wl, src_task);
+    wl->msg[m] = (insee_message_rec){.src_task = src_task, .to_deliver = 1,
+                                     .proxy = {.part = part, .msg = msg}};
+    return m;
+}
+
+void insee_workload_hand_off(insee_workload *wl, uint32_t m, uint32_t *part, uint32_t *msg)
+{
+    if (!is_proxy(&wl->msg[m])) {
+        *part = wl->part;
+        *msg = m;
+        return;
+    }
+    *part = wl->msg[m].proxy.part;
+    *msg = wl->msg[m].proxy.msg;
+    message_free(wl, m);
+}
+
+void insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped)
+{
+    wl->msg[m].lost += dropped;
+    if (--wl->msg[m].to_deliver == 0)
+        message_ended(wl, m, dropped);
 }
 
 void insee_workload_packet_copied(insee_workload *wl, uint32_t m)

@@ -78,10 +78,25 @@ typedef struct insee_message_rec {
     uint32_t to_deliver;
     uint32_t lost;        /* packets dropped: the message is never delivered */
     uint32_t next_free;
-    uint16_t last_phits;  /* its last packet's length (the others: packet_phits) */
+    uint16_t last_phits;  /* its last packet's length (the others: packet_phits);
+                             0: a proxy */
     uint16_t nic;         /* env.nics > 1: the interface it leaves by */
-    insee_message msg;
+    union {
+        insee_message msg;
+        /* A partitioned run's proxy: a record standing here for one packet
+           of part `part`'s message `msg` while the packet is in this part
+           (it queues nothing, so it needs none of the message). */
+        struct {
+            uint32_t part, msg;
+        } proxy;
+    };
 } insee_message_rec;
+
+/* A partitioned run: a packet of part `part`'s message `msg` ended in
+   another part, delivered or dropped. */
+typedef struct insee_notice {
+    uint32_t part, msg, dropped;
+} insee_notice;
 
 /* One application: a traffic instance whose tasks are a contiguous range of
    the workload's task ids, placed by its own placement. Plugins see local
@@ -214,6 +229,14 @@ typedef struct insee_workload {
     insee_heap sending;       /* (cycle, task): its message is queued once its overhead is over */
     insee_heap receiving;     /* (cycle, message): arrived, handed over after the overhead */
     insee_heap due;           /* (due cycle, task) */
+
+    /* A partitioned run (engine/partition.h): this part's number, the
+       nodes whose tasks run here (NULL: every node's, the whole network in
+       one process), and the notices for other parts' messages whose
+       packets ended here, which the engine sends at the end of the cycle. */
+    uint32_t part;
+    const uint8_t *owned;
+    GArray *notices;          /* insee_notice */
 } insee_workload;
 
 /* apps, n_apps and tasks set; task_node: the node of each task (copied). */
@@ -240,6 +263,15 @@ uint32_t insee_workload_injector(insee_workload *wl, uint32_t node, uint32_t p);
 void insee_workload_delivered(insee_workload *wl, uint32_t p);
 /* Packet `id` of message m ends without delivery (dropped). */
 void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id);
+/* A partitioned run. A packet of part `part`'s message `msg`, from task
+   src_task, arrives in this part: the message record it counts against
+   here (a proxy for it alone, or the message itself when it comes home). */
+uint32_t insee_workload_adopt(insee_workload *wl, uint32_t src_task, uint32_t part, uint32_t msg);
+/* The packet of message m leaves this part: the message it belongs to, as
+   adopt() takes it; a proxy is freed. */
+void insee_workload_hand_off(insee_workload *wl, uint32_t m, uint32_t *part, uint32_t *msg);
+/* One packet of this part's message m ended in another part. */
+void insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped);
 /* The network made one more packet of message m (a multicast copy). */
 void insee_workload_packet_copied(insee_workload *wl, uint32_t m);
 /* Task `task` of application `app` (a local id from its plugin). */

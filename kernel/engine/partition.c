@@ -1,0 +1,360 @@
+/* kernel/engine/partition.c — a run split over several processes
+ * (partition.h): who owns what, what crosses a cut link, the exchange at
+ * the end of every cycle, and the merge of the figures. */
+#include "engine/partition.h"
+
+#include <string.h>
+
+#include "config/config.h"
+#include "engine/engine.h"
+#include "stats/merge.h"
+
+/* Scalars every part tells every other with each cycle's exchange, after
+   the count of bytes it sends that part. */
+enum { H_BYTES, H_IN_FLIGHT, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS };
+enum { F_FAILED = 1, F_STOP = 2 };
+
+/* What crosses: a record's first word says which. */
+enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3 };
+
+typedef struct arrival {
+    uint32_t kind, dq;
+    uint32_t part, msg;  /* the message the packet belongs to (insee_workload_adopt) */
+    uint32_t src_task, pad;
+    uint64_t in_done;    /* dq's phit view: the cycle its tail is in */
+    insee_packet pk;     /* then the router's packet state, pstate_size bytes */
+} arrival;
+
+typedef struct credit {
+    uint32_t kind, q, units, pad;
+    uint64_t due;
+} credit;
+
+typedef struct notice {
+    uint32_t kind, msg, dropped, pad;
+} notice;
+
+struct insee_partition {
+    insee_transport t;
+    uint16_t *router_part;   /* per router: the part that owns it */
+    uint16_t *feeder_part;   /* per transit queue: the part owning the link into it */
+    uint8_t *owned_node;     /* per node: on a router of this part (the workload's `owned`) */
+    GByteArray **out;        /* per part: what this cycle sends it */
+    GByteArray *send, *recv; /* the exchange's scratch */
+    int *scount, *sdispl, *rcount, *rdispl;
+    uint64_t *head_out, *head_in;
+    /* the whole network's, as of the last sync */
+    uint64_t in_flight, next, next_local;
+    gboolean stop, failed;
+};
+
+gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
+                               const insee_transport *t, GError **err)
+{
+    const char *why = NULL;
+    if (t->parts > eng->net.routers || t->parts > G_MAXUINT16)
+        why = "there are more ranks than routers: start fewer ranks";
+    else if (!(router_props & INSEE_ROUTE_PURE))
+        why = "its router plugin is not pure (INSEE_ROUTE_PURE): a router that reads the "
+              "network or draws decides in the order heads are taken; use dally, updown "
+              "(select = \"first\") or multistage, or run in one process with [simulation] threads";
+    else if (router_props & INSEE_ROUTE_MULTICAST)
+        why = "its router makes multicast copies";
+    else if (eng->wh)
+        why = "[network] flow_control = \"wormhole\" is not split yet";
+    else if (eng->out_used || eng->net.track_tail)
+        why = "output buffers and links slower than the router ([network] output_buffer_bytes, "
+              "link phit cycles) are not split yet";
+    else if (eng->gcc > 0)
+        why = "global congestion control ([simulation] gcc) reads the whole network every sample";
+    else if (eng->net.failed)
+        why = "[faults] are not split yet";
+    else if (eng->causal || eng->wl.sched)
+        why = "causal workloads and jobs (traces, application kernels, [scheduler]) wait for "
+              "deliveries in other parts";
+    else if (eng->wl.env.recv_cycles || eng->memory_cycles_per_byte > 0)
+        why = "a receiver's overhead ([network] recv_overhead, memory_bandwidth) is not split yet";
+    else if (eng->phases.mode == INSEE_RUN_CONVERGE)
+        why = "[simulation] phases = \"converge\" checks the whole network's figures every "
+              "window; use fixed phases";
+    else if (eng->stats.trace || eng->stats.opt.queue_histograms)
+        why = "the packet trace and the queue histograms ([stats] trace, queue_histograms) "
+              "are one process's";
+    for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++)
+        if (eng->wl.apps[i].traffic->delivered)
+            why = "a traffic plugin reacts to deliveries (delivered()), which happen in other "
+                  "parts";
+    if (!why)
+        return TRUE;
+    g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                "this run cannot be split over %u mpirun ranks: %s. Run it without mpirun "
+                "(insee run), or change it as said",
+                t->parts, why);
+    return FALSE;
+}
+
+gboolean insee_partition_owns(const insee_partition *part, uint32_t r)
+{
+    return part->router_part[r] == part->t.part;
+}
+
+/* Contiguous ranges of router ids: the topologies number their routers
+   dimension by dimension, so a range is a slab of a torus or a mesh, and
+   a tree's or a dragonfly's routers of one group stay together. */
+static void assign_routers(insee_partition *part, const insee_net *net)
+{
+    part->router_part = g_new(uint16_t, net->routers);
+    for (uint32_t r = 0; r < net->routers; r++)
+        part->router_part[r] = (uint16_t)((uint64_t)r * part->t.parts / net->routers);
+    part->feeder_part = g_new(uint16_t, net->transit_queues);
+    for (uint32_t r = 0; r < net->routers; r++)
+        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++)
+            if (net->link[gp].peer != INSEE_NONE)
+                for (uint32_t vc = 0; vc < net->vcs; vc++)
+                    part->feeder_part[net->link[gp].peer + vc] = part->router_part[r];
+    part->owned_node = g_new(uint8_t, net->nodes);
+    for (uint32_t n = 0; n < net->nodes; n++)
+        part->owned_node[n] = insee_partition_owns(part, net->node_router[n]);
+}
+
+void insee_partition_start(insee_engine *eng, const insee_transport *t)
+{
+    insee_partition *part = g_new0(insee_partition, 1);
+    uint32_t parts = t->parts;
+    part->t = *t;
+    assign_routers(part, &eng->net);
+    part->out = g_new(GByteArray *, parts);
+    for (uint32_t r = 0; r < parts; r++)
+        part->out[r] = g_byte_array_new();
+    part->send = g_byte_array_new();
+    part->recv = g_byte_array_new();
+    part->scount = g_new(int, 4 * parts);
+    part->sdispl = part->scount + parts;
+    part->rcount = part->scount + 2 * parts;
+    part->rdispl = part->scount + 3 * parts;
+    part->head_out = g_new0(uint64_t, 2 * H_WORDS * parts);
+    part->head_in = part->head_out + H_WORDS * parts;
+    eng->wl.part = t->part;
+    eng->wl.owned = part->owned_node;
+    eng->report.parts = parts;
+    eng->part = part;
+}
+
+void insee_partition_free(insee_partition *part)
+{
+    if (!part)
+        return;
+    for (uint32_t r = 0; r < part->t.parts; r++)
+        g_byte_array_free(part->out[r], TRUE);
+    g_free(part->out);
+    g_byte_array_free(part->send, TRUE);
+    g_byte_array_free(part->recv, TRUE);
+    g_free(part->scount);
+    g_free(part->head_out);
+    g_free(part->router_part);
+    g_free(part->feeder_part);
+    g_free(part->owned_node);
+    g_free(part);
+}
+
+void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
+{
+    insee_net *net = &eng->net;
+    insee_partition *part = eng->part;
+    GByteArray *out = part->out[part->router_part[net->q_at[dq].router]];
+    arrival a = {.kind = R_ARRIVAL, .dq = dq, .in_done = net->q[dq].in_done, .pk = net->pkt[p]};
+    a.src_task = eng->wl.msg[a.pk.msg].src_task;
+    insee_workload_hand_off(&eng->wl, a.pk.msg, &a.part, &a.msg);
+    g_byte_array_append(out, (const guint8 *)&a, sizeof a);
+    if (net->pstate_size)
+        g_byte_array_append(out, insee_net_packet_state(net, p), (guint)net->pstate_size);
+    insee_net_packet_free(net, p);
+}
+
+void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due)
+{
+    insee_partition *part = eng->part;
+    const insee_net *net = &eng->net;
+    if (q >= net->transit_queues || part->feeder_part[q] == part->t.part)
+        return;
+    credit c = {.kind = R_CREDIT, .q = q, .units = net->q[q].leaving, .due = due};
+    g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
+}
+
+/* The notices the workload gathered this cycle, to their messages' parts. */
+static void send_notices(insee_engine *eng)
+{
+    GArray *notices = eng->wl.notices;
+    for (guint i = 0; notices && i < notices->len; i++) {
+        const insee_notice *n = &g_array_index(notices, insee_notice, i);
+        notice rec = {.kind = R_NOTICE, .msg = n->msg, .dropped = n->dropped};
+        g_byte_array_append(eng->part->out[n->part], (const guint8 *)&rec, sizeof rec);
+    }
+    if (notices)
+        g_array_set_size(notices, 0);
+}
+
+/* A packet that crossed a cut link this cycle joins its queue here, as
+   link_start() would have put it there. */
+static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *pstate)
+{
+    insee_net *net = &eng->net;
+    uint32_t p = insee_net_packet_new(net);
+    net->pkt[p] = a->pk;
+    net->pkt[p].next = INSEE_NONE;
+    if (net->pstate_size)
+        memcpy(insee_net_packet_state(net, p), pstate, net->pstate_size);
+    net->pkt[p].msg = insee_workload_adopt(&eng->wl, a->src_task, a->part, a->msg);
+    net->q[a->dq].in_done = a->in_done;
+    insee_net_reserve_slot(net, a->dq, p);
+    if (insee_net_link(net, a->dq, p))
+        insee_engine_arrive(eng, a->dq, p);
+}
+
+/* Apply what part `from` sent; FALSE when it is not what this build sends. */
+static gboolean take(insee_engine *eng, const guint8 *at, size_t len)
+{
+    size_t pstate = eng->net.pstate_size;
+    while (len >= sizeof(uint32_t)) {
+        uint32_t kind;
+        memcpy(&kind, at, sizeof kind);
+        size_t size = kind == R_ARRIVAL  ? sizeof(arrival) + pstate
+                      : kind == R_CREDIT ? sizeof(credit)
+                      : kind == R_NOTICE ? sizeof(notice)
+                                         : 0;
+        if (!size || size > len)
+            return FALSE;
+        if (kind == R_ARRIVAL) {
+            arrival a;
+            memcpy(&a, at, sizeof a);
+            take_arrival(eng, &a, at + sizeof a);
+        } else if (kind == R_CREDIT) {
+            credit c;
+            memcpy(&c, at, sizeof c);
+            if (c.due <= eng->now)
+                return FALSE;
+            eng->net.q[c.q].leaving = (uint16_t)c.units;
+            insee_wheel_add(&eng->wheel, c.due, insee_event(INSEE_EV_RELEASE, c.q));
+        } else {
+            notice n;
+            memcpy(&n, at, sizeof n);
+            insee_workload_notice(&eng->wl, n.msg, n.dropped != 0);
+        }
+        at += size;
+        len -= size;
+    }
+    return len == 0;
+}
+
+/* Each part's scalars, the same from every part: the whole network's. */
+static void combine(insee_engine *eng)
+{
+    insee_partition *part = eng->part;
+    uint64_t in_flight = 0, next = INSEE_NEVER, next_local = INSEE_NEVER;
+    uint32_t failed = INSEE_NONE;
+    part->stop = FALSE;
+    for (uint32_t r = 0; r < part->t.parts; r++) {
+        const uint64_t *h = part->head_in + (size_t)r * H_WORDS;
+        in_flight += h[H_IN_FLIGHT]; /* each part's count wraps; their sum does not */
+        next = MIN(next, h[H_NEXT]);
+        next_local = MIN(next_local, h[H_NEXT_LOCAL]);
+        eng->last_move = MAX(eng->last_move, h[H_LAST_MOVE]);
+        if ((h[H_FLAGS] & F_FAILED) && failed == INSEE_NONE)
+            failed = r;
+        part->stop |= (h[H_FLAGS] & F_STOP) != 0;
+    }
+    part->in_flight = in_flight;
+    part->next = next;
+    part->next_local = next_local;
+    part->failed = failed != INSEE_NONE;
+    if (failed != INSEE_NONE && !eng->error && !eng->wl.error)
+        insee_engine_fail(eng, "rank %u of the run failed (its message says why)", failed);
+}
+
+void insee_partition_sync(insee_engine *eng, uint64_t next)
+{
+    insee_partition *part = eng->part;
+    uint32_t parts = part->t.parts;
+    send_notices(eng);
+    uint64_t flags = (eng->error || eng->wl.error ? F_FAILED : 0) |
+                     (eng->stop && *eng->stop ? F_STOP : 0);
+    g_byte_array_set_size(part->send, 0);
+    for (uint32_t r = 0; r < parts; r++) {
+        uint64_t *h = part->head_out + (size_t)r * H_WORDS;
+        h[H_BYTES] = part->out[r]->len;
+        h[H_IN_FLIGHT] = eng->in_flight;
+        h[H_NEXT] = next;
+        h[H_NEXT_LOCAL] = insee_workload_next_local(&eng->wl);
+        h[H_LAST_MOVE] = eng->last_move;
+        h[H_FLAGS] = flags;
+        part->scount[r] = (int)part->out[r]->len;
+        part->sdispl[r] = (int)part->send->len;
+        g_byte_array_append(part->send, part->out[r]->data, part->out[r]->len);
+        g_byte_array_set_size(part->out[r], 0);
+    }
+    gint64 start = g_get_monotonic_time();
+    part->t.alltoall(part->t.ctx, part->head_out, part->head_in, H_WORDS * sizeof(uint64_t));
+    size_t total = 0;
+    for (uint32_t r = 0; r < parts; r++) {
+        part->rcount[r] = (int)part->head_in[(size_t)r * H_WORDS + H_BYTES];
+        part->rdispl[r] = (int)total;
+        total += (size_t)part->rcount[r];
+    }
+    g_byte_array_set_size(part->recv, (guint)total);
+    part->t.alltoallv(part->t.ctx, part->send->data, part->scount, part->sdispl,
+                      part->recv->data, part->rcount, part->rdispl);
+    eng->report.exchanges++;
+    eng->report.exchange_seconds += (double)(g_get_monotonic_time() - start) / 1e6;
+    for (uint32_t r = 0; r < parts; r++)
+        if (!take(eng, part->recv->data + part->rdispl[r], (size_t)part->rcount[r])) {
+            insee_engine_fail(eng, "rank %u sent rank %u what it cannot read at cycle %"
+                              G_GUINT64_FORMAT ": are both the same insee build?",
+                              r, part->t.part, eng->now);
+            break;
+        }
+    combine(eng);
+}
+
+uint64_t insee_partition_in_flight(const insee_partition *part)
+{
+    return part->in_flight;
+}
+
+uint64_t insee_partition_next(const insee_partition *part)
+{
+    return part->next;
+}
+
+uint64_t insee_partition_next_local(const insee_partition *part)
+{
+    return part->next_local;
+}
+
+gboolean insee_partition_stopped(const insee_partition *part)
+{
+    return part->stop;
+}
+
+gboolean insee_partition_failed(const insee_partition *part)
+{
+    return part->failed;
+}
+
+static void merge_sum(void *ctx, uint64_t *v, size_t n)
+{
+    const insee_transport *t = ctx;
+    t->allreduce(t->ctx, v, n, INSEE_REDUCE_SUM);
+}
+
+static void merge_max(void *ctx, uint64_t *v, size_t n)
+{
+    const insee_transport *t = ctx;
+    t->allreduce(t->ctx, v, n, INSEE_REDUCE_MAX);
+}
+
+void insee_partition_merge(insee_engine *eng)
+{
+    insee_merge_ops ops = {.sum = merge_sum, .max = merge_max, .ctx = &eng->part->t};
+    insee_stats_merge(&eng->stats, &ops);
+    insee_report_merge(&eng->report, &ops);
+}

@@ -1,0 +1,112 @@
+/* kernel/engine/partition.h — one packet-engine run split over several
+ * processes (NSIM §3.4's conservative parallel simulation): each part owns
+ * a contiguous range of routers, with their nodes, queues and links, and
+ * the parts meet at the end of every cycle.
+ *
+ * Who calls what
+ * --------------
+ * The command line joins mpirun's ranks and fills an insee_transport (Open
+ * MPI's collectives, sweep/ranks.h); the experiment checks the run with
+ * insee_partition_check() and hands the transport to the engine, which
+ * calls insee_partition_start() before cycle 0, the send hooks during a
+ * cycle, insee_partition_sync() once at the end of every simulated cycle,
+ * and insee_partition_merge() once after the last. Every part builds the
+ * whole network and every plugin the same way, so a router, queue, packet
+ * or message id means the same thing in every part; each part moves only
+ * what it owns.
+ *
+ * What crosses between parts, and why one cycle of lookahead is enough:
+ *  - a packet that starts crossing a cut link at cycle t: its head is in
+ *    the next router's queue from t + 1 at the earliest, so the receiving
+ *    part puts it there after the cycle, before t + 1 begins;
+ *  - a credit: a queue's slot upstream of a cut link frees at a cycle that
+ *    its own part knew at least a cycle ahead (when the tail started
+ *    leaving), so the feeding part has it in its timing wheel in time;
+ *  - a notice: a packet of another part's message was delivered or
+ *    dropped here; the message's own part counts it after the cycle.
+ * Each part also tells every other, with each cycle's exchange, its packets
+ * in flight, the next cycle it has work, the last cycle a packet moved,
+ * and whether it failed or was asked to stop, so that all of them jump the
+ * clock, end, or stop at the same cycle.
+ *
+ * The result is the single process's, byte for byte: within a cycle the
+ * engine's decisions do not depend on the order heads, links or events are
+ * taken in, for the runs insee_partition_check() lets through (pure
+ * routers, open-ended traffic, figures that are sums), and the figures are
+ * merged as exact integer sums at the end. insee_partition_check() says
+ * what is refused.
+ *
+ * Memory: the engine owns its part (engine->part), freed by
+ * insee_partition_free(); the transport is the caller's and outlives the
+ * run.
+ */
+#ifndef INSEE_KERNEL_PARTITION_H
+#define INSEE_KERNEL_PARTITION_H
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+typedef enum insee_reduce_op {
+    INSEE_REDUCE_SUM,
+    INSEE_REDUCE_MAX,
+} insee_reduce_op;
+
+/* The collectives every part calls together, in the same order (MPI's
+   semantics; a failure ends the whole job, so none returns an error). */
+typedef struct insee_transport {
+    uint32_t part, parts;
+    /* Part r receives send[r * each .. (r + 1) * each) into its
+       recv[part * each ..) from every part. */
+    void (*alltoall)(void *ctx, const void *send, void *recv, size_t each);
+    /* Part r receives scount[r] bytes from send + sdispl[r]; what part q
+       sends here lands at recv + rdispl[q], rcount[q] bytes. */
+    void (*alltoallv)(void *ctx, const void *send, const int *scount, const int *sdispl,
+                      void *recv, const int *rcount, const int *rdispl);
+    /* v[0..n) becomes the sum (or maximum) of every part's v. */
+    void (*allreduce)(void *ctx, uint64_t *v, size_t n, insee_reduce_op op);
+    void *ctx;
+} insee_transport;
+
+typedef struct insee_partition insee_partition;
+struct insee_engine;
+
+/* Whether the engine's run can be split: FALSE (INSEE_CONFIG_ERROR_INVALID)
+   naming the key or plugin that cannot, and what to do. `router_props`:
+   the router plugin's properties (router.h). */
+gboolean insee_partition_check(const struct insee_engine *eng, uint32_t router_props,
+                               const insee_transport *t, GError **err);
+/* Before cycle 0: who owns what; the workload runs this part's nodes only. */
+void insee_partition_start(struct insee_engine *eng, const insee_transport *t);
+void insee_partition_free(insee_partition *part);
+
+/* Whether router r is this part's. */
+gboolean insee_partition_owns(const insee_partition *part, uint32_t r);
+/* Packet p starts crossing into queue dq, another part's: it leaves this
+   part (its record freed here) after the cycle. */
+void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
+/* Queue q's departing packet frees its slot at `due`: the part feeding q,
+   when another, is told. */
+void insee_partition_credit(struct insee_engine *eng, uint32_t q, uint64_t due);
+/* The end of a cycle: exchange with every part and apply what came.
+   `next`: the next cycle this part has work (engine.c's next_due()). */
+void insee_partition_sync(struct insee_engine *eng, uint64_t next);
+
+/* The whole network's, as of the last sync: packets in flight, the next
+   cycle any part has work, the next cycle any has a local message due. */
+uint64_t insee_partition_in_flight(const insee_partition *part);
+uint64_t insee_partition_next(const insee_partition *part);
+uint64_t insee_partition_next_local(const insee_partition *part);
+/* Whether any part was asked to stop (its stop flag), or had failed, at
+   the last sync: every part stops at the same cycle. A part's own error
+   found while it applies what came reaches the others at the next. */
+gboolean insee_partition_stopped(const insee_partition *part);
+gboolean insee_partition_failed(const insee_partition *part);
+
+/* After the last cycle: every part's collector and report hold the sums
+   of all parts' figures. */
+void insee_partition_merge(struct insee_engine *eng);
+
+G_END_DECLS
+#endif

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""insee run split over mpirun's ranks (kernel/engine/partition.h).
+
+usage: test_partition.py INSEE WORKDIR WITH_MPI
+
+- mpirun -n 2 and -n 3 give the single process's report byte for byte (all
+  but the lines that time the run), and the same CSV row and JSON file
+  (less their timing fields), on a torus with every mergeable figure on and
+  on a fat tree past saturation with messages of several packets;
+- a run that cannot be split (a router that is not pure) is refused by every
+  rank, naming why, with no output file left;
+- without Open MPI built in, mpirun with several ranks is refused saying so.
+Skipped (77) without mpirun.
+"""
+import difflib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TIMING = ("set-up time", "wall time", "simulator speed", "peak memory", "mpirun ranks")
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+    print("ok:", what)
+
+
+def untimed_report(text):
+    """The report less the lines that time the run."""
+    return "".join(l for l in text.splitlines(True) if not l.startswith(TIMING))
+
+
+def untimed_json(path):
+    with open(path) as f:
+        doc = json.load(f)
+    for key in ("speed", "timing", "performance"):
+        doc.pop(key, None)
+    return json.dumps(doc, sort_keys=True)
+
+
+def untimed_csv(path):
+    with open(path) as f:
+        header, row = f.read().splitlines()[:2]
+    cols = header.split(",")
+    keep = [i for i, c in enumerate(cols)
+            if not any(w in c for w in ("seconds", "per_second", "rss", "memory"))]
+    return [(cols[i], row.split(",")[i]) for i in keep]
+
+
+def run(cmd, cwd, env):
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env)
+
+
+def main():
+    binary, work, with_mpi = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        print("SKIP: no mpirun (Debian's openmpi-bin); the partitioned run is not tested")
+        sys.exit(77)
+    os.makedirs(work, exist_ok=True)
+    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    # Open MPI's own allocations outlive MPI_Finalize: not insee's leaks.
+    env = {**os.environ, "ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0",
+           "OMPI_MCA_btl": "self,vader,tcp"}
+
+    def mpi(n, cwd, *args):
+        return run([mpirun, "-n", str(n), "--oversubscribe", *root, binary, *args], cwd, env)
+
+    if with_mpi != "1":
+        r = mpi(2, work, "run", os.path.join(HERE, "torus.toml"))
+        check(r.returncode != 0 and "built without Open MPI" in r.stderr,
+              f"without Open MPI, mpirun -n 2 insee run is refused: {r.returncode} {r.stderr}")
+        return
+
+    for name in ("torus", "tree"):
+        config = os.path.join(HERE, name + ".toml")
+        outs = {}
+        for n in (1, 2, 3):
+            # the same relative names in a folder per run, so that the
+            # reports' echoed parameters agree
+            cwd = os.path.join(work, f"{name}-{n}")
+            os.makedirs(cwd, exist_ok=True)
+            csv, js = os.path.join(cwd, "out.csv"), os.path.join(cwd, "out.json")
+            for f in (csv, js):
+                if os.path.exists(f):
+                    os.remove(f)
+            sets = ["--set", 'stats.csv="out.csv"', "--set", 'stats.json="out.json"']
+            r = run([binary, "run", config, *sets], cwd, env) if n == 1 else \
+                mpi(n, cwd, "run", config, *sets)
+            check(r.returncode == 0, f"{name}: {n} rank(s) run: {r.returncode} {r.stderr[-2000:]}")
+            outs[n] = (untimed_report(r.stdout), untimed_csv(csv), untimed_json(js))
+            if n > 1:
+                check(r.stdout.count("# insee report") == 1, f"{name}: rank 0 alone reports")
+        delivered = [l for l in outs[1][0].splitlines() if l.startswith("packets (whole run)")]
+        check(delivered and "delivered 0," not in delivered[0],
+              f"{name}: the run delivers packets: {delivered}")
+        for n in (2, 3):
+            if outs[n][0] != outs[1][0]:
+                sys.stdout.writelines(difflib.unified_diff(outs[1][0].splitlines(True),
+                                                           outs[n][0].splitlines(True)))
+            check(outs[n][0] == outs[1][0], f"{name}: the report of {n} ranks is the single run's")
+            check(outs[n][1] == outs[1][1], f"{name}: so is its CSV row")
+            check(outs[n][2] == outs[1][2], f"{name}: and its JSON (series, maps, histograms)")
+
+    # bubble smart reads the network: refused by every rank, no file left
+    csv = os.path.join(work, "refused.csv")
+    r = mpi(2, work, "run", os.path.join(HERE, "torus.toml"), "--set", "router.plugin=\"bubble\"",
+            "--set", f"stats.csv=\"{csv}\"")
+    check(r.returncode != 0 and "cannot be split over 2 mpirun ranks" in r.stderr
+          and "not pure" in r.stderr and not os.path.exists(csv),
+          f"a router that is not pure is refused: {r.returncode} {r.stderr[-600:]}")
+
+
+main()
