@@ -1667,9 +1667,6 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     rep->completed = eng->causal_done;
     rep->drain_cycles = eng->now > eng->window_end ? eng->now - eng->window_end : 0;
     rep->wall_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
-    double wall = rep->wall_seconds > 1e-9 ? rep->wall_seconds : 1e-9;
-    rep->cycles_per_second = (double)rep->cycles / wall;
-    rep->packet_hops_per_second = (double)rep->total_packet_hops / wall;
     struct rusage usage;
     if (getrusage(RUSAGE_SELF, &usage) == 0)
         rep->peak_rss_kib = (uint64_t)usage.ru_maxrss; /* Linux: KiB */
@@ -1679,6 +1676,9 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     if (eng->part)
         insee_partition_merge(eng);
     rep->total_in_flight = insee_engine_in_flight(eng);
+    double wall = rep->wall_seconds > 1e-9 ? rep->wall_seconds : 1e-9;
+    rep->cycles_per_second = (double)rep->cycles / wall;
+    rep->packet_hops_per_second = (double)rep->total_packet_hops / wall; /* every part's */
     report_collected(eng);
     if (rep->measure_cycles)
         rep->occupancy = (double)eng->stats.occupancy_area / (double)rep->measure_cycles;

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# One run split over mpirun's ranks (docs/engine.md, "Many machines in one
+# run") against the same run in one process: the time loop's wall time on
+# 1, 2 and 4 ranks, the median of REPS runs each, taken in turn so that a
+# busy moment of the machine falls on all of them alike, and rank 0's time
+# per cycle in the exchange (waiting for the others included). The reports
+# are checked to agree before any time is printed.
+#
+#   bench/ranks.sh [BUILD_DIR [REPS]]
+#
+# BUILD_DIR defaults to build-bench (a Release build, with Open MPI), REPS
+# to 3. Ranks beyond the machine's cores share them (--oversubscribe): the
+# 4-rank row on a 2-core machine shows what waiting for a descheduled
+# rank costs, not what 4 machines would give.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-bench}
+reps=${2:-3}
+command -v mpirun >/dev/null || { echo "bench/ranks.sh: needs mpirun (apt install openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cat >"$scratch/torus.toml" <<'EOF'
+[simulation]
+phases = "fixed"
+warmup = 1000
+cycles = 4000
+threads = 1
+[topology]
+plugin = "torus"
+[router]
+plugin = "dally"
+vcs = 2
+[traffic]
+plugin = "uniform"
+[stats]
+interval = 0
+EOF
+root_ok=()
+[[ $(id -u) -eq 0 ]] && root_ok=(--allow-run-as-root)
+export OMPI_MCA_btl=self,vader,tcp
+
+# run RANKS LABEL SETS...: one run, its report in $scratch/LABEL-RANKS.txt
+run() {
+  local n=$1 label=$2
+  shift 2
+  if ((n == 1)); then
+    "$build/insee" run "$scratch/torus.toml" "$@" >"$scratch/$label-$n.txt" </dev/null
+  else
+    mpirun -n "$n" --oversubscribe "${root_ok[@]}" "$build/insee" run "$scratch/torus.toml" "$@" \
+      >"$scratch/$label-$n.txt" </dev/null # mpirun would read the experiments' list
+  fi
+}
+
+# field FILE PREFIX: the number after a report line's label
+field() { awk -v p="$2" 'index($0, p) == 1 { sub(p, ""); print $1 + 0; exit }' "$1"; }
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf '%-34s %9s %9s %9s %8s %8s %10s\n' experiment "1 rank s" "2 ranks" "4 ranks" "1/2" "1/4" "us/cycle 2"
+while IFS='|' read -r label sets; do
+  read -ra args <<<"$sets"
+  declare -A times=()
+  for ((i = 0; i < reps; i++)); do
+    for n in 1 2 4; do
+      run "$n" "$label" "${args[@]}"
+      times[$n]+="$(field "$scratch/$label-$n.txt" "wall time") "
+    done
+    for n in 2 4; do
+      if ! cmp -s <(sed '/^# speed/,$d' "$scratch/$label-1.txt") \
+                  <(sed '/^# speed/,$d' "$scratch/$label-$n.txt"); then
+        echo "bench/ranks.sh: $label: the report of $n ranks differs from one process's" >&2
+        exit 1
+      fi
+    done
+  done
+  t1=$(tr ' ' '\n' <<<"${times[1]}" | grep . | median)
+  t2=$(tr ' ' '\n' <<<"${times[2]}" | grep . | median)
+  t4=$(tr ' ' '\n' <<<"${times[4]}" | grep . | median)
+  us=$(awk '/^mpirun ranks/ { for (i = 1; i <= NF; i++) if ($i == "us") print $(i - 1) }' \
+         "$scratch/$label-2.txt")
+  printf '%-34s %9.3f %9.3f %9.3f %8.2f %8.2f %10s\n' "$label" "$t1" "$t2" "$t4" \
+    "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print a / b }')" \
+    "$(awk -v a="$t1" -v b="$t4" 'BEGIN { print a / b }')" "$us"
+  unset times
+done <<'EOF'
+32x32 torus dally 0.3|--set topology.dims=[32,32] --set traffic.load=0.3 --set simulation.cycles=10000
+64x64 torus dally 0.3|--set topology.dims=[64,64] --set traffic.load=0.3
+16x16x16 torus dally 0.1|--set topology.dims=[16,16,16] --set traffic.load=0.1
+128x128 torus dally 0.05|--set topology.dims=[128,128] --set traffic.load=0.05 --set simulation.cycles=2000
+EOF
