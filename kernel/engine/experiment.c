@@ -2190,8 +2190,18 @@ gboolean insee_experiment_set_partition(insee_experiment *exp, const insee_trans
                     "of them (mpirun insee sweep)");
         return FALSE;
     }
+    if (*exp->net[section_index("stats")].kernel[S_TRACE].s) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "[stats] trace: the packet trace is written by one process; run without "
+                    "mpirun (insee run) to trace");
+        return FALSE;
+    }
     if (!insee_partition_check(&exp->eng, router_properties(&exp->eng), t, err))
         return FALSE;
+    /* mpirun puts a rank on each core it is given: a rank's own crew would
+       spin on cores its neighbours need. */
+    if (kernel_value(exp, "simulation", SIM_THREADS)->i == 0)
+        exp->eng.threads = 1;
     exp->eng.transport = t;
     return TRUE;
 }

@@ -57,7 +57,7 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
     else if (!(router_props & INSEE_ROUTE_PURE))
         why = "its router plugin is not pure (INSEE_ROUTE_PURE): a router that reads the "
               "network or draws decides in the order heads are taken; use dally, updown "
-              "(select = \"first\") or multistage, or run in one process with [simulation] threads";
+              "(select = \"first\") or multistage";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)
@@ -74,12 +74,8 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
               "deliveries in other parts";
     else if (eng->wl.env.recv_cycles || eng->memory_cycles_per_byte > 0)
         why = "a receiver's overhead ([network] recv_overhead, memory_bandwidth) is not split yet";
-    else if (eng->phases.mode == INSEE_RUN_CONVERGE)
-        why = "[simulation] phases = \"converge\" checks the whole network's figures every "
-              "window; use fixed phases";
-    else if (eng->stats.trace || eng->stats.opt.queue_histograms)
-        why = "the packet trace and the queue histograms ([stats] trace, queue_histograms) "
-              "are one process's";
+    else if (eng->stats.opt.queue_histograms)
+        why = "[stats] queue_histograms time every queue's count in one process";
     for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++)
         if (eng->wl.apps[i].traffic->delivered)
             why = "a traffic plugin reacts to deliveries (delivered()), which happen in other "
@@ -211,7 +207,7 @@ static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *psta
         insee_engine_arrive(eng, a->dq, p);
 }
 
-/* Apply what part `from` sent; FALSE when it is not what this build sends. */
+/* Apply what one part sent; FALSE when it is not what this build sends. */
 static gboolean take(insee_engine *eng, const guint8 *at, size_t len)
 {
     size_t pstate = eng->net.pstate_size;
@@ -338,6 +334,16 @@ gboolean insee_partition_stopped(const insee_partition *part)
 gboolean insee_partition_failed(const insee_partition *part)
 {
     return part->failed;
+}
+
+void insee_partition_sum_window(insee_partition *part, insee_window *w)
+{
+    /* occupancy_area is every part's already: the collector is given the
+       whole network's count */
+    uint64_t v[] = {w->generated, w->delivered, w->dropped, w->generated_phits,
+                    w->delivered_phits, w->hops, w->latency_sum};
+    part->t.allreduce(part->t.ctx, v, G_N_ELEMENTS(v), INSEE_REDUCE_SUM);
+    *w = (insee_window){v[0], v[1], v[2], v[3], v[4], v[5], v[6], w->occupancy_area};
 }
 
 static void merge_sum(void *ctx, uint64_t *v, size_t n)

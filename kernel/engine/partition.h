@@ -46,6 +46,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "stats/collect.h"
+
 G_BEGIN_DECLS
 
 typedef enum insee_reduce_op {
@@ -103,6 +105,10 @@ uint64_t insee_partition_next_local(const insee_partition *part);
    found while it applies what came reaches the others at the next. */
 gboolean insee_partition_stopped(const insee_partition *part);
 gboolean insee_partition_failed(const insee_partition *part);
+
+/* A window of the run phases (phases.c), this part's figures: replaced by
+   every part's. Called by every part at the same cycle. */
+void insee_partition_sum_window(insee_partition *part, insee_window *w);
 
 /* After the last cycle: every part's collector and report hold the sums
    of all parts' figures. */

@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "engine/engine.h"
+#include "engine/partition.h"
 
 void insee_phases_window(insee_engine *eng, uint64_t start, uint64_t end)
 {
@@ -63,6 +64,16 @@ static gboolean agree(double cur, double prev, double tolerance)
     return fabs((cur - prev) / cur) < tolerance;
 }
 
+/* The current window's figures: in a partitioned run, every part's (the
+   parts reach each boundary at the same cycle, and so decide alike). */
+static insee_window phase_window(insee_engine *eng)
+{
+    insee_window w = insee_stats_phase_window(&eng->stats);
+    if (eng->part)
+        insee_partition_sum_window(eng->part, &w);
+    return w;
+}
+
 /* A window that has delivered (almost) nothing still ends after this many
    `window`s, so that an idle network reaches its measurement. */
 #define WINDOW_STRETCH 100
@@ -72,7 +83,7 @@ static gboolean agree(double cur, double prev, double tolerance)
 static gboolean convergence_check(insee_engine *eng)
 {
     insee_phases *ph = &eng->phases;
-    insee_window w = insee_stats_phase_window(&eng->stats);
+    insee_window w = phase_window(eng);
     uint64_t cycles = eng->now - ph->window_from;
     if (w.delivered < ph->window_packets && cycles < WINDOW_STRETCH * ph->window) {
         ph->next = eng->now + ph->window;
@@ -120,7 +131,7 @@ uint64_t insee_phases_longest(const insee_engine *eng)
 
 static void record_batch(insee_engine *eng)
 {
-    insee_window w = insee_stats_phase_window(&eng->stats);
+    insee_window w = phase_window(eng);
     uint64_t cycles = eng->phases.batch_cycles;
     insee_report *rep = &eng->report;
     insee_batch b = {

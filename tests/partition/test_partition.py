@@ -6,9 +6,11 @@ usage: test_partition.py INSEE WORKDIR WITH_MPI
 - mpirun -n 2 and -n 3 give the single process's report byte for byte (all
   but the lines that time the run), and the same CSV row and JSON file
   (less their timing fields), on a torus with every mergeable figure on and
-  on a fat tree past saturation with messages of several packets;
-- a run that cannot be split (a router that is not pure) is refused by every
-  rank, naming why, with no output file left;
+  on a fat tree past saturation with messages of several packets and
+  converging phases;
+- a run that cannot be split (a router that is not pure, wormhole flow
+  control, a packet trace) is refused by every rank, naming why, with no output file
+  left;
 - without Open MPI built in, mpirun with several ranks is refused saying so.
 Skipped (77) without mpirun.
 """
@@ -107,13 +109,20 @@ def main():
             check(outs[n][1] == outs[1][1], f"{name}: so is its CSV row")
             check(outs[n][2] == outs[1][2], f"{name}: and its JSON (series, maps, histograms)")
 
-    # bubble smart reads the network: refused by every rank, no file left
-    csv = os.path.join(work, "refused.csv")
-    r = mpi(2, work, "run", os.path.join(HERE, "torus.toml"), "--set", "router.plugin=\"bubble\"",
-            "--set", f"stats.csv=\"{csv}\"")
-    check(r.returncode != 0 and "cannot be split over 2 mpirun ranks" in r.stderr
-          and "not pure" in r.stderr and not os.path.exists(csv),
-          f"a router that is not pure is refused: {r.returncode} {r.stderr[-600:]}")
-
+    # what a rank cannot split: refused by every rank, naming why, no file left
+    refused = [
+        ('router.plugin="bubble"', "not pure"),
+        ('network.flow_control="wormhole"', "wormhole"),
+        ('stats.trace="trace.gz"', "[stats] trace"),
+    ]
+    for key, why in refused:
+        csv = os.path.join(work, "refused.csv")
+        if os.path.exists(csv):
+            os.remove(csv)
+        r = mpi(2, work, "run", os.path.join(HERE, "torus.toml"), "--set", key,
+                "--set", f"stats.csv=\"{csv}\"")
+        check(r.returncode != 0 and why in r.stderr and not os.path.exists(csv)
+              and not os.path.exists(os.path.join(work, "trace.gz")),
+              f"{key} is refused: {r.returncode} {r.stderr[-600:]}")
 
 main()
