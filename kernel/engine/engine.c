@@ -51,11 +51,6 @@ static gboolean failed(insee_engine *eng)
     return eng->error != NULL;
 }
 
-uint64_t insee_engine_in_flight(const insee_engine *eng)
-{
-    return eng->part ? insee_partition_in_flight(eng->part) : eng->in_flight;
-}
-
 uint32_t insee_engine_distance(insee_engine *eng, uint32_t router, uint32_t dst)
 {
     const insee_net *net = &eng->net;

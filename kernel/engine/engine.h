@@ -240,6 +240,7 @@ typedef struct insee_engine {
        both NULL when the whole network runs here. */
     const struct insee_transport *transport;
     struct insee_partition *part;
+    uint64_t in_flight_parts; /* the parts' in_flight summed at the last exchange */
 
     insee_phases phases;
     insee_stats stats;
@@ -301,7 +302,10 @@ void insee_engine_source_freed(insee_engine *eng, uint32_t q);
 /* Packets in the whole network. A partitioned run's part counts those
    generated and consumed there (in_flight wraps), so only the parts' sum
    means anything: as of the last cycle's exchange. */
-uint64_t insee_engine_in_flight(const insee_engine *eng);
+static inline uint64_t insee_engine_in_flight(const insee_engine *eng)
+{
+    return G_UNLIKELY(eng->part != NULL) ? eng->in_flight_parts : eng->in_flight;
+}
 /* Packet p, just linked into queue dq past a link, may head it: routable
    from p's `ready` cycle (partition.c's arrivals share link_start()'s). */
 void insee_engine_arrive(insee_engine *eng, uint32_t dq, uint32_t p);

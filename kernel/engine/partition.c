@@ -44,7 +44,7 @@ struct insee_partition {
     int *scount, *sdispl, *rcount, *rdispl;
     uint64_t *head_out, *head_in;
     /* the whole network's, as of the last sync */
-    uint64_t in_flight, next, next_local;
+    uint64_t next, next_local;
     gboolean stop, failed;
 };
 
@@ -102,7 +102,10 @@ static void assign_routers(insee_partition *part, const insee_net *net)
     part->router_part = g_new(uint16_t, net->routers);
     for (uint32_t r = 0; r < net->routers; r++)
         part->router_part[r] = (uint16_t)((uint64_t)r * part->t.parts / net->routers);
+    /* A queue no link feeds (its cable absent) is its own router's. */
     part->feeder_part = g_new(uint16_t, net->transit_queues);
+    for (uint32_t q = 0; q < net->transit_queues; q++)
+        part->feeder_part[q] = part->router_part[net->q_at[q].router];
     for (uint32_t r = 0; r < net->routers; r++)
         for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++)
             if (net->link[gp].peer != INSEE_NONE)
@@ -259,7 +262,7 @@ static void combine(insee_engine *eng)
             failed = r;
         part->stop |= (h[H_FLAGS] & F_STOP) != 0;
     }
-    part->in_flight = in_flight;
+    eng->in_flight_parts = in_flight;
     part->next = next;
     part->next_local = next_local;
     part->failed = failed != INSEE_NONE;
@@ -309,11 +312,6 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
             break;
         }
     combine(eng);
-}
-
-uint64_t insee_partition_in_flight(const insee_partition *part)
-{
-    return part->in_flight;
 }
 
 uint64_t insee_partition_next(const insee_partition *part)

@@ -95,9 +95,9 @@ void insee_partition_credit(struct insee_engine *eng, uint32_t q, uint64_t due);
    `next`: the next cycle this part has work (engine.c's next_due()). */
 void insee_partition_sync(struct insee_engine *eng, uint64_t next);
 
-/* The whole network's, as of the last sync: packets in flight, the next
-   cycle any part has work, the next cycle any has a local message due. */
-uint64_t insee_partition_in_flight(const insee_partition *part);
+/* The whole network's, as of the last sync (its packets in flight are the
+   engine's in_flight_parts): the next cycle any part has work, the next
+   cycle any has a local message due. */
 uint64_t insee_partition_next(const insee_partition *part);
 uint64_t insee_partition_next_local(const insee_partition *part);
 /* Whether any part was asked to stop (its stop flag), or had failed, at
