@@ -1,0 +1,198 @@
+/* A run split into parts (kernel/engine/partition.h) in one process: each
+ * part an experiment of its own on a thread of its own, the parts meeting
+ * through a transport made of a barrier, so that the split is tested
+ * without Open MPI (tests/partition runs it under mpirun). Every part's
+ * report must be the single run's, byte for byte but for the speed lines. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/experiment.h"
+#include "engine/partition.h"
+#include "run_helpers.h"
+
+#define MAX_PARTS 4
+
+/* The parts' meeting point: each collective publishes its buffers, waits
+   for every part, reads the others', and waits again before any part may
+   publish the next. */
+typedef struct group {
+    uint32_t parts;
+    GMutex lock;
+    GCond turn;
+    uint32_t arrived, round;
+    const void *send[MAX_PARTS];
+    const int *scount[MAX_PARTS], *sdispl[MAX_PARTS];
+} group;
+
+typedef struct member {
+    group *g;
+    uint32_t me;
+} member;
+
+static void barrier(group *g)
+{
+    g_mutex_lock(&g->lock);
+    uint32_t round = g->round;
+    if (++g->arrived == g->parts) {
+        g->arrived = 0;
+        g->round++;
+        g_cond_broadcast(&g->turn);
+    } else {
+        while (g->round == round)
+            g_cond_wait(&g->turn, &g->lock);
+    }
+    g_mutex_unlock(&g->lock);
+}
+
+static void group_alltoall(void *ctx, const void *send, void *recv, size_t each)
+{
+    member *m = ctx;
+    m->g->send[m->me] = send;
+    barrier(m->g);
+    for (uint32_t r = 0; r < m->g->parts; r++)
+        memcpy((char *)recv + r * each, (const char *)m->g->send[r] + m->me * each, each);
+    barrier(m->g);
+}
+
+static void group_alltoallv(void *ctx, const void *send, const int *scount, const int *sdispl,
+                            void *recv, const int *rcount, const int *rdispl)
+{
+    member *m = ctx;
+    group *g = m->g;
+    g->send[m->me] = send;
+    g->scount[m->me] = scount;
+    g->sdispl[m->me] = sdispl;
+    barrier(g);
+    for (uint32_t r = 0; r < g->parts; r++) {
+        cr_assert_eq(rcount[r], g->scount[r][m->me], "part %u expects what part %u sends", m->me,
+                     r);
+        memcpy((char *)recv + rdispl[r], (const char *)g->send[r] + g->sdispl[r][m->me],
+               (size_t)rcount[r]);
+    }
+    barrier(g);
+}
+
+static void group_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
+{
+    member *m = ctx;
+    group *g = m->g;
+    uint64_t *out = g_new0(uint64_t, n);
+    g->send[m->me] = v;
+    barrier(g);
+    for (uint32_t r = 0; r < g->parts; r++)
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x = ((const uint64_t *)g->send[r])[i];
+            out[i] = op == INSEE_REDUCE_SUM ? out[i] + x : MAX(out[i], x);
+        }
+    barrier(g);
+    memcpy(v, out, n * sizeof *v);
+    g_free(out);
+}
+
+/* The printed report less its speed lines, which vary. */
+static char *results_of(insee_experiment *exp)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    insee_experiment_print(exp, f);
+    fclose(f);
+    char *speed = strstr(text, "# speed");
+    cr_assert(speed, "%s", text);
+    *speed = '\0';
+    return text;
+}
+
+static gpointer run_part(gpointer data)
+{
+    GError *err = NULL;
+    gboolean ok = insee_experiment_run(data, &err);
+    if (!ok)
+        g_printerr("part failed: %s\n", err->message);
+    g_clear_error(&err);
+    return GINT_TO_POINTER(ok);
+}
+
+/* `toml` split into `parts`: every part's report against `whole`. */
+static void check_split(const char *toml, uint32_t parts, const char *whole)
+{
+    group g = {.parts = parts};
+    g_mutex_init(&g.lock);
+    g_cond_init(&g.turn);
+    member members[MAX_PARTS];
+    insee_transport t[MAX_PARTS];
+    insee_experiment *exp[MAX_PARTS];
+    insee_config *cfg[MAX_PARTS];
+    insee_registry *reg[MAX_PARTS];
+    GThread *thread[MAX_PARTS];
+    for (uint32_t p = 0; p < parts; p++) {
+        GError *err = NULL;
+        members[p] = (member){&g, p};
+        t[p] = (insee_transport){.part = p, .parts = parts, .alltoall = group_alltoall,
+                                 .alltoallv = group_alltoallv, .allreduce = group_allreduce,
+                                 .ctx = &members[p]};
+        exp[p] = build_toml(toml, &cfg[p], &reg[p]);
+        cr_assert(insee_experiment_set_partition(exp[p], &t[p], &err), "%s",
+                  err ? err->message : "?");
+    }
+    for (uint32_t p = 0; p < parts; p++)
+        thread[p] = g_thread_new("part", run_part, exp[p]);
+    for (uint32_t p = 0; p < parts; p++)
+        cr_assert(g_thread_join(thread[p]), "part %u of %u ran", p, parts);
+    for (uint32_t p = 0; p < parts; p++) {
+        char *text = results_of(exp[p]);
+        cr_assert_str_eq(text, whole, "part %u of %u reports the single run", p, parts);
+        free(text);
+        free_experiment(exp[p], cfg[p], reg[p]);
+    }
+    g_mutex_clear(&g.lock);
+    g_cond_clear(&g.turn);
+}
+
+static void check_splits(const char *toml)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = run_experiment(toml, NULL, &cfg, &reg);
+    char *whole = results_of(exp);
+    cr_assert(strstr(whole, "in flight 0 (drained)"), "%s", whole);
+    for (uint32_t parts = 2; parts <= MAX_PARTS; parts++)
+        check_split(toml, parts, whole);
+    free(whole);
+    free_experiment(exp, cfg, reg);
+}
+
+Test(partition, a_split_torus_reports_what_one_process_does)
+{
+    check_splits("[simulation]\nphases = \"fixed\"\nwarmup = 300\ncycles = 1200\nseed = 5\n"
+                 "[topology]\nplugin = \"torus\"\ndims = [6, 6]\n"
+                 "[router]\nplugin = \"dally\"\nvcs = 2\n[arbiter]\nplugin = \"random\"\n"
+                 "[traffic]\nplugin = \"uniform\"\nload = 0.6\n"
+                 "[stats]\ninterval = 300\nnode_map = true\n");
+}
+
+Test(partition, a_split_tree_converges_where_one_process_does)
+{
+    check_splits("[simulation]\nwarmup = 200\nconvergence_window = 200\nbatch_cycles = 100\n"
+                 "batches = 4\nseed = 2\n"
+                 "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\n"
+                 "[router]\nplugin = \"updown\"\nselect = \"first\"\nvcs = 2\n"
+                 "[traffic]\nplugin = \"permutation\"\nload = 0.5\n");
+}
+
+Test(partition, what_cannot_be_split_is_refused_naming_why)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                                       "[router]\nplugin = \"bubble\"\n",
+                                       &cfg, &reg);
+    insee_transport t = {.part = 0, .parts = 2};
+    GError *err = NULL;
+    cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
+    cr_assert(strstr(err->message, "not pure"), "%s", err->message);
+    g_error_free(err);
+    free_experiment(exp, cfg, reg);
+}
