@@ -1617,8 +1617,8 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
             return FALSE;
     }
     eng->now = 0;
-    if (eng->transport)
-        insee_partition_start(eng, eng->transport);
+    if (eng->transport && !insee_partition_start(eng, eng->transport, err))
+        return FALSE;
     insee_phases_start(eng);
     insee_workload_start(&eng->wl);
     while (!stopped_by_error(eng) && eng->now < eng->drain_limit) {

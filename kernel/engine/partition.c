@@ -116,8 +116,42 @@ static void assign_routers(insee_partition *part, const insee_net *net)
         part->owned_node[n] = insee_partition_owns(part, net->node_router[n]);
 }
 
-void insee_partition_start(insee_engine *eng, const insee_transport *t)
+/* What every part must agree on: the configuration as used (seed
+   included), the network's size, the router's packet state, and this
+   build's record layout. */
+static uint64_t fingerprint(const insee_engine *eng)
 {
+    const insee_net *net = &eng->net;
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    uint64_t sizes[] = {net->routers, net->nodes, net->queues, net->ovcs, net->pstate_size,
+                        sizeof(arrival), eng->seed};
+    const guint8 *bytes[] = {(const guint8 *)(eng->report.echo ? eng->report.echo : ""),
+                             (const guint8 *)sizes};
+    size_t lens[] = {strlen((const char *)bytes[0]), sizeof sizes};
+    for (size_t k = 0; k < G_N_ELEMENTS(bytes); k++)
+        for (size_t i = 0; i < lens[k]; i++)
+            h = (h ^ bytes[k][i]) * 1099511628211ull;
+    return h;
+}
+
+/* Whether every part runs the same experiment: its fingerprint's largest
+   and smallest over the parts agree (the same answer in every part). */
+static gboolean same_everywhere(const insee_transport *t, uint64_t fp)
+{
+    uint64_t v[] = {fp, ~fp};
+    t->allreduce(t->ctx, v, G_N_ELEMENTS(v), INSEE_REDUCE_MAX);
+    return v[0] == ~v[1];
+}
+
+gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GError **err)
+{
+    if (!same_everywhere(t, fingerprint(eng))) {
+        g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
+                    "the mpirun ranks do not run the same experiment (their configuration, "
+                    "seed, network or insee build differ): give every rank the same files and "
+                    "the same insee");
+        return FALSE;
+    }
     insee_partition *part = g_new0(insee_partition, 1);
     uint32_t parts = t->parts;
     part->t = *t;
@@ -137,6 +171,7 @@ void insee_partition_start(insee_engine *eng, const insee_transport *t)
     eng->wl.owned = part->owned_node;
     eng->report.parts = parts;
     eng->part = part;
+    return TRUE;
 }
 
 void insee_partition_free(insee_partition *part)

@@ -79,8 +79,11 @@ struct insee_engine;
    the router plugin's properties (router.h). */
 gboolean insee_partition_check(const struct insee_engine *eng, uint32_t router_props,
                                const insee_transport *t, GError **err);
-/* Before cycle 0: who owns what; the workload runs this part's nodes only. */
-void insee_partition_start(struct insee_engine *eng, const insee_transport *t);
+/* Before cycle 0: who owns what; the workload runs this part's nodes only.
+   FALSE (INSEE_CONFIG_ERROR_INVALID), the same in every part, when the
+   parts do not run the same experiment. */
+gboolean insee_partition_start(struct insee_engine *eng, const insee_transport *t,
+                               GError **err);
 void insee_partition_free(insee_partition *part);
 
 /* Whether router r is this part's. */

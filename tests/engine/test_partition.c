@@ -105,50 +105,67 @@ static char *results_of(insee_experiment *exp)
     return text;
 }
 
+/* A part's run on its thread, and its error. */
+typedef struct part_run {
+    insee_experiment *exp;
+    GError *err;
+} part_run;
+
 static gpointer run_part(gpointer data)
 {
-    GError *err = NULL;
-    gboolean ok = insee_experiment_run(data, &err);
-    if (!ok)
-        g_printerr("part failed: %s\n", err->message);
-    g_clear_error(&err);
-    return GINT_TO_POINTER(ok);
+    part_run *pr = data;
+    return GINT_TO_POINTER(insee_experiment_run(pr->exp, &pr->err));
 }
 
-/* `toml` split into `parts`: every part's report against `whole`. */
-static void check_split(const char *toml, uint32_t parts, const char *whole)
+/* Run the experiments of `toml[p]` as the `parts` parts of one run; their
+   errors in err[p] (NULL when it ran). */
+static void run_parts(const char *const *toml, uint32_t parts, insee_experiment **exp,
+                      insee_config **cfg, insee_registry **reg, GError **err)
 {
     group g = {.parts = parts};
     g_mutex_init(&g.lock);
     g_cond_init(&g.turn);
     member members[MAX_PARTS];
     insee_transport t[MAX_PARTS];
-    insee_experiment *exp[MAX_PARTS];
-    insee_config *cfg[MAX_PARTS];
-    insee_registry *reg[MAX_PARTS];
+    part_run runs[MAX_PARTS];
     GThread *thread[MAX_PARTS];
     for (uint32_t p = 0; p < parts; p++) {
-        GError *err = NULL;
+        GError *e = NULL;
         members[p] = (member){&g, p};
         t[p] = (insee_transport){.part = p, .parts = parts, .alltoall = group_alltoall,
                                  .alltoallv = group_alltoallv, .allreduce = group_allreduce,
                                  .ctx = &members[p]};
-        exp[p] = build_toml(toml, &cfg[p], &reg[p]);
-        cr_assert(insee_experiment_set_partition(exp[p], &t[p], &err), "%s",
-                  err ? err->message : "?");
+        exp[p] = build_toml(toml[p], &cfg[p], &reg[p]);
+        cr_assert(insee_experiment_set_partition(exp[p], &t[p], &e), "%s", e ? e->message : "?");
+        runs[p] = (part_run){exp[p], NULL};
     }
     for (uint32_t p = 0; p < parts; p++)
-        thread[p] = g_thread_new("part", run_part, exp[p]);
-    for (uint32_t p = 0; p < parts; p++)
-        cr_assert(g_thread_join(thread[p]), "part %u of %u ran", p, parts);
+        thread[p] = g_thread_new("part", run_part, &runs[p]);
     for (uint32_t p = 0; p < parts; p++) {
+        gboolean ok = GPOINTER_TO_INT(g_thread_join(thread[p]));
+        cr_assert_eq(ok, runs[p].err == NULL);
+        err[p] = runs[p].err;
+    }
+    g_mutex_clear(&g.lock);
+    g_cond_clear(&g.turn);
+}
+
+/* `toml` split into `parts`: every part's report against `whole`. */
+static void check_split(const char *toml, uint32_t parts, const char *whole)
+{
+    const char *tomls[MAX_PARTS] = {toml, toml, toml, toml};
+    insee_experiment *exp[MAX_PARTS];
+    insee_config *cfg[MAX_PARTS];
+    insee_registry *reg[MAX_PARTS];
+    GError *err[MAX_PARTS];
+    run_parts(tomls, parts, exp, cfg, reg, err);
+    for (uint32_t p = 0; p < parts; p++) {
+        cr_assert_null(err[p], "part %u of %u: %s", p, parts, err[p] ? err[p]->message : "");
         char *text = results_of(exp[p]);
         cr_assert_str_eq(text, whole, "part %u of %u reports the single run", p, parts);
         free(text);
         free_experiment(exp[p], cfg[p], reg[p]);
     }
-    g_mutex_clear(&g.lock);
-    g_cond_clear(&g.turn);
 }
 
 static void check_splits(const char *toml)
@@ -195,4 +212,24 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
     cr_assert(strstr(err->message, "not pure"), "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
+}
+
+/* Ranks given different files: every one of them refuses before cycle 0. */
+Test(partition, parts_that_run_different_experiments_are_refused)
+{
+    const char *tomls[2] = {"[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                            "[router]\nplugin = \"dally\"\nvcs = 2\n[simulation]\nseed = 1\n",
+                            "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                            "[router]\nplugin = \"dally\"\nvcs = 2\n[simulation]\nseed = 2\n"};
+    insee_experiment *exp[2];
+    insee_config *cfg[2];
+    insee_registry *reg[2];
+    GError *err[2];
+    run_parts(tomls, 2, exp, cfg, reg, err);
+    for (uint32_t p = 0; p < 2; p++) {
+        cr_assert(err[p] && strstr(err[p]->message, "do not run the same experiment"), "part %u",
+                  p);
+        g_error_free(err[p]);
+        free_experiment(exp[p], cfg[p], reg[p]);
+    }
 }
