@@ -276,6 +276,13 @@ static gboolean split_over_ranks(insee_experiment *exp, insee_transport *t, uint
     if (!t->parts)
         return TRUE;
     *rank = t->part;
+    const char *local = g_getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    guint64 here = local ? g_ascii_strtoull(local, NULL, 10) : 1;
+    if (*rank == 0 && here > g_get_num_processors())
+        g_printerr("insee: notice: %" G_GUINT64_FORMAT " ranks share this machine's %u cores: "
+                   "every cycle's exchange waits for the ranks the system has set aside, so the "
+                   "run is slower than on %u ranks\n",
+                   here, g_get_num_processors(), g_get_num_processors());
     return insee_experiment_set_partition(exp, t, err);
 }
 
