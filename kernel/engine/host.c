@@ -2,6 +2,7 @@
  * (insee/host.h). Each function is a thin, allocation-free read of the
  * engine's state, cheap enough to call from route(). */
 #include "engine/engine.h"
+#include "engine/partition.h"
 
 #include <math.h>
 #include <string.h>
@@ -90,18 +91,42 @@ static uint32_t global_port(const insee_net *net, uint32_t router, uint32_t port
     return net->port_base[router] + port;
 }
 
+/* A part of a run split over mpirun's ranks (partition.h) holds exactly
+   what its own routers' decisions need: their links, the count of the
+   queues those links feed, and the queues both fed and drained here. It
+   answers a query about anything else from a copy that lags, so the run
+   ends with an error instead. `q`: the queue read (INSEE_NONE: only
+   `router`'s own state); `whole`: q's both ends are read (the phit view),
+   else only its count as its feeding link sees it. */
+static gboolean held_here(insee_kernel *k, uint32_t router, uint32_t q, gboolean whole,
+                          const char *what)
+{
+    insee_engine *eng = E(k);
+    if (G_LIKELY(eng->part == NULL) || insee_partition_holds(eng->part, &eng->net, router, q, whole))
+        return TRUE;
+    insee_engine_fail(eng, "the %s plugin read %s at router %u, which this mpirun rank does "
+                      "not hold exactly: this router cannot be split over ranks; run it "
+                      "without mpirun",
+                      insee_kind_name(k->kind), what, router);
+    return FALSE;
+}
+
 static uint32_t host_input_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
     const insee_net *net = &E(k)->net;
     uint32_t gp = global_port(net, router, port);
-    return gp == INSEE_NONE || vc >= net->vcs ? 0 : insee_net_room_packets(net, gp * net->vcs + vc);
+    if (gp == INSEE_NONE || vc >= net->vcs ||
+        !held_here(k, router, gp * net->vcs + vc, FALSE, "an input queue's room"))
+        return 0;
+    return insee_net_room_packets(net, gp * net->vcs + vc);
 }
 
 static uint32_t host_output_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
     const insee_net *net = &E(k)->net;
     uint32_t gp = global_port(net, router, port);
-    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
+    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE ||
+        !held_here(k, router, INSEE_NONE, FALSE, "an output's room"))
         return 0;
     return insee_net_room_packets(net, net->peer_queue[gp] + vc);
 }
@@ -112,9 +137,10 @@ static uint32_t host_input_free_phits(insee_kernel *k, uint32_t router, uint32_t
     const insee_engine *eng = E(k);
     const insee_net *net = &eng->net;
     uint32_t gp = global_port(net, router, port);
-    return gp == INSEE_NONE || vc >= net->vcs
-               ? 0
-               : insee_net_free_phits(net, gp * net->vcs + vc, eng->now);
+    if (gp == INSEE_NONE || vc >= net->vcs ||
+        !held_here(k, router, gp * net->vcs + vc, TRUE, "an input queue's free phits"))
+        return 0;
+    return insee_net_free_phits(net, gp * net->vcs + vc, eng->now);
 }
 
 static uint32_t host_output_free_phits(insee_kernel *k, uint32_t router, uint32_t port,
@@ -123,7 +149,8 @@ static uint32_t host_output_free_phits(insee_kernel *k, uint32_t router, uint32_
     const insee_engine *eng = E(k);
     const insee_net *net = &eng->net;
     uint32_t gp = global_port(net, router, port);
-    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
+    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE ||
+        !held_here(k, router, net->peer_queue[gp] + vc, TRUE, "an output's free phits"))
         return 0;
     return insee_net_free_phits(net, net->peer_queue[gp] + vc, eng->now);
 }
@@ -133,7 +160,8 @@ static uint32_t host_output_used_phits(insee_kernel *k, uint32_t router, uint32_
 {
     const insee_net *net = &E(k)->net;
     uint32_t gp = global_port(net, router, port);
-    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE)
+    if (gp == INSEE_NONE || vc >= net->vcs || net->peer_queue[gp] == INSEE_NONE ||
+        !held_here(k, router, INSEE_NONE, FALSE, "an output's used phits"))
         return 0;
     return net->q[net->peer_queue[gp] + vc].count * (net->phit_queues ? 1u : net->packet_phits);
 }
@@ -142,7 +170,8 @@ static bool host_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     insee_engine *eng = E(k);
     uint32_t gp = global_port(&eng->net, router, port);
-    return gp != INSEE_NONE && eng->net.link[gp].free_at <= eng->now;
+    return gp != INSEE_NONE && held_here(k, router, INSEE_NONE, FALSE, "a link's state") &&
+           eng->net.link[gp].free_at <= eng->now;
 }
 
 /* A flow engine's network is the graph alone (insee_net_build_graph): no
@@ -175,6 +204,8 @@ static bool empty_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 static double host_occupancy(insee_kernel *k)
 {
     const insee_net *net = &E(k)->net;
+    if (!held_here(k, INSEE_NONE, INSEE_NONE, FALSE, "the whole network's occupancy"))
+        return 0.0;
     double cap = (double)net->transit_queues * net->queue_packets;
     return cap > 0 ? (double)net->transit_used / cap : 0.0;
 }

@@ -54,10 +54,10 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
     const char *why = NULL;
     if (t->parts > eng->net.routers || t->parts > G_MAXUINT16)
         why = "there are more ranks than routers: start fewer ranks";
-    else if (!(router_props & INSEE_ROUTE_PURE))
-        why = "its router plugin is not pure (INSEE_ROUTE_PURE): a router that reads the "
-              "network or draws decides in the order heads are taken; use dally, updown "
-              "(select = \"first\") or multistage";
+    else if (!(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
+        why = "its router plugin draws or keeps state as it routes (it declares neither "
+              "INSEE_ROUTE_PURE nor INSEE_ROUTE_STEADY), so it decides in the order heads "
+              "are taken; use dally, updown or multistage";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)
@@ -92,6 +92,17 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
 gboolean insee_partition_owns(const insee_partition *part, uint32_t r)
 {
     return part->router_part[r] == part->t.part;
+}
+
+gboolean insee_partition_holds(const insee_partition *part, const insee_net *net, uint32_t r,
+                               uint32_t q, gboolean whole)
+{
+    if (r == INSEE_NONE || !insee_partition_owns(part, r))
+        return FALSE;
+    if (q == INSEE_NONE || q >= net->transit_queues)
+        return TRUE;
+    return part->feeder_part[q] == part->t.part &&
+           (!whole || insee_partition_owns(part, net->q_at[q].router));
 }
 
 /* Contiguous ranges of router ids: the topologies number their routers

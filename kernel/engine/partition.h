@@ -88,6 +88,12 @@ void insee_partition_free(insee_partition *part);
 
 /* Whether router r is this part's. */
 gboolean insee_partition_owns(const insee_partition *part, uint32_t r);
+/* Whether this part's copy of what a router reads is exact: router r is
+   this part's, and so is the link feeding queue q (INSEE_NONE: none read),
+   and with `whole` q's own router too (its both ends are read). */
+struct insee_net;
+gboolean insee_partition_holds(const insee_partition *part, const struct insee_net *net,
+                               uint32_t r, uint32_t q, gboolean whole);
 /* Packet p starts crossing into queue dq, another part's: it leaves this
    part (its record freed here) after the cycle. */
 void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);

@@ -195,7 +195,7 @@ Test(partition, a_split_tree_converges_where_one_process_does)
     check_splits("[simulation]\nwarmup = 200\nconvergence_window = 200\nbatch_cycles = 100\n"
                  "batches = 4\nseed = 2\n"
                  "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\n"
-                 "[router]\nplugin = \"updown\"\nselect = \"first\"\nvcs = 2\n"
+                 "[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 2\n"
                  "[traffic]\nplugin = \"permutation\"\nload = 0.5\n");
 }
 
@@ -209,7 +209,7 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
     insee_transport t = {.part = 0, .parts = 2};
     GError *err = NULL;
     cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
-    cr_assert(strstr(err->message, "not pure"), "%s", err->message);
+    cr_assert(strstr(err->message, "neither"), "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
 }

@@ -111,7 +111,7 @@ def main():
 
     # what a rank cannot split: refused by every rank, naming why, no file left
     refused = [
-        ('router.plugin="bubble"', "not pure"),
+        ('router.plugin="bubble"', "neither"),
         ('network.flow_control="wormhole"', "wormhole"),
         ('stats.trace="trace.gz"', "[stats] trace"),
     ]
