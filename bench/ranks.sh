@@ -44,14 +44,17 @@ root_ok=()
 export OMPI_MCA_btl=self,vader,tcp
 
 # run RANKS LABEL SETS...: one run, its report in $scratch/LABEL-RANKS.txt
+# (its standard error, rank 0's notices included, shown only if it fails)
 run() {
   local n=$1 label=$2
   shift 2
+  trap 'cat "$scratch/$label-$n.err" >&2' ERR
   if ((n == 1)); then
-    "$build/insee" run "$scratch/torus.toml" "$@" >"$scratch/$label-$n.txt" </dev/null
+    "$build/insee" run "$scratch/torus.toml" "$@" >"$scratch/$label-$n.txt" </dev/null \
+      2>"$scratch/$label-$n.err"
   else
     mpirun -n "$n" --oversubscribe "${root_ok[@]}" "$build/insee" run "$scratch/torus.toml" "$@" \
-      >"$scratch/$label-$n.txt" </dev/null # mpirun would read the experiments' list
+      >"$scratch/$label-$n.txt" </dev/null 2>"$scratch/$label-$n.err" # (mpirun reads stdin)
   fi
 }
 
@@ -91,4 +94,5 @@ done <<'EOF'
 64x64 torus dally 0.3|--set topology.dims=[64,64] --set traffic.load=0.3
 16x16x16 torus dally 0.1|--set topology.dims=[16,16,16] --set traffic.load=0.1
 128x128 torus dally 0.05|--set topology.dims=[128,128] --set traffic.load=0.05 --set simulation.cycles=2000
+16-ary 3-tree updown room 0.3|--set topology.plugin="kary-ntree" --set topology.k=16 --set topology.n=3 --set router.plugin="updown" --set router.select="room" --set traffic.load=0.3 --set simulation.cycles=2000
 EOF
