@@ -170,8 +170,10 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->out = g_new(GByteArray *, parts);
     for (uint32_t r = 0; r < parts; r++)
         part->out[r] = g_byte_array_new();
-    part->send = g_byte_array_new();
-    part->recv = g_byte_array_new();
+    /* Allocated from the start: an empty exchange still hands the
+       transport buffers, never NULL. */
+    part->send = g_byte_array_sized_new(4096);
+    part->recv = g_byte_array_sized_new(4096);
     part->scount = g_new(int, 4 * parts);
     part->sdispl = part->scount + parts;
     part->rcount = part->scount + 2 * parts;

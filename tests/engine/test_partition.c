@@ -68,8 +68,9 @@ static void group_alltoallv(void *ctx, const void *send, const int *scount, cons
     for (uint32_t r = 0; r < g->parts; r++) {
         cr_assert_eq(rcount[r], g->scount[r][m->me], "part %u expects what part %u sends", m->me,
                      r);
-        memcpy((char *)recv + rdispl[r], (const char *)g->send[r] + g->sdispl[r][m->me],
-               (size_t)rcount[r]);
+        if (rcount[r]) /* nothing to copy: recv may be NULL */
+            memcpy((char *)recv + rdispl[r], (const char *)g->send[r] + g->sdispl[r][m->me],
+                   (size_t)rcount[r]);
     }
     barrier(g);
 }
