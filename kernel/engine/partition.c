@@ -325,13 +325,14 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     send_notices(eng);
     uint64_t flags = (eng->error || eng->wl.error ? F_FAILED : 0) |
                      (eng->stop && *eng->stop ? F_STOP : 0);
+    uint64_t next_local = insee_workload_next_local(&eng->wl);
     g_byte_array_set_size(part->send, 0);
     for (uint32_t r = 0; r < parts; r++) {
         uint64_t *h = part->head_out + (size_t)r * H_WORDS;
         h[H_BYTES] = part->out[r]->len;
         h[H_IN_FLIGHT] = eng->in_flight;
         h[H_NEXT] = next;
-        h[H_NEXT_LOCAL] = insee_workload_next_local(&eng->wl);
+        h[H_NEXT_LOCAL] = next_local;
         h[H_LAST_MOVE] = eng->last_move;
         h[H_FLAGS] = flags;
         part->scount[r] = (int)part->out[r]->len;

@@ -234,3 +234,27 @@ Test(partition, parts_that_run_different_experiments_are_refused)
         free_experiment(exp[p], cfg[p], reg[p]);
     }
 }
+
+/* A part that fails mid-run (here every part finds the deadlock of one VC on a
+   ring) ends every part at the same cycle with an error, none
+   waiting for the others for ever. */
+Test(partition, a_failure_in_one_part_ends_every_part)
+{
+    const char *toml = "[simulation]\nphases = \"fixed\"\nwarmup = 0\ncycles = 5000\n"
+                       "deadlock_cycles = 300\n[topology]\nplugin = \"torus\"\ndims = [8]\n"
+                       "[router]\nplugin = \"dally\"\nvcs = 1\nallow_deadlock = true\n"
+                       "[traffic]\nplugin = \"uniform\"\nload = 1.0\n";
+    const char *tomls[3] = {toml, toml, toml};
+    insee_experiment *exp[3];
+    insee_config *cfg[3];
+    insee_registry *reg[3];
+    GError *err[3];
+    run_parts(tomls, 3, exp, cfg, reg, err);
+    for (uint32_t p = 0; p < 3; p++) {
+        cr_assert(err[p] && (strstr(err[p]->message, "deadlock") ||
+                             strstr(err[p]->message, "failed")),
+                  "part %u: %s", p, err[p] ? err[p]->message : "ran");
+        g_error_free(err[p]);
+        free_experiment(exp[p], cfg[p], reg[p]);
+    }
+}
