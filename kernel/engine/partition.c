@@ -17,6 +17,9 @@ enum { F_FAILED = 1, F_STOP = 2 };
 /* What crosses: a record's first word says which. */
 enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3 };
 
+/* A router no part owns yet, while the parts are assigned. */
+enum { UNOWNED = G_MAXUINT16 };
+
 typedef struct arrival {
     uint32_t kind, dq;
     uint32_t part, msg;  /* the message the packet belongs to (insee_workload_adopt) */
@@ -105,23 +108,109 @@ gboolean insee_partition_holds(const insee_partition *part, const insee_net *net
            (!whole || insee_partition_owns(part, net->q_at[q].router));
 }
 
-/* Contiguous ranges of router ids: the topologies number their routers
-   dimension by dimension, so a range is a slab of a torus or a mesh, and
-   a tree's or a dragonfly's routers of one group stay together. */
-static void assign_routers(insee_partition *part, const insee_net *net)
+/* Router r's part when nothing else decides: the part that most of its
+   links lead to among those with room for their share of routers, then
+   the smallest, then the first. `votes` (parts entries) is left zero. */
+static uint16_t nearest_part(const insee_net *net, const uint16_t *owner, uint32_t r,
+                             const uint32_t *size, uint32_t share, uint32_t parts,
+                             uint32_t *votes)
 {
-    part->router_part = g_new(uint16_t, net->routers);
-    for (uint32_t r = 0; r < net->routers; r++)
-        part->router_part[r] = (uint16_t)((uint64_t)r * part->t.parts / net->routers);
-    /* A queue no link feeds (its cable absent) is its own router's. */
+    for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+        uint32_t nr = insee_net_next_router(net, gp);
+        if (nr != INSEE_NONE && owner[nr] != UNOWNED)
+            votes[owner[nr]]++;
+    }
+    uint32_t best = UNOWNED;
+    for (uint32_t p = 0; p < parts; p++) {
+        if (size[p] >= share)
+            continue;
+        if (best == UNOWNED || votes[p] > votes[best] ||
+            (votes[p] == votes[best] && size[p] < size[best]))
+            best = p;
+    }
+    memset(votes, 0, parts * sizeof *votes);
+    return (uint16_t)best; /* some part has room: the parts' shares cover every router */
+}
+
+/* Who owns each router, by the network's own shape. The nodes are cut
+   into equal ranges of ids: the topologies number a torus's nodes slab by
+   slab, a tree's subtree by subtree and a dragonfly's group by group. A
+   router with nodes goes with its middle node; one without (a tree's
+   upper switches) goes, nearest first, to the part most of its links lead
+   to (nearest_part). So a fat tree split in two keeps each half's
+   subtrees whole and cuts only links to the top, where ranges of router
+   ids would give each part whole levels and cut nearly every link. */
+static void assign_routers(uint16_t *owner, const insee_net *net, uint32_t parts)
+{
+    uint32_t routers = net->routers;
+    uint32_t *nodes = g_new0(uint32_t, routers), *seen = g_new0(uint32_t, routers);
+    uint32_t *order = g_new(uint32_t, routers), *size = g_new0(uint32_t, parts);
+    uint32_t *votes = g_new0(uint32_t, parts);
+    uint32_t head = 0, tail = 0, share = (routers + parts - 1) / parts;
+    uint8_t *queued = g_new0(uint8_t, routers);
+    for (uint32_t r = 0; r < routers; r++)
+        owner[r] = UNOWNED;
+    for (uint32_t n = 0; n < net->nodes; n++)
+        nodes[net->node_router[n]]++;
+    for (uint32_t n = 0; n < net->nodes; n++) {
+        uint32_t r = net->node_router[n];
+        if (seen[r]++ == nodes[r] / 2)
+            owner[r] = (uint16_t)((uint64_t)n * parts / net->nodes);
+    }
+    for (uint32_t r = 0; r < routers; r++)
+        if (nodes[r]) {
+            size[owner[r]]++;
+            queued[r] = 1;
+            order[tail++] = r;
+        }
+    /* Breadth first from the routers with nodes; a router no path reaches
+       starts a search of its own. */
+    for (uint32_t next_unqueued = 0; head < routers; head++) {
+        if (head == tail) {
+            while (queued[next_unqueued])
+                next_unqueued++;
+            queued[next_unqueued] = 1;
+            order[tail++] = next_unqueued;
+        }
+        uint32_t r = order[head];
+        if (owner[r] == UNOWNED) {
+            owner[r] = nearest_part(net, owner, r, size, share, parts, votes);
+            size[owner[r]]++;
+        }
+        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+            uint32_t nr = insee_net_next_router(net, gp);
+            if (nr != INSEE_NONE && !queued[nr]) {
+                queued[nr] = 1;
+                order[tail++] = nr;
+            }
+        }
+    }
+    g_free(nodes);
+    g_free(seen);
+    g_free(order);
+    g_free(size);
+    g_free(votes);
+    g_free(queued);
+}
+
+/* Who feeds each queue and which nodes are this part's, once every router
+   has its owner; and how many links the cut crosses, for the report. */
+static void assign_queues(insee_partition *part, const insee_net *net, insee_report *rep)
+{
     part->feeder_part = g_new(uint16_t, net->transit_queues);
+    /* A queue no link feeds (its cable absent) is its own router's. */
     for (uint32_t q = 0; q < net->transit_queues; q++)
         part->feeder_part[q] = part->router_part[net->q_at[q].router];
     for (uint32_t r = 0; r < net->routers; r++)
-        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++)
-            if (net->link[gp].peer != INSEE_NONE)
-                for (uint32_t vc = 0; vc < net->vcs; vc++)
-                    part->feeder_part[net->link[gp].peer + vc] = part->router_part[r];
+        for (uint32_t gp = net->port_base[r]; gp < net->port_base[r + 1]; gp++) {
+            uint32_t nr = insee_net_next_router(net, gp);
+            if (nr == INSEE_NONE)
+                continue;
+            for (uint32_t vc = 0; vc < net->vcs; vc++)
+                part->feeder_part[net->link[gp].peer + vc] = part->router_part[r];
+            rep->links++;
+            rep->cut_links += part->router_part[nr] != part->router_part[r];
+        }
     part->owned_node = g_new(uint8_t, net->nodes);
     for (uint32_t n = 0; n < net->nodes; n++)
         part->owned_node[n] = insee_partition_owns(part, net->node_router[n]);
@@ -166,7 +255,9 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     insee_partition *part = g_new0(insee_partition, 1);
     uint32_t parts = t->parts;
     part->t = *t;
-    assign_routers(part, &eng->net);
+    part->router_part = g_new(uint16_t, eng->net.routers);
+    assign_routers(part->router_part, &eng->net, parts);
+    assign_queues(part, &eng->net, &eng->report);
     part->out = g_new(GByteArray *, parts);
     for (uint32_t r = 0; r < parts; r++)
         part->out[r] = g_byte_array_new();

@@ -1,7 +1,7 @@
 /* kernel/engine/partition.h — one packet-engine run split over several
  * processes (NSIM §3.4's conservative parallel simulation): each part owns
- * a contiguous range of routers, with their nodes, queues and links, and
- * the parts meet at the end of every cycle.
+ * some routers, chosen by the network's shape to cut few links, with their
+ * nodes, queues and links, and the parts meet at the end of every cycle.
  *
  * Who calls what
  * --------------

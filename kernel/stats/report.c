@@ -492,8 +492,9 @@ void insee_report_print(const insee_report *r, FILE *out)
             r->cycles_per_second, r->packet_hops_per_second);
     fprintf(out, "%-28s %.1f MiB\n", "peak memory", (double)r->peak_rss_kib / 1024.0);
     if (r->parts > 1)
-        fprintf(out, "%-28s %u, %" G_GUINT64_FORMAT " exchanges, %.1f us each (rank 0's, "
-                "waiting included)\n", "mpirun ranks", r->parts, r->exchanges,
+        fprintf(out, "%-28s %u, cutting %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " links, %" G_GUINT64_FORMAT " exchanges, %.1f us each (rank 0's, waiting "
+                "included)\n", "mpirun ranks", r->parts, r->cut_links, r->links, r->exchanges,
                 r->exchanges ? r->exchange_seconds * 1e6 / (double)r->exchanges : 0.0);
     c_numbers_end(locale);
 }

@@ -151,17 +151,26 @@ static void run_parts(const char *const *toml, uint32_t parts, insee_experiment 
     g_cond_clear(&g.turn);
 }
 
+/* The experiments of one `toml` as the `parts` parts of one run, which
+   must all end without an error. */
+static void run_split(const char *toml, uint32_t parts, insee_experiment **exp,
+                      insee_config **cfg, insee_registry **reg)
+{
+    const char *tomls[MAX_PARTS] = {toml, toml, toml, toml};
+    GError *err[MAX_PARTS];
+    run_parts(tomls, parts, exp, cfg, reg, err);
+    for (uint32_t p = 0; p < parts; p++)
+        cr_assert_null(err[p], "part %u of %u: %s", p, parts, err[p] ? err[p]->message : "");
+}
+
 /* `toml` split into `parts`: every part's report against `whole`. */
 static void check_split(const char *toml, uint32_t parts, const char *whole)
 {
-    const char *tomls[MAX_PARTS] = {toml, toml, toml, toml};
     insee_experiment *exp[MAX_PARTS];
     insee_config *cfg[MAX_PARTS];
     insee_registry *reg[MAX_PARTS];
-    GError *err[MAX_PARTS];
-    run_parts(tomls, parts, exp, cfg, reg, err);
+    run_split(toml, parts, exp, cfg, reg);
     for (uint32_t p = 0; p < parts; p++) {
-        cr_assert_null(err[p], "part %u of %u: %s", p, parts, err[p] ? err[p]->message : "");
         char *text = results_of(exp[p]);
         cr_assert_str_eq(text, whole, "part %u of %u reports the single run", p, parts);
         free(text);
@@ -257,4 +266,41 @@ Test(partition, a_failure_in_one_part_ends_every_part)
         g_error_free(err[p]);
         free_experiment(exp[p], cfg[p], reg[p]);
     }
+}
+
+/* The links `toml` split into `parts` cuts, of `links` between routers. */
+static void check_cut(const char *toml, uint32_t parts, uint64_t cut, uint64_t links)
+{
+    insee_experiment *exp[MAX_PARTS];
+    insee_config *cfg[MAX_PARTS];
+    insee_registry *reg[MAX_PARTS];
+    run_split(toml, parts, exp, cfg, reg);
+    for (uint32_t p = 0; p < parts; p++) {
+        const insee_report *r = insee_experiment_report(exp[p]);
+        cr_assert_eq(r->links, links, "part %u of %u: %" G_GUINT64_FORMAT " links", p, parts,
+                     r->links);
+        cr_assert_eq(r->cut_links, cut, "part %u of %u cuts %" G_GUINT64_FORMAT " links, not %"
+                     G_GUINT64_FORMAT, p, parts, r->cut_links, cut);
+        free_experiment(exp[p], cfg[p], reg[p]);
+    }
+}
+
+/* The parts follow the network's shape: a 6×6 torus in K slabs of rows
+   cuts 2 × 6 links at each of its K boundaries; a 2-ary 3-tree (its 8
+   interfaces routers too) in two keeps both halves' subtrees whole and
+   cuts only half of the 16 links to and from its top switches, where
+   ranges of router ids would put every switch in part 0. */
+Test(partition, the_parts_follow_the_network_shape)
+{
+    const char *run = "[simulation]\nphases = \"fixed\"\nwarmup = 0\ncycles = 20\n"
+                      "[traffic]\nplugin = \"uniform\"\nload = 0.1\n";
+    char *torus = g_strconcat(run, "[topology]\nplugin = \"torus\"\ndims = [6, 6]\n"
+                              "[router]\nplugin = \"dally\"\nvcs = 2\n", NULL);
+    char *tree = g_strconcat(run, "[topology]\nplugin = \"kary-ntree\"\nk = 2\nn = 3\n"
+                             "[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 2\n", NULL);
+    check_cut(torus, 2, 2 * 2 * 6, 6 * 6 * 4);
+    check_cut(torus, 3, 3 * 2 * 6, 6 * 6 * 4);
+    check_cut(tree, 2, 8, 2 * 2 * 8 + 2 * 8);
+    g_free(torus);
+    g_free(tree);
 }
