@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # One run split over mpirun's ranks (docs/engine.md, "Many machines in one
-# run") against the same run in one process: the time loop's wall time on
-# 1, 2 and 4 ranks, the median of REPS runs each, taken in turn so that a
-# busy moment of the machine falls on all of them alike, and rank 0's time
-# per cycle in the exchange (waiting for the others included). The reports
-# are checked to agree before any time is printed.
+# run"), or over threads of one process as parts of the network (docs/
+# engine.md, "Threads"), against the same run in one process on one
+# thread: the time loop's wall time on 1, 2 and 4 ranks (or threads), the
+# median of REPS runs each, taken in turn so that a busy moment of the
+# machine falls on all of them alike, and part 0's time per cycle in the
+# exchange (waiting for the others included). The reports are checked to
+# agree before any time is printed.
 #
-#   bench/ranks.sh [BUILD_DIR [REPS]]
+#   bench/ranks.sh [--threads] [BUILD_DIR [REPS]]
 #
-# BUILD_DIR defaults to build-bench (a Release build, with Open MPI), REPS
-# to 3. Ranks beyond the machine's cores share them (--oversubscribe): the
-# 4-rank row on a 2-core machine shows what waiting for a descheduled
-# rank costs, not what 4 machines would give.
+# BUILD_DIR defaults to build-bench (a Release build, with Open MPI unless
+# --threads), REPS to 3. Ranks or threads beyond the machine's cores share
+# them (mpirun --oversubscribe): the 4-part row on a 2-core machine shows
+# what waiting for a descheduled part costs, not what 4 cores would give.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+threads=0
+if [[ ${1:-} == --threads ]]; then
+  threads=1
+  shift
+fi
 build=${1:-$root/build-bench}
 reps=${2:-3}
-command -v mpirun >/dev/null || { echo "bench/ranks.sh: needs mpirun (apt install openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+((threads)) || command -v mpirun >/dev/null ||
+  { echo "bench/ranks.sh: needs mpirun (apt install openmpi-bin libopenmpi-dev), or --threads" >&2; exit 1; }
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
@@ -43,15 +51,15 @@ root_ok=()
 [[ $(id -u) -eq 0 ]] && root_ok=(--allow-run-as-root)
 export OMPI_MCA_btl=self,vader,tcp
 
-# run RANKS LABEL SETS...: one run, its report in $scratch/LABEL-RANKS.txt
+# run PARTS LABEL SETS...: one run, its report in $scratch/LABEL-PARTS.txt
 # (its standard error, rank 0's notices included, shown only if it fails)
 run() {
   local n=$1 label=$2
   shift 2
   trap 'cat "$scratch/$label-$n.err" >&2' ERR
-  if ((n == 1)); then
-    "$build/insee" run "$scratch/torus.toml" "$@" >"$scratch/$label-$n.txt" </dev/null \
-      2>"$scratch/$label-$n.err"
+  if ((n == 1 || threads)); then
+    "$build/insee" run "$scratch/torus.toml" --set "simulation.threads=$n" "$@" \
+      >"$scratch/$label-$n.txt" </dev/null 2>"$scratch/$label-$n.err"
   else
     mpirun -n "$n" --oversubscribe "${root_ok[@]}" "$build/insee" run "$scratch/torus.toml" "$@" \
       >"$scratch/$label-$n.txt" </dev/null 2>"$scratch/$label-$n.err" # (mpirun reads stdin)
@@ -63,7 +71,9 @@ field() { awk -v p="$2" 'index($0, p) == 1 { sub(p, ""); print $1 + 0; exit }' "
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-34s %9s %9s %9s %8s %8s %10s\n' experiment "1 rank s" "2 ranks" "4 ranks" "1/2" "1/4" "us/cycle 2"
+unit=ranks
+((threads == 0)) || unit=threads
+printf '%-34s %9s %9s %9s %8s %8s %10s\n' experiment "1 part s" "2 $unit" "4 $unit" "1/2" "1/4" "us/cycle 2"
 while IFS='|' read -r label sets; do
   read -ra args <<<"$sets"
   declare -A times=()
@@ -73,9 +83,10 @@ while IFS='|' read -r label sets; do
       times[$n]+="$(field "$scratch/$label-$n.txt" "wall time") "
     done
     for n in 2 4; do
-      if ! cmp -s <(sed '/^# speed/,$d' "$scratch/$label-1.txt") \
-                  <(sed '/^# speed/,$d' "$scratch/$label-$n.txt"); then
-        echo "bench/ranks.sh: $label: the report of $n ranks differs from one process's" >&2
+      # the results, not the echo above them (it names the threads)
+      if ! cmp -s <(sed -n '/^# results/,/^# speed/p' "$scratch/$label-1.txt") \
+                  <(sed -n '/^# results/,/^# speed/p' "$scratch/$label-$n.txt"); then
+        echo "bench/ranks.sh: $label: the report of $n $unit differs from one thread's" >&2
         exit 1
       fi
     done
@@ -83,7 +94,7 @@ while IFS='|' read -r label sets; do
   t1=$(tr ' ' '\n' <<<"${times[1]}" | grep . | median)
   t2=$(tr ' ' '\n' <<<"${times[2]}" | grep . | median)
   t4=$(tr ' ' '\n' <<<"${times[4]}" | grep . | median)
-  us=$(awk '/^mpirun ranks/ { for (i = 1; i <= NF; i++) if ($i == "us") print $(i - 1) }' \
+  us=$(awk '/^(mpirun ranks|threads, as parts)/ { for (i = 1; i <= NF; i++) if ($i == "us") print $(i - 1) }' \
          "$scratch/$label-2.txt")
   printf '%-34s %9.3f %9.3f %9.3f %8.2f %8.2f %10s\n' "$label" "$t1" "$t2" "$t4" \
     "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print a / b }')" \

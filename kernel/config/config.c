@@ -611,13 +611,20 @@ static char *quote_literal_before(const char *text, size_t len, unsigned line, u
     return g_string_free(out, FALSE);
 }
 
-static insee_config *load_text(const char *text, size_t len, const char *origin, GError **err)
+/* An empty configuration: no document, nothing bound. */
+static insee_config *config_new(void)
 {
     insee_config *cfg = g_new0(insee_config, 1);
     cfg->origins = g_ptr_array_new_with_free_func(g_free);
     cfg->owned = g_ptr_array_new_with_free_func(g_free);
     cfg->echo = g_ptr_array_new_with_free_func(echo_section_free);
     cfg->plugins = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    return cfg;
+}
+
+static insee_config *load_text(const char *text, size_t len, const char *origin, GError **err)
+{
+    insee_config *cfg = config_new();
     const char *name = add_origin(cfg, g_strdup(origin));
     insee_cfg_parse_error perr = {0};
     cfg->root = insee_cfg_parse_toml(text, len, name, TRUE, &perr);
@@ -715,6 +722,47 @@ insee_config *insee_config_load_default(const char *text, const char *origin, GE
     if (cfg)
         cfg->defaults = TRUE;
     return cfg;
+}
+
+/* `pos` in the copy `to` of `from`'s origins. */
+static insee_cfg_pos pos_in_copy(insee_cfg_pos pos, const insee_config *from,
+                                 const insee_config *to)
+{
+    for (guint i = 0; i < from->origins->len; i++)
+        if (pos.origin == g_ptr_array_index(from->origins, i))
+            pos.origin = g_ptr_array_index(to->origins, i);
+    return pos;
+}
+
+static insee_cfg_node *node_copy(const insee_cfg_node *n, const insee_config *from,
+                                 const insee_config *to)
+{
+    insee_cfg_node *c = insee_cfg_node_new(n->kind, pos_in_copy(n->pos, from, to));
+    c->b = n->b;
+    c->i = n->i;
+    c->d = n->d;
+    c->s = g_strdup(n->s);
+    for (guint k = 0; n->items && k < n->items->len; k++) {
+        if (n->kind == INSEE_CFG_ARRAY) {
+            g_ptr_array_add(c->items, node_copy(g_ptr_array_index(n->items, k), from, to));
+            continue;
+        }
+        const insee_cfg_entry *e = g_ptr_array_index(n->items, k);
+        insee_cfg_table_append(c, e->key, strlen(e->key), pos_in_copy(e->pos, from, to),
+                               node_copy(e->value, from, to));
+    }
+    return c;
+}
+
+insee_config *insee_config_copy(const insee_config *cfg)
+{
+    insee_config *c = config_new();
+    for (guint i = 0; i < cfg->origins->len; i++)
+        add_origin(c, g_strdup(g_ptr_array_index(cfg->origins, i)));
+    c->root = node_copy(cfg->root, cfg, c);
+    c->dir = g_strdup(cfg->dir);
+    c->defaults = cfg->defaults;
+    return c;
 }
 
 void insee_config_free(insee_config *cfg)

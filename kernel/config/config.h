@@ -54,6 +54,10 @@ insee_config *insee_config_load_string(const char *text, const char *origin, GEr
    go with the old plugin; those other overrides wrote stay. */
 insee_config *insee_config_load_default(const char *text, const char *origin, GError **err);
 void insee_config_free(insee_config *cfg);
+/* A new configuration holding the same document and overrides as `cfg`,
+   as if loaded anew: nothing bound yet, so another experiment may bind it
+   (a run split over threads builds one per part). */
+insee_config *insee_config_copy(const insee_config *cfg);
 
 /* Relative paths. A PATH parameter's value written in the file of
    insee_config_load_file() is bound resolved against that file's

@@ -1610,7 +1610,8 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
 {
     insee_report *rep = &eng->report;
     gint64 start = g_get_monotonic_time();
-    progress pg = {.on = isatty(STDERR_FILENO), .start_us = start, .next_us = start + 500000};
+    progress pg = {.on = isatty(STDERR_FILENO) && (!eng->transport || eng->transport->part == 0),
+                   .start_us = start, .next_us = start + 500000};
     if (eng->threads > 1 && !eng->crew) {
         eng->crew = insee_crew_new(eng->threads, eng->crew_min_heads, INSEE_CREW_SPINS, err);
         if (!eng->crew)

@@ -228,6 +228,11 @@ typedef struct insee_engine {
        `threads` workers (crew.h) when the router is pure and both it and
        the topology may be asked from several threads at once; else 1. */
     uint32_t threads;
+    /* [simulation] threads as parts of the network instead, each a copy of
+       the experiment on a thread of its own meeting the others as mpirun's
+       ranks do (experiment.c), when the run can be split; 1: not split.
+       The crew is not used then. */
+    uint32_t split_parts;
     struct insee_crew *crew;     /* while the run lasts, when threads > 1 */
     uint32_t crew_min_heads;     /* fewer active heads than this decide on one thread */
     insee_decision *decision;    /* per active entry, with the crew */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/siblings.h"
 #include "flow/output.h"
 #include "flow/paths.h"
 #include "workload/bridge.h"
@@ -1450,6 +1451,34 @@ static uint32_t packet_threads(insee_experiment *exp)
     return MIN(asked, PACKET_THREADS_MAX);
 }
 
+/* By default a split run holds at most this many routers' records in all
+   (about a KiB each): each part holds the whole network's. */
+#define SPLIT_MAX_ROUTER_COPIES (1u << 22)
+
+static gboolean traced(const insee_experiment *exp)
+{
+    return *exp->net[section_index("stats")].kernel[S_TRACE].s != '\0';
+}
+
+/* The parts [simulation] threads splits the run into (1: none): the threads
+   asked or, by default, the cores the process may use on a network large
+   enough to gain, fewer on one whose copies would take too much memory;
+   when the run can be split as mpirun's ranks split it
+   (insee_partition_check), which shares every phase of the cycle. Else the
+   crew (packet_threads()) shares what it can. */
+static uint32_t split_parts(insee_experiment *exp)
+{
+    insee_engine *eng = &exp->eng;
+    uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
+    if (!asked && eng->net.routers >= PACKET_THREADS_MIN_ROUTERS)
+        asked = MIN(g_get_num_processors(), MAX(1u, SPLIT_MAX_ROUTER_COPIES / eng->net.routers));
+    insee_transport probe = {.parts = asked};
+    if (asked < 2 || traced(exp) ||
+        !insee_partition_check(eng, router_properties(eng), &probe, NULL))
+        return 1;
+    return asked;
+}
+
 /* A multicast router serialises its heads itself and learns that one left
    only from forwarded() (router.h): a packet the kernel drops at a failed
    cable would hold its router for ever. */
@@ -1824,6 +1853,7 @@ static insee_experiment *experiment_new(insee_config *cfg, const insee_registry 
     if (!start_stats(exp, err) || !start_applications(exp, err) || !series_fits(exp, err))
         goto fail;
     eng->threads = packet_threads(exp);
+    eng->split_parts = split_parts(exp);
     insee_engine_prepare(eng);
     eng->report.setup_seconds = (double)(g_get_monotonic_time() - start) / 1e6;
     return exp;
@@ -2112,6 +2142,97 @@ void insee_experiment_print(const insee_experiment *exp, FILE *out)
     g_free(names);
 }
 
+/* A part of a run split over threads, besides the first (the caller's own
+   experiment, on the calling thread). */
+typedef struct split_part {
+    insee_experiment *exp;
+    insee_config *cfg;
+    insee_transport t;
+    GThread *thread;
+    volatile gint *go;  /* 1: run, -1: the run was abandoned; 0 while parts start */
+    gboolean ok;
+    GError *err;
+} split_part;
+
+static gpointer split_part_main(gpointer data)
+{
+    split_part *sp = data;
+    gint go;
+    while ((go = g_atomic_int_get(sp->go)) == 0)
+        g_thread_yield();
+    if (go > 0)
+        sp->ok = insee_engine_run(&sp->exp->eng, &sp->err);
+    return NULL;
+}
+
+/* An experiment as one part of a split run: on its transport, one thread
+   its own. */
+static void set_split_part(insee_experiment *exp, split_part *sp)
+{
+    exp->eng.transport = &sp->t;
+    exp->eng.threads = 1;
+}
+
+/* The run split into eng.split_parts parts, each a copy of the experiment
+   built from a copy of its configuration, on threads of this process; the
+   parts meet as mpirun's ranks do (partition.h), and this experiment,
+   part 0, ends with every part's figures. No part starts before every
+   thread has. */
+static gboolean run_split(insee_experiment *exp, GError **err)
+{
+    gint64 start = g_get_monotonic_time();
+    uint32_t parts = exp->eng.split_parts;
+    insee_siblings *meet = insee_siblings_new(parts);
+    split_part *sp = g_new0(split_part, parts);
+    volatile gint go = 0;
+    gboolean ok = TRUE;
+    for (uint32_t p = 0; p < parts; p++) {
+        sp[p].t = insee_siblings_transport(meet, p);
+        sp[p].go = &go;
+    }
+    set_split_part(exp, &sp[0]);
+    for (uint32_t p = 1; p < parts && ok; p++) {
+        sp[p].cfg = insee_config_copy(exp->cfg);
+        sp[p].exp = experiment_new(sp[p].cfg, exp->reg, FALSE, err);
+        ok = sp[p].exp != NULL;
+        if (ok) {
+            set_split_part(sp[p].exp, &sp[p]);
+            fill_report_header(sp[p].exp);
+            /* The same document by construction; but what the caller bound
+               in part 0's configuration alone ([plugins]) is echoed there
+               only, and the parts' fingerprints compare echoes. */
+            g_free(sp[p].exp->eng.report.echo);
+            sp[p].exp->eng.report.echo = g_strdup(exp->eng.report.echo);
+        }
+    }
+    for (uint32_t p = 1; p < parts && ok; p++) {
+        sp[p].thread = g_thread_try_new("insee-part", split_part_main, &sp[p], err);
+        ok = sp[p].thread != NULL;
+    }
+    exp->eng.report.setup_seconds += (double)(g_get_monotonic_time() - start) / 1e6;
+    exp->eng.report.parts_on_threads = TRUE;
+    g_atomic_int_set(&go, ok ? 1 : -1);
+    if (ok)
+        ok = insee_engine_run(&exp->eng, err);
+    for (uint32_t p = 1; p < parts; p++) {
+        if (sp[p].thread)
+            g_thread_join(sp[p].thread);
+        /* Every part fails with the first's error; one of another part
+           alone is still this run's. */
+        if (ok && sp[p].err) {
+            g_propagate_prefixed_error(err, g_steal_pointer(&sp[p].err), "part %u of the run: ",
+                                       p);
+            ok = FALSE;
+        }
+        g_clear_error(&sp[p].err);
+        insee_experiment_free(sp[p].exp);
+        insee_config_free(sp[p].cfg);
+    }
+    g_free(sp);
+    insee_siblings_free(meet);
+    return ok;
+}
+
 gboolean insee_experiment_run(insee_experiment *exp, GError **err)
 {
     g_return_val_if_fail(!exp->ran && (exp->eng.router || exp->engine != ENGINE_PACKET), FALSE);
@@ -2123,7 +2244,8 @@ gboolean insee_experiment_run(insee_experiment *exp, GError **err)
         return exp->engine == ENGINE_STATIC ? run_static(exp, err) : run_dynamic(exp, err);
     }
     fill_report_header(exp);
-    gboolean ok = insee_engine_run(&exp->eng, err);
+    gboolean ok = exp->eng.split_parts > 1 && !exp->eng.transport ? run_split(exp, err)
+                                                                   : insee_engine_run(&exp->eng, err);
     report_faults(exp);
     if (exp->trace) {
         insee_report *rep = &exp->eng.report;
@@ -2190,7 +2312,7 @@ gboolean insee_experiment_set_partition(insee_experiment *exp, const insee_trans
                     "of them (mpirun insee sweep)");
         return FALSE;
     }
-    if (*exp->net[section_index("stats")].kernel[S_TRACE].s) {
+    if (traced(exp)) {
         g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
                     "[stats] trace: the packet trace is written by one process; run without "
                     "mpirun (insee run) to trace");

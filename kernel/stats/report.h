@@ -200,11 +200,12 @@ typedef struct insee_report {
     double cycles_per_second;
     double packet_hops_per_second;
     uint64_t peak_rss_kib;  /* peak resident memory of the process so far */
-    /* A run split over mpirun's ranks: how many, the links between
+    /* A run split over mpirun's ranks or threads: how many, the links between
        routers and those whose ends are in different ranks, how many
        exchanges they made (one per simulated cycle), and the seconds this
        rank spent in them, waiting for the others included. */
     uint32_t parts;
+    gboolean parts_on_threads; /* [simulation] threads split it, not mpirun */
     uint64_t links, cut_links;
     uint64_t exchanges;
     double exchange_seconds;

@@ -1513,11 +1513,13 @@ typedef struct threads_run {
     uint64_t shared;
 } threads_run;
 
-/* Every cycle's decisions shared, however few the heads. */
+/* Every cycle's decisions shared, however few the heads; the crew, not
+   parts of the network on threads. */
 static void tune_threads(insee_engine *eng, void *data)
 {
     (void)data;
     eng->crew_min_heads = 1;
+    eng->split_parts = 1;
 }
 
 static void look_threads(insee_engine *eng, void *data)

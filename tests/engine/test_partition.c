@@ -1,8 +1,9 @@
 /* A run split into parts (kernel/engine/partition.h) in one process: each
  * part an experiment of its own on a thread of its own, the parts meeting
- * through a transport made of a barrier, so that the split is tested
- * without Open MPI (tests/partition runs it under mpirun). Every part's
- * report must be the single run's, byte for byte but for the speed lines. */
+ * through the shared-memory transport of a run split over threads
+ * (engine/siblings.h), so that the split is tested without Open MPI
+ * (tests/partition runs it under mpirun). Every part's report must be the
+ * single run's, byte for byte but for the speed lines. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -10,87 +11,10 @@
 
 #include "engine/experiment.h"
 #include "engine/partition.h"
+#include "engine/siblings.h"
 #include "run_helpers.h"
 
 #define MAX_PARTS 4
-
-/* The parts' meeting point: each collective publishes its buffers, waits
-   for every part, reads the others', and waits again before any part may
-   publish the next. */
-typedef struct group {
-    uint32_t parts;
-    GMutex lock;
-    GCond turn;
-    uint32_t arrived, round;
-    const void *send[MAX_PARTS];
-    const int *scount[MAX_PARTS], *sdispl[MAX_PARTS];
-} group;
-
-typedef struct member {
-    group *g;
-    uint32_t me;
-} member;
-
-static void barrier(group *g)
-{
-    g_mutex_lock(&g->lock);
-    uint32_t round = g->round;
-    if (++g->arrived == g->parts) {
-        g->arrived = 0;
-        g->round++;
-        g_cond_broadcast(&g->turn);
-    } else {
-        while (g->round == round)
-            g_cond_wait(&g->turn, &g->lock);
-    }
-    g_mutex_unlock(&g->lock);
-}
-
-static void group_alltoall(void *ctx, const void *send, void *recv, size_t each)
-{
-    member *m = ctx;
-    m->g->send[m->me] = send;
-    barrier(m->g);
-    for (uint32_t r = 0; r < m->g->parts; r++)
-        memcpy((char *)recv + r * each, (const char *)m->g->send[r] + m->me * each, each);
-    barrier(m->g);
-}
-
-static void group_alltoallv(void *ctx, const void *send, const int *scount, const int *sdispl,
-                            void *recv, const int *rcount, const int *rdispl)
-{
-    member *m = ctx;
-    group *g = m->g;
-    g->send[m->me] = send;
-    g->scount[m->me] = scount;
-    g->sdispl[m->me] = sdispl;
-    barrier(g);
-    for (uint32_t r = 0; r < g->parts; r++) {
-        cr_assert_eq(rcount[r], g->scount[r][m->me], "part %u expects what part %u sends", m->me,
-                     r);
-        if (rcount[r]) /* nothing to copy: recv may be NULL */
-            memcpy((char *)recv + rdispl[r], (const char *)g->send[r] + g->sdispl[r][m->me],
-                   (size_t)rcount[r]);
-    }
-    barrier(g);
-}
-
-static void group_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
-{
-    member *m = ctx;
-    group *g = m->g;
-    uint64_t *out = g_new0(uint64_t, n);
-    g->send[m->me] = v;
-    barrier(g);
-    for (uint32_t r = 0; r < g->parts; r++)
-        for (size_t i = 0; i < n; i++) {
-            uint64_t x = ((const uint64_t *)g->send[r])[i];
-            out[i] = op == INSEE_REDUCE_SUM ? out[i] + x : MAX(out[i], x);
-        }
-    barrier(g);
-    memcpy(v, out, n * sizeof *v);
-    g_free(out);
-}
 
 /* The printed report less its speed lines, which vary. */
 static char *results_of(insee_experiment *exp)
@@ -123,19 +47,13 @@ static gpointer run_part(gpointer data)
 static void run_parts(const char *const *toml, uint32_t parts, insee_experiment **exp,
                       insee_config **cfg, insee_registry **reg, GError **err)
 {
-    group g = {.parts = parts};
-    g_mutex_init(&g.lock);
-    g_cond_init(&g.turn);
-    member members[MAX_PARTS];
+    insee_siblings *meet = insee_siblings_new(parts);
     insee_transport t[MAX_PARTS];
     part_run runs[MAX_PARTS];
     GThread *thread[MAX_PARTS];
     for (uint32_t p = 0; p < parts; p++) {
         GError *e = NULL;
-        members[p] = (member){&g, p};
-        t[p] = (insee_transport){.part = p, .parts = parts, .alltoall = group_alltoall,
-                                 .alltoallv = group_alltoallv, .allreduce = group_allreduce,
-                                 .ctx = &members[p]};
+        t[p] = insee_siblings_transport(meet, p);
         exp[p] = build_toml(toml[p], &cfg[p], &reg[p]);
         cr_assert(insee_experiment_set_partition(exp[p], &t[p], &e), "%s", e ? e->message : "?");
         runs[p] = (part_run){exp[p], NULL};
@@ -147,8 +65,7 @@ static void run_parts(const char *const *toml, uint32_t parts, insee_experiment 
         cr_assert_eq(ok, runs[p].err == NULL);
         err[p] = runs[p].err;
     }
-    g_mutex_clear(&g.lock);
-    g_cond_clear(&g.turn);
+    insee_siblings_free(meet);
 }
 
 /* The experiments of one `toml` as the `parts` parts of one run, which
@@ -303,4 +220,62 @@ Test(partition, the_parts_follow_the_network_shape)
     check_cut(tree, 2, 8, 2 * 2 * 8 + 2 * 8);
     g_free(torus);
     g_free(tree);
+}
+
+/* The results of a short run of `body` (the tables after [simulation]) on
+   `threads` threads: the report from "# results" to the speed lines (the
+   echo above names the threads); *parts: the parts the run was split into
+   (0: none), and whether on threads. */
+static char *results_on_threads(const char *body, uint32_t threads, uint32_t *parts,
+                                gboolean *on_threads)
+{
+    char *text = g_strdup_printf("[simulation]\nthreads = %u\nphases = \"fixed\"\n"
+                                 "warmup = 200\ncycles = 800\nseed = 3\n%s", threads, body);
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = run_experiment(text, NULL, &cfg, &reg);
+    char *all = results_of(exp);
+    const char *from = strstr(all, "# results");
+    cr_assert(from, "%s", all);
+    char *results = g_strdup(from);
+    *parts = insee_experiment_report(exp)->parts;
+    *on_threads = insee_experiment_report(exp)->parts_on_threads;
+    free(all);
+    free_experiment(exp, cfg, reg);
+    g_free(text);
+    return results;
+}
+
+/* [simulation] threads splits a run that mpirun could split into as many
+   parts on threads of one process, with the results of one thread; one
+   that cannot be split (bubble) is not, and its results do not change. */
+Test(partition, threads_split_the_run_into_parts)
+{
+    static const struct {
+        const char *body;
+        gboolean splits;
+    } runs[] = {
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.7\n[stats]\nnode_map = true\n", TRUE},
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 2\n[router]\nplugin = \"updown\"\n"
+         "select = \"room\"\nvcs = 2\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n", TRUE},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+        uint32_t parts;
+        gboolean on_threads;
+        char *one = results_on_threads(runs[i].body, 1, &parts, &on_threads);
+        cr_assert_eq(parts, 0, "run %zu on one thread was split", i);
+        cr_assert(strstr(one, "in flight 0 (drained)"), "%s", one);
+        for (uint32_t t = 2; t <= 3; t++) {
+            char *more = results_on_threads(runs[i].body, t, &parts, &on_threads);
+            cr_assert_eq(parts, runs[i].splits ? t : 0, "run %zu on %u threads: %u parts", i, t,
+                         parts);
+            cr_assert_eq(on_threads, runs[i].splits);
+            cr_assert_str_eq(more, one, "run %zu on %u threads", i, t);
+            g_free(more);
+        }
+        g_free(one);
+    }
 }
