@@ -1424,6 +1424,16 @@ static uint32_t router_properties(const insee_engine *eng)
                                                   : 0;
 }
 
+/* The cores a run may use by default: INSEE_CORES when set (a sweep sets
+   its runs' share of the machine; a user may set it on a shared one),
+   else those the process may use. */
+static uint32_t run_cores(void)
+{
+    const char *v = g_getenv("INSEE_CORES");
+    guint64 n = v ? g_ascii_strtoull(v, NULL, 10) : 0;
+    return n > 0 && n <= 4096 ? (uint32_t)n : g_get_num_processors();
+}
+
 /* Networks with fewer routers than this run on one thread unless
    [simulation] threads asks for more: a cycle has too few heads to share. */
 #define PACKET_THREADS_MIN_ROUTERS 4096u
@@ -1447,7 +1457,7 @@ static uint32_t packet_threads(insee_experiment *exp)
         return 1;
     uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
     if (!asked)
-        asked = eng->net.routers >= PACKET_THREADS_MIN_ROUTERS ? g_get_num_processors() : 1;
+        asked = eng->net.routers >= PACKET_THREADS_MIN_ROUTERS ? run_cores() : 1;
     return MIN(asked, PACKET_THREADS_MAX);
 }
 
@@ -1471,7 +1481,7 @@ static uint32_t split_parts(insee_experiment *exp)
     insee_engine *eng = &exp->eng;
     uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
     if (!asked && eng->net.routers >= PACKET_THREADS_MIN_ROUTERS)
-        asked = MIN(g_get_num_processors(), MAX(1u, SPLIT_MAX_ROUTER_COPIES / eng->net.routers));
+        asked = MIN(run_cores(), MAX(1u, SPLIT_MAX_ROUTER_COPIES / eng->net.routers));
     insee_transport probe = {.parts = asked};
     if (asked < 2 || traced(exp) ||
         !insee_partition_check(eng, router_properties(eng), &probe, NULL))
@@ -2012,7 +2022,7 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
         .rstate_size = eng->rstate_size, .apps = *apps, .n_apps = wl->n_apps,
         .task_node = wl->task_node, .seed = eng->seed,
         .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .sched = wl->sched,
-        .threads = threads ? threads : g_get_num_processors(),
+        .threads = threads ? threads : run_cores(),
         .concurrent = !routing->plugin && (props & INSEE_ROUTE_CONCURRENT) &&
                       (info.flags & INSEE_TOPO_CONCURRENT),
     };

@@ -497,6 +497,19 @@ static gboolean serve_ranks(sweep *s, GError **err)
     }
 }
 
+/* Runs side by side share the machine: each run's threads default to its
+   share of the cores (INSEE_CORES, docs/engine.md), unless the user
+   chose. A run split over more threads than it has cores would wait at
+   every cycle for the ones set aside. */
+static void share_cores(guint jobs)
+{
+    if (jobs < 2 || g_getenv("INSEE_CORES"))
+        return;
+    char *share = g_strdup_printf("%u", MAX(1u, default_jobs() / jobs));
+    g_setenv("INSEE_CORES", share, TRUE);
+    g_free(share);
+}
+
 /* The schedule: as many runs going as -j allows, until none is left or a
    stop is requested (then the runs going are stopped and waited for). The
    rows of the runs that ended are saved once their successors have
@@ -505,6 +518,7 @@ static gboolean serve_ranks(sweep *s, GError **err)
 static gboolean run_all(sweep *s, GError **err)
 {
     gboolean ok = TRUE, none = FALSE, serving = s->ranks > 1 && s->rank == 0;
+    share_cores(s->jobs);
     while (ok && !stop_signal) {
         guint run = 0;
         while (ok && s->children->len < s->jobs && (run = next_run(s)) != G_MAXUINT)

@@ -1604,3 +1604,32 @@ Test(engine, threads_by_default_follow_the_network_size)
         g_free(toml);
     }
 }
+
+/* INSEE_CORES (a sweep's runs' share of the machine) is what threads = 0
+   takes on a large network: the parts it splits into, or the crew's
+   threads when it cannot be split. */
+Test(engine, threads_by_default_take_insee_cores)
+{
+    static const struct {
+        const char *router;
+        uint32_t parts, crew;
+    } cases[] = {{"plugin = \"dally\"\nmode = \"basic\"\n", 3, 3},
+                 {"plugin = \"bubble\"\n", 1, 1},
+                 {"plugin = \"dally\"\nmode = \"basic\"\n[stats]\ntrace = \"t.trace\"\n", 1, 3}};
+    g_setenv("INSEE_CORES", "3", TRUE);
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        char *toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = [64, 64]\n"
+                                     "[router]\n%s", cases[i].router);
+        insee_config *cfg;
+        insee_registry *reg;
+        insee_experiment *exp = build_toml(toml, &cfg, &reg);
+        const insee_engine *eng = insee_experiment_engine(exp);
+        cr_assert_eq(eng->split_parts, cases[i].parts, "case %zu: %u parts", i, eng->split_parts);
+        cr_assert_eq(eng->threads, cases[i].crew, "case %zu: %u threads", i, eng->threads);
+        insee_experiment_free(exp);
+        insee_registry_free(reg);
+        insee_config_free(cfg);
+        g_free(toml);
+    }
+    g_unsetenv("INSEE_CORES");
+}
