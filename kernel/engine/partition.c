@@ -10,7 +10,8 @@
 #include "stats/merge.h"
 
 /* Scalars every part tells every other with each cycle's exchange, after
-   the count of bytes it sends that part. */
+   the count of bytes it sends that part (word 0: the transport's
+   exchange() reads it). */
 enum { H_BYTES, H_IN_FLIGHT, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS };
 enum { F_FAILED = 1, F_STOP = 2 };
 
@@ -432,16 +433,21 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
         g_byte_array_set_size(part->out[r], 0);
     }
     gint64 start = g_get_monotonic_time();
-    part->t.alltoall(part->t.ctx, part->head_out, part->head_in, H_WORDS * sizeof(uint64_t));
-    size_t total = 0;
-    for (uint32_t r = 0; r < parts; r++) {
-        part->rcount[r] = (int)part->head_in[(size_t)r * H_WORDS + H_BYTES];
-        part->rdispl[r] = (int)total;
-        total += (size_t)part->rcount[r];
+    if (part->t.exchange) {
+        part->t.exchange(part->t.ctx, part->head_out, part->head_in, H_WORDS, part->send->data,
+                         part->sdispl, part->recv, part->rcount, part->rdispl);
+    } else {
+        part->t.alltoall(part->t.ctx, part->head_out, part->head_in, H_WORDS * sizeof(uint64_t));
+        size_t total = 0;
+        for (uint32_t r = 0; r < parts; r++) {
+            part->rcount[r] = (int)part->head_in[(size_t)r * H_WORDS + H_BYTES];
+            part->rdispl[r] = (int)total;
+            total += (size_t)part->rcount[r];
+        }
+        g_byte_array_set_size(part->recv, (guint)total);
+        part->t.alltoallv(part->t.ctx, part->send->data, part->scount, part->sdispl,
+                          part->recv->data, part->rcount, part->rdispl);
     }
-    g_byte_array_set_size(part->recv, (guint)total);
-    part->t.alltoallv(part->t.ctx, part->send->data, part->scount, part->sdispl,
-                      part->recv->data, part->rcount, part->rdispl);
     eng->report.exchanges++;
     eng->report.exchange_seconds += (double)(g_get_monotonic_time() - start) / 1e6;
     for (uint32_t r = 0; r < parts; r++)

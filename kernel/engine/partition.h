@@ -56,7 +56,8 @@ typedef enum insee_reduce_op {
 } insee_reduce_op;
 
 /* The collectives every part calls together, in the same order (MPI's
-   semantics; a failure ends the whole job, so none returns an error). */
+   semantics; a failure ends the whole job, so none returns an error).
+   alltoall and alltoallv may be NULL when exchange is given. */
 typedef struct insee_transport {
     uint32_t part, parts;
     /* Part r receives send[r * each .. (r + 1) * each) into its
@@ -68,6 +69,16 @@ typedef struct insee_transport {
                       void *recv, const int *rcount, const int *rdispl);
     /* v[0..n) becomes the sum (or maximum) of every part's v. */
     void (*allreduce)(void *ctx, uint64_t *v, size_t n, insee_reduce_op op);
+    /* Optional (NULL: alltoall, then alltoallv): both in one step, for a
+       transport whose parts share memory and so meet twice, not four
+       times. Part r receives head_out[r * words ..) into its
+       head_in[part * words ..); word 0 of a header is the bytes of records
+       that follow it, which part r takes from send + sdispl[r] and which
+       land in `recv`, grown to fit, at rdispl[q] (rcount[q] bytes from
+       part q; both filled here). */
+    void (*exchange)(void *ctx, const uint64_t *head_out, uint64_t *head_in, size_t words,
+                     const void *send, const int *sdispl, GByteArray *recv, int *rcount,
+                     int *rdispl);
     void *ctx;
 } insee_transport;
 

@@ -10,7 +10,7 @@
    collective's two barriers. */
 typedef struct published {
     const void *send;
-    const int *scount, *sdispl;
+    const int *sdispl;
     const uint64_t *v;
 } published;
 
@@ -27,6 +27,18 @@ struct insee_siblings {
     member *members;
 };
 
+/* A spinning core's hint that it waits: the other core (or hyperthread)
+   it waits for runs on, and the loop's exit costs no mispredicted memory
+   order. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* Every part waits here until all have come. The last to come opens the
    next generation; the atomics order every part's publishing before any
    part's reading. */
@@ -38,37 +50,11 @@ static void barrier(insee_siblings *s)
         g_atomic_int_inc(&s->generation);
         return;
     }
-    for (uint32_t spin = 0; g_atomic_int_get(&s->generation) == gen; spin++)
+    for (uint32_t spin = 0; g_atomic_int_get(&s->generation) == gen; spin++) {
+        cpu_relax();
         if (spin >= EAGER_SPINS)
             g_thread_yield(); /* more parts than free cores: let the others run */
-}
-
-static void sib_alltoall(void *ctx, const void *send, void *recv, size_t each)
-{
-    member *m = ctx;
-    insee_siblings *s = m->s;
-    s->pub[m->me].send = send;
-    barrier(s);
-    for (uint32_t q = 0; q < s->parts; q++)
-        memcpy((char *)recv + q * each, (const char *)s->pub[q].send + m->me * each, each);
-    barrier(s);
-}
-
-static void sib_alltoallv(void *ctx, const void *send, const int *scount, const int *sdispl,
-                          void *recv, const int *rcount, const int *rdispl)
-{
-    member *m = ctx;
-    insee_siblings *s = m->s;
-    s->pub[m->me] = (published){.send = send, .scount = scount, .sdispl = sdispl};
-    barrier(s);
-    for (uint32_t q = 0; q < s->parts; q++) {
-        const published *from = &s->pub[q];
-        g_assert(from->scount[m->me] == rcount[q]);
-        if (rcount[q])
-            memcpy((char *)recv + rdispl[q], (const char *)from->send + from->sdispl[m->me],
-                   (size_t)rcount[q]);
     }
-    barrier(s);
 }
 
 static void sib_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
@@ -91,6 +77,31 @@ static void sib_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
     g_free(out);
 }
 
+/* One barrier to publish, one once every part has read: half the
+   meetings of an alltoall then an alltoallv. */
+static void sib_exchange(void *ctx, const uint64_t *head_out, uint64_t *head_in, size_t words,
+                         const void *send, const int *sdispl, GByteArray *recv, int *rcount,
+                         int *rdispl)
+{
+    member *m = ctx;
+    insee_siblings *s = m->s;
+    s->pub[m->me] = (published){.send = send, .sdispl = sdispl, .v = head_out};
+    barrier(s);
+    size_t total = 0;
+    for (uint32_t q = 0; q < s->parts; q++) {
+        memcpy(head_in + q * words, s->pub[q].v + m->me * words, words * sizeof *head_in);
+        rcount[q] = (int)head_in[q * words];
+        rdispl[q] = (int)total;
+        total += (size_t)rcount[q];
+    }
+    g_byte_array_set_size(recv, (guint)total);
+    for (uint32_t q = 0; q < s->parts; q++)
+        if (rcount[q])
+            memcpy(recv->data + rdispl[q], (const char *)s->pub[q].send + s->pub[q].sdispl[m->me],
+                   (size_t)rcount[q]);
+    barrier(s);
+}
+
 insee_siblings *insee_siblings_new(uint32_t parts)
 {
     g_return_val_if_fail(parts >= 1, NULL);
@@ -105,9 +116,8 @@ insee_siblings *insee_siblings_new(uint32_t parts)
 
 insee_transport insee_siblings_transport(insee_siblings *s, uint32_t part)
 {
-    return (insee_transport){.part = part, .parts = s->parts, .alltoall = sib_alltoall,
-                             .alltoallv = sib_alltoallv, .allreduce = sib_allreduce,
-                             .ctx = &s->members[part]};
+    return (insee_transport){.part = part, .parts = s->parts, .allreduce = sib_allreduce,
+                             .exchange = sib_exchange, .ctx = &s->members[part]};
 }
 
 void insee_siblings_free(insee_siblings *s)
