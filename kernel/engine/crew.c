@@ -1,8 +1,7 @@
 /* kernel/engine/crew.c — see crew.h. */
 #include "engine/crew.h"
 
-/* Spins before a waiting thread also yields its core at each turn. */
-#define EAGER_SPINS 1000
+#include "engine/spin.h"
 
 struct insee_crew {
     uint32_t workers, min_items, spins;
@@ -41,8 +40,7 @@ static gint next_job(insee_crew *c, gint seen)
         gint g = g_atomic_int_get(&c->generation);
         if (g != seen)
             return g;
-        if (spin >= EAGER_SPINS)
-            g_thread_yield(); /* more threads than free cores: let the caller run */
+        insee_spin_pause(spin);
     }
     g_mutex_lock(&c->lock);
     g_atomic_int_inc(&c->sleepers); /* atomic as well: read by publish() */
@@ -122,8 +120,7 @@ void insee_crew_run(insee_crew *c, insee_crew_fn fn, void *ctx, uint32_t n)
     publish(c);
     run_chunk(c, 0);
     for (uint32_t spin = 0; (uint32_t)g_atomic_int_get(&c->done) < c->workers - 1; spin++)
-        if (spin >= EAGER_SPINS)
-            g_thread_yield();
+        insee_spin_pause(spin);
 }
 
 void insee_crew_free(insee_crew *c)

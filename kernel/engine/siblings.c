@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-/* Spins before a waiting part also yields its core at each turn. */
-#define EAGER_SPINS 1000
+#include "engine/spin.h"
 
 /* What a part publishes for a collective: the others read it between the
    collective's two barriers. */
@@ -27,18 +26,6 @@ struct insee_siblings {
     member *members;
 };
 
-/* A spinning core's hint that it waits: the other core (or hyperthread)
-   it waits for runs on, and the loop's exit costs no mispredicted memory
-   order. */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* Every part waits here until all have come. The last to come opens the
    next generation; the atomics order every part's publishing before any
    part's reading. */
@@ -50,11 +37,8 @@ static void barrier(insee_siblings *s)
         g_atomic_int_inc(&s->generation);
         return;
     }
-    for (uint32_t spin = 0; g_atomic_int_get(&s->generation) == gen; spin++) {
-        cpu_relax();
-        if (spin >= EAGER_SPINS)
-            g_thread_yield(); /* more parts than free cores: let the others run */
-    }
+    for (uint32_t spin = 0; g_atomic_int_get(&s->generation) == gen; spin++)
+        insee_spin_pause(spin);
 }
 
 static void sib_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
