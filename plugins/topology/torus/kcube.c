@@ -179,30 +179,33 @@ uint32_t kcube_node_router(void *self, uint32_t node)
     return node;
 }
 
-/* The minimal hops along dimension d from coordinate s to t != s: one, or
-   on a tie (half way round an even ring) both directions, the per-packet
-   salt bit of this dimension saying which a DOR router takes first. */
+/* The minimal hops along dimension d from coordinate s to t != s into out,
+   at most `room` (>= 1) of them: one, or on a tie (half way round an even
+   ring) both directions, the per-packet salt bit of this dimension saying
+   which a DOR router takes first. Returns how many it wrote. */
 static uint32_t dim_hops(const kcube *c, uint32_t d, uint32_t s, uint32_t t, uint32_t salt,
-                         insee_hop hop[2])
+                         insee_hop *out, uint32_t room)
 {
     uint32_t k = c->dim[d].k, fwd = plus_hops(k, s, t);
     if (!c->dim[d].wrap) {
-        hop[0] = t > s ? make_hop(c, d, +1, t - s, s, t) : make_hop(c, d, -1, s - t, s, t);
+        *out = t > s ? make_hop(c, d, +1, t - s, s, t) : make_hop(c, d, -1, s - t, s, t);
         return 1;
     }
     if (!c->bidir || fwd < k - fwd) {
-        hop[0] = make_hop(c, d, +1, fwd, s, t);
+        *out = make_hop(c, d, +1, fwd, s, t);
         return 1;
     }
     if (fwd > k - fwd) {
-        hop[0] = make_hop(c, d, -1, k - fwd, s, t);
+        *out = make_hop(c, d, -1, k - fwd, s, t);
         return 1;
     }
     int first = (salt >> (d % 32u)) & 1u ? -1 : +1;
-    hop[0] = make_hop(c, d, first, fwd, s, t);
-    hop[1] = make_hop(c, d, -first, fwd, s, t);
-    hop[0].flags |= INSEE_HOP_TIE;
-    hop[1].flags |= INSEE_HOP_TIE;
+    out[0] = make_hop(c, d, first, fwd, s, t);
+    out[0].flags |= INSEE_HOP_TIE;
+    if (room < 2)
+        return 1;
+    out[1] = make_hop(c, d, -first, fwd, s, t);
+    out[1].flags |= INSEE_HOP_TIE;
     return 2;
 }
 
@@ -213,14 +216,9 @@ static __attribute__((noinline)) uint32_t every_hop(const kcube *c, const uint16
                                                     insee_hop *out, uint32_t max)
 {
     uint32_t w = 0;
-    for (uint32_t d = 0; d < c->n && w < max; d++) {
-        insee_hop hop[2];
-        if (from[d] == to[d])
-            continue;
-        uint32_t m = dim_hops(c, d, from[d], to[d], salt, hop);
-        for (uint32_t i = 0; i < m && w < max; i++)
-            out[w++] = hop[i];
-    }
+    for (uint32_t d = 0; d < c->n && w < max; d++)
+        if (from[d] != to[d])
+            w += dim_hops(c, d, from[d], to[d], salt, out + w, max - w);
     return w;
 }
 
@@ -236,14 +234,9 @@ uint32_t kcube_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uint
     const uint16_t *to = &c->coord[(size_t)dst_node * c->n];
     if (max != 1)
         return every_hop(c, from, to, salt, out, max);
-    for (uint32_t d = 0; d < c->n; d++) {
-        insee_hop hop[2];
-        if (from[d] != to[d]) {
-            dim_hops(c, d, from[d], to[d], salt, hop);
-            *out = hop[0];
-            return 1;
-        }
-    }
+    for (uint32_t d = 0; d < c->n; d++)
+        if (from[d] != to[d])
+            return dim_hops(c, d, from[d], to[d], salt, out, 1);
     return 0;
 }
 
