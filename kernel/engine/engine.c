@@ -498,13 +498,19 @@ static void process_events(insee_engine *eng)
     b->len = 0;
 }
 
-static void add_request(insee_engine *eng, uint32_t q, uint32_t out, uint32_t link,
-                        const insee_candidate *cand)
+/* Out of add_request(), inlined into the request phase's loop: its rare
+   growth would make that loop save registers at every hop. */
+static G_GNUC_NO_INLINE void requests_grow(insee_engine *eng)
 {
-    if (eng->req_len == eng->req_cap) {
-        eng->req_cap = eng->req_cap ? eng->req_cap * 2 : 256;
-        eng->req = g_renew(insee_request_rec, eng->req, eng->req_cap);
-    }
+    eng->req_cap = eng->req_cap ? eng->req_cap * 2 : 256;
+    eng->req = g_renew(insee_request_rec, eng->req, eng->req_cap);
+}
+
+G_ALWAYS_INLINE static inline void add_request(insee_engine *eng, uint32_t q, uint32_t out,
+                                               uint32_t link, const insee_candidate *cand)
+{
+    if (G_UNLIKELY(eng->req_len == eng->req_cap))
+        requests_grow(eng);
     insee_request_rec *rq = &eng->req[eng->req_len];
     rq->queue = q;
     rq->out = out;
@@ -525,8 +531,20 @@ static gboolean same_port_earlier(const insee_candidate *cand, uint32_t c)
     return FALSE;
 }
 
-gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
-                                       const insee_candidate *cand, uint32_t n, gboolean report)
+/* The most packets of room a candidate may ask: what a queue holds (a head
+   asking more could never move); with wormhole switching, any. */
+static uint32_t room_bound(const insee_engine *eng)
+{
+    const insee_net *net = &eng->net;
+    return eng->wh ? UINT32_MAX : net->queue_packets / insee_net_unit_packet(net);
+}
+
+/* valid_candidates() when a candidate is not plainly right: which rule it
+   breaks, if any (a drop, a multicast set's LOCAL and a port unplugged
+   only by a failed cable are right). */
+static G_GNUC_NO_INLINE gboolean check_candidates(insee_engine *eng, uint32_t r,
+                                                  const insee_candidate *cand, uint32_t n,
+                                                  gboolean report)
 {
     const insee_net *net = &eng->net;
     uint32_t ports = net->port_base[r + 1] - net->port_base[r];
@@ -550,7 +568,7 @@ gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
             wrong = "an unplugged port";
         else if (cd->vc >= net->vcs)
             wrong = "a VC beyond [router] vcs";
-        else if (!eng->wh && cd->room > net->queue_packets / insee_net_unit_packet(net))
+        else if (cd->room > room_bound(eng))
             wrong = "more room than a queue holds (it could never move)";
         if (wrong) {
             if (report)
@@ -563,6 +581,30 @@ gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
         }
     }
     return TRUE;
+}
+
+/* Checked at every hop (inlined into candidates()): a set whose every
+   candidate is plainly right (a plugged port, a VC and room within bounds,
+   not multicast) passes in a few instructions, check_candidates() tells
+   the rest. */
+G_ALWAYS_INLINE static inline gboolean valid_candidates(insee_engine *eng, uint32_t r,
+                                                        const insee_candidate *cand,
+                                                        uint32_t n, gboolean report)
+{
+    const insee_net *net = &eng->net;
+    uint32_t base = net->port_base[r], ports = net->port_base[r + 1] - base;
+    uint32_t vcs = net->vcs, rooms = room_bound(eng), c = 0;
+    if (!eng->multicast && n <= INSEE_MAX_CANDIDATES)
+        while (c < n && cand[c].port < ports && cand[c].vc < vcs && cand[c].room <= rooms &&
+               net->link[base + cand[c].port].peer != INSEE_NONE)
+            c++;
+    return c == n || check_candidates(eng, r, cand, n, report);
+}
+
+gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
+                                       const insee_candidate *cand, uint32_t n, gboolean report)
+{
+    return valid_candidates(eng, r, cand, n, report);
 }
 
 /* A candidate port of the kernel's own: every candidate the router gave
@@ -591,9 +633,9 @@ static uint32_t avoid_failed(const insee_net *net, uint32_t r, insee_candidate *
    earlier cycle. A steady router's answer is kept too, for decide_route().
    NULL when the answer fails the check (an error of the run when
    `report`). */
-static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t p,
-                                         uint32_t r, insee_candidate *scratch, uint32_t *n,
-                                         gboolean report)
+G_ALWAYS_INLINE static inline const insee_candidate *
+candidates(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, insee_candidate *scratch,
+           uint32_t *n, gboolean report)
 {
     insee_active *a = &eng->active;
     insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
@@ -604,7 +646,7 @@ static const insee_candidate *candidates(insee_engine *eng, uint32_t i, uint32_t
     insee_route_ctx ctx;
     insee_engine_route_ctx(eng, a->queue[i], p, &ctx);
     *n = eng->router->route(eng->router_self, &ctx, scratch, INSEE_MAX_CANDIDATES);
-    if (!insee_engine_valid_candidates(eng, r, scratch, *n, report)) {
+    if (!valid_candidates(eng, r, scratch, *n, report)) {
         *n = 0;
         return NULL;
     }
@@ -631,8 +673,9 @@ static inline uint32_t room_needed(const insee_net *net, const insee_candidate *
    buffer has room for a longest packet) and its downstream queue has the
    room it asks (a drop always can). Its output VC and link into *ovc and
    *gp. */
-static gboolean admissible(const insee_engine *eng, uint32_t r, const insee_candidate *cd,
-                           uint32_t units, uint32_t *ovc, uint32_t *gp)
+G_ALWAYS_INLINE static inline gboolean admissible(const insee_engine *eng, uint32_t r,
+                                                  const insee_candidate *cd, uint32_t units,
+                                                  uint32_t *ovc, uint32_t *gp)
 {
     const insee_net *net = &eng->net;
     if (cd->port >= INSEE_PORT_DROP) /* or PORT_FAILED */

@@ -179,42 +179,65 @@ uint32_t kcube_node_router(void *self, uint32_t node)
     return node;
 }
 
+/* The minimal hops along dimension d from coordinate s to t != s into out,
+   at most `room` (>= 1) of them: one, or on a tie (half way round an even
+   ring) both directions, the per-packet salt bit of this dimension saying
+   which a DOR router takes first. Returns how many it wrote. */
+static uint32_t dim_hops(const kcube *c, uint32_t d, uint32_t s, uint32_t t, uint32_t salt,
+                         insee_hop *out, uint32_t room)
+{
+    uint32_t k = c->dim[d].k, fwd = plus_hops(k, s, t);
+    if (!c->dim[d].wrap) {
+        *out = t > s ? make_hop(c, d, +1, t - s, s, t) : make_hop(c, d, -1, s - t, s, t);
+        return 1;
+    }
+    if (!c->bidir || fwd < k - fwd) {
+        *out = make_hop(c, d, +1, fwd, s, t);
+        return 1;
+    }
+    if (fwd > k - fwd) {
+        *out = make_hop(c, d, -1, k - fwd, s, t);
+        return 1;
+    }
+    int first = (salt >> (d % 32u)) & 1u ? -1 : +1;
+    out[0] = make_hop(c, d, first, fwd, s, t);
+    out[0].flags |= INSEE_HOP_TIE;
+    if (room < 2)
+        return 1;
+    out[1] = make_hop(c, d, -first, fwd, s, t);
+    out[1].flags |= INSEE_HOP_TIE;
+    return 2;
+}
+
+/* Every dimension's hops, at most max. Out of line: inlined, the registers
+   its loop needs would be saved on the first hop's path too. */
+static __attribute__((noinline)) uint32_t every_hop(const kcube *c, const uint16_t *from,
+                                                    const uint16_t *to, uint32_t salt,
+                                                    insee_hop *out, uint32_t max)
+{
+    uint32_t w = 0;
+    for (uint32_t d = 0; d < c->n && w < max; d++)
+        if (from[d] != to[d])
+            w += dim_hops(c, d, from[d], to[d], salt, out + w, max - w);
+    return w;
+}
+
 uint32_t kcube_minimal_hops(void *self, uint32_t router, uint32_t dst_node, uint32_t salt,
                             insee_hop *out, uint32_t max)
 {
     /* Both rows of coordinates once: reached through c->coord in the loop,
        they were recomputed at every dimension (stores to `out` may alias
-       c), and this runs at every hop. */
+       c). A dimension-order router asks for the first hop alone, at every
+       hop: that path stays short, the rest is every_hop()'s. */
     const kcube *c = self;
     const uint16_t *from = &c->coord[(size_t)router * c->n];
     const uint16_t *to = &c->coord[(size_t)dst_node * c->n];
-    uint32_t w = 0;
-    for (uint32_t d = 0; d < c->n && w < max; d++) {
-        uint32_t s = from[d], t = to[d];
-        if (s == t)
-            continue;
-        uint32_t k = c->dim[d].k;
-        uint32_t fwd = plus_hops(k, s, t);
-        if (!c->dim[d].wrap) {
-            out[w++] = t > s ? make_hop(c, d, +1, t - s, s, t) : make_hop(c, d, -1, s - t, s, t);
-        } else if (!c->bidir || fwd < k - fwd) {
-            out[w++] = make_hop(c, d, +1, fwd, s, t);
-        } else if (fwd > k - fwd) {
-            out[w++] = make_hop(c, d, -1, k - fwd, s, t);
-        } else {
-            /* Half way round an even ring: both directions, the per-packet
-               salt bit of this dimension says which a DOR router takes. */
-            int first = (salt >> (d % 32u)) & 1u ? -1 : +1;
-            insee_hop a = make_hop(c, d, first, fwd, s, t);
-            insee_hop b = make_hop(c, d, -first, fwd, s, t);
-            a.flags |= INSEE_HOP_TIE;
-            b.flags |= INSEE_HOP_TIE;
-            out[w++] = a;
-            if (w < max)
-                out[w++] = b;
-        }
-    }
-    return w;
+    if (max != 1)
+        return every_hop(c, from, to, salt, out, max);
+    for (uint32_t d = 0; d < c->n; d++)
+        if (from[d] != to[d])
+            return dim_hops(c, d, from[d], to[d], salt, out, 1);
+    return 0;
 }
 
 void kcube_port_info(void *self, uint32_t router, uint32_t port, insee_hop *out)
