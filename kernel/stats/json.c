@@ -564,6 +564,14 @@ static void performance(JsonBuilder *b, const insee_report *r)
     num(b, "cycles_per_second", r->cycles_per_second);
     num(b, "packet_hops_per_second", r->packet_hops_per_second);
     count(b, "peak_rss_kib", r->peak_rss_kib);
+    if (r->parts > 1) { /* a run split over mpirun's ranks or threads */
+        count(b, "parts", r->parts);
+        flag(b, "parts_on_threads", r->parts_on_threads);
+        count(b, "links", r->links);
+        count(b, "cut_links", r->cut_links);
+        count(b, "exchanges", r->exchanges);
+        num(b, "exchange_seconds", r->exchange_seconds);
+    }
     json_builder_end_object(b);
 }
 

@@ -27,6 +27,11 @@ RUNS = [
     ("causal-trace", os.path.join(SOURCE, "examples/trace-ring.toml"), EVERY_STATISTIC),
     ("two-applications", os.path.join(SOURCE, "examples/two-applications.toml"), []),
     ("indirect", os.path.join(SOURCE, "examples/fat-tree-4ary3-updown.toml"), EVERY_STATISTIC),
+    # split into two parts of the network on threads: the parts' figures
+    # merged, and the split's own members in "performance"
+    ("threads-as-parts", os.path.join(SOURCE, "examples/torus-8x8-uniform.toml"),
+     ["--set", "simulation.threads=2", "--set", "stats.node_map=true", "--set",
+      "stats.interval=700"]),
     ("real-units", os.path.join(SOURCE, "examples/tofu-nsim-units.toml"),
      ["--set", "simulation.warmup=5000", "--set", "simulation.cycles=20000",
       "--set", "stats.direction_series=true"]),
@@ -131,6 +136,9 @@ def main():
             for e in validator.iter_errors(doc):
                 failures.append(f"{name}: schema: {'/'.join(map(str, e.path))}: {e.message}")
             consistent(name, doc)
+            parts = doc["performance"].get("parts", 1)
+            check(parts == (2 if name == "threads-as-parts" else 1),
+                  f"{name}: split into {parts} part(s)")
         left = sorted(os.listdir(tmp))
         check(all(f.endswith(".json") and not f.startswith(".") for f in left),
               f"no temporary left behind: {left}")
