@@ -346,8 +346,8 @@ static uint32_t policy_injector(insee_workload *wl, uint32_t node, uint32_t p)
 uint32_t insee_workload_injector(insee_workload *wl, uint32_t node, uint32_t p)
 {
     const insee_net *net = wl->env.net;
-    if (!wl->port.select_injector)
-        return policy_injector(wl, node, p);
+    if (!wl->port.select_injector) /* one queue: what every policy picks */
+        return net->injectors == 1 ? 0 : policy_injector(wl, node, p);
     uint32_t j = wl->port.select_injector(wl->port.ctx, node, p);
     if (j < net->injectors)
         return j;
@@ -355,7 +355,8 @@ uint32_t insee_workload_injector(insee_workload *wl, uint32_t node, uint32_t p)
     return 0;
 }
 
-static void count_generated(insee_workload *wl, uint32_t m, const insee_packet *pk)
+/* Packet pk, of an application reporting to ar, is generated. */
+static void count_generated(insee_workload *wl, insee_app_report *ar, const insee_packet *pk)
 {
     wl->env.report->total_generated++;
     wl->env.report->sum_generated_ids += pk->id;
@@ -363,7 +364,7 @@ static void count_generated(insee_workload *wl, uint32_t m, const insee_packet *
     if (in_window(wl)) {
         wl->env.report->generated++;
         wl->env.report->generated_phits += pk->phits;
-        message_app(wl, m)->rep->generated++;
+        ar->generated++;
     }
 }
 
@@ -386,16 +387,16 @@ static uint16_t next_packet_phits(const insee_workload *wl, uint32_t m)
     return (uint16_t)(wl->msg[m].to_queue == 1 ? wl->msg[m].last_phits : wl->env.packet_phits);
 }
 
-/* A new packet of message m at the source; returns it, not yet queued and
-   without an id (ids number queued packets only). */
-static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node)
+/* A new packet of message m from node to node dst; returns it, not yet
+   queued and without an id (ids number queued packets only). */
+static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node, uint32_t dst)
 {
     insee_net *net = wl->env.net;
     uint32_t p = insee_net_packet_new(net);
     insee_packet *pk = &net->pkt[p];
     pk->phits = next_packet_phits(wl, m);
     pk->src = node;
-    pk->dst = wl->task_node[message_app(wl, m)->first_task + wl->msg[m].msg.dst];
+    pk->dst = dst;
     pk->salt = (uint32_t)insee_rng_u64(&wl->node_rng[node]);
     pk->msg = m;
     pk->born = wl->now;
@@ -426,14 +427,14 @@ void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id)
         message_ended(wl, m, TRUE);
 }
 
-/* on_full = "drop": the packets of m that do not fit are dropped at once;
-   `pk` is the first of them, not in the pool. */
-static void drop_rest(insee_workload *wl, uint32_t m, insee_packet *pk)
+/* on_full = "drop": the packets of m, of application a, that do not fit
+   are dropped at once; `pk` is the first of them, not in the pool. */
+static void drop_rest(insee_workload *wl, uint32_t m, const insee_app *a, insee_packet *pk)
 {
     for (; wl->msg[m].to_queue > 0; wl->msg[m].to_queue--) {
         pk->id = ++wl->serial;
         pk->phits = next_packet_phits(wl, m);
-        count_generated(wl, m, pk);
+        count_generated(wl, a->rep, pk);
         insee_stats_on_dropped(wl->env.stats, INSEE_DROP_SOURCE_FULL, pk, INSEE_NONE, wl->now);
         insee_workload_packet_dropped(wl, m, pk->id);
     }
@@ -470,24 +471,25 @@ static void cross_node_link(insee_workload *wl, uint32_t nic, uint32_t p)
 static gboolean queue_message(insee_workload *wl, uint32_t task)
 {
     insee_net *net = wl->env.net;
+    const insee_app *a = &wl->apps[wl->task_app[task]]; /* the message's, as its sender's */
     uint32_t m = wl->task_msg[task];
-    uint32_t node = wl->task_node[task];
+    uint32_t node = wl->task_node[task], dst = wl->task_node[a->first_task + wl->msg[m].msg.dst];
     while (wl->msg[m].to_queue > 0) {
-        uint32_t p = packet_new(wl, m, node);
+        uint32_t p = packet_new(wl, m, node, dst);
         uint32_t j = wl->nic_next ? wl->msg[m].nic : insee_workload_injector(wl, node, p);
         uint32_t q = insee_net_inject_queue(net, node, j);
         if (insee_net_room(net, q) < insee_net_units(net, p)) {
             insee_packet first = net->pkt[p];
             insee_net_packet_free(net, p);
-            if (!message_app(wl, m)->drop_on_full) {
+            if (!a->drop_on_full) {
                 block(wl, task, node);
                 return FALSE;
             }
-            drop_rest(wl, m, &first);
+            drop_rest(wl, m, a, &first);
             break;
         }
         net->pkt[p].id = ++wl->serial;
-        count_generated(wl, m, &net->pkt[p]);
+        count_generated(wl, a->rep, &net->pkt[p]);
         wl->msg[m].to_queue--;
         if (wl->nic_free) /* each interface its own link */
             cross_node_link(wl, q - net->transit_queues, p);
