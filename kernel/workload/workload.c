@@ -125,29 +125,30 @@ void insee_workload_clear(insee_workload *wl)
     g_free(wl->msg);
 }
 
-/* Count `task`'s due cycle `at` in its application's figures (+1) or take
-   it out (-1): a task is due, or due when generation has stopped (late). */
-static void count_due(insee_workload *wl, uint32_t task, uint64_t at, int sign)
+/* Count a task's due cycle `at` in the figures of its application a (+1)
+   or take it out (-1): a task is due, or due when generation has stopped
+   (late). */
+static void count_due(const insee_workload *wl, insee_app *a, uint64_t at, int sign)
 {
     if (at == INSEE_NEVER)
         return;
-    insee_app *a = &wl->apps[wl->task_app[task]];
     a->due += (uint32_t)sign;
     if (at >= wl->window_end)
         a->late += (uint32_t)sign;
 }
 
-/* Set `task`'s due cycle; in the calendar if generation still runs then. */
-static void set_due(insee_workload *wl, uint32_t task, uint64_t at)
+/* Set the due cycle of `task`, of application a. */
+static void set_due(insee_workload *wl, insee_app *a, uint32_t task, uint64_t at)
 {
-    count_due(wl, task, wl->task_due[task], -1);
-    count_due(wl, task, at, +1);
+    count_due(wl, a, wl->task_due[task], -1);
+    count_due(wl, a, at, +1);
     wl->task_due[task] = at;
 }
 
-static void schedule_task(insee_workload *wl, uint32_t task, uint64_t at)
+/* set_due(), and in the calendar if generation still runs then. */
+static void schedule_task(insee_workload *wl, insee_app *a, uint32_t task, uint64_t at)
 {
-    set_due(wl, task, at);
+    set_due(wl, a, task, at);
     if (at != INSEE_NEVER && at < wl->window_end)
         insee_calendar_push(&wl->due, at, task);
 }
@@ -157,14 +158,14 @@ void insee_workload_start(insee_workload *wl)
 {
     wl->now = 0;
     for (uint32_t t = 0; t < wl->tasks; t++) {
-        const insee_app *a = &wl->apps[wl->task_app[t]];
+        insee_app *a = &wl->apps[wl->task_app[t]];
         if (a->job != INSEE_NONE)
             continue;
         /* Every task starts, so that the plugin is in the same state in
            every part; a partitioned run's part runs its own nodes' only. */
         uint64_t at = a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]);
         if (!wl->owned || wl->owned[wl->task_node[t]])
-            schedule_task(wl, t, at);
+            schedule_task(wl, a, t, at);
     }
 }
 
@@ -177,7 +178,7 @@ void insee_workload_start_app(insee_workload *wl, uint32_t app)
         a->stop = wl->now + a->runtime;
     for (uint32_t t = a->first_task; t < a->first_task + a->tasks; t++) {
         uint64_t at = a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]);
-        schedule_task(wl, t, at == INSEE_NEVER ? at : wl->now + at);
+        schedule_task(wl, a, t, at == INSEE_NEVER ? at : wl->now + at);
     }
 }
 
@@ -216,7 +217,7 @@ void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t local_task, 
         wl->flow_wake(wl->flow_ctx, app, local_task, at);
         return;
     }
-    const insee_app *a = &wl->apps[app];
+    insee_app *a = &wl->apps[app];
     if (local_task >= a->tasks) {
         insee_workload_fail(wl, "traffic plugin '%s' (application '%s') woke task %u (its "
                           "application has %u tasks)", a->plugin, a->rep->name, local_task,
@@ -233,7 +234,7 @@ void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t local_task, 
         return;
     }
     if (at < wl->task_due[task])
-        schedule_task(wl, task, at);
+        schedule_task(wl, a, task, at);
 }
 
 /* The earliest valid calendar entry; entries superseded by an earlier wake
@@ -471,7 +472,7 @@ static void cross_node_link(insee_workload *wl, uint32_t nic, uint32_t p)
 static gboolean queue_message(insee_workload *wl, uint32_t task)
 {
     insee_net *net = wl->env.net;
-    const insee_app *a = &wl->apps[wl->task_app[task]]; /* the message's, as its sender's */
+    insee_app *a = &wl->apps[wl->task_app[task]]; /* the message's, as its sender's */
     uint32_t m = wl->task_msg[task];
     uint32_t node = wl->task_node[task], dst = wl->task_node[a->first_task + wl->msg[m].msg.dst];
     while (wl->msg[m].to_queue > 0) {
@@ -509,7 +510,7 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
     if (wl->task_wake[task] < next)
         next = wl->task_wake[task] > wl->now ? wl->task_wake[task] : wl->now + 1;
     wl->task_wake[task] = INSEE_NEVER;
-    schedule_task(wl, task, next);
+    schedule_task(wl, a, task, next);
     return TRUE;
 }
 
@@ -638,7 +639,7 @@ static void task_due(insee_workload *wl, uint32_t task)
     uint32_t local_task = task - a->first_task;
     insee_message msg = {0}; /* a plugin of an older minor leaves what it does not know 0 */
     uint64_t next = INSEE_NEVER;
-    set_due(wl, task, INSEE_NEVER);
+    set_due(wl, a, task, INSEE_NEVER);
     if (wl->now >= a->stop)
         return; /* a job past its runtime: it only drains */
     gboolean sends = a->traffic->emit(a->self, local_task, wl->now, &wl->task_rng[task], &msg,
@@ -650,7 +651,7 @@ static void task_due(insee_workload *wl, uint32_t task)
         return;
     }
     if (!sends || wl->skip_draws) { /* INSEE's congestion control drops the draw */
-        schedule_task(wl, task, next);
+        schedule_task(wl, a, task, next);
         return;
     }
     if (msg.dst >= a->tasks || msg.packets == 0) {
@@ -683,7 +684,7 @@ static void task_due(insee_workload *wl, uint32_t task)
         next += send;
     if (wl->task_node[task] == wl->task_node[a->first_task + msg.dst]) {
         send_local(wl, m);
-        schedule_task(wl, task, next);
+        schedule_task(wl, a, task, next);
         return;
     }
     wl->task_msg[task] = m;
