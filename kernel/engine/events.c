@@ -1,5 +1,8 @@
-/* kernel/engine/events.c — the timing wheel and the task heap (events.h). */
+/* kernel/engine/events.c — the timing wheel, the task heap and the
+ * calendar (events.h). */
 #include "engine/events.h"
+
+#include <string.h>
 
 void insee_wheel_init(insee_wheel *w, uint32_t horizon)
 {
@@ -71,4 +74,82 @@ void insee_heap_clear(insee_heap *h)
     g_free(h->v);
     h->v = NULL;
     h->len = h->cap = 0;
+}
+
+void insee_calendar_init(insee_calendar *c, uint32_t span)
+{
+    *c = (insee_calendar){.bucket = g_new(uint32_t, span), .mask = span - 1,
+                          .pool_free = UINT32_MAX};
+    memset(c->bucket, 0xff, sizeof(uint32_t) * span);
+}
+
+void insee_calendar_clear(insee_calendar *c)
+{
+    g_free(c->bucket);
+    g_free(c->pool);
+    insee_heap_clear(&c->far);
+    *c = (insee_calendar){0};
+}
+
+/* A free entry: one popped before, else one never used. */
+static uint32_t entry_new(insee_calendar *c)
+{
+    uint32_t e = c->pool_free;
+    if (e != UINT32_MAX) {
+        c->pool_free = c->pool[e].next;
+        return e;
+    }
+    if (c->pool_used == c->pool_cap) {
+        c->pool_cap = c->pool_cap ? c->pool_cap * 2 : 256;
+        c->pool = g_renew(insee_calendar_entry, c->pool, c->pool_cap);
+    }
+    return c->pool_used++;
+}
+
+void insee_calendar_push(insee_calendar *c, uint64_t at, uint32_t task)
+{
+    if (c->count == 0)
+        c->base = at;
+    if (at < c->base || at - c->base > c->mask) {
+        insee_heap_push(&c->far, at, task);
+        return;
+    }
+    uint32_t e = entry_new(c), *link = &c->bucket[at & c->mask];
+    while (*link != UINT32_MAX && c->pool[*link].task <= task)
+        link = &c->pool[*link].next;
+    c->pool[e] = (insee_calendar_entry){.task = task, .next = *link};
+    *link = e;
+    c->count++;
+}
+
+/* Whether the earliest entry is a bucket's, base moved up to it. */
+static gboolean first_in_bucket(insee_calendar *c)
+{
+    if (c->count == 0)
+        return FALSE;
+    while (c->bucket[c->base & c->mask] == UINT32_MAX)
+        c->base++;
+    if (c->far.len == 0 || c->base != c->far.v[0].at)
+        return c->far.len == 0 || c->base < c->far.v[0].at;
+    return c->pool[c->bucket[c->base & c->mask]].task < c->far.v[0].task;
+}
+
+insee_due insee_calendar_first(insee_calendar *c)
+{
+    if (first_in_bucket(c))
+        return (insee_due){.at = c->base, .task = c->pool[c->bucket[c->base & c->mask]].task};
+    return c->far.len ? c->far.v[0] : (insee_due){.at = UINT64_MAX};
+}
+
+void insee_calendar_pop(insee_calendar *c)
+{
+    if (!first_in_bucket(c)) {
+        insee_heap_pop(&c->far);
+        return;
+    }
+    uint32_t *head = &c->bucket[c->base & c->mask], e = *head;
+    *head = c->pool[e].next;
+    c->pool[e].next = c->pool_free;
+    c->pool_free = e;
+    c->count--;
 }

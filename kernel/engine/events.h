@@ -7,7 +7,9 @@
  *    a bucket per cycle, so scheduling and popping are O(1);
  *  - a binary heap of task due times (traffic sources), which may be far
  *    ahead; ties pop in the order asked for (a sequence number, 0 when any
- *    will do), then in task order, so runs are deterministic.
+ *    will do), then in task order, so runs are deterministic;
+ *  - a calendar of task due times, which pops in the heap's order (with
+ *    sequence 0) but costs O(1) for the near future.
  * Storage grows by doubling and is reused, so the time loop stops allocating
  * once the run reaches its steady state.
  */
@@ -83,6 +85,36 @@ static inline void insee_heap_push(insee_heap *h, uint64_t at, uint32_t task)
 insee_due insee_heap_pop(insee_heap *h);
 static inline uint64_t insee_heap_top(const insee_heap *h) { return h->len ? h->v[0].at : UINT64_MAX; }
 void insee_heap_clear(insee_heap *h);
+
+/* Every traffic source has one due time, a few dozen cycles ahead for a
+   Bernoulli source: a bucket per cycle for the `mask + 1` cycles from
+   `base`, and the heap for entries outside them when pushed (a wake
+   earlier than base, a gap longer than the span). A bucket is a list in
+   task order; its entries come from one pool, so that a bucket costs no
+   allocation of its own. */
+typedef struct insee_calendar_entry {
+    uint32_t task, next;
+} insee_calendar_entry;
+
+typedef struct insee_calendar {
+    uint32_t *bucket; /* bucket[t & mask]: first entry of cycle t, base <= t <= base + mask */
+    uint32_t mask;
+    uint32_t count;   /* entries in all buckets */
+    uint64_t base;    /* no bucket entry is earlier */
+    insee_calendar_entry *pool;
+    uint32_t pool_cap, pool_used; /* entries allocated, ever used */
+    uint32_t pool_free;           /* first popped entry, a list by next */
+    insee_heap far;
+} insee_calendar;
+
+/* A calendar whose buckets cover `span` cycles (a power of 2). */
+void insee_calendar_init(insee_calendar *c, uint32_t span);
+void insee_calendar_clear(insee_calendar *c);
+void insee_calendar_push(insee_calendar *c, uint64_t at, uint32_t task);
+/* The earliest entry, which stays; `at` UINT64_MAX when there is none. */
+insee_due insee_calendar_first(insee_calendar *c);
+/* Remove the earliest entry; the calendar must not be empty. */
+void insee_calendar_pop(insee_calendar *c);
 
 G_END_DECLS
 #endif

@@ -93,6 +93,9 @@ void insee_workload_init(insee_workload *wl, const insee_workload_env *env,
     if (env->nics > 1)
         wl->nic_next = g_new0(uint32_t, nodes);
     wl->msg_free = INSEE_NONE;
+    /* A Bernoulli source at load 0.075 and 16 phits waits 213 cycles on
+       average, longer than this span once in 120 gaps. */
+    insee_calendar_init(&wl->due, 1024);
 }
 
 void insee_workload_clear(insee_workload *wl)
@@ -104,7 +107,7 @@ void insee_workload_clear(insee_workload *wl)
     insee_heap_clear(&wl->local);
     insee_heap_clear(&wl->sending);
     insee_heap_clear(&wl->receiving);
-    insee_heap_clear(&wl->due);
+    insee_calendar_clear(&wl->due);
     g_free(wl->queued.v);
     if (wl->notices)
         g_array_free(wl->notices, TRUE);
@@ -122,31 +125,32 @@ void insee_workload_clear(insee_workload *wl)
     g_free(wl->msg);
 }
 
-/* Count `task`'s due cycle `at` in its application's figures (+1) or take
-   it out (-1): a task is due, or due when generation has stopped (late). */
-static void count_due(insee_workload *wl, uint32_t task, uint64_t at, int sign)
+/* Count a task's due cycle `at` in the figures of its application a (+1)
+   or take it out (-1): a task is due, or due when generation has stopped
+   (late). */
+static void count_due(const insee_workload *wl, insee_app *a, uint64_t at, int sign)
 {
     if (at == INSEE_NEVER)
         return;
-    insee_app *a = &wl->apps[wl->task_app[task]];
     a->due += (uint32_t)sign;
     if (at >= wl->window_end)
         a->late += (uint32_t)sign;
 }
 
-/* Set `task`'s due cycle; on the heap if generation still runs then. */
-static void set_due(insee_workload *wl, uint32_t task, uint64_t at)
+/* Set the due cycle of `task`, of application a. */
+static void set_due(insee_workload *wl, insee_app *a, uint32_t task, uint64_t at)
 {
-    count_due(wl, task, wl->task_due[task], -1);
-    count_due(wl, task, at, +1);
+    count_due(wl, a, wl->task_due[task], -1);
+    count_due(wl, a, at, +1);
     wl->task_due[task] = at;
 }
 
-static void schedule_task(insee_workload *wl, uint32_t task, uint64_t at)
+/* set_due(), and in the calendar if generation still runs then. */
+static void schedule_task(insee_workload *wl, insee_app *a, uint32_t task, uint64_t at)
 {
-    set_due(wl, task, at);
+    set_due(wl, a, task, at);
     if (at != INSEE_NEVER && at < wl->window_end)
-        insee_heap_push(&wl->due, at, task);
+        insee_calendar_push(&wl->due, at, task);
 }
 
 /* A job's tasks start when the scheduler starts it (insee_workload_start_app). */
@@ -154,14 +158,14 @@ void insee_workload_start(insee_workload *wl)
 {
     wl->now = 0;
     for (uint32_t t = 0; t < wl->tasks; t++) {
-        const insee_app *a = &wl->apps[wl->task_app[t]];
+        insee_app *a = &wl->apps[wl->task_app[t]];
         if (a->job != INSEE_NONE)
             continue;
         /* Every task starts, so that the plugin is in the same state in
            every part; a partitioned run's part runs its own nodes' only. */
         uint64_t at = a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]);
         if (!wl->owned || wl->owned[wl->task_node[t]])
-            schedule_task(wl, t, at);
+            schedule_task(wl, a, t, at);
     }
 }
 
@@ -174,7 +178,7 @@ void insee_workload_start_app(insee_workload *wl, uint32_t app)
         a->stop = wl->now + a->runtime;
     for (uint32_t t = a->first_task; t < a->first_task + a->tasks; t++) {
         uint64_t at = a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]);
-        schedule_task(wl, t, at == INSEE_NEVER ? at : wl->now + at);
+        schedule_task(wl, a, t, at == INSEE_NEVER ? at : wl->now + at);
     }
 }
 
@@ -213,7 +217,7 @@ void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t local_task, 
         wl->flow_wake(wl->flow_ctx, app, local_task, at);
         return;
     }
-    const insee_app *a = &wl->apps[app];
+    insee_app *a = &wl->apps[app];
     if (local_task >= a->tasks) {
         insee_workload_fail(wl, "traffic plugin '%s' (application '%s') woke task %u (its "
                           "application has %u tasks)", a->plugin, a->rep->name, local_task,
@@ -230,17 +234,18 @@ void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t local_task, 
         return;
     }
     if (at < wl->task_due[task])
-        schedule_task(wl, task, at);
+        schedule_task(wl, a, task, at);
 }
 
-/* The earliest valid heap entry; entries superseded by an earlier wake are
-   dropped here, so they neither run a task twice nor hold a finished
+/* The earliest valid calendar entry; entries superseded by an earlier wake
+   are dropped here, so they neither run a task twice nor hold a finished
    workload open. */
-static uint64_t next_task_due(insee_workload *wl)
+static insee_due next_task_due(insee_workload *wl)
 {
-    while (wl->due.len && wl->task_due[wl->due.v[0].task] != wl->due.v[0].at)
-        insee_heap_pop(&wl->due);
-    return insee_heap_top(&wl->due);
+    insee_due d;
+    while ((d = insee_calendar_first(&wl->due)).at != UINT64_MAX && wl->task_due[d.task] != d.at)
+        insee_calendar_pop(&wl->due);
+    return d;
 }
 
 uint64_t insee_workload_next_local(const insee_workload *wl)
@@ -251,7 +256,7 @@ uint64_t insee_workload_next_local(const insee_workload *wl)
 
 uint64_t insee_workload_next_due(insee_workload *wl)
 {
-    return MIN(next_task_due(wl), insee_workload_next_local(wl));
+    return MIN(next_task_due(wl).at, insee_workload_next_local(wl));
 }
 
 static insee_app *message_app(const insee_workload *wl, uint32_t m)
@@ -342,8 +347,8 @@ static uint32_t policy_injector(insee_workload *wl, uint32_t node, uint32_t p)
 uint32_t insee_workload_injector(insee_workload *wl, uint32_t node, uint32_t p)
 {
     const insee_net *net = wl->env.net;
-    if (!wl->port.select_injector)
-        return policy_injector(wl, node, p);
+    if (!wl->port.select_injector) /* one queue: what every policy picks */
+        return net->injectors == 1 ? 0 : policy_injector(wl, node, p);
     uint32_t j = wl->port.select_injector(wl->port.ctx, node, p);
     if (j < net->injectors)
         return j;
@@ -351,7 +356,8 @@ uint32_t insee_workload_injector(insee_workload *wl, uint32_t node, uint32_t p)
     return 0;
 }
 
-static void count_generated(insee_workload *wl, uint32_t m, const insee_packet *pk)
+/* Packet pk, of an application reporting to ar, is generated. */
+static void count_generated(insee_workload *wl, insee_app_report *ar, const insee_packet *pk)
 {
     wl->env.report->total_generated++;
     wl->env.report->sum_generated_ids += pk->id;
@@ -359,7 +365,7 @@ static void count_generated(insee_workload *wl, uint32_t m, const insee_packet *
     if (in_window(wl)) {
         wl->env.report->generated++;
         wl->env.report->generated_phits += pk->phits;
-        message_app(wl, m)->rep->generated++;
+        ar->generated++;
     }
 }
 
@@ -382,16 +388,16 @@ static uint16_t next_packet_phits(const insee_workload *wl, uint32_t m)
     return (uint16_t)(wl->msg[m].to_queue == 1 ? wl->msg[m].last_phits : wl->env.packet_phits);
 }
 
-/* A new packet of message m at the source; returns it, not yet queued and
-   without an id (ids number queued packets only). */
-static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node)
+/* A new packet of message m from node to node dst; returns it, not yet
+   queued and without an id (ids number queued packets only). */
+static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node, uint32_t dst)
 {
     insee_net *net = wl->env.net;
     uint32_t p = insee_net_packet_new(net);
     insee_packet *pk = &net->pkt[p];
     pk->phits = next_packet_phits(wl, m);
     pk->src = node;
-    pk->dst = wl->task_node[message_app(wl, m)->first_task + wl->msg[m].msg.dst];
+    pk->dst = dst;
     pk->salt = (uint32_t)insee_rng_u64(&wl->node_rng[node]);
     pk->msg = m;
     pk->born = wl->now;
@@ -422,14 +428,14 @@ void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id)
         message_ended(wl, m, TRUE);
 }
 
-/* on_full = "drop": the packets of m that do not fit are dropped at once;
-   `pk` is the first of them, not in the pool. */
-static void drop_rest(insee_workload *wl, uint32_t m, insee_packet *pk)
+/* on_full = "drop": the packets of m, of application a, that do not fit
+   are dropped at once; `pk` is the first of them, not in the pool. */
+static void drop_rest(insee_workload *wl, uint32_t m, const insee_app *a, insee_packet *pk)
 {
     for (; wl->msg[m].to_queue > 0; wl->msg[m].to_queue--) {
         pk->id = ++wl->serial;
         pk->phits = next_packet_phits(wl, m);
-        count_generated(wl, m, pk);
+        count_generated(wl, a->rep, pk);
         insee_stats_on_dropped(wl->env.stats, INSEE_DROP_SOURCE_FULL, pk, INSEE_NONE, wl->now);
         insee_workload_packet_dropped(wl, m, pk->id);
     }
@@ -466,24 +472,25 @@ static void cross_node_link(insee_workload *wl, uint32_t nic, uint32_t p)
 static gboolean queue_message(insee_workload *wl, uint32_t task)
 {
     insee_net *net = wl->env.net;
+    insee_app *a = &wl->apps[wl->task_app[task]]; /* the message's, as its sender's */
     uint32_t m = wl->task_msg[task];
-    uint32_t node = wl->task_node[task];
+    uint32_t node = wl->task_node[task], dst = wl->task_node[a->first_task + wl->msg[m].msg.dst];
     while (wl->msg[m].to_queue > 0) {
-        uint32_t p = packet_new(wl, m, node);
+        uint32_t p = packet_new(wl, m, node, dst);
         uint32_t j = wl->nic_next ? wl->msg[m].nic : insee_workload_injector(wl, node, p);
         uint32_t q = insee_net_inject_queue(net, node, j);
         if (insee_net_room(net, q) < insee_net_units(net, p)) {
             insee_packet first = net->pkt[p];
             insee_net_packet_free(net, p);
-            if (!message_app(wl, m)->drop_on_full) {
+            if (!a->drop_on_full) {
                 block(wl, task, node);
                 return FALSE;
             }
-            drop_rest(wl, m, &first);
+            drop_rest(wl, m, a, &first);
             break;
         }
         net->pkt[p].id = ++wl->serial;
-        count_generated(wl, m, &net->pkt[p]);
+        count_generated(wl, a->rep, &net->pkt[p]);
         wl->msg[m].to_queue--;
         if (wl->nic_free) /* each interface its own link */
             cross_node_link(wl, q - net->transit_queues, p);
@@ -503,7 +510,7 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
     if (wl->task_wake[task] < next)
         next = wl->task_wake[task] > wl->now ? wl->task_wake[task] : wl->now + 1;
     wl->task_wake[task] = INSEE_NEVER;
-    schedule_task(wl, task, next);
+    schedule_task(wl, a, task, next);
     return TRUE;
 }
 
@@ -632,7 +639,7 @@ static void task_due(insee_workload *wl, uint32_t task)
     uint32_t local_task = task - a->first_task;
     insee_message msg = {0}; /* a plugin of an older minor leaves what it does not know 0 */
     uint64_t next = INSEE_NEVER;
-    set_due(wl, task, INSEE_NEVER);
+    set_due(wl, a, task, INSEE_NEVER);
     if (wl->now >= a->stop)
         return; /* a job past its runtime: it only drains */
     gboolean sends = a->traffic->emit(a->self, local_task, wl->now, &wl->task_rng[task], &msg,
@@ -644,7 +651,7 @@ static void task_due(insee_workload *wl, uint32_t task)
         return;
     }
     if (!sends || wl->skip_draws) { /* INSEE's congestion control drops the draw */
-        schedule_task(wl, task, next);
+        schedule_task(wl, a, task, next);
         return;
     }
     if (msg.dst >= a->tasks || msg.packets == 0) {
@@ -677,7 +684,7 @@ static void task_due(insee_workload *wl, uint32_t task)
         next += send;
     if (wl->task_node[task] == wl->task_node[a->first_task + msg.dst]) {
         send_local(wl, m);
-        schedule_task(wl, task, next);
+        schedule_task(wl, a, task, next);
         return;
     }
     wl->task_msg[task] = m;
@@ -690,8 +697,10 @@ static void task_due(insee_workload *wl, uint32_t task)
 
 void insee_workload_generate(insee_workload *wl)
 {
-    while (next_task_due(wl) <= wl->now)
-        task_due(wl, insee_heap_pop(&wl->due).task);
+    for (insee_due d; (d = next_task_due(wl)).at <= wl->now;) {
+        insee_calendar_pop(&wl->due);
+        task_due(wl, d.task);
+    }
 }
 
 void insee_workload_room(insee_workload *wl, uint32_t node)

@@ -212,7 +212,7 @@ typedef struct insee_workload {
     uint32_t *task_node;      /* filled by the experiment's placements (a job's when it starts) */
     insee_rng *task_rng;
     insee_rng *node_rng;      /* per node: packet salts */
-    uint64_t *task_due;       /* the due cycle the heap holds for the task, or INSEE_NEVER */
+    uint64_t *task_due;       /* the due cycle the calendar holds for the task, or INSEE_NEVER */
     uint64_t *task_next;      /* due cycle to use once its message is queued */
     uint32_t *task_msg;       /* message still being queued, or INSEE_NONE */
     uint64_t *task_blocked_at;
@@ -228,7 +228,7 @@ typedef struct insee_workload {
     insee_heap local;         /* messages between tasks of one node: (cycle, message) */
     insee_heap sending;       /* (cycle, task): its message is queued once its overhead is over */
     insee_heap receiving;     /* (cycle, message): arrived, handed over after the overhead */
-    insee_heap due;           /* (due cycle, task) */
+    insee_calendar due;       /* (due cycle, task) */
 
     /* A partitioned run (engine/partition.h): this part's number, the
        nodes whose tasks run here (NULL: every node's, the whole network in
@@ -276,7 +276,7 @@ void insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped);
 void insee_workload_packet_copied(insee_workload *wl, uint32_t m);
 /* Task `task` of application `app` (a local id from its plugin). */
 void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t task, uint64_t at);
-/* The next cycle a task is due (stale heap entries dropped) or a local
+/* The next cycle a task is due (stale entries dropped) or a local
    message is handed over, or INSEE_NEVER. */
 uint64_t insee_workload_next_due(insee_workload *wl);
 /* The next cycle a local message is handed over, or INSEE_NEVER. */

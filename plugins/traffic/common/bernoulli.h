@@ -24,14 +24,23 @@
      "message) per cycle"}
 
 typedef struct traffic_bernoulli {
-    double load; /* phits/node/cycle */
-    double p;    /* messages per task per cycle: load / L unless a caller sets it */
+    double load;  /* phits/node/cycle */
+    double p;     /* messages per task per cycle: load / L unless set by traffic_bernoulli_rate() */
+    double log_q; /* log1p(-p), which every gap divides by */
 } traffic_bernoulli;
 
 /* Set *b for `load` with the packet length of `shape`; false with err
    filled (the message starts with `name`) when the packet length is 0. */
 bool traffic_bernoulli_init(traffic_bernoulli *b, const char *name, const insee_shape *shape,
                             double load, insee_error *err);
+
+/* Messages per task per cycle p, for a caller whose messages are not one
+   packet long or whose source is not always on. */
+void traffic_bernoulli_rate(traffic_bernoulli *b, double p);
+
+/* A gap: insee_rng_geometric(rng, b->p), the same draws and the same
+   value, with the logarithm of 1 - p taken once rather than per gap. */
+uint64_t traffic_bernoulli_gap(const traffic_bernoulli *b, insee_rng *rng);
 
 /* The first cycle a task is due: INSEE_NEVER at load 0. */
 uint64_t traffic_bernoulli_start(const traffic_bernoulli *b, insee_rng *rng);

@@ -46,7 +46,7 @@ traffic_source *traffic_source_create(const char *who, const insee_host *host, d
         return NULL;
     }
     /* rate = load / (L x P); with one packet per message exactly load / L. */
-    s->gap.p = load / ((double)shape.packet_phits * s->length.mean_packets);
+    traffic_bernoulli_rate(&s->gap, load / ((double)shape.packet_phits * s->length.mean_packets));
     if (params[S_PROCESS].i == 0)
         return s;
     double on = params[S_ON].d, off = params[S_OFF].d;
@@ -64,7 +64,7 @@ traffic_source *traffic_source_create(const char *who, const insee_host *host, d
         traffic_source_destroy(s);
         return NULL;
     }
-    s->gap.p /= s->on_share;
+    traffic_bernoulli_rate(&s->gap, s->gap.p / s->on_share);
     size_t n = shape.tasks ? shape.tasks : 1;
     s->on_start = malloc(sizeof *s->on_start * n);
     s->on_end = malloc(sizeof *s->on_end * n);
@@ -90,7 +90,7 @@ static uint64_t bursty_from(traffic_source *s, uint32_t task, uint64_t t, insee_
         }
         if (t < s->on_start[task])
             t = s->on_start[task];
-        uint64_t at = t + insee_rng_geometric(rng, s->gap.p);
+        uint64_t at = t + traffic_bernoulli_gap(&s->gap, rng);
         if (at < s->on_end[task])
             return s->due[task] = at;
         t = s->on_end[task];

@@ -7,4 +7,11 @@ function(insee_add_source_plugin name)
   insee_add_plugin(traffic ${name} SOURCES ${ARGN} ${common}/source.c ${common}/length.c
     ${common}/bernoulli.c)
   target_include_directories(insee-traffic-${name} PRIVATE ${common})
+  # Each message crosses the plugin, source.c, length.c and bernoulli.c:
+  # optimized at link time as the kernel is (where the compiler can), these
+  # calls are inlined.
+  foreach(config RELEASE RELWITHDEBINFO)
+    get_target_property(ipo insee INTERPROCEDURAL_OPTIMIZATION_${config})
+    set_property(TARGET insee-traffic-${name} PROPERTY INTERPROCEDURAL_OPTIMIZATION_${config} ${ipo})
+  endforeach()
 endfunction()
