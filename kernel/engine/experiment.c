@@ -2238,6 +2238,7 @@ static gboolean run_split(insee_experiment *exp, GError **err)
         insee_experiment_free(sp[p].exp);
         insee_config_free(sp[p].cfg);
     }
+    exp->eng.transport = NULL; /* sp[0]'s, gone with the siblings */
     g_free(sp);
     insee_siblings_free(meet);
     return ok;
