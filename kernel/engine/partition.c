@@ -71,8 +71,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
               "link phit cycles) are not split yet";
     else if (eng->gcc > 0)
         why = "global congestion control ([simulation] gcc) reads the whole network every sample";
-    else if (eng->net.failed)
-        why = "[faults] are not split yet";
     else if (eng->causal || eng->wl.sched)
         why = "causal workloads and jobs (traces, application kernels, [scheduler]) wait for "
               "deliveries in other parts";
@@ -507,4 +505,6 @@ void insee_partition_merge(insee_engine *eng)
     insee_merge_ops ops = {.sum = merge_sum, .max = merge_max, .ctx = &eng->part->t};
     insee_stats_merge(&eng->stats, &ops);
     insee_report_merge(&eng->report, &ops);
+    /* the engine's own count, reported as a figure of [faults] */
+    merge_sum(ops.ctx, &eng->dropped_failed, 1);
 }

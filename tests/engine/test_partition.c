@@ -117,6 +117,15 @@ Test(partition, a_split_torus_reports_what_one_process_does)
                  "[stats]\ninterval = 300\nnode_map = true\n");
 }
 
+/* Packets dropped at failed cables, their messages another part's. */
+Test(partition, a_split_torus_with_failed_cables_drops_what_one_process_does)
+{
+    check_splits("[simulation]\nphases = \"fixed\"\nwarmup = 300\ncycles = 1200\nseed = 7\n"
+                 "[topology]\nplugin = \"torus\"\ndims = [6, 6]\n[faults]\nlinks = 4\n"
+                 "[router]\nplugin = \"dally\"\nvcs = 2\n"
+                 "[traffic]\nplugin = \"uniform\"\nload = 0.5\nlength_dist = \"uniform\"\n");
+}
+
 Test(partition, a_split_tree_converges_where_one_process_does)
 {
     check_splits("[simulation]\nwarmup = 200\nconvergence_window = 200\nbatch_cycles = 100\n"
