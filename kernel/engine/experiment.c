@@ -431,6 +431,7 @@ typedef struct application {
 struct insee_experiment {
     insee_config *cfg;
     const insee_registry *reg;
+    uint32_t cores; /* run_cores(), once looked at; 0 before */
     instance net[N_SECTIONS];
     GArray *apps;                               /* application */
     insee_shape shape;
@@ -1424,14 +1425,42 @@ static uint32_t router_properties(const insee_engine *eng)
                                                   : 0;
 }
 
-/* The cores a run may use by default: INSEE_CORES when set (a sweep sets
-   its runs' share of the machine; a user may set it on a shared one),
-   else those the process may use. */
-static uint32_t run_cores(void)
+uint32_t insee_experiment_cores_free(const char *loadavg, uint32_t cores)
 {
+    double l1, l5, l15;
+    unsigned running;
+    if (!loadavg || sscanf(loadavg, "%lf %lf %lf %u/", &l1, &l5, &l15, &running) != 4 ||
+        running == 0)
+        return cores;
+    return running - 1 >= cores ? 1 : cores - (running - 1);
+}
+
+/* The cores a run may use by default: INSEE_CORES when set (a sweep sets
+   its runs' share of the machine; a user may set it), else those the
+   process may use less those other processes are running on as the run
+   starts: parts of a run split over threads meet every cycle, and one
+   that a busy machine sets aside holds up all (several times slower than
+   one thread). The most cores free of three looks a millisecond apart,
+   so that a passing process is not taken for a busy machine; looked at
+   once per experiment. */
+static uint32_t run_cores(insee_experiment *exp)
+{
+    if (exp->cores)
+        return exp->cores;
     const char *v = g_getenv("INSEE_CORES");
     guint64 n = v ? g_ascii_strtoull(v, NULL, 10) : 0;
-    return n > 0 && n <= 4096 ? (uint32_t)n : g_get_num_processors();
+    if (n > 0 && n <= 4096)
+        return exp->cores = (uint32_t)n;
+    uint32_t cores = g_get_num_processors(), best = 1;
+    for (int look = 0; look < 3 && best < cores; look++) {
+        char *text = NULL;
+        if (look)
+            g_usleep(1000);
+        g_file_get_contents("/proc/loadavg", &text, NULL, NULL);
+        best = MAX(best, insee_experiment_cores_free(text, cores));
+        g_free(text);
+    }
+    return exp->cores = best;
 }
 
 /* Networks with fewer routers than this run on one thread unless
@@ -1457,7 +1486,7 @@ static uint32_t packet_threads(insee_experiment *exp)
         return 1;
     uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
     if (!asked)
-        asked = eng->net.routers >= PACKET_THREADS_MIN_ROUTERS ? run_cores() : 1;
+        asked = eng->net.routers >= PACKET_THREADS_MIN_ROUTERS ? run_cores(exp) : 1;
     return MIN(asked, PACKET_THREADS_MAX);
 }
 
@@ -1481,7 +1510,7 @@ static uint32_t split_parts(insee_experiment *exp)
     insee_engine *eng = &exp->eng;
     uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
     if (!asked && eng->net.routers >= PACKET_THREADS_MIN_ROUTERS)
-        asked = MIN(run_cores(), MAX(1u, SPLIT_MAX_ROUTER_COPIES / eng->net.routers));
+        asked = MIN(run_cores(exp), MAX(1u, SPLIT_MAX_ROUTER_COPIES / eng->net.routers));
     insee_transport probe = {.parts = asked};
     if (asked < 2 || traced(exp) ||
         !insee_partition_check(eng, router_properties(eng), &probe, NULL))
@@ -2022,7 +2051,7 @@ static insee_flow_setup flow_setup(insee_experiment *exp, insee_flow_app **apps)
         .rstate_size = eng->rstate_size, .apps = *apps, .n_apps = wl->n_apps,
         .task_node = wl->task_node, .seed = eng->seed,
         .rounds = (uint32_t)kernel_value(exp, "flow", F_ROUNDS)->i, .sched = wl->sched,
-        .threads = threads ? threads : run_cores(),
+        .threads = threads ? threads : run_cores(exp),
         .concurrent = !routing->plugin && (props & INSEE_ROUTE_CONCURRENT) &&
                       (info.flags & INSEE_TOPO_CONCURRENT),
     };

@@ -86,6 +86,12 @@ gboolean insee_experiment_packet_engine(const insee_experiment *exp);
 const insee_report *insee_experiment_report(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);
 
+/* Of `cores`, those no other process is running on now, by `loadavg`
+   (the text of /proc/loadavg: its fourth field counts the tasks running,
+   the caller among them); at least 1, and all of them when the text says
+   nothing. What [simulation] threads = 0 takes without INSEE_CORES. */
+uint32_t insee_experiment_cores_free(const char *loadavg, uint32_t cores);
+
 /* The [plugins] dirs of a configuration (validated), for the discovery order;
    *dirs is a NULL-terminated g_strfreev() list; callers skip empty entries. */
 gboolean insee_experiment_plugin_dirs(insee_config *cfg, char ***dirs, GError **err);

@@ -13,11 +13,12 @@
  * be reused then. The cycle's exchange is partition.h's exchange(): two
  * meetings, not the four of an alltoall then an alltoallv.
  *
- * Waiting parts spin, yielding their core after a while: a cycle's
- * exchange comes every few microseconds, far sooner than a sleeping
- * thread would wake. So a split over more threads than the cores free is
- * slow, and experiment.c asks for no more than the process may use by
- * default.
+ * Waiting parts spin: a cycle's exchange comes every few microseconds,
+ * sooner than a sleeping thread would wake. A part that has spun for
+ * tens of microseconds sleeps until the last part comes: on a busy
+ * machine the part it waits for may have been set aside, and needs the
+ * core. A split over more threads than the cores free is still slow, and
+ * experiment.c asks for no more than the process may use by default.
  */
 #ifndef INSEE_KERNEL_SIBLINGS_H
 #define INSEE_KERNEL_SIBLINGS_H

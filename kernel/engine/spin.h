@@ -11,17 +11,23 @@
 /* Spins before a waiting thread also yields its core at each turn. */
 #define INSEE_EAGER_SPINS 1000u
 
-/* The `spin`-th turn of a wait: a hint to the core that it waits, so the
-   thread it waits for (maybe its other hyperthread) runs on and the
-   loop's exit costs no mispredicted memory order; past INSEE_EAGER_SPINS
-   turns, its core too, for when there are more threads than free cores. */
-static inline void insee_spin_pause(uint32_t spin)
+/* A hint to the core that this thread waits in a loop, so the thread it
+   waits for (maybe its other hyperthread) runs on and the loop's exit
+   costs no mispredicted memory order. */
+static inline void insee_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
 #endif
+}
+
+/* The `spin`-th turn of a wait: the hint, and past INSEE_EAGER_SPINS turns
+   the core too, for when there are more threads than free cores. */
+static inline void insee_spin_pause(uint32_t spin)
+{
+    insee_cpu_relax();
     if (spin >= INSEE_EAGER_SPINS)
         g_thread_yield();
 }

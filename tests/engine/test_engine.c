@@ -1580,8 +1580,9 @@ Test(engine, threads_give_the_same_run)
     cr_assert_eq(used, 1, "a router that is not pure ran on %u threads", used);
 }
 
-/* threads = 0 (the default): every core the process may use on a network
-   of 4096 routers or more, one thread below. */
+/* threads = 0 (the default): on a network of 4096 routers or more, the
+   cores the process may use that no other process is running on (at
+   least one), one thread below. */
 Test(engine, threads_by_default_follow_the_network_size)
 {
     static const struct {
@@ -1595,9 +1596,12 @@ Test(engine, threads_by_default_follow_the_network_size)
         insee_config *cfg;
         insee_registry *reg;
         insee_experiment *exp = build_toml(toml, &cfg, &reg);
-        uint32_t want = cases[i].threads ? cases[i].threads : MIN(g_get_num_processors(), 255u);
-        cr_assert_eq(insee_experiment_engine(exp)->threads, want, "dims %s: %u threads, not %u",
-                     cases[i].dims, insee_experiment_engine(exp)->threads, want);
+        uint32_t got = insee_experiment_engine(exp)->threads;
+        if (cases[i].threads)
+            cr_assert_eq(got, cases[i].threads, "dims %s: %u threads", cases[i].dims, got);
+        else
+            cr_assert(got >= 1 && got <= MIN(g_get_num_processors(), 255u),
+                      "dims %s: %u threads", cases[i].dims, got);
         insee_experiment_free(exp);
         insee_registry_free(reg);
         insee_config_free(cfg);
@@ -1632,4 +1636,24 @@ Test(engine, threads_by_default_take_insee_cores)
         g_free(toml);
     }
     g_unsetenv("INSEE_CORES");
+}
+
+/* The cores free, from /proc/loadavg's count of tasks running (the caller
+   one of them). */
+Test(engine, cores_free_are_those_no_other_task_runs_on)
+{
+    static const struct {
+        const char *loadavg;
+        uint32_t cores, free;
+    } cases[] = {
+        {"0.50 0.40 0.30 1/200 4242\n", 4, 4}, /* the caller alone */
+        {"3.10 2.00 1.00 3/200 4242\n", 4, 2},
+        {"7.39 5.29 4.65 10/110 3581\n", 2, 1}, /* busier than it has cores */
+        {"1.00 1.00 1.00 2/90 77\n", 2, 1},
+        {"garbage", 8, 8},                        /* nothing said: all */
+        {NULL, 8, 8},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+        cr_assert_eq(insee_experiment_cores_free(cases[i].loadavg, cases[i].cores), cases[i].free,
+                     "case %zu", i);
 }
