@@ -1704,10 +1704,6 @@ static gboolean series_fits(const insee_experiment *exp, GError **err)
                                    json && *json, err);
 }
 
-/* What wormhole flow control does not take: multicast sets (a copy per
-   output), links slower than the router, failed cables (a flit cannot be
-   dropped), the phit trace (whose format is virtual cut-through's), and
-   what arbitrates packets (its allocators are its own). */
 /* Output buffers behind every router's crossbar: their counts, refused
    for multicast routers, whose copies leave their input buffer together. */
 static gboolean use_output_buffers(insee_experiment *exp, GError **err)
@@ -1740,6 +1736,10 @@ static void cable_range(const insee_engine *eng, uint32_t *shortest, uint32_t *l
     }
 }
 
+/* What wormhole flow control does not take: multicast sets (a copy per
+   output), links slower than the router, failed cables (a flit cannot be
+   dropped), the phit trace (whose format is virtual cut-through's), and
+   what arbitrates packets (its allocators are its own). */
 static gboolean wormhole_fits(const insee_experiment *exp, gboolean slower, GError **err)
 {
     const insee_engine *eng = &exp->eng;
