@@ -18,57 +18,42 @@ typedef struct member {
     uint32_t me;
 } member;
 
-/* How long a part spins at a barrier before it sleeps: a few cycles' wait
-   for a part that has more to do; longer means the part waited for was
-   set aside by a busy machine, and a spinning part would keep the core it
-   needs. */
+/* How long a part spins at a barrier before it yields its core at every
+   turn: a few cycles' wait for a part that has more to do; longer means
+   the part waited for was set aside by a busy machine, and a spinning part
+   would keep the core it needs. With more parts than cores some are
+   always set aside: the others yield at once (on 2 cores, 4 parts of a
+   32x32 torus ran 8 times faster so than spinning first, 3 times faster
+   than sleeping on a condition). */
 #define SPIN_US 50
 
 struct insee_siblings {
     uint32_t parts;
+    gint64 spin_us;  /* SPIN_US, or 0 with more parts than cores */
     gint arrived;    /* parts at the current barrier */
     gint generation; /* barriers passed */
     published *pub;
     member *members;
-    /* Parts that stopped spinning wait here for the next generation. */
-    GMutex lock;
-    GCond wake;
-    gint sleepers;
 };
 
-static void sleep_until_next(insee_siblings *s, gint gen)
-{
-    g_mutex_lock(&s->lock);
-    g_atomic_int_inc(&s->sleepers); /* atomic as well: read by barrier()'s last part */
-    while (g_atomic_int_get(&s->generation) == gen)
-        g_cond_wait(&s->wake, &s->lock);
-    g_atomic_int_add(&s->sleepers, -1);
-    g_mutex_unlock(&s->lock);
-}
-
 /* Every part waits here until all have come. The last to come opens the
-   next generation and wakes the sleepers; the atomics order every part's
-   publishing before any part's reading, and a sleeper's count before the
-   last part's look at it, or the new generation before the sleeper's. */
+   next generation; the atomics order every part's publishing before any
+   part's reading. */
 static void barrier(insee_siblings *s)
 {
     gint gen = g_atomic_int_get(&s->generation);
     if ((uint32_t)g_atomic_int_add(&s->arrived, 1) == s->parts - 1) {
         g_atomic_int_set(&s->arrived, 0);
         g_atomic_int_inc(&s->generation);
-        if (g_atomic_int_get(&s->sleepers)) {
-            g_mutex_lock(&s->lock);
-            g_cond_broadcast(&s->wake);
-            g_mutex_unlock(&s->lock);
-        }
         return;
     }
-    gint64 until = g_get_monotonic_time() + SPIN_US;
+    gint64 until = s->spin_us ? g_get_monotonic_time() + s->spin_us : 0;
     for (uint32_t spin = 1; g_atomic_int_get(&s->generation) == gen; spin++) {
-        insee_cpu_relax();
-        if (spin % 64 == 0 && g_get_monotonic_time() > until) {
-            sleep_until_next(s, gen);
-            return;
+        if (until && (spin % 64 || g_get_monotonic_time() <= until)) {
+            insee_cpu_relax();
+        } else {
+            until = 0;
+            g_thread_yield();
         }
     }
 }
@@ -123,12 +108,11 @@ insee_siblings *insee_siblings_new(uint32_t parts)
     g_return_val_if_fail(parts >= 1, NULL);
     insee_siblings *s = g_new0(insee_siblings, 1);
     s->parts = parts;
+    s->spin_us = parts <= g_get_num_processors() ? SPIN_US : 0;
     s->pub = g_new0(published, parts);
     s->members = g_new(member, parts);
     for (uint32_t p = 0; p < parts; p++)
         s->members[p] = (member){s, p};
-    g_mutex_init(&s->lock);
-    g_cond_init(&s->wake);
     return s;
 }
 
@@ -142,8 +126,6 @@ void insee_siblings_free(insee_siblings *s)
 {
     if (!s)
         return;
-    g_mutex_clear(&s->lock);
-    g_cond_clear(&s->wake);
     g_free(s->pub);
     g_free(s->members);
     g_free(s);

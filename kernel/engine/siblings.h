@@ -15,10 +15,10 @@
  *
  * Waiting parts spin: a cycle's exchange comes every few microseconds,
  * sooner than a sleeping thread would wake. A part that has spun for
- * tens of microseconds sleeps until the last part comes: on a busy
- * machine the part it waits for may have been set aside, and needs the
- * core. A split over more threads than the cores free is still slow, and
- * experiment.c asks for no more than the process may use by default.
+ * tens of microseconds, or at once with more parts than cores, yields its
+ * core at every turn: the part it waits for may have been set aside and
+ * need it. A split over more threads than the cores free is still slow,
+ * and experiment.c asks for no more than the process may use by default.
  */
 #ifndef INSEE_KERNEL_SIBLINGS_H
 #define INSEE_KERNEL_SIBLINGS_H
