@@ -646,10 +646,9 @@ candidates(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, insee_candidat
            uint32_t *n, gboolean report)
 {
     insee_active *a = &eng->active;
-    insee_candidate *cached = &a->cand[(size_t)i * a->kept];
     if (eng->route_kept && a->ncand[i] != INSEE_NOT_CACHED) {
         *n = a->ncand[i];
-        return cached;
+        return &a->cand[(size_t)i * a->kept];
     }
     insee_route_ctx ctx;
     insee_engine_route_ctx(eng, a->queue[i], p, &ctx);
@@ -662,6 +661,7 @@ candidates(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, insee_candidat
         *n = avoid_failed(&eng->net, r, scratch, *n);
     if (!eng->route_steady || *n > a->kept)
         return scratch;
+    insee_candidate *cached = &a->cand[(size_t)i * a->kept];
     for (uint32_t c = 0; c < *n; c++)
         cached[c] = scratch[c];
     a->ncand[i] = (uint8_t)*n;
