@@ -72,11 +72,14 @@ typedef struct updown_state {
    router's tens of candidates cost a few passes, not a quadratic sort. */
 static void sort_by_room(const insee_host *h, uint32_t r, insee_candidate *out, uint32_t n)
 {
-    uint32_t room[INSEE_MAX_CANDIDATES], most = 0;
+    uint32_t room[INSEE_MAX_CANDIDATES], most = 0, least = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
         room[i] = h->output_room(h->kernel, r, out[i].port, out[i].vc);
         most = room[i] > most ? room[i] : most;
+        least = room[i] < least ? room[i] : least;
     }
+    if (most == least)
+        return; /* all tie: port order stands */
     insee_candidate sorted[INSEE_MAX_CANDIDATES];
     uint32_t k = 0;
     for (uint32_t want = most, below; k < n; want = below) {
