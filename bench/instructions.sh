@@ -90,5 +90,10 @@ row "32x32 dally basic 0.4 (saturated)" 500 "$ref" --set 'topology.dims=[32,32]'
 row "4-ary 3-tree updown room 0.3" 4000 "$tree" --set traffic.load=0.3 --set simulation.packet_phits=16
 row "4-ary 3-tree updown room saturated" 1000 "$tree" --set traffic.load=1.0 \
   --set simulation.packet_phits=16
+# A large radix: 768 switches of 32 ports, 16 candidates per VC on the way up
+row "16-ary 3-tree updown room 0.3" 200 "$tree" --set topology.k=16 --set traffic.load=0.3 \
+  --set simulation.packet_phits=16
+row "16-ary 3-tree updown room 1.0" 100 "$tree" --set topology.k=16 --set traffic.load=1.0 \
+  --set simulation.packet_phits=16
 row "dragonfly ugal 0.1"             4000 "$root/examples/dragonfly-ugal.toml" --set traffic.load=0.1
 row "dragonfly ugal saturated"       1000 "$root/examples/dragonfly-ugal.toml" --set traffic.load=1.0

@@ -87,6 +87,14 @@ void insee_engine_prepare(insee_engine *eng)
         (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_SETTLED)) != 0;
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
+    /* A blocked head whose whole set is kept is asked again only when two
+       of its candidates could move: past saturation on a large-radix
+       router, most wakes of a herd then cost no route() call. */
+    eng->active.kept = INSEE_ROUTE_CACHE;
+    for (uint32_t r = 0; eng->route_steady && r < net->routers; r++)
+        eng->active.kept = MAX(eng->active.kept,
+                               MIN((net->port_base[r + 1] - net->port_base[r]) * net->vcs,
+                                   INSEE_MAX_CANDIDATES));
     eng->rstate = g_malloc0(eng->rstate_size * net->routers + 1);
     eng->astate = g_malloc0(eng->astate_size * net->outputs + 1);
     eng->router_rng = g_new(insee_rng, net->routers);
@@ -194,7 +202,7 @@ static void active_push(insee_active *a, uint32_t q)
         a->cap = a->cap ? a->cap * 2 : 256;
         a->queue = g_renew(uint32_t, a->queue, a->cap);
         a->ncand = g_renew(uint8_t, a->ncand, a->cap);
-        a->cand = g_renew(insee_candidate, a->cand, (size_t)a->cap * INSEE_ROUTE_CACHE);
+        a->cand = g_renew(insee_candidate, a->cand, (size_t)a->cap * a->kept);
     }
     a->queue[a->len] = q;
     a->ncand[a->len] = INSEE_NOT_CACHED;
@@ -308,13 +316,13 @@ static void wake_head(insee_engine *eng, uint32_t q)
     uint32_t n = 0;
     for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
         n++;
-    insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * INSEE_ROUTE_CACHE];
-    if (n <= INSEE_ROUTE_CACHE)
+    insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * a->kept];
+    if (n <= a->kept)
         a->ncand[a->len - 1] = (uint8_t)n;
     for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
         insee_wait *wt = &eng->waits[w];
         next = wt->sibling;
-        if (n <= INSEE_ROUTE_CACHE)
+        if (n <= a->kept)
             cached[--n] = wt->cand;
         if (wt->prev != INSEE_NONE)
             eng->waits[wt->prev].next = wt->next;
@@ -638,10 +646,9 @@ candidates(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, insee_candidat
            uint32_t *n, gboolean report)
 {
     insee_active *a = &eng->active;
-    insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
     if (eng->route_kept && a->ncand[i] != INSEE_NOT_CACHED) {
         *n = a->ncand[i];
-        return cached;
+        return &a->cand[(size_t)i * a->kept];
     }
     insee_route_ctx ctx;
     insee_engine_route_ctx(eng, a->queue[i], p, &ctx);
@@ -652,8 +659,9 @@ candidates(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, insee_candidat
     }
     if (eng->net.failed)
         *n = avoid_failed(&eng->net, r, scratch, *n);
-    if (!eng->route_steady || *n > INSEE_ROUTE_CACHE)
+    if (!eng->route_steady || *n > a->kept)
         return scratch;
+    insee_candidate *cached = &a->cand[(size_t)i * a->kept];
     for (uint32_t c = 0; c < *n; c++)
         cached[c] = scratch[c];
     a->ncand[i] = (uint8_t)*n;
@@ -695,7 +703,7 @@ static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r,
                                 uint32_t *first)
 {
     const insee_active *a = &eng->active;
-    const insee_candidate *cached = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
+    const insee_candidate *cached = &a->cand[(size_t)i * a->kept];
     uint32_t found = 0, ovc, gp;
     for (uint32_t c = 0; c < a->ncand[i] && found < 2; c++) {
         if (!admissible(eng, r, &cached[c], units, &ovc, &gp))
@@ -725,7 +733,7 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
                         : 2;
     d->kind = INSEE_DECIDE_CHOSEN;
     if (kept < 2) {
-        cand = &a->cand[(size_t)i * INSEE_ROUTE_CACHE];
+        cand = &a->cand[(size_t)i * a->kept];
         n = a->ncand[i];
         if (kept == 1 && admissible(eng, r, &cand[first], units, &d->out, &d->link)) {
             d->cand = cand[first];
@@ -773,7 +781,7 @@ static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee
     uint32_t n = d->n;
     if (n == 0 || !eng->route_steady || eng->waits_used + n > eng->waits_bound)
         return;
-    const insee_candidate *cand = d->at == INSEE_NONE ? &a->cand[(size_t)i * INSEE_ROUTE_CACHE]
+    const insee_candidate *cand = d->at == INSEE_NONE ? &a->cand[(size_t)i * a->kept]
                                                       : &eng->sets[d->worker].v[d->at];
     uint32_t q = a->queue[i];
     a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
@@ -1422,8 +1430,8 @@ static void compact_active(insee_engine *eng)
             a->queue[kept] = q;
             a->ncand[kept] = a->ncand[i];
             if (a->ncand[i] != INSEE_NOT_CACHED)
-                memcpy(&a->cand[(size_t)kept * INSEE_ROUTE_CACHE],
-                       &a->cand[(size_t)i * INSEE_ROUTE_CACHE],
+                memcpy(&a->cand[(size_t)kept * a->kept],
+                       &a->cand[(size_t)i * a->kept],
                        a->ncand[i] * sizeof(insee_candidate));
         }
         kept++;

@@ -53,7 +53,10 @@ typedef struct insee_wait {
    SETTLED or PURE), while it waits in the active list or asleep: a pure or
    settled router's are its answer; a steady router's say whether asking
    it could change anything (the same set, every one still blocked: it is
-   not asked). */
+   not asked). At least this many per head; a steady router's heads keep
+   as many as one of its routers has output VCs (up to
+   INSEE_MAX_CANDIDATES), so that a large-radix router's whole set is kept
+   too. */
 #define INSEE_ROUTE_CACHE 4u
 #define INSEE_NOT_CACHED 0xFFu
 
@@ -62,7 +65,8 @@ typedef struct insee_wait {
 typedef struct insee_active {
     uint32_t *queue;
     uint8_t *ncand;          /* cached candidates, or INSEE_NOT_CACHED */
-    insee_candidate *cand;   /* INSEE_ROUTE_CACHE per entry */
+    insee_candidate *cand;   /* `kept` per entry */
+    uint32_t kept;           /* candidates cached per entry, INSEE_ROUTE_CACHE or more */
     uint32_t len, cap;
 } insee_active;
 

@@ -13,6 +13,7 @@
 #include "updown_tables.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { P_ROOT, P_SELECT };
 enum { SELECT_FIRST, SELECT_ROOM };
@@ -65,6 +66,34 @@ typedef struct updown_state {
     uint8_t gone_down; /* no up hop may follow */
 } updown_state;
 
+/* Most free room first, port order kept on ties, so runs stay
+   reproducible: one pass per distinct room, from the most down. A queue
+   holds few packets, so there are few distinct rooms, and a large-radix
+   router's tens of candidates cost a few passes, not a quadratic sort. */
+static void sort_by_room(const insee_host *h, uint32_t r, insee_candidate *out, uint32_t n)
+{
+    uint32_t room[INSEE_MAX_CANDIDATES], most = 0, least = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        room[i] = h->output_room(h->kernel, r, out[i].port, out[i].vc);
+        most = room[i] > most ? room[i] : most;
+        least = room[i] < least ? room[i] : least;
+    }
+    if (most == least)
+        return; /* all tie: port order stands */
+    insee_candidate sorted[INSEE_MAX_CANDIDATES];
+    uint32_t k = 0;
+    for (uint32_t want = most, below; k < n; want = below) {
+        below = 0; /* the most room under `want` */
+        for (uint32_t i = 0; i < n; i++) {
+            if (room[i] == want)
+                sorted[k++] = out[i];
+            else if (room[i] < want && room[i] > below)
+                below = room[i];
+        }
+    }
+    memcpy(out, sorted, n * sizeof *out);
+}
+
 static uint32_t updown_route(void *vself, const insee_route_ctx *ctx, insee_candidate *out,
                              uint32_t max)
 {
@@ -72,7 +101,7 @@ static uint32_t updown_route(void *vself, const insee_route_ctx *ctx, insee_cand
     const insee_host *h = self->t.host;
     const updown_state *st = ctx->packet_state;
     if (max > INSEE_MAX_CANDIDATES)
-        max = INSEE_MAX_CANDIDATES; /* the hops[] and room[] scratch below */
+        max = INSEE_MAX_CANDIDATES; /* the scratch of hops[] and sort_by_room() */
     updown_hop hops[INSEE_MAX_CANDIDATES];
     uint32_t r = ctx->router;
     uint32_t nh = updown_tables_hops(&self->t, r, h->node_router(h->kernel, ctx->dst_node),
@@ -84,23 +113,8 @@ static uint32_t updown_route(void *vself, const insee_route_ctx *ctx, insee_cand
         for (uint32_t i = 0; i < nh && n < max; i++)
             out[n++] = (insee_candidate){.port = hops[i].port, .vc = (uint16_t)vc, .room = 1,
                                          .tag = hops[i].down};
-    if (self->select == SELECT_ROOM) {
-        /* Most free room first; a stable insertion sort keeps port order on
-           ties, so runs stay reproducible. */
-        uint32_t room[INSEE_MAX_CANDIDATES];
-        for (uint32_t i = 0; i < n; i++)
-            room[i] = h->output_room(h->kernel, r, out[i].port, out[i].vc);
-        for (uint32_t i = 1; i < n; i++) {
-            insee_candidate c = out[i];
-            uint32_t rm = room[i], k = i;
-            for (; k > 0 && room[k - 1] < rm; k--) {
-                out[k] = out[k - 1];
-                room[k] = room[k - 1];
-            }
-            out[k] = c;
-            room[k] = rm;
-        }
-    }
+    if (self->select == SELECT_ROOM)
+        sort_by_room(h, r, out, n);
     return n;
 }
 

@@ -20,6 +20,9 @@ void updown_tables_free(updown_tables *t)
     free(t->port_base);
     free(t->peer);
     free(t->up);
+    free(t->by_way);
+    free(t->down_from);
+    free(t->plugged_end);
     free(t->dst_index);
     free(t->down);
     free(t->legal);
@@ -124,6 +127,30 @@ static bool labelled_consistently(const updown_tables *t, uint32_t r, uint32_t p
     return false;
 }
 
+/* by_way[]: a router's plugged ports, up ones first, so that a route
+   that may only go up, or only down, walks those alone. */
+static bool sort_by_way(updown_tables *t, insee_error *err)
+{
+    uint32_t R = t->routers;
+    t->by_way = malloc(sizeof(uint32_t) * (t->port_base[R] + 1));
+    t->down_from = malloc(sizeof(uint32_t) * R);
+    t->plugged_end = malloc(sizeof(uint32_t) * R);
+    if (!t->by_way || !t->down_from || !t->plugged_end)
+        return out_of_memory(t, err);
+    for (uint32_t r = 0; r < R; r++) {
+        uint32_t k = t->port_base[r];
+        for (int way = 1; way >= 0; way--) {
+            if (way == 0)
+                t->down_from[r] = k;
+            for (uint32_t gp = t->port_base[r]; gp < t->port_base[r + 1]; gp++)
+                if (t->peer[gp] != UINT32_MAX && t->up[gp] == way)
+                    t->by_way[k++] = gp;
+        }
+        t->plugged_end[r] = k;
+    }
+    return true;
+}
+
 /* Orient every link. Returns false (with err) if the graph is disconnected. */
 static bool orient_links(updown_tables *t, uint32_t root, insee_error *err)
 {
@@ -170,7 +197,7 @@ static bool orient_links(updown_tables *t, uint32_t root, insee_error *err)
         }
     }
     free(level);
-    return true;
+    return sort_by_way(t, err);
 }
 
 /* Routers in an order where every up hop leads to an earlier router (Kahn's
@@ -350,9 +377,22 @@ uint32_t updown_tables_hops(const updown_tables *t, uint32_t router, uint32_t ds
     uint16_t here = gone_down ? down[router] : legal[router];
     if (here == FAR || here == 0)
         return 0; /* cannot happen on a connected graph: the kernel consumes at 0 */
+    /* A down hop on a shortest route means going down from here is as
+       short as any legal route: else only up hops are walked, and once the
+       packet has gone down only down hops. Walked in port order either way. */
+    const uint32_t *way = NULL; /* both ways: every port */
+    uint32_t from = t->port_base[router], to = t->port_base[router + 1];
+    if (gone_down) {
+        way = t->by_way;
+        from = t->down_from[router];
+        to = t->plugged_end[router];
+    } else if (down[router] != here) {
+        way = t->by_way;
+        to = t->down_from[router];
+    }
     uint32_t n = 0;
-    for (uint32_t gp = t->port_base[router]; gp < t->port_base[router + 1] && n < max; gp++) {
-        uint32_t next = t->peer[gp];
+    for (uint32_t k = from; k < to && n < max; k++) {
+        uint32_t gp = way ? way[k] : k, next = t->peer[gp];
         if (next == UINT32_MAX)
             continue;
         bool up = t->up[gp];

@@ -21,6 +21,10 @@ typedef struct updown_tables {
     uint32_t *port_base;       /* routers + 1 */
     uint32_t *peer;            /* per global port: router it leads to, or UINT32_MAX */
     uint8_t *up;               /* per global port: the hop is up */
+    uint32_t *by_way;          /* per router from port_base: its plugged up ports,
+                                  then its plugged down ports, each lowest first */
+    uint32_t *down_from;       /* per router: where its down ports start in by_way */
+    uint32_t *plugged_end;     /* per router: where its down ports end in by_way */
     uint32_t *dst_index;       /* per router: its row in the tables, or UINT32_MAX */
     uint32_t dsts;
     uint16_t *down;            /* [dst * routers + r]: hops by down hops only */
