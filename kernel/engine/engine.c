@@ -78,23 +78,38 @@ static uint32_t select_injector(void *ctx, uint32_t node, uint32_t p)
     return eng->router->select_injector(eng->router_self, &rc, eng->net.injectors);
 }
 
+/* None before a router is bound (a flow engine has none). */
+static uint32_t router_props(const insee_engine *eng)
+{
+    return eng->router && eng->router->properties ? eng->router->properties(eng->router_self) : 0;
+}
+
+/* Whether a blocked head's candidates may be kept: they change only with
+   the network's state. */
+static gboolean steady(uint32_t props)
+{
+    return (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_SETTLED)) != 0;
+}
+
+/* A blocked head whose whole set is kept is asked again only when two of
+   its candidates could move: past saturation on a large-radix router, most
+   wakes of a herd then cost no route() call. */
+uint32_t insee_engine_kept_candidates(const insee_engine *eng)
+{
+    if (!steady(router_props(eng)))
+        return INSEE_ROUTE_CACHE;
+    return MAX(INSEE_ROUTE_CACHE, MIN(eng->net.max_ports * eng->net.vcs, INSEE_MAX_CANDIDATES));
+}
+
 void insee_engine_prepare(insee_engine *eng)
 {
     insee_net *net = &eng->net;
-    uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
+    uint32_t props = router_props(eng);
     eng->route_kept = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_SETTLED)) != 0;
-    eng->route_steady =
-        (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_SETTLED)) != 0;
+    eng->route_steady = steady(props);
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
-    /* A blocked head whose whole set is kept is asked again only when two
-       of its candidates could move: past saturation on a large-radix
-       router, most wakes of a herd then cost no route() call. */
-    eng->active.kept = INSEE_ROUTE_CACHE;
-    for (uint32_t r = 0; eng->route_steady && r < net->routers; r++)
-        eng->active.kept = MAX(eng->active.kept,
-                               MIN((net->port_base[r + 1] - net->port_base[r]) * net->vcs,
-                                   INSEE_MAX_CANDIDATES));
+    eng->active.kept = insee_engine_kept_candidates(eng);
     eng->rstate = g_malloc0(eng->rstate_size * net->routers + 1);
     eng->astate = g_malloc0(eng->astate_size * net->outputs + 1);
     eng->router_rng = g_new(insee_rng, net->routers);

@@ -274,6 +274,10 @@ void insee_host_init(insee_host *host, struct insee_kernel *k);
 
 /* Allocate the per-router/per-output state once plugins and net exist. */
 void insee_engine_prepare(insee_engine *eng);
+
+/* The candidates an active entry keeps for the bound router (INSEE_ROUTE_CACHE,
+   or a steady router's largest set); net/memory.c counts them. */
+uint32_t insee_engine_kept_candidates(const insee_engine *eng);
 gboolean insee_engine_run(insee_engine *eng, GError **err);
 void insee_engine_clear(insee_engine *eng);
 /* Record the first simulation error (printf-style), unless the workload has

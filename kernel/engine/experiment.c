@@ -1302,7 +1302,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
                     "the %u a run can hold; lower their tasks", tasks, UINT32_MAX - 1);
         return FALSE;
     }
-    if (!insee_tasks_memory_check(&eng->net, tasks, err))
+    if (!insee_tasks_memory_check(&eng->net, tasks, insee_engine_kept_candidates(eng), err))
         return FALSE;
     uint32_t nodes = eng->net.nodes;
     bool *available = g_new(bool, nodes);

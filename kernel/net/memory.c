@@ -36,7 +36,7 @@ enum {
        candidates, a request record, its waits while it sleeps (the pool
        doubled), and the deadlock check's wait-for graph (its index, two
        edges, colour, path, next and cycle entries). */
-    PER_BUSY_QUEUE = sizeof(uint32_t) + 1 + INSEE_ROUTE_CACHE * sizeof(insee_candidate)
+    PER_BUSY_QUEUE = sizeof(uint32_t) + 1 /* and its kept candidates */
                      + sizeof(insee_request_rec) + 2 * INSEE_WAITS_PER_QUEUE * sizeof(insee_wait)
                      + 3 * sizeof(uint32_t) + 1 + 3 * sizeof(uint32_t),
     PER_PACKET = sizeof(insee_packet) + INSEE_STATE_ALIGN,
@@ -62,7 +62,8 @@ insee_net_memory insee_net_memory_of(const insee_net_size *s)
               s->nodes * (PER_NODE + PER_TASK) + m.queues * PER_QUEUE;
     /* A message is alive while a packet of it is, or while its task still
        queues it (counted in PER_TASK): at most one per packet. */
-    m.full = insee_net_pool_cap(m.packets) * PER_PACKET + doubled(m.queues) * PER_BUSY_QUEUE +
+    uint64_t busy = PER_BUSY_QUEUE + MAX(s->kept, INSEE_ROUTE_CACHE) * sizeof(insee_candidate);
+    m.full = insee_net_pool_cap(m.packets) * PER_PACKET + doubled(m.queues) * busy +
              doubled(m.packets) * sizeof(insee_message_rec);
     return m;
 }
@@ -213,10 +214,11 @@ gboolean insee_net_memory_check(const insee_net_size *s, uint64_t available, con
     return FALSE;
 }
 
-gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, GError **err)
+gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, uint32_t kept,
+                                  GError **err)
 {
     insee_net_size s = {.routers = net->routers, .nodes = net->nodes, .ports = net->ports_total,
-                        .vcs = net->vcs, .queue_packets = net->queue_packets,
+                        .max_ports = net->max_ports, .kept = kept, .vcs = net->vcs, .queue_packets = net->queue_packets,
                         .inject_packets = net->inject_packets, .injectors = net->injectors};
     /* The graph alone (a flow engine) never holds a packet. */
     uint64_t need = tasks * PER_TASK, still = net->queues ? insee_net_memory_of(&s).full : 0;

@@ -15,7 +15,9 @@
  *    waits, or drops, when its injection queue is full.
  * Plugin state is counted as one INSEE_STATE_ALIGN block per router, per
  * output and per packet: the router and arbiter do not exist yet when the
- * network is built, and none in the tree asks for more. These figures
+ * network is built. The plugins' own tables are not counted; they are
+ * small beside the network's arrays except updown's and ecmp's route
+ * tables, 4 bytes per pair of routers hosting nodes and routers. These figures
  * follow the allocations they describe; tests/limits checks them against
  * what a build and a saturated run really take.
  *
@@ -38,8 +40,14 @@ G_BEGIN_DECLS
 
 typedef struct insee_net_size {
     uint64_t routers, nodes;
-    uint64_t ports; /* global ports: the sum over routers of ports(r) */
+    uint64_t ports;     /* global ports: the sum over routers of ports(r) */
+    uint32_t max_ports; /* the largest ports(r) */
     uint32_t vcs, queue_packets, inject_packets, injectors;
+    /* Candidates the engine keeps per waiting head: INSEE_ROUTE_CACHE
+       (engine.h) at least, which is what insee_net_build() counts, as the
+       router is not known yet; insee_tasks_memory_check() counts the
+       router's own. */
+    uint32_t kept;
 } insee_net_size;
 
 typedef struct insee_net_memory {
@@ -56,9 +64,11 @@ uint64_t insee_memory_available(const char **limit);
 
 /* Refuse (FALSE, err in INSEE_EXPERIMENT_ERROR_SETUP) `tasks` tasks whose
    per-task arrays, with what the built network `net` may still take
-   (`full`), exceed the memory available now. For applications with several
-   tasks per node; insee_net_build() counted one. */
-gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, GError **err);
+   (`full`, its waiting heads keeping `kept` candidates each), exceed the
+   memory available now. For applications with several tasks per node, and
+   routers that keep more candidates than insee_net_build() counted. */
+gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, uint32_t kept,
+                                  GError **err);
 
 /* Refuse (FALSE, err in INSEE_EXPERIMENT_ERROR_SETUP) a network whose
    setup + full exceeds `available`, with the figures and the parameters

@@ -25,6 +25,7 @@ static gboolean count_ports(const insee_topology_vtable *topo, void *self, insee
                             GError **err)
 {
     s->ports = 0;
+    s->max_ports = 0;
     for (uint32_t r = 0; r < s->routers; r++) {
         uint32_t n = topo->ports(self, r);
         if (n > INSEE_MAX_PORTS)
@@ -32,6 +33,7 @@ static gboolean count_ports(const insee_topology_vtable *topo, void *self, insee
                         "per router: change the [topology] parameters that set the ports per "
                         "router", r, n, INSEE_MAX_PORTS);
         s->ports += n;
+        s->max_ports = MAX(s->max_ports, n);
     }
     return TRUE;
 }
@@ -245,6 +247,7 @@ static gboolean build(insee_net *net, const insee_topology_vtable *topo, void *s
     net->inject_packets = size->inject_packets;
     net->injectors = size->injectors;
     net->ports_total = (uint32_t)size->ports;
+    net->max_ports = size->max_ports;
     if (queues) {
         insee_net_memory m = insee_net_memory_of(size);
         net->transit_queues = net->ports_total * size->vcs;

@@ -115,6 +115,7 @@ typedef struct insee_net {
 
     uint32_t *port_base;      /* routers + 1 entries */
     uint32_t ports_total;     /* global ports */
+    uint32_t max_ports;       /* the most ports a router has */
     uint32_t *port_router;    /* gp -> router */
     uint32_t *peer_queue;     /* gp -> first downstream transit queue, or INSEE_NONE */
     uint32_t *node_router;    /* node -> router */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "engine/engine.h"
 #include "engine/experiment.h"
 #include "net/memory.h"
 #include "net/network.h"
@@ -88,7 +89,8 @@ Test(estimate, setup_is_linear_in_the_network)
    holding 8000000 x 4 + 1000000 x (4 + 4) packets when full. */
 Test(estimate, refusal_gives_the_figures_and_the_parameters)
 {
-    insee_net_size s = {.routers = 1000000, .nodes = 1000000, .ports = 4000000, .vcs = 2,
+    insee_net_size s = {.routers = 1000000, .nodes = 1000000, .ports = 4000000, .max_ports = 4,
+                        .vcs = 2,
                         .queue_packets = 4, .inject_packets = 4, .injectors = 1};
     insee_net_memory m = insee_net_memory_of(&s);
     GError *err = NULL;
@@ -178,6 +180,8 @@ Test(estimate, within_a_factor_of_what_a_saturated_run_takes)
     uint64_t built = allocated() - alloc0;
     const insee_net *net = insee_experiment_network(exp);
     insee_net_size s = {.routers = net->routers, .nodes = net->nodes, .ports = net->ports_total,
+                        .max_ports = net->max_ports,
+                        .kept = insee_engine_kept_candidates(insee_experiment_engine(exp)),
                         .vcs = net->vcs, .queue_packets = net->queue_packets,
                         .inject_packets = net->inject_packets, .injectors = net->injectors};
     insee_net_memory m = insee_net_memory_of(&s);
@@ -203,6 +207,48 @@ Test(estimate, within_a_factor_of_what_a_saturated_run_takes)
     insee_experiment_free(exp);
     insee_registry_free(reg);
     insee_config_free(cfg);
+}
+
+/* The candidates a waiting head keeps are counted as the router keeps
+   them: 4 for INSEE's default router, which asks again every cycle;
+   updown's whole set (a steady router) on 32-port switches: 16 down, 16
+   up, one VC. */
+Test(estimate, counts_the_candidates_a_router_keeps)
+{
+    static const struct {
+        const char *toml;
+        uint32_t kept;
+    } runs[] = {
+        {"[topology]\ndims = [8, 8]\n", INSEE_ROUTE_CACHE},
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 16\nn = 2\n"
+         "[router]\nplugin = \"updown\"\nvcs = 1\n", 32},
+    };
+    insee_registry *reg = insee_registry_new();
+    insee_registry_add_dir(reg, INSEE_TEST_PLUGIN_DIR);
+    insee_registry_scan(reg);
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+        GError *err = NULL;
+        insee_config *cfg = insee_config_load_string(runs[i].toml, "kept", &err);
+        cr_assert_not_null(cfg);
+        insee_experiment *exp = insee_experiment_new(cfg, reg, &err);
+        cr_assert_not_null(exp, "%s", err ? err->message : "");
+        const insee_net *net = insee_experiment_network(exp);
+        uint32_t kept = insee_engine_kept_candidates(insee_experiment_engine(exp));
+        cr_assert_eq(kept, runs[i].kept, "%s: %u kept", runs[i].toml, kept);
+        insee_net_size s = {.routers = net->routers, .nodes = net->nodes,
+                            .ports = net->ports_total, .max_ports = net->max_ports,
+                            .vcs = net->vcs, .queue_packets = net->queue_packets,
+                            .inject_packets = net->inject_packets, .injectors = net->injectors};
+        uint64_t least = insee_net_memory_of(&s).full;
+        s.kept = kept;
+        uint64_t counted = insee_net_memory_of(&s).full;
+        cr_assert_geq(counted - least,
+                      (uint64_t)net->queues * (kept - INSEE_ROUTE_CACHE) * sizeof(insee_candidate),
+                      "%s", runs[i].toml);
+        insee_experiment_free(exp);
+        insee_config_free(cfg);
+    }
+    insee_registry_free(reg);
 }
 
 /* --- the program under a memory limit --- */
