@@ -5,17 +5,26 @@
 
 #include "engine/spin.h"
 
-/* What a part publishes for a collective: the others read it between the
-   collective's two barriers. */
+/* What a part publishes for an allreduce: the others read it between its
+   two barriers. */
 typedef struct published {
-    const void *send;
-    const int *sdispl;
     const uint64_t *v;
 } published;
+
+/* A part's copy of what it sends with an exchange: its header words for
+   every part, where each part's bytes start, then the bytes. */
+typedef struct posted {
+    uint64_t *head;
+    int *displ;
+    const char *bytes;
+    GByteArray *buf;
+} posted;
 
 typedef struct member {
     insee_siblings *s;
     uint32_t me;
+    uint32_t exchanges; /* made so far: their parity picks the copy */
+    posted copy[2];
 } member;
 
 /* How long a part spins at a barrier before it yields its core at every
@@ -78,29 +87,56 @@ static void sib_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
     g_free(out);
 }
 
-/* One barrier to publish, one once every part has read: half the
-   meetings of an alltoall then an alltoallv. */
+/* Copy what part m sends into the copy for this exchange's parity, where
+   the others read it until the next exchange's barrier. */
+static const posted *post(member *m, const uint64_t *head_out, size_t words, const void *send,
+                          const int *sdispl)
+{
+    uint32_t parts = m->s->parts;
+    posted *c = &m->copy[m->exchanges++ % 2];
+    size_t bytes = 0;
+    for (uint32_t q = 0; q < parts; q++)
+        bytes = MAX(bytes, (size_t)sdispl[q] + head_out[q * words]);
+    size_t head = parts * words * sizeof *c->head, displ = parts * sizeof *c->displ;
+    g_byte_array_set_size(c->buf, (guint)(head + displ + bytes));
+    c->head = (uint64_t *)c->buf->data;
+    c->displ = (int *)(c->buf->data + head);
+    c->bytes = (const char *)c->buf->data + head + displ;
+    memcpy(c->head, head_out, head);
+    memcpy(c->displ, sdispl, displ);
+    memcpy(c->buf->data + head + displ, send, bytes);
+    return c;
+}
+
+/* One meeting a cycle: every part posts a copy of what it sends, meets
+   the others, and reads theirs. Two copies alternate, so a part that
+   leaves the meeting may post the next cycle's while the others still
+   read this one's: none can post a third before all have left, as the
+   next meeting waits for them. A quarter of the meetings of an alltoall
+   then an alltoallv. */
 static void sib_exchange(void *ctx, const uint64_t *head_out, uint64_t *head_in, size_t words,
                          const void *send, const int *sdispl, GByteArray *recv, int *rcount,
                          int *rdispl)
 {
     member *m = ctx;
     insee_siblings *s = m->s;
-    s->pub[m->me] = (published){.send = send, .sdispl = sdispl, .v = head_out};
+    uint32_t parity = m->exchanges % 2;
+    post(m, head_out, words, send, sdispl);
     barrier(s);
     size_t total = 0;
     for (uint32_t q = 0; q < s->parts; q++) {
-        memcpy(head_in + q * words, s->pub[q].v + m->me * words, words * sizeof *head_in);
+        const posted *c = &s->members[q].copy[parity];
+        memcpy(head_in + q * words, c->head + m->me * words, words * sizeof *head_in);
         rcount[q] = (int)head_in[q * words];
         rdispl[q] = (int)total;
         total += (size_t)rcount[q];
     }
     g_byte_array_set_size(recv, (guint)total);
-    for (uint32_t q = 0; q < s->parts; q++)
+    for (uint32_t q = 0; q < s->parts; q++) {
+        const posted *c = &s->members[q].copy[parity];
         if (rcount[q])
-            memcpy(recv->data + rdispl[q], (const char *)s->pub[q].send + s->pub[q].sdispl[m->me],
-                   (size_t)rcount[q]);
-    barrier(s);
+            memcpy(recv->data + rdispl[q], c->bytes + c->displ[m->me], (size_t)rcount[q]);
+    }
 }
 
 insee_siblings *insee_siblings_new(uint32_t parts)
@@ -112,7 +148,8 @@ insee_siblings *insee_siblings_new(uint32_t parts)
     s->pub = g_new0(published, parts);
     s->members = g_new(member, parts);
     for (uint32_t p = 0; p < parts; p++)
-        s->members[p] = (member){s, p};
+        s->members[p] = (member){.s = s, .me = p,
+                                 .copy = {{.buf = g_byte_array_new()}, {.buf = g_byte_array_new()}}};
     return s;
 }
 
@@ -126,6 +163,9 @@ void insee_siblings_free(insee_siblings *s)
 {
     if (!s)
         return;
+    for (uint32_t p = 0; p < s->parts; p++)
+        for (int c = 0; c < 2; c++)
+            g_byte_array_unref(s->members[p].copy[c].buf);
     g_free(s->pub);
     g_free(s->members);
     g_free(s);

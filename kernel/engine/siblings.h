@@ -10,8 +10,8 @@
  * of its own, and frees the siblings once every part has returned. Every
  * part calls the collectives together, in the same order, as with MPI; a
  * collective returns when every part has called it, and its buffers may
- * be reused then. The cycle's exchange is partition.h's exchange(): two
- * meetings, not the four of an alltoall then an alltoallv.
+ * be reused then. The cycle's exchange is partition.h's exchange(): one
+ * meeting, not the four of an alltoall then an alltoallv.
  *
  * Waiting parts spin: a cycle's exchange comes every few microseconds,
  * sooner than a sleeping thread would wake. A part that has spun for
