@@ -29,7 +29,8 @@ static uint32_t waits_for(insee_engine *eng, uint32_t q, uint32_t *out)
     if (p == INSEE_NONE || net->node_router[net->pkt[p].dst] == r)
         return 0;
     insee_route_ctx ctx;
-    insee_engine_route_ctx(eng, q, p, &ctx);
+    insee_rng draws;
+    insee_engine_route_ctx(eng, q, p, INSEE_DRAW_CHECK, &draws, &ctx);
     insee_candidate cand[INSEE_MAX_CANDIDATES];
     uint32_t n = eng->router->route(eng->router_self, &ctx, cand, INSEE_MAX_CANDIDATES);
     uint32_t ports = net->port_base[r + 1] - net->port_base[r], w = 0;

@@ -74,7 +74,8 @@ static uint32_t select_injector(void *ctx, uint32_t node, uint32_t p)
 {
     insee_engine *eng = ctx;
     insee_route_ctx rc;
-    insee_engine_route_ctx(eng, insee_net_inject_queue(&eng->net, node, 0), p, &rc);
+    insee_engine_route_ctx(eng, insee_net_inject_queue(&eng->net, node, 0), p, INSEE_DRAW_INJECTOR,
+                           NULL, &rc);
     return eng->router->select_injector(eng->router_self, &rc, eng->net.injectors);
 }
 
@@ -107,6 +108,7 @@ void insee_engine_prepare(insee_engine *eng)
     uint32_t props = router_props(eng);
     eng->route_kept = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_SETTLED)) != 0;
     eng->route_steady = steady(props);
+    eng->route_draws = !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY));
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
     eng->active.kept = insee_engine_kept_candidates(eng);
@@ -224,7 +226,8 @@ static void active_push(insee_active *a, uint32_t q)
     a->len++;
 }
 
-void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_route_ctx *ctx)
+void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_draw why,
+                            insee_rng *draws, insee_route_ctx *ctx)
 {
     const insee_net *net = &eng->net;
     const insee_packet *pk = &net->pkt[p];
@@ -242,6 +245,12 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_rou
     ctx->packet_state = insee_net_packet_state(net, p);
     ctx->router_state = eng->rstate_size ? eng->rstate + eng->rstate_size * r : NULL;
     ctx->rng = &eng->router_rng[r];
+    if (eng->route_draws && why != INSEE_DRAW_INJECTOR) {
+        /* Disjoint from the streams insee_engine_prepare() numbers. */
+        uint64_t cycle = eng->now * 0x9e3779b97f4a7c15ull;
+        insee_rng_init(draws, eng->seed ^ cycle, (8ull << 40) + (uint64_t)q * 4 + why);
+        ctx->rng = draws;
+    }
 }
 
 static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
@@ -666,7 +675,8 @@ candidates(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, insee_candidat
         return &a->cand[(size_t)i * a->kept];
     }
     insee_route_ctx ctx;
-    insee_engine_route_ctx(eng, a->queue[i], p, &ctx);
+    insee_rng draws;
+    insee_engine_route_ctx(eng, a->queue[i], p, INSEE_DRAW_ROUTE, &draws, &ctx);
     *n = eng->router->route(eng->router_self, &ctx, scratch, INSEE_MAX_CANDIDATES);
     if (!valid_candidates(eng, r, scratch, *n, report)) {
         *n = 0;
@@ -1151,7 +1161,9 @@ static void tell_forwarded(insee_engine *eng, const insee_request_rec *rq)
     if (!eng->call_forwarded)
         return;
     insee_route_ctx ctx;
-    insee_engine_route_ctx(eng, rq->queue, eng->net.q[rq->queue].head, &ctx);
+    insee_rng draws;
+    insee_engine_route_ctx(eng, rq->queue, eng->net.q[rq->queue].head, INSEE_DRAW_FORWARDED,
+                           &draws, &ctx);
     eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
 }
 
@@ -1256,7 +1268,8 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
     insee_engine_keep_moving(eng, eng->now);
     if (eng->call_forwarded) {
         insee_route_ctx ctx;
-        insee_engine_route_ctx(eng, q, net->q[q].head, &ctx);
+        insee_rng draws;
+        insee_engine_route_ctx(eng, q, net->q[q].head, INSEE_DRAW_FORWARDED, &draws, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &cand[0]);
     }
     uint32_t p = depart(eng, q, eng->now + L);

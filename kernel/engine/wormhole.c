@@ -226,7 +226,8 @@ static void route_head(insee_engine *eng, uint32_t q, uint32_t p)
     }
     insee_candidate cand[INSEE_MAX_CANDIDATES];
     insee_route_ctx ctx;
-    insee_engine_route_ctx(eng, q, p, &ctx);
+    insee_rng draws;
+    insee_engine_route_ctx(eng, q, p, INSEE_DRAW_ROUTE, &draws, &ctx);
     uint32_t n = eng->router->route(eng->router_self, &ctx, cand, INSEE_MAX_CANDIDATES);
     v->ncand = 0;
     if (!insee_engine_valid_candidates(eng, r, cand, n, TRUE))
@@ -273,7 +274,8 @@ static void tell_forwarded(insee_engine *eng, uint32_t q, uint32_t out)
         if (cand_ovc(eng, q, c) != out)
             continue;
         insee_route_ctx ctx;
-        insee_engine_route_ctx(eng, q, eng->net.q[q].head, &ctx);
+        insee_rng draws;
+        insee_engine_route_ctx(eng, q, eng->net.q[q].head, INSEE_DRAW_FORWARDED, &draws, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &eng->wh->vc[q].cand[c]);
         return;
     }
