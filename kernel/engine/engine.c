@@ -837,8 +837,11 @@ static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
                            pk, q, eng->now);
     eng->dropped_failed += port == PORT_FAILED;
     uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
-    if (net->q[q].in_done > eng->now) /* its tail will not arrive: discarded as it comes */
+    if (net->q[q].in_done > eng->now) { /* its tail will not arrive: discarded as it comes */
         net->q[q].in_done = eng->now;
+        if (G_UNLIKELY(eng->part != NULL))
+            insee_partition_cut(eng, q, eng->now);
+    }
     eng->in_flight--;
     insee_engine_keep_moving(eng, eng->now);
     eng->report.total_dropped_network++;
@@ -1108,9 +1111,9 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint32_t head = net->q[rq->queue].head;
     uint64_t done = net->tail ? tail_across(eng, head, eng->node_phit_cycles)
                               : eng->now + net->pkt[head].phits;
+    net->q[rq->queue].out_done = done; /* before depart(): a credit across a cut tells it */
     uint32_t p = depart(eng, rq->queue, done);
     insee_engine_head_leaves(eng, rq->queue, &net->pkt[p]);
-    net->q[rq->queue].out_done = done;
     /* The tail reaches the node its link's latency after it left. */
     uint64_t delivered = done - 1 + eng->node_cable_cycles;
     insee_engine_keep_moving(eng, delivered);

@@ -16,7 +16,7 @@ enum { H_BYTES, H_IN_FLIGHT, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS
 enum { F_FAILED = 1, F_STOP = 2 };
 
 /* What crosses: a record's first word says which. */
-enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3 };
+enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3, R_CUT = 4 };
 
 /* A router no part owns yet, while the parts are assigned. */
 enum { UNOWNED = G_MAXUINT16 };
@@ -29,10 +29,19 @@ typedef struct arrival {
     insee_packet pk;     /* then the router's packet state, pstate_size bytes */
 } arrival;
 
+/* A packet leaves queue q, fed from another part: its slot frees at
+   `due`, and the cycle its tail has left (q's phit view) is `out_done`. */
 typedef struct credit {
     uint32_t kind, q, units, pad;
-    uint64_t due;
+    uint64_t due, out_done;
 } credit;
+
+/* The packet arriving in queue q was dropped at cycle `at`: the rest of
+   its tail is discarded as it comes (q's phit view). */
+typedef struct cut {
+    uint32_t kind, q;
+    uint64_t at;
+} cut;
 
 typedef struct notice {
     uint32_t kind, msg, dropped, pad;
@@ -50,6 +59,11 @@ struct insee_partition {
     /* the whole network's, as of the last sync */
     uint64_t next, next_local;
     gboolean stop, failed;
+    /* A queue across a cut is seen whole (in phits) at either end: in
+       INSEE's timing a packet granted towards a queue has all arrived
+       before the next may be granted, and what the other end changes
+       comes with each cycle's exchange (arrivals, credits, cuts). */
+    gboolean cut_phits_exact;
 };
 
 gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
@@ -58,10 +72,10 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
     const char *why = NULL;
     if (t->parts > eng->net.routers || t->parts > G_MAXUINT16)
         why = "there are more ranks than routers: start fewer ranks";
-    else if (!(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
-        why = "its router plugin draws or keeps state as it routes (it declares neither "
-              "INSEE_ROUTE_PURE nor INSEE_ROUTE_STEADY), so it decides in the order heads "
-              "are taken; use dally, updown or multistage";
+    else if (!(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_LOCAL)))
+        why = "its router plugin may read other routers' state or keep state of its own as "
+              "it routes (it declares none of INSEE_ROUTE_PURE, INSEE_ROUTE_STEADY and "
+              "INSEE_ROUTE_LOCAL)";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)
@@ -103,8 +117,11 @@ gboolean insee_partition_holds(const insee_partition *part, const insee_net *net
         return FALSE;
     if (q == INSEE_NONE || q >= net->transit_queues)
         return TRUE;
-    return part->feeder_part[q] == part->t.part &&
-           (!whole || insee_partition_owns(part, net->q_at[q].router));
+    gboolean feeds = part->feeder_part[q] == part->t.part,
+             drains = insee_partition_owns(part, net->q_at[q].router);
+    if (!whole)
+        return feeds;
+    return (feeds && drains) || (part->cut_phits_exact && (feeds || drains));
 }
 
 /* Router r's part when nothing else decides: the part that most of its
@@ -254,6 +271,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     insee_partition *part = g_new0(insee_partition, 1);
     uint32_t parts = t->parts;
     part->t = *t;
+    part->cut_phits_exact = !eng->timed;
     part->router_part = g_new(uint16_t, eng->net.routers);
     assign_routers(part->router_part, &eng->net, parts);
     assign_queues(part, &eng->net, &eng->report);
@@ -314,7 +332,17 @@ void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due)
     const insee_net *net = &eng->net;
     if (q >= net->transit_queues || part->feeder_part[q] == part->t.part)
         return;
-    credit c = {.kind = R_CREDIT, .q = q, .units = net->q[q].leaving, .due = due};
+    credit c = {.kind = R_CREDIT, .q = q, .units = net->q[q].leaving, .due = due,
+                .out_done = net->q[q].out_done};
+    g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
+}
+
+void insee_partition_cut(insee_engine *eng, uint32_t q, uint64_t at)
+{
+    insee_partition *part = eng->part;
+    if (q >= eng->net.transit_queues || part->feeder_part[q] == part->t.part)
+        return;
+    cut c = {.kind = R_CUT, .q = q, .at = at};
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
 }
 
@@ -358,6 +386,7 @@ static gboolean take(insee_engine *eng, const guint8 *at, size_t len)
         size_t size = kind == R_ARRIVAL  ? sizeof(arrival) + pstate
                       : kind == R_CREDIT ? sizeof(credit)
                       : kind == R_NOTICE ? sizeof(notice)
+                      : kind == R_CUT    ? sizeof(cut)
                                          : 0;
         if (!size || size > len)
             return FALSE;
@@ -371,7 +400,12 @@ static gboolean take(insee_engine *eng, const guint8 *at, size_t len)
             if (c.due <= eng->now)
                 return FALSE;
             eng->net.q[c.q].leaving = (uint16_t)c.units;
+            eng->net.q[c.q].out_done = c.out_done;
             insee_wheel_add(&eng->wheel, c.due, insee_event(INSEE_EV_RELEASE, c.q));
+        } else if (kind == R_CUT) {
+            cut c;
+            memcpy(&c, at, sizeof c);
+            eng->net.q[c.q].in_done = MIN(eng->net.q[c.q].in_done, c.at);
         } else {
             notice n;
             memcpy(&n, at, sizeof n);

@@ -100,17 +100,21 @@ void insee_partition_free(insee_partition *part);
 /* Whether router r is this part's. */
 gboolean insee_partition_owns(const insee_partition *part, uint32_t r);
 /* Whether this part's copy of what a router reads is exact: router r is
-   this part's, and so is the link feeding queue q (INSEE_NONE: none read),
-   and with `whole` q's own router too (its both ends are read). */
+   this part's, and so is the link feeding queue q (INSEE_NONE: none read);
+   with `whole` (q's phit view, which both ends change), q's link or q's
+   own router, in INSEE's timing, else both. */
 struct insee_net;
 gboolean insee_partition_holds(const insee_partition *part, const struct insee_net *net,
                                uint32_t r, uint32_t q, gboolean whole);
 /* Packet p starts crossing into queue dq, another part's: it leaves this
    part (its record freed here) after the cycle. */
 void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
-/* Queue q's departing packet frees its slot at `due`: the part feeding q,
-   when another, is told. */
+/* Queue q's departing packet frees its slot at `due`, its tail having
+   left at q's out_done: the part feeding q, when another, is told. */
 void insee_partition_credit(struct insee_engine *eng, uint32_t q, uint64_t due);
+/* The packet arriving in q was dropped at `at`, before its tail was in:
+   the part feeding q, when another, is told. */
+void insee_partition_cut(struct insee_engine *eng, uint32_t q, uint64_t at);
 /* The end of a cycle: exchange with every part and apply what came.
    `next`: the next cycle this part has work (engine.c's next_due()). */
 void insee_partition_sync(struct insee_engine *eng, uint64_t next);

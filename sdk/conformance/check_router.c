@@ -616,11 +616,14 @@ static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
     return each_run(ctx, detail, FALSE, deterministic_in, NULL);
 }
 
+/* What route_once() saw route() change. */
+enum { TOUCHED_RNG = 1, TOUCHED_PACKET = 2, TOUCHED_ROUTER = 4 };
+
 /* route() asked once at `now` with an rng of `seed`, from zeroed packet
-   and router states; *touched (when not NULL) set when it drew from the
-   rng or changed either state. */
+   and router states; *touched (when not NULL) gains the TOUCHED_* bits of
+   what it drew from or changed. */
 static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_route_ctx rc,
-                           uint64_t now, uint64_t seed, insee_candidate *out, gboolean *touched)
+                           uint64_t now, uint64_t seed, insee_candidate *out, uint32_t *touched)
 {
     size_t ps = MAX(vt->packet_state_size ? vt->packet_state_size(self) : 0, 1u);
     size_t rs = MAX(vt->router_state_size ? vt->router_state_size(self) : 0, 1u);
@@ -636,8 +639,9 @@ static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_rout
     memset(out, 0, sizeof(insee_candidate) * INSEE_MAX_CANDIDATES);
     uint32_t n = vt->route(self, &rc, out, INSEE_MAX_CANDIDATES);
     if (touched)
-        *touched = *touched || memcmp(&rng, &before, sizeof rng) != 0 ||
-                   memcmp(packet, zero, ps) != 0 || memcmp(router, zero, rs) != 0;
+        *touched |= (memcmp(&rng, &before, sizeof rng) != 0 ? TOUCHED_RNG : 0u) |
+                    (memcmp(packet, zero, ps) != 0 ? TOUCHED_PACKET : 0u) |
+                    (memcmp(router, zero, rs) != 0 ? TOUCHED_ROUTER : 0u);
     g_free(packet);
     g_free(router);
     g_free(zero);
@@ -690,6 +694,7 @@ static const char *question_text(const insee_route_ctx *rc, char *buf, size_t le
 typedef struct claim_probe {
     const insee_router_vtable *vt;
     void *quiet, *busy;
+    conform_mock *busy_host; /* the host `busy` was created on */
     const char *where;
     conform_findings *f;
     GArray *questions; /* insee_route_ctx: the concurrent claim's, asked in batches */
@@ -739,7 +744,7 @@ static void compare_steady(const insee_route_ctx *rc, void *data)
 {
     claim_probe *p = data;
     insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES];
-    gboolean touched = FALSE;
+    uint32_t touched = 0;
     uint32_t na = route_once(p->vt, p->quiet, *rc, 10, 1, a, &touched);
     uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b, &touched);
     qsort(a, na, sizeof *a, by_candidate);
@@ -755,6 +760,30 @@ static void compare_steady(const insee_route_ctx *rc, void *data)
         conform_note(p->f, p->where,
                      "route() at %s draws from ctx->rng or changes the packet's or the router's "
                      "state",
+                     question_text(rc, q, sizeof q));
+}
+
+/* A local route(), asked on the busy network, queries the state of its own
+   router only and leaves the router's state as it was (it may draw, and
+   write the packet's state). */
+static void compare_local(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    insee_candidate out[INSEE_MAX_CANDIDATES];
+    uint32_t touched = 0;
+    p->busy_host->home = rc->router;
+    p->busy_host->away = 0;
+    route_once(p->vt, p->busy, *rc, 5000, 2, out, &touched);
+    uint32_t away = p->busy_host->away;
+    p->busy_host->home = UINT32_MAX;
+    char q[96];
+    if (away)
+        conform_note(p->f, p->where,
+                     "route() at %s queries another router's queues, outputs or links, or the "
+                     "whole network's occupancy (%u queries)",
+                     question_text(rc, q, sizeof q), away);
+    if (touched & TOUCHED_ROUTER)
+        conform_note(p->f, p->where, "route() at %s changes the router's state",
                      question_text(rc, q, sizeof q));
 }
 
@@ -959,7 +988,7 @@ static conform_status each_claim(conform_ctx *ctx, GString *detail, uint32_t fla
         if (quiet && busy && (vt->properties(quiet->self) & flag)) {
             claimed++;
             char *where = g_strdup_printf("%s, %s, vcs = %u", set->label, st->nets[n].name, vcs);
-            claim_probe probe = {vt, quiet->self, busy->self, where, &f,
+            claim_probe probe = {vt, quiet->self, busy->self, &busy_host, where, &f,
                                  g_array_new(FALSE, FALSE, sizeof(insee_route_ctx))};
             each_question(&quiet_host.host, ask, &probe);
             if (finish)
@@ -1023,6 +1052,19 @@ static conform_status check_settled_claim(conform_ctx *ctx, GString *detail)
     }
     return each_claim(ctx, detail, INSEE_ROUTE_SETTLED, compare_settled, NULL,
                       "route() is not declared INSEE_ROUTE_SETTLED at any setting (asked on the "
+                      "first test network each setting's create() accepts)");
+}
+
+static conform_status check_local_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties || ctx->plugin->desc->abi_minor < 15) {
+        g_string_assign(detail, "properties() not provided, or built before ABI 1.15: a run "
+                                "with this router is not split over threads or ranks");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_LOCAL, compare_local, NULL,
+                      "route() is not declared INSEE_ROUTE_LOCAL at any setting (asked on the "
                       "first test network each setting's create() accepts)");
 }
 
@@ -1171,6 +1213,13 @@ static const conform_check router_checks[] = {
      "the kernel keeps a settled router's first answer while the head waits: drop the flag, or "
      "decide what reads the network once and keep it in the packet's state",
      check_settled_claim},
+    {"router.local-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_LOCAL, route() on a busy network queries the "
+     "queues, outputs and links of its own router only, never the whole network's occupancy, "
+     "and leaves the router's state as it was",
+     "a run is split over threads or ranks, each holding its own routers exactly: drop the "
+     "flag, or read only ctx->router's state and keep what route() learns in the packet's state",
+     check_local_claim},
     {"router.concurrent-claim", CONFORM_ERROR,
      "when properties() declares INSEE_ROUTE_CONCURRENT, route() gives every question the answer "
      "it gives alone while another thread asks other questions of the same instance (batches of "

@@ -198,6 +198,10 @@ struct conform_mock {
     uint64_t wake_at[CONFORM_MOCK_NODES]; /* wake_task() requests; INSEE_NEVER: none */
     uint32_t noise; /* 0: every queue empty, every link free; else a busy network
                        whose room, links and occupancy vary with this value */
+    /* The router whose questions are asked (INSEE_ROUTE_LOCAL's claim), or
+       UINT32_MAX: `away` counts the queries of any other router's queues,
+       outputs or links, and of the whole network's occupancy. */
+    uint32_t home, away;
     /* bridge_inject(): accepted inside sync() (bridge_in_sync), between nodes
        below shape.tasks, at cycles from bridge_boundary on, into bridge_msgs
        (insee_bridge_msg); the first refusal is written to bridge_refused.

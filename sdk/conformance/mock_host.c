@@ -106,6 +106,13 @@ static uint32_t mock_coords(insee_kernel *k, uint32_t node, int32_t *out, uint32
     return t->vt->coords && node < t->info.nodes ? t->vt->coords(t->self, node, out, max) : 0;
 }
 
+/* A query of router's state: counted when it is not the home router's. */
+static void seen(insee_kernel *k, uint32_t router)
+{
+    conform_mock *m = mock_of(k);
+    m->away += m->home != UINT32_MAX && router != m->home;
+}
+
 /* A busy network's state at one queue: an arbitrary but repeatable word. */
 static uint32_t busy(const conform_mock *m, uint32_t router, uint32_t port, uint32_t vc)
 {
@@ -127,11 +134,13 @@ static uint32_t queue_room(insee_kernel *k, uint32_t router, uint32_t port, uint
 
 static uint32_t mock_input_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
+    seen(k, router);
     return queue_room(k, router, port, vc);
 }
 
 static uint32_t mock_output_room(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
+    seen(k, router);
     insee_port_peer next;
     return mock_peer(k, router, port, &next) ? queue_room(k, next.router, next.port, vc) : 0;
 }
@@ -151,11 +160,13 @@ static uint32_t queue_free_phits(insee_kernel *k, uint32_t router, uint32_t port
 
 static uint32_t mock_input_free_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
+    seen(k, router);
     return queue_free_phits(k, router, port, vc);
 }
 
 static uint32_t mock_output_free_phits(insee_kernel *k, uint32_t router, uint32_t port, uint32_t vc)
 {
+    seen(k, router);
     insee_port_peer next;
     return mock_peer(k, router, port, &next) ? queue_free_phits(k, next.router, next.port, vc) : 0;
 }
@@ -164,6 +175,7 @@ static uint32_t mock_output_used_phits(insee_kernel *k, uint32_t router, uint32_
                                        uint32_t vc)
 {
     const conform_mock *m = mock_of(k);
+    seen(k, router);
     insee_port_peer next;
     if (!mock_peer(k, router, port, &next))
         return 0;
@@ -174,12 +186,14 @@ static uint32_t mock_output_used_phits(insee_kernel *k, uint32_t router, uint32_
 static bool mock_link_free(insee_kernel *k, uint32_t router, uint32_t port)
 {
     const conform_mock *m = mock_of(k);
+    seen(k, router);
     return port < mock_ports(k, router) && (!m->noise || busy(m, router, port, UINT32_MAX) % 2);
 }
 
 static double mock_occupancy(insee_kernel *k)
 {
-    const conform_mock *m = mock_of(k);
+    conform_mock *m = mock_of(k);
+    m->away += m->home != UINT32_MAX; /* the whole network's: never one router's */
     return m->noise ? (double)(busy(m, 0, 0, 0) % 100) / 100.0 : 0.0;
 }
 
@@ -283,7 +297,7 @@ void conform_mock_clear(conform_mock *m)
 
 void conform_mock_init(conform_mock *m, const conform_topo *topo)
 {
-    *m = (conform_mock){.topo = topo};
+    *m = (conform_mock){.topo = topo, .home = UINT32_MAX};
     m->host.size = sizeof m->host;
     m->host.abi_minor = INSEE_ABI_MINOR;
     m->host.kernel = (insee_kernel *)(void *)m;

@@ -1615,15 +1615,17 @@ Test(engine, threads_by_default_follow_the_network_size)
 Test(engine, threads_by_default_take_insee_cores)
 {
     static const struct {
-        const char *router;
+        const char *topology, *router;
         uint32_t parts, crew;
-    } cases[] = {{"plugin = \"dally\"\nmode = \"basic\"\n", 3, 3},
-                 {"plugin = \"bubble\"\n", 1, 1},
-                 {"plugin = \"dally\"\nmode = \"basic\"\n[stats]\ntrace = \"t.trace\"\n", 1, 3}};
+    } cases[] = {{"torus", "plugin = \"dally\"\nmode = \"basic\"\n", 3, 3},
+                 {"torus", "plugin = \"bubble\"\n", 3, 1},
+                 {"mesh", "plugin = \"minimal-adaptive\"\n", 1, 1},
+                 {"torus", "plugin = \"dally\"\nmode = \"basic\"\n[stats]\ntrace = \"t.trace\"\n",
+                  1, 3}};
     g_setenv("INSEE_CORES", "3", TRUE);
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        char *toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = [64, 64]\n"
-                                     "[router]\n%s", cases[i].router);
+        char *toml = g_strdup_printf("[topology]\nplugin = \"%s\"\ndims = [64, 64]\n"
+                                     "[router]\n%s", cases[i].topology, cases[i].router);
         insee_config *cfg;
         insee_registry *reg;
         insee_experiment *exp = build_toml(toml, &cfg, &reg);

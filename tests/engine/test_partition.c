@@ -139,13 +139,13 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
 {
     insee_config *cfg;
     insee_registry *reg;
-    insee_experiment *exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
-                                       "[router]\nplugin = \"bubble\"\n",
+    insee_experiment *exp = build_toml("[topology]\nplugin = \"mesh\"\ndims = [4, 4]\n"
+                                       "[router]\nplugin = \"minimal-adaptive\"\n",
                                        &cfg, &reg);
     insee_transport t = {.part = 0, .parts = 2};
     GError *err = NULL;
     cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
-    cr_assert(strstr(err->message, "neither"), "%s", err->message);
+    cr_assert(strstr(err->message, "none of INSEE_ROUTE_PURE"), "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
 }
@@ -269,7 +269,16 @@ Test(partition, threads_split_the_run_into_parts)
         {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 2\n[router]\nplugin = \"updown\"\n"
          "select = \"room\"\nvcs = 2\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n", TRUE},
         {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
-         "[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
+         "vcs = 3\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n", TRUE},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
+         "mode = \"random\"\n[traffic]\nplugin = \"uniform\"\nload = 0.6\n", TRUE},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
+         "mode = \"oblivious\"\nvcs = 3\n[traffic]\nplugin = \"uniform\"\nload = 0.8\n",
+         TRUE},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "mode = \"improved\"\n[traffic]\nplugin = \"uniform\"\nload = 0.7\n", TRUE},
+        {"[topology]\nplugin = \"mesh\"\ndims = [8, 8]\n[router]\n"
+         "plugin = \"minimal-adaptive\"\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
         uint32_t parts;

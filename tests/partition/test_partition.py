@@ -7,10 +7,11 @@ usage: test_partition.py INSEE WORKDIR WITH_MPI
   but the lines that time the run), and the same CSV row and JSON file
   (less their timing fields), on a torus with every mergeable figure on and
   on a fat tree past saturation with messages of several packets and
-  converging phases;
-- a run that cannot be split (a router that is not pure, wormhole flow
-  control, a packet trace) is refused by every rank, naming why, with no output file
-  left;
+  converging phases, and with INSEE's bubble router past saturation (it
+  draws, and reads its own router's queues);
+- a run that cannot be split (a router that declares none of pure, steady
+  and local, wormhole flow control, a packet trace) is refused by every
+  rank, naming why, with no output file left;
 - without Open MPI built in, mpirun with several ranks is refused saying so.
 Skipped (77) without mpirun.
 """
@@ -79,7 +80,7 @@ def main():
               f"without Open MPI, mpirun -n 2 insee run is refused: {r.returncode} {r.stderr}")
         return
 
-    for name in ("torus", "tree"):
+    for name in ("torus", "tree", "bubble"):
         config = os.path.join(HERE, name + ".toml")
         outs = {}
         for n in (1, 2, 3):
@@ -111,18 +112,19 @@ def main():
 
     # what a rank cannot split: refused by every rank, naming why, no file left
     refused = [
-        ('router.plugin="bubble"', "neither"),
-        ('network.flow_control="wormhole"', "wormhole"),
-        ('stats.trace="trace.gz"', "[stats] trace"),
+        (['router.plugin="minimal-adaptive"', 'topology.plugin="mesh"'], "none of"),
+        (['network.flow_control="wormhole"'], "wormhole"),
+        (['stats.trace="trace.gz"'], "[stats] trace"),
     ]
-    for key, why in refused:
+    for keys, why in refused:
         csv = os.path.join(work, "refused.csv")
         if os.path.exists(csv):
             os.remove(csv)
-        r = mpi(2, work, "run", os.path.join(HERE, "torus.toml"), "--set", key,
+        sets = [arg for key in keys for arg in ("--set", key)]
+        r = mpi(2, work, "run", os.path.join(HERE, "torus.toml"), *sets,
                 "--set", f"stats.csv=\"{csv}\"")
         check(r.returncode != 0 and why in r.stderr and not os.path.exists(csv)
               and not os.path.exists(os.path.join(work, "trace.gz")),
-              f"{key} is refused: {r.returncode} {r.stderr[-600:]}")
+              f"{keys} is refused: {r.returncode} {r.stderr[-600:]}")
 
 main()

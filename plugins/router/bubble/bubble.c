@@ -381,12 +381,13 @@ static void bubble_forwarded(void *vself, const insee_route_ctx *ctx,
     st->bet = 0;
 }
 
-/* Every mode draws at random or reads the network's room: never pure. Only
-   smart keeps packet state. */
+/* Every mode draws at random or reads the network's room: never pure; but
+   only its own router's queues and outputs. Only smart keeps packet
+   state. */
 static uint32_t bubble_properties(void *vself)
 {
     const bubble *self = vself;
-    return self->mode == SMART ? 0u : INSEE_ROUTE_NO_FORWARDED;
+    return INSEE_ROUTE_LOCAL | (self->mode == SMART ? 0u : INSEE_ROUTE_NO_FORWARDED);
 }
 
 static const insee_router_vtable bubble_vtable = {

@@ -347,7 +347,7 @@ static uint32_t dally_properties(void *vself)
                      : self->mode == MODE_TRC ? INSEE_ROUTE_PURE
                      : self->mode == MODE_IMPROVED && self->choice == CHOICE_ROOM
                          ? INSEE_ROUTE_STEADY
-                         : 0u;
+                         : INSEE_ROUTE_LOCAL; /* draws, and reads its own outputs' room */
     return self->mode == MODE_TRC ? props : props | INSEE_ROUTE_NO_FORWARDED;
 }
 

@@ -127,6 +127,16 @@ enum {
        asking until one of its candidates frees, as for STEADY. PURE
        implies it. */
     INSEE_ROUTE_SETTLED = 1u << 5,
+    /* minor 15. route() reads the network's state only at ctx->router (its
+       own input queues, the room downstream of its own outputs, its own
+       links: never another router's, nor the whole network's occupancy),
+       draws only from ctx->rng and writes nothing but the packet's state.
+       The kernel gives a router that may draw a stream per question (the
+       queue and the cycle), so such a router decides alike in whatever
+       order its heads are asked: a run may then be split over threads or
+       mpirun's ranks, each owning some routers, with results identical to
+       one process. PURE and STEADY routers are split without it. */
+    INSEE_ROUTE_LOCAL = 1u << 6,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
