@@ -277,6 +277,12 @@ Test(partition, threads_split_the_run_into_parts)
          TRUE},
         {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
          "mode = \"improved\"\n[traffic]\nplugin = \"uniform\"\nload = 0.7\n", TRUE},
+        {"[topology]\nplugin = \"dragonfly\"\na = 4\np = 2\nh = 2\n[router]\n"
+         "plugin = \"ugal\"\nintermediate = \"group\"\nvcs = 3\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.6\n", TRUE},
+        {"[topology]\nplugin = \"dragonfly\"\na = 4\np = 2\nh = 2\n[router]\n"
+         "plugin = \"valiant\"\nvcs = 4\n[traffic]\nplugin = \"uniform\"\nload = 0.4\n",
+         TRUE},
         {"[topology]\nplugin = \"mesh\"\ndims = [8, 8]\n[router]\n"
          "plugin = \"minimal-adaptive\"\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
     };

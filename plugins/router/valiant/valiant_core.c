@@ -168,14 +168,15 @@ uint32_t valiant_route(const valiant_core *core, const insee_route_ctx *ctx,
     return valiant_toward(core, ctx, to_dst ? ctx->dst_node : core->net.node_of[via], out);
 }
 
-/* The intermediate is drawn (and, for UGAL, chosen on the queues) at the
-   packet's first request; from then on its path is fixed by its state, so
-   asking again while it waits answers the same. forwarded() keeps that
-   state, so it is always called. */
+/* The intermediate is drawn (and, for UGAL, chosen on the queues of the
+   source router's own outputs) at the packet's first request; from then on
+   its path is fixed by its state, so asking again while it waits answers
+   the same. forwarded() keeps that state, so it is always called. Both
+   read no other router's state: local. */
 uint32_t valiant_properties(void *self)
 {
     (void)self;
-    return INSEE_ROUTE_SETTLED;
+    return INSEE_ROUTE_SETTLED | INSEE_ROUTE_LOCAL;
 }
 
 size_t valiant_packet_state_size(void *self)
