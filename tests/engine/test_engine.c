@@ -1619,7 +1619,7 @@ Test(engine, threads_by_default_take_insee_cores)
         uint32_t parts, crew;
     } cases[] = {{"torus", "plugin = \"dally\"\nmode = \"basic\"\n", 3, 3},
                  {"torus", "plugin = \"bubble\"\n", 3, 1},
-                 {"mesh", "plugin = \"minimal-adaptive\"\n", 1, 1},
+                 {"mesh", "plugin = \"test-dor-v10\"\nvcs = 1\n", 1, 1},
                  {"torus", "plugin = \"dally\"\nmode = \"basic\"\n[stats]\ntrace = \"t.trace\"\n",
                   1, 3}};
     g_setenv("INSEE_CORES", "3", TRUE);

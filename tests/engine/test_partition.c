@@ -140,7 +140,7 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
     insee_config *cfg;
     insee_registry *reg;
     insee_experiment *exp = build_toml("[topology]\nplugin = \"mesh\"\ndims = [4, 4]\n"
-                                       "[router]\nplugin = \"minimal-adaptive\"\n",
+                                       "[router]\nplugin = \"test-dor-v10\"\nvcs = 1\n",
                                        &cfg, &reg);
     insee_transport t = {.part = 0, .parts = 2};
     GError *err = NULL;
@@ -284,7 +284,12 @@ Test(partition, threads_split_the_run_into_parts)
          "plugin = \"valiant\"\nvcs = 4\n[traffic]\nplugin = \"uniform\"\nload = 0.4\n",
          TRUE},
         {"[topology]\nplugin = \"mesh\"\ndims = [8, 8]\n[router]\n"
-         "plugin = \"minimal-adaptive\"\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
+         "plugin = \"minimal-adaptive\"\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n", TRUE},
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 2\n[router]\nplugin = \"multistage\"\n"
+         "mode = \"adaptive\"\nvcs = 2\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n", TRUE},
+        {"[topology]\nplugin = \"mesh\"\ndims = [8, 8]\n[router]\n"
+         "plugin = \"test-dor-v10\"\nvcs = 1\n[traffic]\nplugin = \"uniform\"\nload = 0.3\n",
+         FALSE},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
         uint32_t parts;

@@ -112,7 +112,7 @@ def main():
 
     # what a rank cannot split: refused by every rank, naming why, no file left
     refused = [
-        (['router.plugin="minimal-adaptive"', 'topology.plugin="mesh"'], "none of"),
+        (['router.plugin="spinnaker"', 'topology.plugin="spinnaker"'], "none of"),
         (['network.flow_control="wormhole"'], "wormhole"),
         (['stats.trace="trace.gz"'], "[stats] trace"),
     ]

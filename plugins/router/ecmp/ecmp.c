@@ -146,6 +146,14 @@ static size_t ecmp_packet_state_size(void *vself)
     return sizeof(ecmp_state);
 }
 
+/* route() draws and reads the room downstream of its own router's
+   outputs; what it keeps is in the packet's state. */
+static uint32_t ecmp_properties(void *vself)
+{
+    (void)vself;
+    return INSEE_ROUTE_LOCAL;
+}
+
 static const insee_router_vtable ecmp_vtable = {
     .size = sizeof(insee_router_vtable),
     .create = ecmp_create,
@@ -153,6 +161,7 @@ static const insee_router_vtable ecmp_vtable = {
     .route = ecmp_route,
     .packet_state_size = ecmp_packet_state_size,
     .forwarded = ecmp_forwarded,
+    .properties = ecmp_properties,
 };
 
 static const insee_plugin_desc ecmp_desc = {

@@ -90,12 +90,20 @@ static uint32_t madapt_route(void *vself, const insee_route_ctx *ctx, insee_cand
     return w;
 }
 
+/* route() reads the room downstream of its own router's outputs, and
+   nothing else of the network. */
+static uint32_t madapt_properties(void *vself)
+{
+    (void)vself;
+    return INSEE_ROUTE_LOCAL;
+}
+
 static const insee_router_vtable madapt_vtable = {
     .size = sizeof(insee_router_vtable),
     .create = madapt_create,
     .destroy = madapt_destroy,
     .route = madapt_route,
-    /* no packet state, forwarded() NULL; properties NULL: route() reads the queues */
+    .properties = madapt_properties, /* no packet state, forwarded() NULL */
 };
 
 static const insee_plugin_desc madapt_desc = {

@@ -295,14 +295,15 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
 }
 
 /* static depends only on the packet and where it is: the kernel may keep its
-   answer while the head waits. adaptive reads the room and draws ties, and
-   INSEE's static rule draws at the interfaces. route() writes nothing of
-   the instance, so static may route on several threads. */
+   answer while the head waits. adaptive reads the room of its own router's
+   outputs and draws ties, and INSEE's static rule draws at the interfaces:
+   local. route() writes nothing of the instance, so static may route on
+   several threads. */
 static uint32_t multistage_properties(void *vself)
 {
     const multistage *self = vself;
     return self->mode == STATIC && !self->insee_rule ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
-                                                     : 0u;
+                                                     : INSEE_ROUTE_LOCAL;
 }
 
 static const insee_router_vtable multistage_vtable = {
