@@ -106,4 +106,5 @@ done <<'EOF'
 16x16x16 torus dally 0.1|--set topology.dims=[16,16,16] --set traffic.load=0.1
 128x128 torus dally 0.05|--set topology.dims=[128,128] --set traffic.load=0.05 --set simulation.cycles=2000
 16-ary 3-tree updown room 0.3|--set topology.plugin="kary-ntree" --set topology.k=16 --set topology.n=3 --set router.plugin="updown" --set router.select="room" --set traffic.load=0.3 --set simulation.cycles=2000
+64x64 torus bubble smart 0.3|--set topology.dims=[64,64] --set router.plugin="bubble" --set router.vcs=3 --set traffic.load=0.3
 EOF
