@@ -226,6 +226,33 @@ static void active_push(insee_active *a, uint32_t q)
     a->len++;
 }
 
+/* The high and low halves of a * b folded: a mix as good as splitmix's
+   for seeding, in three instructions. */
+static inline uint64_t fold_mul(uint64_t a, uint64_t b)
+{
+    unsigned __int128 m = (unsigned __int128)a * b;
+    return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+/* The stream of one question (insee_draw), in `draws`, from the seed, the
+   cycle, the queue and the purpose. A router that draws is asked a few
+   times a packet-hop, so it is seeded by four folded products, chained,
+   rather than insee_rng_init()'s four splitmix rounds (half the
+   instructions); out of line, so that filling a context stays short
+   enough to inline where a pure or steady router is asked. */
+static G_NO_INLINE insee_rng *seed_draws(const insee_engine *eng, uint32_t q, insee_draw why,
+                                         insee_rng *draws)
+{
+    uint64_t a = eng->seed ^ (eng->now * 0x9e3779b97f4a7c15ull);
+    uint64_t b = ((uint64_t)q * 4 + why) * 0xd1342543de82ef95ull + 0x2545f4914f6cdd1dull;
+    uint64_t *s = draws->s;
+    s[0] = fold_mul(a ^ 0xa0761d6478bd642full, b ^ 0xe7037ed1a0b428dbull);
+    s[1] = fold_mul(s[0] ^ 0x8ebc6af09c88c6e3ull, a ^ 0x589965cc75374cc3ull);
+    s[2] = fold_mul(s[1] ^ 0x1d8e4e27c47d124full, b ^ 0xa0761d6478bd642full);
+    s[3] = fold_mul(s[2] ^ 0xe7037ed1a0b428dbull, a ^ 0x8ebc6af09c88c6e3ull) | 1; /* never all 0 */
+    return draws;
+}
+
 void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_draw why,
                             insee_rng *draws, insee_route_ctx *ctx)
 {
@@ -245,12 +272,8 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_dra
     ctx->packet_state = insee_net_packet_state(net, p);
     ctx->router_state = eng->rstate_size ? eng->rstate + eng->rstate_size * r : NULL;
     ctx->rng = &eng->router_rng[r];
-    if (eng->route_draws && why != INSEE_DRAW_INJECTOR) {
-        /* Disjoint from the streams insee_engine_prepare() numbers. */
-        uint64_t cycle = eng->now * 0x9e3779b97f4a7c15ull;
-        insee_rng_init(draws, eng->seed ^ cycle, (8ull << 40) + (uint64_t)q * 4 + why);
-        ctx->rng = draws;
-    }
+    if (G_UNLIKELY(eng->route_draws) && why != INSEE_DRAW_INJECTOR)
+        ctx->rng = seed_draws(eng, q, why, draws);
 }
 
 static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
