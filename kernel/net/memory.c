@@ -214,12 +214,18 @@ gboolean insee_net_memory_check(const insee_net_size *s, uint64_t available, con
     return FALSE;
 }
 
+insee_net_size insee_net_size_of(const insee_net *net, uint32_t kept)
+{
+    return (insee_net_size){.routers = net->routers, .nodes = net->nodes,
+                            .ports = net->ports_total, .max_ports = net->max_ports, .kept = kept,
+                            .vcs = net->vcs, .queue_packets = net->queue_packets,
+                            .inject_packets = net->inject_packets, .injectors = net->injectors};
+}
+
 gboolean insee_tasks_memory_check(const insee_net *net, uint64_t tasks, uint32_t kept,
                                   GError **err)
 {
-    insee_net_size s = {.routers = net->routers, .nodes = net->nodes, .ports = net->ports_total,
-                        .max_ports = net->max_ports, .kept = kept, .vcs = net->vcs, .queue_packets = net->queue_packets,
-                        .inject_packets = net->inject_packets, .injectors = net->injectors};
+    insee_net_size s = insee_net_size_of(net, kept);
     /* The graph alone (a flow engine) never holds a packet. */
     uint64_t need = tasks * PER_TASK, still = net->queues ? insee_net_memory_of(&s).full : 0;
     const char *limit;

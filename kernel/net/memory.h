@@ -58,6 +58,9 @@ typedef struct insee_net_memory {
 } insee_net_memory;
 
 insee_net_memory insee_net_memory_of(const insee_net_size *size);
+/* The size of the built network `net`, its waiting heads keeping `kept`
+   candidates each. */
+insee_net_size insee_net_size_of(const insee_net *net, uint32_t kept);
 
 /* Bytes the process may still allocate; *limit names the bound that says so. */
 uint64_t insee_memory_available(const char **limit);

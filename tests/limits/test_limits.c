@@ -161,7 +161,7 @@ static uint64_t allocated(void)
    whole figure bounds what the run allocates (the pools never shrink, so
    after the run they are at their peak) and the growth of the peak RSS, and
    is within 3 times that growth: a worst case, every queue full, that a
-   saturated network nearly reaches. */
+   saturated network nearly reaches. On one thread: parts would be copies. */
 Test(estimate, within_a_factor_of_what_a_saturated_run_takes)
 {
     SKIP_UNDER_SANITIZERS("RSS and malloc figures are the sanitizers', not ours");
@@ -170,7 +170,8 @@ Test(estimate, within_a_factor_of_what_a_saturated_run_takes)
     insee_registry_scan(reg);
     GError *err = NULL;
     insee_config *cfg = insee_config_load_string("[simulation]\nwarmup = 0\ncycles = 500\n"
-                                                 "drain = 0\n[topology]\ndims = [32, 32]\n"
+                                                 "drain = 0\nthreads = 1\n"
+                                                 "[topology]\ndims = [32, 32]\n"
                                                  "[traffic]\nload = 1.0\n",
                                                  "saturated", &err);
     cr_assert_not_null(cfg);
@@ -179,11 +180,8 @@ Test(estimate, within_a_factor_of_what_a_saturated_run_takes)
     cr_assert_not_null(exp, "%s", err ? err->message : "");
     uint64_t built = allocated() - alloc0;
     const insee_net *net = insee_experiment_network(exp);
-    insee_net_size s = {.routers = net->routers, .nodes = net->nodes, .ports = net->ports_total,
-                        .max_ports = net->max_ports,
-                        .kept = insee_engine_kept_candidates(insee_experiment_engine(exp)),
-                        .vcs = net->vcs, .queue_packets = net->queue_packets,
-                        .inject_packets = net->inject_packets, .injectors = net->injectors};
+    insee_net_size s =
+        insee_net_size_of(net, insee_engine_kept_candidates(insee_experiment_engine(exp)));
     insee_net_memory m = insee_net_memory_of(&s);
     cr_assert_geq((double)m.setup, 0.9 * (double)built, "setup %lu, built %lu",
                   (unsigned long)m.setup, (unsigned long)built);
@@ -235,10 +233,7 @@ Test(estimate, counts_the_candidates_a_router_keeps)
         const insee_net *net = insee_experiment_network(exp);
         uint32_t kept = insee_engine_kept_candidates(insee_experiment_engine(exp));
         cr_assert_eq(kept, runs[i].kept, "%s: %u kept", runs[i].toml, kept);
-        insee_net_size s = {.routers = net->routers, .nodes = net->nodes,
-                            .ports = net->ports_total, .max_ports = net->max_ports,
-                            .vcs = net->vcs, .queue_packets = net->queue_packets,
-                            .inject_packets = net->inject_packets, .injectors = net->injectors};
+        insee_net_size s = insee_net_size_of(net, INSEE_ROUTE_CACHE);
         uint64_t least = insee_net_memory_of(&s).full;
         s.kept = kept;
         uint64_t counted = insee_net_memory_of(&s).full;
@@ -346,14 +341,19 @@ Test(program, deep_queues_are_covered_by_the_estimate)
 
 /* The estimate refuses no reasonable network: the 64x32x32 torus (about
    100 MiB at INSEE's defaults) runs under 1 GiB, and so does the 8x8 torus
-   with deep queues (every queue full would be 640 KiB of packets). */
+   with deep queues (every queue full would be 640 KiB of packets). With
+   two cores to take, the torus is not split into two parts by default:
+   its worst case fits the limit once, not twice. */
 Test(program, reasonable_networks_still_run_under_a_limit)
 {
     SKIP_UNDER_SANITIZERS("the sanitizers cannot start under an address-space limit");
+    g_setenv("INSEE_CORES", "2", TRUE);
     result r = run_insee(GiB, INSEE("run", "--set", "topology.dims=[64, 32, 32]", "--set",
                                    "simulation.warmup=0", "--set", "simulation.cycles=20"));
+    g_unsetenv("INSEE_CORES");
     cr_assert_eq(r.status, 0, "status %d, stderr: %s", r.status, r.err);
     cr_assert(strstr(r.out, "65536 nodes"), "%s", r.out);
+    cr_assert_null(strstr(r.out, "as parts"), "%s", r.out);
     result_free(&r);
     r = run_insee(GiB, INSEE("run", "--set", "router.queue_packets=64", "--set",
                             "simulation.cycles=1000"));
