@@ -1580,44 +1580,15 @@ Test(engine, threads_give_the_same_run)
     cr_assert_eq(used, 1, "a router that is not pure ran on %u threads", used);
 }
 
-/* threads = 0 (the default): the crew, on a network of 4096 routers or
-   more, takes the cores the process may use that no other process is
-   running on (at least one), one thread below; parts, from 1024 routers
-   (a 16x16 torus is not split, a 32x32 one is). */
+/* threads = 0 (the default), with two cores to take: parts from 1024
+   routers (a 16x16 torus is not split, a 32x32 one is), the crew's
+   threads (when a run cannot be split) from 4096. */
 Test(engine, threads_by_default_follow_the_network_size)
 {
     static const struct {
         const char *dims;
-        uint32_t threads;
-    } cases[] = {{"[32, 32]", 1}, {"[64, 64]", 0}};
-    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        char *toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = %s\n"
-                                     "[router]\nplugin = \"dally\"\nmode = \"basic\"\n",
-                                     cases[i].dims);
-        insee_config *cfg;
-        insee_registry *reg;
-        insee_experiment *exp = build_toml(toml, &cfg, &reg);
-        uint32_t got = insee_experiment_engine(exp)->threads;
-        if (cases[i].threads)
-            cr_assert_eq(got, cases[i].threads, "dims %s: %u threads", cases[i].dims, got);
-        else
-            cr_assert(got >= 1 && got <= MIN(g_get_num_processors(), 255u),
-                      "dims %s: %u threads", cases[i].dims, got);
-        insee_experiment_free(exp);
-        insee_registry_free(reg);
-        insee_config_free(cfg);
-        g_free(toml);
-    }
-}
-
-/* threads = 0 splits a network of 1024 routers or more into parts, not a
-   smaller one. */
-Test(engine, parts_by_default_from_a_thousand_routers)
-{
-    static const struct {
-        const char *dims;
-        uint32_t parts;
-    } cases[] = {{"[16, 16]", 1}, {"[32, 32]", 2}};
+        uint32_t parts, crew;
+    } cases[] = {{"[16, 16]", 1, 1}, {"[32, 32]", 2, 1}, {"[64, 64]", 2, 2}};
     g_setenv("INSEE_CORES", "2", TRUE);
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = %s\n"
@@ -1626,8 +1597,11 @@ Test(engine, parts_by_default_from_a_thousand_routers)
         insee_config *cfg;
         insee_registry *reg;
         insee_experiment *exp = build_toml(toml, &cfg, &reg);
-        uint32_t parts = insee_experiment_engine(exp)->split_parts;
-        cr_assert_eq(parts, cases[i].parts, "dims %s: %u parts", cases[i].dims, parts);
+        const insee_engine *eng = insee_experiment_engine(exp);
+        cr_assert_eq(eng->split_parts, cases[i].parts, "dims %s: %u parts", cases[i].dims,
+                     eng->split_parts);
+        cr_assert_eq(eng->threads, cases[i].crew, "dims %s: %u threads", cases[i].dims,
+                     eng->threads);
         insee_experiment_free(exp);
         insee_registry_free(reg);
         insee_config_free(cfg);
