@@ -52,6 +52,7 @@ struct insee_partition {
     uint16_t *router_part;   /* per router: the part that owns it */
     uint16_t *feeder_part;   /* per transit queue: the part owning the link into it */
     uint8_t *owned_node;     /* per node: on a router of this part (the workload's `owned`) */
+    uint8_t *counted;        /* per queue: its count is exact here (the stats' q_counted) */
     GByteArray **out;        /* per part: what this cycle sends it */
     GByteArray *send, *recv; /* the exchange's scratch */
     int *scount, *sdispl, *rcount, *rdispl;
@@ -90,8 +91,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
               "deliveries in other parts";
     else if (eng->wl.env.recv_cycles || eng->memory_cycles_per_byte > 0)
         why = "a receiver's overhead ([network] recv_overhead, memory_bandwidth) is not split yet";
-    else if (eng->stats.opt.queue_histograms)
-        why = "[stats] queue_histograms time every queue's count in one process";
     for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++)
         if (eng->wl.apps[i].traffic->delivered)
             why = "a traffic plugin reacts to deliveries (delivered()), which happen in other "
@@ -230,6 +229,14 @@ static void assign_queues(insee_partition *part, const insee_net *net, insee_rep
     part->owned_node = g_new(uint8_t, net->nodes);
     for (uint32_t n = 0; n < net->nodes; n++)
         part->owned_node[n] = insee_partition_owns(part, net->node_router[n]);
+    /* A transit queue's count is exact where its link is fed (a slot is
+       taken at the grant, freed by a credit), an injection queue's at its
+       router: each is timed by one part, and the histograms add up. */
+    part->counted = g_new(uint8_t, net->queues);
+    for (uint32_t q = 0; q < net->queues; q++)
+        part->counted[q] = q < net->transit_queues
+                               ? part->feeder_part[q] == part->t.part
+                               : insee_partition_owns(part, net->q_at[q].router);
 }
 
 /* What every part must agree on: the configuration as used (seed
@@ -290,6 +297,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->head_in = part->head_out + H_WORDS * parts;
     eng->wl.part = t->part;
     eng->wl.owned = part->owned_node;
+    eng->stats.q_counted = part->counted;
     eng->report.parts = parts;
     eng->part = part;
     return TRUE;
@@ -309,6 +317,7 @@ void insee_partition_free(insee_partition *part)
     g_free(part->router_part);
     g_free(part->feeder_part);
     g_free(part->owned_node);
+    g_free(part->counted);
     g_free(part);
 }
 

@@ -306,6 +306,8 @@ static uint64_t measured_span(const insee_stats *st, uint64_t from, uint64_t to)
 void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count)
 {
     insee_stats *st = stats;
+    if (st->q_counted && !st->q_counted[q])
+        return;
     uint64_t span = measured_span(st, st->q_since[q], st->clock);
     if (span)
         insee_counts_add(q < st->transit_queues ? &st->occ_transit : &st->occ_inject, count, span);

@@ -149,6 +149,9 @@ typedef struct insee_stats {
     insee_counts dist_inj, dist_cons;    /* minimal distance at injection; hops at consumption */
     insee_counts occ_transit, occ_inject;/* queue-cycles spent holding k packets */
     uint64_t *q_since;                   /* per queue: cycle its count last changed */
+    const uint8_t *q_counted;            /* per queue: this process's to histogram (a
+                                            split run: its count is exact here), or
+                                            NULL: every queue; not owned */
     uint64_t *port_phits;                /* per output VC: phits that crossed */
     uint64_t *node_inj, *node_acc;       /* per node: phits injected, consumed */
     uint64_t *pair_inj, *pair_cons;      /* nodes × nodes packets, [src * nodes + dst] */

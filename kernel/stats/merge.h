@@ -37,9 +37,9 @@
  * first). The converge phases' batches and window decisions read the
  * collector during the run: the engine sums those windows itself.
  *
- * Not mergeable: the queue histograms' clocks (q_since) and the packet
- * trace; the engine refuses queue_histograms and [stats] trace in a
- * partitioned run.
+ * The queue histograms add up when each part times only the queues whose
+ * count it holds exactly (q_counted). Not mergeable: the packet trace; the
+ * engine refuses [stats] trace in a partitioned run.
  */
 #ifndef INSEE_KERNEL_MERGE_H
 #define INSEE_KERNEL_MERGE_H
