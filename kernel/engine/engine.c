@@ -74,7 +74,7 @@ static uint32_t select_injector(void *ctx, uint32_t node, uint32_t p)
 {
     insee_engine *eng = ctx;
     insee_route_ctx rc;
-    insee_engine_route_ctx(eng, insee_net_inject_queue(&eng->net, node, 0), p, INSEE_DRAW_INJECTOR,
+    insee_engine_route_ctx(eng, insee_net_inject_queue(&eng->net, node, 0), p, INSEE_DRAW_OWN,
                            NULL, &rc);
     return eng->router->select_injector(eng->router_self, &rc, eng->net.injectors);
 }
@@ -272,7 +272,7 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_dra
     ctx->packet_state = insee_net_packet_state(net, p);
     ctx->router_state = eng->rstate_size ? eng->rstate + eng->rstate_size * r : NULL;
     ctx->rng = &eng->router_rng[r];
-    if (G_UNLIKELY(eng->route_draws) && why != INSEE_DRAW_INJECTOR)
+    if (G_UNLIKELY(eng->route_draws) && why != INSEE_DRAW_OWN)
         ctx->rng = seed_draws(eng, q, why, draws);
 }
 
@@ -1187,9 +1187,8 @@ static void tell_forwarded(insee_engine *eng, const insee_request_rec *rq)
     if (!eng->call_forwarded)
         return;
     insee_route_ctx ctx;
-    insee_rng draws;
-    insee_engine_route_ctx(eng, rq->queue, eng->net.q[rq->queue].head, INSEE_DRAW_FORWARDED,
-                           &draws, &ctx);
+    insee_engine_route_ctx(eng, rq->queue, eng->net.q[rq->queue].head, INSEE_DRAW_OWN, NULL,
+                           &ctx);
     eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
 }
 
@@ -1294,8 +1293,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
     insee_engine_keep_moving(eng, eng->now);
     if (eng->call_forwarded) {
         insee_route_ctx ctx;
-        insee_rng draws;
-        insee_engine_route_ctx(eng, q, net->q[q].head, INSEE_DRAW_FORWARDED, &draws, &ctx);
+        insee_engine_route_ctx(eng, q, net->q[q].head, INSEE_DRAW_OWN, NULL, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &cand[0]);
     }
     uint32_t p = depart(eng, q, eng->now + L);

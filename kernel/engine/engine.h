@@ -286,23 +286,23 @@ void insee_engine_clear(insee_engine *eng);
 void insee_engine_fail(insee_engine *eng, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* What a route context is asked for. A router that may draw (neither
-   PURE nor STEADY) draws for each call from a stream of its own, seeded by
-   the queue, the cycle and this: its draws depend on nothing else, not on
-   the order in which heads are asked, so a run split over threads or
-   ranks draws as one process does. INSEE_DRAW_INJECTOR draws from the
-   router's own stream instead: a node may pick injectors for several
-   packets in one cycle, and the workload asks in a fixed order. */
+   PURE nor STEADY) draws for each route() from a stream of its own, seeded
+   by the queue, the cycle and this: its draws depend on nothing else, not
+   on the order in which heads are asked, so a run split over threads or
+   ranks draws as one process does. INSEE_DRAW_OWN draws from the router's
+   own stream instead, for calls made in an order every part keeps: a
+   node's packets pick injectors in the workload's order, and a router's
+   grants (forwarded()) come in output order. */
 typedef enum insee_draw {
-    INSEE_DRAW_INJECTOR,
+    INSEE_DRAW_OWN,
     INSEE_DRAW_ROUTE,
-    INSEE_DRAW_FORWARDED,
     INSEE_DRAW_CHECK, /* the deadlock check's question: it draws apart from the run */
 } insee_draw;
 
 /* Fill a route context for packet p waiting in queue q (q may be an injection
    queue not yet holding p, for select_injector), asked for `why`; `draws`
-   is the caller's storage for the call's stream (unused for
-   INSEE_DRAW_INJECTOR, or when the router draws nothing). */
+   is the caller's storage for the call's stream (unused, and may be NULL,
+   for INSEE_DRAW_OWN, or when the router draws nothing). */
 void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_draw why,
                             insee_rng *draws, insee_route_ctx *ctx);
 

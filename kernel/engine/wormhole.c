@@ -274,8 +274,7 @@ static void tell_forwarded(insee_engine *eng, uint32_t q, uint32_t out)
         if (cand_ovc(eng, q, c) != out)
             continue;
         insee_route_ctx ctx;
-        insee_rng draws;
-        insee_engine_route_ctx(eng, q, eng->net.q[q].head, INSEE_DRAW_FORWARDED, &draws, &ctx);
+        insee_engine_route_ctx(eng, q, eng->net.q[q].head, INSEE_DRAW_OWN, NULL, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &eng->wh->vc[q].cand[c]);
         return;
     }
