@@ -253,8 +253,11 @@ static G_NO_INLINE insee_rng *seed_draws(const insee_engine *eng, uint32_t q, in
     return draws;
 }
 
-void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_draw why,
-                            insee_rng *draws, insee_route_ctx *ctx)
+/* insee_engine_route_ctx(), inlined where a head is asked and granted:
+   as a call it costs some 20 instructions a packet-hop. */
+G_ALWAYS_INLINE static inline void route_ctx(insee_engine *eng, uint32_t q, uint32_t p,
+                                             insee_draw why, insee_rng *draws,
+                                             insee_route_ctx *ctx)
 {
     const insee_net *net = &eng->net;
     const insee_packet *pk = &net->pkt[p];
@@ -274,6 +277,12 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_dra
     ctx->rng = &eng->router_rng[r];
     if (G_UNLIKELY(eng->route_draws) && why != INSEE_DRAW_OWN)
         ctx->rng = seed_draws(eng, q, why, draws);
+}
+
+void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_draw why,
+                            insee_rng *draws, insee_route_ctx *ctx)
+{
+    route_ctx(eng, q, p, why, draws, ctx);
 }
 
 static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
@@ -699,7 +708,7 @@ candidates(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r, insee_candidat
     }
     insee_route_ctx ctx;
     insee_rng draws;
-    insee_engine_route_ctx(eng, a->queue[i], p, INSEE_DRAW_ROUTE, &draws, &ctx);
+    route_ctx(eng, a->queue[i], p, INSEE_DRAW_ROUTE, &draws, &ctx);
     *n = eng->router->route(eng->router_self, &ctx, scratch, INSEE_MAX_CANDIDATES);
     if (!valid_candidates(eng, r, scratch, *n, report)) {
         *n = 0;
@@ -1187,8 +1196,7 @@ static void tell_forwarded(insee_engine *eng, const insee_request_rec *rq)
     if (!eng->call_forwarded)
         return;
     insee_route_ctx ctx;
-    insee_engine_route_ctx(eng, rq->queue, eng->net.q[rq->queue].head, INSEE_DRAW_OWN, NULL,
-                           &ctx);
+    route_ctx(eng, rq->queue, eng->net.q[rq->queue].head, INSEE_DRAW_OWN, NULL, &ctx);
     eng->router->forwarded(eng->router_self, &ctx, &rq->cand);
 }
 
