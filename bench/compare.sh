@@ -48,11 +48,13 @@ experiments=(
   "8x8 bubble smart|--set simulation.cycles=200000 --set router.plugin=bubble --set router.mode=smart"
 )
 
-# report SIDE ARGS...: the run's report
+# report SIDE ARGS...: the run's report, on one thread: the engines are
+# compared, not how a build splits a run over the cores
 report() {
   local side=$1
   shift
-  "$scratch/build-$side/insee" run "$ref" --set simulation.phases=fixed "$@" 2>&1
+  "$scratch/build-$side/insee" run "$ref" --set simulation.phases=fixed --set simulation.threads=1 \
+    "$@" 2>&1
 }
 
 # strip REPORT: the report less what may differ between builds (speed,
