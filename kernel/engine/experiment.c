@@ -2268,12 +2268,15 @@ static gboolean run_split(insee_experiment *exp, GError **err)
     g_atomic_int_set(&go, ok ? 1 : -1);
     if (ok)
         ok = insee_engine_run(&exp->eng, err);
+    /* Every part fails when one does, the others saying only that it
+       failed: the run's error is the first failing part's own. */
+    uint32_t first = insee_partition_first_failed(exp->eng.part);
     for (uint32_t p = 1; p < parts; p++) {
         if (sp[p].thread)
             g_thread_join(sp[p].thread);
-        /* Every part fails with the first's error; one of another part
-           alone is still this run's. */
-        if (ok && sp[p].err) {
+        if (p == first && sp[p].err)
+            g_clear_error(err);
+        if ((p == first || ok) && sp[p].err && !(err && *err)) {
             g_propagate_prefixed_error(err, g_steal_pointer(&sp[p].err), "part %u of the run: ",
                                        p);
             ok = FALSE;

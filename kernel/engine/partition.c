@@ -60,6 +60,7 @@ struct insee_partition {
     /* the whole network's, as of the last sync */
     uint64_t next, next_local;
     gboolean stop, failed;
+    uint32_t first_failed; /* the first part that failed, or INSEE_NONE */
     /* A queue across a cut is seen whole (in phits) at either end: in
        INSEE's timing a packet granted towards a queue has all arrived
        before the next may be granted, and what the other end changes
@@ -77,6 +78,9 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "its router plugin may read other routers' state or keep state of its own as "
               "it routes (it declares none of INSEE_ROUTE_PURE, INSEE_ROUTE_STEADY and "
               "INSEE_ROUTE_LOCAL)";
+    else if (eng->timed && !(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
+        why = "its router may read its queues in phits, which a part sees exactly across a "
+              "cut only in INSEE's timing, and [network] gives links or routers latencies";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)
@@ -102,6 +106,11 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
                 "(insee run), or change it as said",
                 t->parts, why);
     return FALSE;
+}
+
+uint32_t insee_partition_first_failed(const insee_partition *part)
+{
+    return part ? part->first_failed : INSEE_NONE;
 }
 
 gboolean insee_partition_owns(const insee_partition *part, uint32_t r)
@@ -278,6 +287,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     insee_partition *part = g_new0(insee_partition, 1);
     uint32_t parts = t->parts;
     part->t = *t;
+    part->first_failed = INSEE_NONE;
     part->cut_phits_exact = !eng->timed;
     part->router_part = g_new(uint16_t, eng->net.routers);
     assign_routers(part->router_part, &eng->net, parts);
@@ -447,6 +457,8 @@ static void combine(insee_engine *eng)
     part->next = next;
     part->next_local = next_local;
     part->failed = failed != INSEE_NONE;
+    if (part->first_failed == INSEE_NONE)
+        part->first_failed = failed;
     if (failed != INSEE_NONE && !eng->error && !eng->wl.error)
         insee_engine_fail(eng, "rank %u of the run failed (its message says why)", failed);
 }

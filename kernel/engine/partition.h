@@ -97,6 +97,9 @@ gboolean insee_partition_start(struct insee_engine *eng, const insee_transport *
                                GError **err);
 void insee_partition_free(insee_partition *part);
 
+/* The first part whose run failed (its own error says why; the others'
+   say that it failed), or INSEE_NONE; part may be NULL. */
+uint32_t insee_partition_first_failed(const insee_partition *part);
 /* Whether router r is this part's. */
 gboolean insee_partition_owns(const insee_partition *part, uint32_t r);
 /* Whether this part's copy of what a router reads is exact: router r is

@@ -89,8 +89,8 @@ static void sib_allreduce(void *ctx, uint64_t *v, size_t n, insee_reduce_op op)
 
 /* Copy what part m sends into the copy for this exchange's parity, where
    the others read it until the next exchange's barrier. */
-static const posted *post(member *m, const uint64_t *head_out, size_t words, const void *send,
-                          const int *sdispl)
+static void post(member *m, const uint64_t *head_out, size_t words, const void *send,
+                 const int *sdispl)
 {
     uint32_t parts = m->s->parts;
     posted *c = &m->copy[m->exchanges++ % 2];
@@ -105,7 +105,6 @@ static const posted *post(member *m, const uint64_t *head_out, size_t words, con
     memcpy(c->head, head_out, head);
     memcpy(c->displ, sdispl, displ);
     memcpy(c->buf->data + head + displ, send, bytes);
-    return c;
 }
 
 /* One meeting a cycle: every part posts a copy of what it sends, meets

@@ -290,6 +290,9 @@ Test(partition, threads_split_the_run_into_parts)
         {"[topology]\nplugin = \"mesh\"\ndims = [8, 8]\n[router]\n"
          "plugin = \"test-dor-v10\"\nvcs = 1\n[traffic]\nplugin = \"uniform\"\nload = 0.3\n",
          FALSE},
+        /* bubble reads its queues in phits: not split when cables have latencies */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
+         "[network]\ncable_cycles = 2\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
         uint32_t parts;
