@@ -92,9 +92,18 @@ static gboolean steady(uint32_t props)
     return (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_SETTLED)) != 0;
 }
 
+/* Whether a blocked head may sleep on the bound of route()'s answers
+   (ABI 1.16) rather than on the answers themselves. */
+static gboolean bounded(const insee_engine *eng, uint32_t props)
+{
+    return !steady(props) && eng->router && eng->router->route_bound;
+}
+
 /* A blocked head whose whole set is kept is asked again only when two of
    its candidates could move: past saturation on a large-radix router, most
-   wakes of a herd then cost no route() call. */
+   wakes of a herd then cost no route() call. A bounded router's head keeps
+   its bound when that fits the least cache (the estimate counts no more):
+   a larger one is asked again whenever the head is blocked. */
 uint32_t insee_engine_kept_candidates(const insee_engine *eng)
 {
     if (!steady(router_props(eng)))
@@ -109,6 +118,7 @@ void insee_engine_prepare(insee_engine *eng)
     eng->route_kept = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_SETTLED)) != 0;
     eng->route_steady = steady(props);
     eng->route_draws = !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY));
+    eng->route_bounded = bounded(eng, props);
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
     eng->active.kept = insee_engine_kept_candidates(eng);
@@ -771,10 +781,74 @@ static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r,
     return found;
 }
 
+/* The bound of a bounded router's answers for the head of active entry i
+   (packet p at router r), into `bound`, validated; 0 when there is none to
+   sleep on: the router gives none, or one with a drop or a port whose
+   cable failed (a drop can always be taken); or a wrong one, which ends
+   the run. */
+static G_NO_INLINE uint32_t ask_bound(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
+                                      insee_candidate *bound)
+{
+    const insee_net *net = &eng->net;
+    insee_route_ctx ctx;
+    insee_rng draws;
+    route_ctx(eng, eng->active.queue[i], p, INSEE_DRAW_OWN, &draws, &ctx);
+    uint32_t n = eng->router->route_bound(eng->router_self, &ctx, bound, INSEE_MAX_CANDIDATES);
+    uint32_t base = net->port_base[r], ports = net->port_base[r + 1] - base;
+    for (uint32_t c = 0; c < MIN(n, INSEE_MAX_CANDIDATES); c++) {
+        if (bound[c].port == INSEE_PORT_DROP ||
+            (bound[c].port < ports && net->failed && net->failed[base + bound[c].port]))
+            return 0;
+        if (bound[c].port >= ports || net->link[base + bound[c].port].peer == INSEE_NONE ||
+            bound[c].vc >= net->vcs || bound[c].room > room_bound(eng)) {
+            insee_engine_fail(eng,
+                              "router plugin's route_bound() gave port %u VC %u room %u at "
+                              "router %u, which route() could never be granted (the router "
+                              "has %u ports, %u VCs): fix the plugin's bound",
+                              bound[c].port, bound[c].vc, bound[c].room, r, ports, net->vcs);
+            return 0;
+        }
+    }
+    if (n > INSEE_MAX_CANDIDATES) {
+        insee_engine_fail(eng, "router plugin's route_bound() gave %u candidates (at most %u)",
+                          n, INSEE_MAX_CANDIDATES);
+        return 0;
+    }
+    return n;
+}
+
+/* A bounded router's head that route() gave nothing admissible: its bound
+   is asked into `scratch` (route()'s answer is no longer needed) and kept
+   in the entry's cache when it fits, for the next cycles to check. Returns
+   its size when none of it can be requested either (whatever route()
+   answers, nothing could be granted until one of them frees: the head
+   may sleep on them, found in *cand), else 0. */
+static uint32_t bound_blocked(insee_engine *eng, uint32_t i, uint32_t p, uint32_t r,
+                              uint32_t units, insee_candidate *scratch,
+                              const insee_candidate **cand)
+{
+    insee_active *a = &eng->active;
+    if (a->ncand[i] != INSEE_NOT_CACHED) /* kept, and something in it was free */
+        return 0;
+    uint32_t n = ask_bound(eng, i, p, r, scratch), ovc, gp;
+    insee_candidate *cached = &a->cand[(size_t)i * a->kept];
+    *cand = scratch;
+    if (n > 0 && n <= a->kept) {
+        memcpy(cached, scratch, n * sizeof *scratch);
+        a->ncand[i] = (uint8_t)n;
+        *cand = cached;
+    }
+    for (uint32_t c = 0; c < n; c++)
+        if (admissible(eng, r, &scratch[c], units, &ovc, &gp))
+            return 0;
+    return n;
+}
+
 /* Which candidate the head of active entry i (packet p at router r)
    requests: CHOSEN (admissible now), BLOCKED (none is; the set kept in the
    entry's cache or, when it does not fit and the router is steady, in
-   worker w's scratch) or INVALID. Reads the network and writes only the
+   worker w's scratch; for a bounded router, the bound when nothing in it
+   is admissible either, else none) or INVALID. Reads the network and writes only the
    entry's cache, the decision and w's scratch, so that for a pure router
    that may be asked from several threads it runs on any worker. */
 G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, uint32_t p,
@@ -789,7 +863,7 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
                         ? kept_admissible(eng, i, r, units, &first)
                         : 2;
     d->kind = INSEE_DECIDE_CHOSEN;
-    if (kept < 2) {
+    if (kept == 0 || (kept == 1 && !eng->route_bounded)) {
         cand = &a->cand[(size_t)i * a->kept];
         n = a->ncand[i];
         if (kept == 1 && admissible(eng, r, &cand[first], units, &d->out, &d->link)) {
@@ -808,11 +882,13 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
                 return;
             }
         }
+        if (eng->route_bounded)
+            n = bound_blocked(eng, i, p, r, units, scratch, &cand);
     }
     d->kind = INSEE_DECIDE_BLOCKED;
     d->n = n;
     d->at = INSEE_NONE;
-    if (cand != scratch || !eng->route_steady)
+    if (cand != scratch || !(eng->route_steady || eng->route_bounded))
         return;
     insee_cand_vec *set = &eng->sets[w];
     if (set->len + n > set->cap) {
@@ -828,15 +904,17 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
 /* A blocked head of a steady router (INSEE_ROUTE_STEADY, or PURE) sleeps,
    waiting at each candidate's downstream queue, until that queue frees a
    slot or the output VC feeding it frees: nothing else could make one of
-   them admissible, and the router's answer could change nothing else.
-   While the waits would pass their bound (memory), heads ask every cycle
-   instead, or only check their kept candidates. */
+   them admissible, and the router's answer could change nothing else. A
+   bounded router's head sleeps likewise on its bound, when nothing in it
+   is admissible. While the waits would pass their bound (memory), heads
+   ask every cycle instead, or only check their kept candidates. */
 static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee_decision *d)
 {
     insee_net *net = &eng->net;
     insee_active *a = &eng->active;
     uint32_t n = d->n;
-    if (n == 0 || !eng->route_steady || eng->waits_used + n > eng->waits_bound)
+    if (n == 0 || !(eng->route_steady || eng->route_bounded) ||
+        eng->waits_used + n > eng->waits_bound)
         return;
     const insee_candidate *cand = d->at == INSEE_NONE ? &a->cand[(size_t)i * a->kept]
                                                       : &eng->sets[d->worker].v[d->at];

@@ -619,11 +619,16 @@ static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
 /* What route_once() saw route() change. */
 enum { TOUCHED_RNG = 1, TOUCHED_PACKET = 2, TOUCHED_ROUTER = 4 };
 
-/* route() asked once at `now` with an rng of `seed`, from zeroed packet
-   and router states; *touched (when not NULL) gains the TOUCHED_* bits of
-   what it drew from or changed. */
-static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_route_ctx rc,
-                           uint64_t now, uint64_t seed, insee_candidate *out, uint32_t *touched)
+/* route() or route_bound(): what a check asks of a router. */
+typedef uint32_t (*route_fn)(void *self, const insee_route_ctx *ctx, insee_candidate *out,
+                             uint32_t max);
+
+/* `ask` (vt's route() or route_bound()) asked once at `now` with an rng of
+   `seed`, from zeroed packet and router states; *touched (when not NULL)
+   gains the TOUCHED_* bits of what it drew from or changed. */
+static uint32_t ask_once(route_fn ask, const insee_router_vtable *vt, void *self,
+                         insee_route_ctx rc, uint64_t now, uint64_t seed, insee_candidate *out,
+                         uint32_t *touched)
 {
     size_t ps = MAX(vt->packet_state_size ? vt->packet_state_size(self) : 0, 1u);
     size_t rs = MAX(vt->router_state_size ? vt->router_state_size(self) : 0, 1u);
@@ -637,7 +642,7 @@ static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_rout
     rc.router_state = router;
     rc.rng = &rng;
     memset(out, 0, sizeof(insee_candidate) * INSEE_MAX_CANDIDATES);
-    uint32_t n = vt->route(self, &rc, out, INSEE_MAX_CANDIDATES);
+    uint32_t n = ask(self, &rc, out, INSEE_MAX_CANDIDATES);
     if (touched)
         *touched |= (memcmp(&rng, &before, sizeof rng) != 0 ? TOUCHED_RNG : 0u) |
                     (memcmp(packet, zero, ps) != 0 ? TOUCHED_PACKET : 0u) |
@@ -646,6 +651,12 @@ static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_rout
     g_free(router);
     g_free(zero);
     return MIN(n, INSEE_MAX_CANDIDATES);
+}
+
+static uint32_t route_once(const insee_router_vtable *vt, void *self, insee_route_ctx rc,
+                           uint64_t now, uint64_t seed, insee_candidate *out, uint32_t *touched)
+{
+    return ask_once(vt->route, vt, self, rc, now, seed, out, touched);
 }
 
 /* Every routing question the mock network of `h` can raise: each router,
@@ -738,6 +749,25 @@ static int by_candidate(const void *a, const void *b)
     return x->tag < y->tag ? -1 : x->tag > y->tag;
 }
 
+/* What `what` (route() or route_bound()) should not have done at rc: give
+   the sorted sets a and b, asked of the quiet and the busy instance,
+   unlike, or draw or change state (`touched`). */
+static void note_unsteady(const claim_probe *p, const insee_route_ctx *rc, const char *what,
+                          const insee_candidate *a, uint32_t na, const insee_candidate *b,
+                          uint32_t nb, uint32_t touched)
+{
+    char q[96];
+    if (na != nb || memcmp(a, b, sizeof *a * na) != 0)
+        conform_note(p->f, p->where,
+                     "%s at %s gives other candidates with other cycles, rng or queue states "
+                     "(not only another order)",
+                     what, question_text(rc, q, sizeof q));
+    if (touched)
+        conform_note(p->f, p->where,
+                     "%s at %s draws from ctx->rng or changes the packet's or the router's state",
+                     what, question_text(rc, q, sizeof q));
+}
+
 /* A steady route() gives both instances the same candidates, in any order,
    drawing nothing and changing no state. */
 static void compare_steady(const insee_route_ctx *rc, void *data)
@@ -749,18 +779,7 @@ static void compare_steady(const insee_route_ctx *rc, void *data)
     uint32_t nb = route_once(p->vt, p->busy, *rc, 5000, 2, b, &touched);
     qsort(a, na, sizeof *a, by_candidate);
     qsort(b, nb, sizeof *b, by_candidate);
-    gboolean same = na == nb && memcmp(a, b, sizeof *a * na) == 0;
-    char q[96];
-    if (!same)
-        conform_note(p->f, p->where,
-                     "route() at %s gives other candidates with other cycles, rng or queue "
-                     "states (not only another order)",
-                     question_text(rc, q, sizeof q));
-    if (touched)
-        conform_note(p->f, p->where,
-                     "route() at %s draws from ctx->rng or changes the packet's or the router's "
-                     "state",
-                     question_text(rc, q, sizeof q));
+    note_unsteady(p, rc, "route()", a, na, b, nb, touched);
 }
 
 /* A local route(), asked on the busy network, queries the state of its own
@@ -828,6 +847,77 @@ static void compare_settled(const insee_route_ctx *rc, void *data)
     g_free(router);
     g_free(packet_first);
     g_free(router_first);
+}
+
+/* route_bound() asked once as ask_once() asks, sorted, tags cleared (a
+   bound's tags mean nothing). */
+static uint32_t bound_once(const insee_router_vtable *vt, void *self, insee_route_ctx rc,
+                           uint64_t now, uint64_t seed, insee_candidate *out, uint32_t *touched)
+{
+    uint32_t n = ask_once(vt->route_bound, vt, self, rc, now, seed, out, touched);
+    for (uint32_t i = 0; i < n; i++)
+        out[i].tag = 0;
+    qsort(out, n, sizeof *out, by_candidate);
+    return n;
+}
+
+/* Whether candidate c is inside the bound: the same port and VC, asking at
+   least the bound's room (0 and 1 both mean one packet). */
+static gboolean in_bound(const insee_candidate *c, const insee_candidate *bound, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (bound[i].port == c->port && bound[i].vc == c->vc &&
+            MAX(bound[i].room, 1u) <= MAX(c->room, 1u))
+            return TRUE;
+    return FALSE;
+}
+
+enum { BOUND_ASKS = 8 };
+
+/* route_bound() gives the same set on the quiet and the busy network, at
+   other cycles and with other rngs, drawing nothing and changing no
+   state; route() on the busy network, asked at several cycles with
+   several rngs, from a zeroed packet state and from the state its earlier
+   answers left (a bet that moves), answers only inside it. */
+static void compare_bound(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    insee_candidate a[INSEE_MAX_CANDIDATES], b[INSEE_MAX_CANDIDATES], out[INSEE_MAX_CANDIDATES];
+    uint32_t touched = 0;
+    uint32_t na = bound_once(p->vt, p->quiet, *rc, 10, 1, a, &touched);
+    uint32_t nb = bound_once(p->vt, p->busy, *rc, 5000, 2, b, &touched);
+    char q[96];
+    note_unsteady(p, rc, "route_bound()", a, na, b, nb, touched);
+    if (na == 0)
+        return;
+    size_t ps = MAX(p->vt->packet_state_size ? p->vt->packet_state_size(p->busy) : 0, 1u);
+    size_t rs = MAX(p->vt->router_state_size ? p->vt->router_state_size(p->busy) : 0, 1u);
+    guint8 *packet = g_malloc0(ps), *router = g_malloc0(rs);
+    insee_rng rng;
+    insee_route_ctx ask = *rc;
+    ask.packet_state = packet;
+    ask.router_state = router;
+    ask.rng = &rng;
+    for (uint32_t k = 0; k < BOUND_ASKS; k++) {
+        insee_rng_init(&rng, 10 + k, rc->router);
+        ask.now = 5000 + 7 * k;
+        ask.born = 2500;
+        uint32_t n = MIN(p->vt->route(p->busy, &ask, out, INSEE_MAX_CANDIDATES),
+                         INSEE_MAX_CANDIDATES);
+        for (uint32_t c = 0; c < n; c++) {
+            if (!in_bound(&out[c], a, na)) {
+                conform_note(p->f, p->where,
+                             "route() at %s answers port %u VC %u room %u, outside its "
+                             "route_bound() (%u candidates)",
+                             question_text(rc, q, sizeof q), out[c].port, out[c].vc, out[c].room,
+                             na);
+                k = BOUND_ASKS;
+                break;
+            }
+        }
+    }
+    g_free(packet);
+    g_free(router);
 }
 
 enum { CONCURRENT_BATCH = 256, CONCURRENT_ROUNDS = 3 };
@@ -954,7 +1044,8 @@ static gboolean claim_network(const conform_ctx *ctx, router_state *st, guint s,
     return FALSE;
 }
 
-/* A claim check: at every setting whose instance declares `flag`, `ask`
+/* A claim check: at every setting whose instance declares `flag` (0:
+   every setting), `ask`
    every question of its claim network, then `finish` (NULL: nothing) once
    they are over. SKIP saying why when no setting was asked: create()
    refused every network (its own message), or no setting declares the flag
@@ -985,7 +1076,7 @@ static conform_status each_claim(conform_ctx *ctx, GString *detail, uint32_t fla
         conform_instance *busy =
             conform_instance_new(ctx, set, &busy_host.host, vt->create, &bind_err, &create_err);
         g_clear_error(&bind_err);
-        if (quiet && busy && (vt->properties(quiet->self) & flag)) {
+        if (quiet && busy && (flag == 0 || (vt->properties(quiet->self) & flag))) {
             claimed++;
             char *where = g_strdup_printf("%s, %s, vcs = %u", set->label, st->nets[n].name, vcs);
             claim_probe probe = {vt, quiet->self, busy->self, &busy_host, where, &f,
@@ -1066,6 +1157,17 @@ static conform_status check_local_claim(conform_ctx *ctx, GString *detail)
     return each_claim(ctx, detail, INSEE_ROUTE_LOCAL, compare_local, NULL,
                       "route() is not declared INSEE_ROUTE_LOCAL at any setting (asked on the "
                       "first test network each setting's create() accepts)");
+}
+
+static conform_status check_bound(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->route_bound || ctx->plugin->desc->abi_minor < 16) {
+        g_string_assign(detail, "route_bound() not provided, or built before ABI 1.16: a "
+                                "blocked head is asked every cycle");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, 0, compare_bound, NULL, "no setting was asked");
 }
 
 static conform_status check_concurrent_claim(conform_ctx *ctx, GString *detail)
@@ -1220,6 +1322,15 @@ static const conform_check router_checks[] = {
      "a run is split over threads or ranks, each holding its own routers exactly: drop the "
      "flag, or read only ctx->router's state and keep what route() learns in the packet's state",
      check_local_claim},
+    {"router.bound", CONFORM_ERROR,
+     "when the router gives route_bound() (ABI 1.16), the bound is the same whatever the "
+     "cycle, the rng and the queue and link states, draws nothing and changes no state, and "
+     "route() on a busy network, asked at several cycles with several rngs and from the "
+     "packet state its earlier answers left, answers only candidates inside it (the same port "
+     "and VC, at least the bound's room)",
+     "the kernel lets a head sleep while nothing in its bound can be requested, and does not "
+     "ask route() meanwhile: add every candidate route() may give to the bound, or give none",
+     check_bound},
     {"router.concurrent-claim", CONFORM_ERROR,
      "when properties() declares INSEE_ROUTE_CONCURRENT, route() gives every question the answer "
      "it gives alone while another thread asks other questions of the same instance (batches of "

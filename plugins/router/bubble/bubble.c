@@ -364,6 +364,39 @@ static uint32_t bubble_route(void *vself, const insee_route_ctx *ctx, insee_cand
     return route_adaptive(self, ctx, hops, ndir, out);
 }
 
+/* Every adaptive VC on every minimal direction, then the escape VC on the
+   dimension-order hop: whatever random, shortest and smart draw or read,
+   they answer one of these (oblivious: the dimension-order hop on the VC
+   it keeps within a dimension, or on any VC). Each asks one packet of
+   room, as route() does. */
+static uint32_t bubble_route_bound(void *vself, const insee_route_ctx *ctx,
+                                   insee_candidate *out, uint32_t max)
+{
+    const bubble *self = vself;
+    const insee_host *h = self->host;
+    insee_hop hops[INSEE_MAX_CANDIDATES];
+    uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
+                                 INSEE_MAX_CANDIDATES);
+    if (n == 0)
+        return 0;
+    uint32_t w = 0;
+    if (self->mode == OBLIVIOUS) {
+        bool same_dim = ctx->in_port != INSEE_PORT_INJECTION &&
+                        self->dim[self->port_base[ctx->router] + ctx->in_port] == hops[0].dim;
+        for (uint16_t vc = 0; vc < self->vcs; vc++)
+            if ((!same_dim || vc == ctx->in_vc) && w < max)
+                w += one(out + w, hops[0].port, vc);
+        return w;
+    }
+    uint32_t ndir = insee_hops_one_per_dimension(hops, n);
+    if ((uint64_t)ndir * (self->vcs - 1) + 1 > max)
+        return 0; /* not the whole set: no bound */
+    for (uint32_t i = 0; i < ndir; i++)
+        for (uint16_t vc = 1; vc < self->vcs; vc++)
+            w += one(out + w, hops[i].port, vc);
+    return w + one(out + w, hops[0].port, 0);
+}
+
 static size_t bubble_packet_state_size(void *vself)
 {
     const bubble *self = vself;
@@ -398,6 +431,7 @@ static const insee_router_vtable bubble_vtable = {
     .packet_state_size = bubble_packet_state_size,
     .forwarded = bubble_forwarded,
     .properties = bubble_properties,
+    .route_bound = bubble_route_bound,
 };
 
 static const insee_plugin_desc bubble_desc = {

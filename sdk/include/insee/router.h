@@ -163,6 +163,23 @@ typedef struct insee_router_vtable {
        is meaningless here); return an index < injectors. Default: "shortest",
        the queue with most free room, lowest index on a tie. */
     uint32_t (*select_injector)(void *self, const insee_route_ctx *ctx, uint32_t injectors);
+
+    /* minor 16 — optional. Every candidate route() could give this head
+       while it waits at this queue, whatever it reads of the network or
+       draws, each with the least room route() would ask for it: a set
+       fixed by the router, the queue and the packet's destination and
+       salt. It reads no packet state, draws nothing and changes nothing.
+       Return how many (at most max; 0: no bound, the head is asked every
+       cycle). While none of them can be requested (each one's output VC
+       held by another packet, or its downstream queue short of the room),
+       nothing route() answers could be granted, so the kernel lets the
+       head wait without asking until one of them frees, and asks it again
+       in the very cycle that happens. A router whose answers change
+       state (bubble smart moves its bet at each question) accepts that
+       those questions are not asked; one that is PURE, STEADY or SETTLED
+       needs no bound. `insee-conform` checks that route() stays inside. */
+    uint32_t (*route_bound)(void *self, const insee_route_ctx *ctx, insee_candidate *out,
+                            uint32_t max);
 } insee_router_vtable;
 
 #ifdef __cplusplus
