@@ -153,6 +153,10 @@ void insee_engine_prepare(insee_engine *eng)
     memset(eng->wait_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
     eng->head_wait = g_new(uint32_t, net->queues + 1);
     memset(eng->head_wait, 0xff, sizeof(uint32_t) * (net->queues + 1));
+    if (eng->route_bounded) {
+        eng->need_first = g_new(uint32_t, net->transit_queues + 1);
+        memset(eng->need_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
+    }
     eng->waits_free = INSEE_NONE;
     eng->waits_bound = INSEE_WAITS_PER_QUEUE * net->queues;
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
@@ -200,6 +204,8 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->waits);
     g_free(eng->wait_first);
     g_free(eng->head_wait);
+    g_free(eng->need_first);
+    g_free(eng->need_woken.v);
     g_free(eng->sort_scratch.v);
     g_free(eng->arb_req);
     g_free(eng->arb_packed);
@@ -347,8 +353,19 @@ static void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
     schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
 
+/* In a wait's `at`: it waits for that queue's room (a bound's need),
+   listed at need_first, not for a candidate's downstream queue. */
+#define NEED_WAIT 0x80000000u
+
+/* The list a wait at `at` is on. */
+static uint32_t *wait_list(insee_engine *eng, uint32_t at)
+{
+    return at & NEED_WAIT ? &eng->need_first[at & ~NEED_WAIT] : &eng->wait_first[at];
+}
+
 /* Head of q goes to sleep waiting for candidate `cd`'s downstream queue
-   `at`, one wait of its chain. */
+   `at` (or, with NEED_WAIT, for the room of the queue its need names),
+   one wait of its chain. */
 static void wait_on(insee_engine *eng, uint32_t q, uint32_t at, const insee_candidate *cd)
 {
     if (eng->waits_free == INSEE_NONE) {
@@ -363,11 +380,12 @@ static void wait_on(insee_engine *eng, uint32_t q, uint32_t at, const insee_cand
     insee_wait *wt = &eng->waits[w];
     eng->waits_free = wt->next;
     eng->waits_used++;
-    *wt = (insee_wait){.queue = q, .at = at, .prev = INSEE_NONE, .next = eng->wait_first[at],
+    uint32_t *first = wait_list(eng, at);
+    *wt = (insee_wait){.queue = q, .at = at, .prev = INSEE_NONE, .next = *first,
                        .sibling = eng->head_wait[q], .cand = *cd};
     if (wt->next != INSEE_NONE)
         eng->waits[wt->next].prev = w;
-    eng->wait_first[at] = w;
+    *first = w;
     eng->head_wait[q] = w;
 }
 
@@ -381,19 +399,19 @@ static void wake_head(insee_engine *eng, uint32_t q)
     active_push(a, q);
     uint32_t n = 0;
     for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
-        n++;
+        n += !(eng->waits[w].at & NEED_WAIT);
     insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * a->kept];
     if (n <= a->kept)
         a->ncand[a->len - 1] = (uint8_t)n;
     for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
         insee_wait *wt = &eng->waits[w];
         next = wt->sibling;
-        if (n <= a->kept)
+        if (n <= a->kept && !(wt->at & NEED_WAIT))
             cached[--n] = wt->cand;
         if (wt->prev != INSEE_NONE)
             eng->waits[wt->prev].next = wt->next;
         else
-            eng->wait_first[wt->at] = wt->next;
+            *wait_list(eng, wt->at) = wt->next;
         if (wt->next != INSEE_NONE)
             eng->waits[wt->next].prev = wt->prev;
         wt->next = eng->waits_free;
@@ -430,6 +448,50 @@ static void wake_waiting(insee_engine *eng, uint32_t dq)
         return;
     while (eng->wait_first[dq] != INSEE_NONE)
         wake_head(eng, eng->waits[eng->wait_first[dq]].queue);
+}
+
+/* Whether input queue rq may show `need` free phits, as INSEE's phit view
+   counts them (insee_net_free_phits), before it next wakes the waits for
+   its room: its departing head's phits go on leaving, one a cycle, until
+   its slot frees; phits arriving only take room. */
+static gboolean room_may_show(const insee_net *net, uint32_t rq, uint64_t now, uint64_t need)
+{
+    uint64_t room = insee_net_free_phits(net, rq, now), out = net->q[rq].out_done;
+    if (out != INSEE_NEVER && out > now)
+        room += MIN(out - now, (uint64_t)net->packet_phits) - 1;
+    return room >= need;
+}
+
+/* Transit queue q shows more free phits from next cycle (its head starts
+   leaving) or now (a slot frees): the heads whose bound needs room there
+   that q may now show ask again; the others sleep on (q cannot show it
+   before it next frees more). Gathered first: a woken head's waits leave
+   the list. */
+static void wake_needing(insee_engine *eng, uint32_t q)
+{
+    const insee_net *net = &eng->net;
+    insee_vec *woken = &eng->need_woken;
+    woken->len = 0;
+    for (uint32_t w = eng->need_first[q]; w != INSEE_NONE; w = eng->waits[w].next) {
+        uint64_t need = (uint64_t)INSEE_BOUND_NEEDS_PACKETS(eng->waits[w].cand.tag) *
+                        net->packet_phits;
+        if (room_may_show(net, q, eng->now, need))
+            insee_vec_push(woken, eng->waits[w].queue);
+    }
+    for (uint32_t i = 0; i < woken->len; i++)
+        if (eng->head_wait[woken->v[i]] != INSEE_NONE)
+            wake_head(eng, woken->v[i]);
+}
+
+/* q's head starts leaving, its tail gone at `done`: in INSEE's phit view
+   q gains a free phit a cycle from the next, which a bound's need may be
+   waiting for. */
+static void starts_leaving(insee_engine *eng, uint32_t q, uint64_t done)
+{
+    eng->net.q[q].out_done = done;
+    if (G_UNLIKELY(eng->need_first != NULL) && q < eng->net.transit_queues &&
+        eng->need_first[q] != INSEE_NONE)
+        wake_needing(eng, q);
 }
 
 /* The packets the workload has just queued at their sources: in flight
@@ -471,6 +533,9 @@ static void release(insee_engine *eng, uint32_t q)
     insee_net_release_slot(net, q);
     if (q < net->transit_queues && eng->wait_first[q] != INSEE_NONE)
         wake_waiting(eng, q);
+    if (G_UNLIKELY(eng->need_first != NULL) && q < net->transit_queues &&
+        eng->need_first[q] != INSEE_NONE)
+        wake_needing(eng, q);
     net->q[q].flags &= (uint8_t)~INSEE_Q_DEPARTING;
     insee_engine_queue_wake(eng, q);
     if (q >= net->transit_queues)
@@ -761,6 +826,27 @@ G_ALWAYS_INLINE static inline gboolean admissible(const insee_engine *eng, uint3
            insee_net_room(net, net->link[*gp].peer + cd->vc) >= room_needed(net, cd, units);
 }
 
+/* The input queue of router r a bound candidate's need names
+   (INSEE_BOUND_NEEDS in its tag). */
+static inline uint32_t needed_queue(const insee_net *net, uint32_t r, uint32_t tag)
+{
+    return (net->port_base[r] + INSEE_BOUND_NEEDS_PORT(tag)) * net->vcs +
+           INSEE_BOUND_NEEDS_VC(tag);
+}
+
+/* A bounded router's candidate of its bound could be requested now: as
+   admissible(), and its need, if any, may hold before it next changes. */
+G_ALWAYS_INLINE static inline gboolean bound_admissible(const insee_engine *eng, uint32_t r,
+                                                        const insee_candidate *cd,
+                                                        uint32_t units)
+{
+    uint32_t ovc, gp, need = INSEE_BOUND_NEEDS_PACKETS(cd->tag);
+    const insee_net *net = &eng->net;
+    return admissible(eng, r, cd, units, &ovc, &gp) &&
+           (need == 0 || room_may_show(net, needed_queue(net, r, cd->tag), eng->now,
+                                       (uint64_t)need * net->packet_phits));
+}
+
 /* A steady router's head with kept candidates: how many of them could be
    requested now (0, 1, or 2 for more), the first in *first. The router
    would give the same set in some order, drawing nothing and changing
@@ -773,7 +859,8 @@ static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r,
     const insee_candidate *cached = &a->cand[(size_t)i * a->kept];
     uint32_t found = 0, ovc, gp;
     for (uint32_t c = 0; c < a->ncand[i] && found < 2; c++) {
-        if (!admissible(eng, r, &cached[c], units, &ovc, &gp))
+        if (eng->route_bounded ? !bound_admissible(eng, r, &cached[c], units)
+                               : !admissible(eng, r, &cached[c], units, &ovc, &gp))
             continue;
         if (found++ == 0)
             *first = c;
@@ -799,13 +886,19 @@ static G_NO_INLINE uint32_t ask_bound(insee_engine *eng, uint32_t i, uint32_t p,
         if (bound[c].port == INSEE_PORT_DROP ||
             (bound[c].port < ports && net->failed && net->failed[base + bound[c].port]))
             return 0;
+        uint32_t need = INSEE_BOUND_NEEDS_PACKETS(bound[c].tag);
         if (bound[c].port >= ports || net->link[base + bound[c].port].peer == INSEE_NONE ||
-            bound[c].vc >= net->vcs || bound[c].room > room_bound(eng)) {
+            bound[c].vc >= net->vcs || bound[c].room > room_bound(eng) ||
+            (need && (INSEE_BOUND_NEEDS_PORT(bound[c].tag) >= ports ||
+                      INSEE_BOUND_NEEDS_VC(bound[c].tag) >= net->vcs))) {
             insee_engine_fail(eng,
-                              "router plugin's route_bound() gave port %u VC %u room %u at "
-                              "router %u, which route() could never be granted (the router "
-                              "has %u ports, %u VCs): fix the plugin's bound",
-                              bound[c].port, bound[c].vc, bound[c].room, r, ports, net->vcs);
+                              "router plugin's route_bound() gave port %u VC %u room %u "
+                              "(needing room at input port %u VC %u) at router %u, which "
+                              "route() could never be granted (the router has %u ports, %u "
+                              "VCs): fix the plugin's bound",
+                              bound[c].port, bound[c].vc, bound[c].room,
+                              INSEE_BOUND_NEEDS_PORT(bound[c].tag),
+                              INSEE_BOUND_NEEDS_VC(bound[c].tag), r, ports, net->vcs);
             return 0;
         }
     }
@@ -830,7 +923,7 @@ static uint32_t bound_blocked(insee_engine *eng, uint32_t i, uint32_t p, uint32_
     insee_active *a = &eng->active;
     if (a->ncand[i] != INSEE_NOT_CACHED) /* kept, and something in it was free */
         return 0;
-    uint32_t n = ask_bound(eng, i, p, r, scratch), ovc, gp;
+    uint32_t n = ask_bound(eng, i, p, r, scratch);
     insee_candidate *cached = &a->cand[(size_t)i * a->kept];
     *cand = scratch;
     if (n > 0 && n <= a->kept) {
@@ -839,7 +932,7 @@ static uint32_t bound_blocked(insee_engine *eng, uint32_t i, uint32_t p, uint32_
         *cand = cached;
     }
     for (uint32_t c = 0; c < n; c++)
-        if (admissible(eng, r, &scratch[c], units, &ovc, &gp))
+        if (bound_admissible(eng, r, &scratch[c], units))
             return 0;
     return n;
 }
@@ -912,16 +1005,22 @@ static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee
 {
     insee_net *net = &eng->net;
     insee_active *a = &eng->active;
-    uint32_t n = d->n;
-    if (n == 0 || !(eng->route_steady || eng->route_bounded) ||
-        eng->waits_used + n > eng->waits_bound)
+    uint32_t n = d->n, needs = 0;
+    if (n == 0 || !(eng->route_steady || eng->route_bounded))
         return;
     const insee_candidate *cand = d->at == INSEE_NONE ? &a->cand[(size_t)i * a->kept]
                                                       : &eng->sets[d->worker].v[d->at];
+    for (uint32_t c = 0; eng->route_bounded && c < n; c++)
+        needs += INSEE_BOUND_NEEDS_PACKETS(cand[c].tag) != 0;
+    if (eng->waits_used + n + needs > eng->waits_bound)
+        return;
     uint32_t q = a->queue[i];
     a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
-    for (uint32_t c = 0; c < n; c++)
+    for (uint32_t c = 0; c < n; c++) {
         wait_on(eng, q, net->link[net->port_base[r] + cand[c].port].peer + cand[c].vc, &cand[c]);
+        if (needs && INSEE_BOUND_NEEDS_PACKETS(cand[c].tag))
+            wait_on(eng, q, NEED_WAIT | needed_queue(net, r, cand[c].tag), &cand[c]);
+    }
 }
 
 /* A router drops the packet: unroutable when no minimal path leaves here
@@ -1156,7 +1255,7 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
     schedule(eng, c.done, insee_event(INSEE_EV_LINK_DONE, gp));
     if (net->ovc[ovc].src != INSEE_NONE) { /* a multicast copy left with its original */
         insee_engine_head_leaves(eng, net->ovc[ovc].src, pk);
-        net->q[net->ovc[ovc].src].out_done = c.done;
+        starts_leaving(eng, net->ovc[ovc].src, c.done);
         if (G_UNLIKELY(eng->part != NULL))
             insee_partition_credit(eng, net->ovc[ovc].src, c.done);
     }
@@ -1221,7 +1320,7 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint32_t head = net->q[rq->queue].head;
     uint64_t done = net->tail ? tail_across(eng, head, eng->node_phit_cycles)
                               : eng->now + net->pkt[head].phits;
-    net->q[rq->queue].out_done = done; /* before depart(): a credit across a cut tells it */
+    starts_leaving(eng, rq->queue, done); /* before depart(): a credit across a cut tells it */
     uint32_t p = depart(eng, rq->queue, done);
     insee_engine_head_leaves(eng, rq->queue, &net->pkt[p]);
     /* The tail reaches the node its link's latency after it left. */
@@ -1248,7 +1347,7 @@ static uint32_t cross_into_output(insee_engine *eng, uint32_t q, uint32_t gp)
     depart(eng, q, done);
     insee_engine_head_leaves(eng, q, &net->pkt[p]);
     insee_engine_keep_moving(eng, done);
-    net->q[q].out_done = done;
+    starts_leaving(eng, q, done);
     net->tail[p] = done - 1;
     eng->out_used[gp] += (uint32_t)L;
     return p;
@@ -1384,7 +1483,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
     }
     uint32_t p = depart(eng, q, eng->now + L);
     insee_engine_head_leaves(eng, q, &net->pkt[p]);
-    net->q[q].out_done = eng->now + L;
+    starts_leaving(eng, q, eng->now + L);
     insee_engine_keep_moving(eng, eng->now + L - 1 + eng->node_cable_cycles);
     uint32_t r = net->q_at[q].router;
     uint32_t now_delivered[INSEE_MAX_CANDIDATES], k = 0;

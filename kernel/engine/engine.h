@@ -211,6 +211,9 @@ typedef struct insee_engine {
     uint64_t waits_used, waits_bound; /* at most INSEE_WAITS_PER_QUEUE per queue */
     uint32_t *wait_first;    /* per transit queue: the first wait listed there */
     uint32_t *head_wait;     /* per queue: its sleeping head's first wait, or INSEE_NONE */
+    uint32_t *need_first;    /* per transit queue: the first wait for its room (a bound's
+                                need, INSEE_BOUND_NEEDS); NULL but for a bounded router */
+    insee_vec need_woken;    /* scratch: the heads a queue's room wakes */
     gboolean route_kept;     /* PURE or INSEE_ROUTE_SETTLED: a waiting head's answer is kept */
     gboolean route_steady;   /* PURE, INSEE_ROUTE_STEADY or SETTLED: blocked heads may sleep */
     gboolean route_draws;    /* neither PURE nor STEADY: a stream per call (insee_draw) */

@@ -849,26 +849,34 @@ static void compare_settled(const insee_route_ctx *rc, void *data)
     g_free(router_first);
 }
 
-/* route_bound() asked once as ask_once() asks, sorted, tags cleared (a
-   bound's tags mean nothing). */
+/* route_bound() asked once as ask_once() asks, sorted. */
 static uint32_t bound_once(const insee_router_vtable *vt, void *self, insee_route_ctx rc,
                            uint64_t now, uint64_t seed, insee_candidate *out, uint32_t *touched)
 {
     uint32_t n = ask_once(vt->route_bound, vt, self, rc, now, seed, out, touched);
-    for (uint32_t i = 0; i < n; i++)
-        out[i].tag = 0;
     qsort(out, n, sizeof *out, by_candidate);
     return n;
 }
 
-/* Whether candidate c is inside the bound: the same port and VC, asking at
-   least the bound's room (0 and 1 both mean one packet). */
-static gboolean in_bound(const insee_candidate *c, const insee_candidate *bound, uint32_t n)
+/* Whether candidate c, answered at rc on host h, is inside the bound: the
+   same port and VC, asking at least the bound's room (0 and 1 both mean
+   one packet), given only while the input queue a need names shows the
+   free phits it needs (INSEE_BOUND_NEEDS). */
+static gboolean in_bound(const insee_host *h, const insee_route_ctx *rc,
+                         const insee_candidate *c, const insee_candidate *bound, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
+    insee_shape shape;
+    h->shape(h->kernel, &shape);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t need = INSEE_BOUND_NEEDS_PACKETS(bound[i].tag);
         if (bound[i].port == c->port && bound[i].vc == c->vc &&
-            MAX(bound[i].room, 1u) <= MAX(c->room, 1u))
+            MAX(bound[i].room, 1u) <= MAX(c->room, 1u) &&
+            (need == 0 || h->input_free_phits(h->kernel, rc->router,
+                                              INSEE_BOUND_NEEDS_PORT(bound[i].tag),
+                                              INSEE_BOUND_NEEDS_VC(bound[i].tag)) >=
+                              need * shape.packet_phits))
             return TRUE;
+    }
     return FALSE;
 }
 
@@ -905,10 +913,11 @@ static void compare_bound(const insee_route_ctx *rc, void *data)
         uint32_t n = MIN(p->vt->route(p->busy, &ask, out, INSEE_MAX_CANDIDATES),
                          INSEE_MAX_CANDIDATES);
         for (uint32_t c = 0; c < n; c++) {
-            if (!in_bound(&out[c], a, na)) {
+            if (!in_bound(&p->busy_host->host, rc, &out[c], a, na)) {
                 conform_note(p->f, p->where,
                              "route() at %s answers port %u VC %u room %u, outside its "
-                             "route_bound() (%u candidates)",
+                             "route_bound() (%u candidates, with the room each needs in this "
+                             "router's input queues)",
                              question_text(rc, q, sizeof q), out[c].port, out[c].vc, out[c].room,
                              na);
                 k = BOUND_ASKS;
@@ -1327,7 +1336,8 @@ static const conform_check router_checks[] = {
      "cycle, the rng and the queue and link states, draws nothing and changes no state, and "
      "route() on a busy network, asked at several cycles with several rngs and from the "
      "packet state its earlier answers left, answers only candidates inside it (the same port "
-     "and VC, at least the bound's room)",
+     "and VC, at least the bound's room, and only while the input queue a candidate's need "
+     "names shows that room)",
      "the kernel lets a head sleep while nothing in its bound can be requested, and does not "
      "ask route() meanwhile: add every candidate route() may give to the bound, or give none",
      check_bound},

@@ -364,11 +364,39 @@ static uint32_t bubble_route(void *vself, const insee_route_ctx *ctx, insee_cand
     return route_adaptive(self, ctx, hops, ndir, out);
 }
 
+/* What admits() asks of the ring's queue for (port, vc), as a bound's
+   need (INSEE_BOUND_NEEDS): the bubble on entering a bubble ring, the LBR's
+   room at injection, the larger of both; 0: none, or more than a need can
+   say (the bound then just asks no room there, which is still a bound). */
+static uint32_t admits_need(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
+                            uint16_t vc)
+{
+    uint16_t q = self->ring_in[self->port_base[ctx->router] + port];
+    if (q == NO_RING)
+        return 0;
+    bool bubble_ring = vc == 0 || self->mode == OBLIVIOUS;
+    bool entering = !continues_ring(self, ctx, port) || ctx->in_vc != vc;
+    uint32_t need = bubble_ring && entering ? self->bubble : 0;
+    if (ctx->in_port == INSEE_PORT_INJECTION && self->lbr > need)
+        need = self->lbr;
+    return need > 0 && need < 128 ? INSEE_BOUND_NEEDS(q, vc, need) : 0;
+}
+
+/* One candidate of the bound: (port, vc), one packet of room downstream
+   as route() asks, and what admits() needs of the ring's queue. */
+static uint32_t bound_entry(const bubble *self, const insee_route_ctx *ctx, uint32_t port,
+                            uint16_t vc, insee_candidate *out)
+{
+    one(out, port, vc);
+    out->tag = admits_need(self, ctx, port, vc);
+    return 1;
+}
+
 /* Every adaptive VC on every minimal direction, then the escape VC on the
    dimension-order hop: whatever random, shortest and smart draw or read,
    they answer one of these (oblivious: the dimension-order hop on the VC
-   it keeps within a dimension, or on any VC). Each asks one packet of
-   room, as route() does. */
+   it keeps within a dimension, or on any VC), each only while admits()
+   lets it through. */
 static uint32_t bubble_route_bound(void *vself, const insee_route_ctx *ctx,
                                    insee_candidate *out, uint32_t max)
 {
@@ -385,7 +413,7 @@ static uint32_t bubble_route_bound(void *vself, const insee_route_ctx *ctx,
                         self->dim[self->port_base[ctx->router] + ctx->in_port] == hops[0].dim;
         for (uint16_t vc = 0; vc < self->vcs; vc++)
             if ((!same_dim || vc == ctx->in_vc) && w < max)
-                w += one(out + w, hops[0].port, vc);
+                w += bound_entry(self, ctx, hops[0].port, vc, out + w);
         return w;
     }
     uint32_t ndir = insee_hops_one_per_dimension(hops, n);
@@ -393,8 +421,8 @@ static uint32_t bubble_route_bound(void *vself, const insee_route_ctx *ctx,
         return 0; /* not the whole set: no bound */
     for (uint32_t i = 0; i < ndir; i++)
         for (uint16_t vc = 1; vc < self->vcs; vc++)
-            w += one(out + w, hops[i].port, vc);
-    return w + one(out + w, hops[0].port, 0);
+            w += bound_entry(self, ctx, hops[i].port, vc, out + w);
+    return w + bound_entry(self, ctx, hops[0].port, 0, out + w);
 }
 
 static size_t bubble_packet_state_size(void *vself)

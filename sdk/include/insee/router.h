@@ -141,6 +141,21 @@ enum {
 
 #define INSEE_MAX_CANDIDATES 64u
 
+/* minor 16. In the tag of a candidate of route_bound() (where tags are
+   otherwise not read): route() gives it only while this router's input
+   queue (port, vc) shows at least `packets` full packets of free phits, as
+   host->input_free_phits() reports them (bubble's entry into a ring, the
+   local buffer restriction). The kernel then also lets the head sleep
+   while that cannot hold, and wakes it when that queue's head starts
+   leaving or a slot of it frees. port < 65536, vc < 256, 1 <= packets <
+   128; a tag of 0 needs nothing. */
+#define INSEE_BOUND_NEEDS(port, vc, packets)                                          \
+    ((((uint32_t)(packets) & 0x7Fu) << 24) | (((uint32_t)(vc) & 0xFFu) << 16) |      \
+     ((uint32_t)(port) & 0xFFFFu))
+#define INSEE_BOUND_NEEDS_PORT(tag) ((uint32_t)(tag) & 0xFFFFu)
+#define INSEE_BOUND_NEEDS_VC(tag) (((uint32_t)(tag) >> 16) & 0xFFu)
+#define INSEE_BOUND_NEEDS_PACKETS(tag) (((uint32_t)(tag) >> 24) & 0x7Fu)
+
 typedef struct insee_router_vtable {
     uint32_t size; /* sizeof(insee_router_vtable) as built */
 
@@ -177,7 +192,10 @@ typedef struct insee_router_vtable {
        in the very cycle that happens. A router whose answers change
        state (bubble smart moves its bet at each question) accepts that
        those questions are not asked; one that is PURE, STEADY or SETTLED
-       needs no bound. `insee-conform` checks that route() stays inside. */
+       needs no bound. A candidate route() gives only while one of this
+       router's input queues has room (bubble's entering a ring) says so
+       in its tag (INSEE_BOUND_NEEDS). `insee-conform` checks that route()
+       stays inside. */
     uint32_t (*route_bound)(void *self, const insee_route_ctx *ctx, insee_candidate *out,
                             uint32_t max);
 } insee_router_vtable;
