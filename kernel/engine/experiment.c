@@ -2225,6 +2225,7 @@ static void set_split_part(insee_experiment *exp, split_part *sp)
 {
     exp->eng.transport = &sp->t;
     exp->eng.threads = 1;
+    exp->eng.report.parts_on_threads = TRUE; /* its messages speak of threads */
 }
 
 /* The run split into eng.split_parts parts, each a copy of the experiment
@@ -2250,8 +2251,8 @@ static gboolean run_split(insee_experiment *exp, GError **err)
         sp[p].exp = experiment_new(sp[p].cfg, exp->reg, FALSE, err);
         ok = sp[p].exp != NULL;
         if (ok) {
-            set_split_part(sp[p].exp, &sp[p]);
             fill_report_header(sp[p].exp);
+            set_split_part(sp[p].exp, &sp[p]);
             /* The same document by construction; but what the caller bound
                in part 0's configuration alone ([plugins]) is echoed there
                only, and the parts' fingerprints compare echoes. */
@@ -2264,7 +2265,6 @@ static gboolean run_split(insee_experiment *exp, GError **err)
         ok = sp[p].thread != NULL;
     }
     exp->eng.report.setup_seconds += (double)(g_get_monotonic_time() - start) / 1e6;
-    exp->eng.report.parts_on_threads = TRUE;
     g_atomic_int_set(&go, ok ? 1 : -1);
     if (ok)
         ok = insee_engine_run(&exp->eng, err);

@@ -104,10 +104,13 @@ static gboolean held_here(insee_kernel *k, uint32_t router, uint32_t q, gboolean
     insee_engine *eng = E(k);
     if (G_LIKELY(eng->part == NULL) || insee_partition_holds(eng->part, &eng->net, router, q, whole))
         return TRUE;
-    insee_engine_fail(eng, "the %s plugin read %s at router %u, which this mpirun rank does "
-                      "not hold exactly: this router cannot be split over ranks; run it "
-                      "without mpirun",
-                      insee_kind_name(k->kind), what, router);
+    gboolean threads = eng->report.parts_on_threads;
+    insee_engine_fail(eng, "the %s plugin read %s at router %u, which this %s does not hold "
+                      "exactly: this router cannot be split over %s; %s",
+                      insee_kind_name(k->kind), what, router,
+                      threads ? "thread's part of the run" : "mpirun rank",
+                      threads ? "threads" : "ranks",
+                      threads ? "set [simulation] threads = 1" : "run it without mpirun");
     return FALSE;
 }
 

@@ -150,6 +150,33 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
     free_experiment(exp, cfg, reg);
 }
 
+/* A router that claims INSEE_ROUTE_LOCAL but reads the next router: split
+   over threads, a part ends the run the first time one of its routers
+   reads another part's, and the message is that part's own, speaking of
+   threads and saying what to set. */
+Test(partition, a_router_that_reads_another_part_ends_a_threads_run_naming_it)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml("[simulation]\nthreads = 2\nwarmup = 0\ncycles = 500\n"
+                                       "[topology]\nplugin = \"mesh\"\ndims = [8, 8]\n"
+                                       "[router]\nplugin = \"test-nosy-local\"\nvcs = 1\n"
+                                       "[traffic]\nplugin = \"uniform\"\nload = 0.3\n",
+                                       &cfg, &reg);
+    GError *err = NULL;
+    cr_assert_not(insee_experiment_run(exp, &err), "the run did not fail");
+    cr_assert(strstr(err->message, "part ") && strstr(err->message, "of the run"), "%s",
+              err->message);
+    cr_assert(strstr(err->message, "test-nosy-local") || strstr(err->message, "router plugin"),
+              "%s", err->message);
+    cr_assert(strstr(err->message, "thread's part of the run") &&
+                  strstr(err->message, "threads = 1") && !strstr(err->message, "mpirun"),
+              "%s", err->message);
+    cr_assert(insee_experiment_report(exp)->parts_on_threads);
+    g_error_free(err);
+    free_experiment(exp, cfg, reg);
+}
+
 /* Ranks given different files: every one of them refuses before cycle 0. */
 Test(partition, parts_that_run_different_experiments_are_refused)
 {

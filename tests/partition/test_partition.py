@@ -12,12 +12,16 @@ usage: test_partition.py INSEE WORKDIR WITH_MPI
 - a run that cannot be split (a router that declares none of pure, steady
   and local, wormhole flow control, a packet trace) is refused by every
   rank, naming why, with no output file left;
-- without Open MPI built in, mpirun with several ranks is refused saying so.
-Skipped (77) without mpirun.
+- without Open MPI built in, mpirun with several ranks is refused saying so;
+- [simulation] threads = 2 and 3 split the same runs into parts on threads
+  and give the JSON of one thread (series, maps, queue histograms), less
+  the echoed thread count (checked first, with or without mpirun).
+Skipped (77) without mpirun, once the threads are checked.
 """
 import difflib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -59,8 +63,38 @@ def run(cmd, cwd, env):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env)
 
 
+def results_json(path):
+    """The JSON less the echo of the configuration and what times the run."""
+    with open(path) as f:
+        doc = json.load(f)
+    for key in ("config", "params", "performance"):
+        doc.pop(key, None)
+    return json.dumps(doc, sort_keys=True)
+
+
+def check_threads(binary, work, env):
+    """Each run split over 2 and 3 threads gives one thread's JSON."""
+    for name in ("torus", "tree", "bubble"):
+        config = os.path.join(HERE, name + ".toml")
+        docs = {}
+        for t in (1, 2, 3):
+            js = os.path.join(work, f"{name}-threads-{t}.json")
+            r = run([binary, "run", config, "--set", f"simulation.threads={t}",
+                     "--set", f'stats.json="{js}"'], work, env)
+            check(r.returncode == 0, f"{name}: {t} thread(s) run: {r.returncode} {r.stderr[-2000:]}")
+            if t > 1:
+                check(re.search(rf"^threads, as parts +{t},", r.stdout, re.M),
+                      f"{name}: {t} threads split the run into parts")
+            docs[t] = results_json(js)
+        for t in (2, 3):
+            check(docs[t] == docs[1],
+                  f"{name}: the JSON of {t} threads (series, maps, histograms) is one thread's")
+
+
 def main():
     binary, work, with_mpi = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    os.makedirs(work, exist_ok=True)
+    check_threads(binary, work, dict(os.environ))
     mpirun = shutil.which("mpirun")
     if not mpirun:
         print("SKIP: no mpirun (Debian's openmpi-bin); the partitioned run is not tested")
