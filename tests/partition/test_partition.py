@@ -42,12 +42,17 @@ def untimed_report(text):
     return "".join(l for l in text.splitlines(True) if not l.startswith(TIMING))
 
 
-def untimed_json(path):
+def json_without(path, keys):
+    """The JSON document at path less its top-level `keys`, as text."""
     with open(path) as f:
         doc = json.load(f)
-    for key in ("speed", "timing", "performance"):
+    for key in keys:
         doc.pop(key, None)
     return json.dumps(doc, sort_keys=True)
+
+
+def untimed_json(path):
+    return json_without(path, ("speed", "timing", "performance"))
 
 
 def untimed_csv(path):
@@ -63,15 +68,6 @@ def run(cmd, cwd, env):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env)
 
 
-def results_json(path):
-    """The JSON less the echo of the configuration and what times the run."""
-    with open(path) as f:
-        doc = json.load(f)
-    for key in ("config", "params", "performance"):
-        doc.pop(key, None)
-    return json.dumps(doc, sort_keys=True)
-
-
 def check_threads(binary, work, env):
     """Each run split over 2 and 3 threads gives one thread's JSON."""
     for name in ("torus", "tree", "bubble"):
@@ -85,7 +81,7 @@ def check_threads(binary, work, env):
             if t > 1:
                 check(re.search(rf"^threads, as parts +{t},", r.stdout, re.M),
                       f"{name}: {t} threads split the run into parts")
-            docs[t] = results_json(js)
+            docs[t] = json_without(js, ("config", "params", "performance"))
         for t in (2, 3):
             check(docs[t] == docs[1],
                   f"{name}: the JSON of {t} threads (series, maps, histograms) is one thread's")
