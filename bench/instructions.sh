@@ -84,6 +84,11 @@ row "8x8 bubble smart 0.3"         4000 "$ref" --set router.plugin=bubble --set 
 row "8x8 bubble smart 1.0 (saturated)" 1000 "$ref" --set router.plugin=bubble --set router.mode=smart \
   --set traffic.load=1.0
 row "8x8 dally basic 1.0 (saturated)" 1000 "$ref" --set traffic.load=1.0
+row "32x32 bubble smart 0.1"        1000 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.1 \
+  --set router.plugin=bubble --set router.mode=smart
+# Past saturation INSEE's router's blocked heads sleep on its bound (ABI 1.16)
+row "32x32 bubble smart 0.4 (saturated)" 300 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.4 \
+  --set router.plugin=bubble --set router.mode=smart --set simulation.warmup=2000
 row "32x32 dally basic 0.075"      1000 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.075
 row "32x32 dally basic 0.4 (saturated)" 500 "$ref" --set 'topology.dims=[32,32]' --set traffic.load=0.4 \
   --set simulation.warmup=3000

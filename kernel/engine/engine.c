@@ -981,7 +981,7 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
     d->kind = INSEE_DECIDE_BLOCKED;
     d->n = n;
     d->at = INSEE_NONE;
-    if (cand != scratch || !(eng->route_steady || eng->route_bounded))
+    if (n == 0 || cand != scratch || !(eng->route_steady || eng->route_bounded))
         return;
     insee_cand_vec *set = &eng->sets[w];
     if (set->len + n > set->cap) {
