@@ -912,7 +912,10 @@ static G_NO_INLINE uint32_t ask_bound(insee_engine *eng, uint32_t i, uint32_t p,
 
 /* A bounded router's head that route() gave nothing admissible: its bound
    is asked into `scratch` (route()'s answer is no longer needed) and kept
-   in the entry's cache when it fits, for the next cycles to check. Returns
+   in the entry's cache when it fits, for the next cycles to check; not at
+   the head's first question at its queue, as most heads blocked once move
+   on at the next (8x8 torus, bubble smart: 2 130 -> 2 010 instructions per
+   packet-hop at 0.3, 2 714 -> 2 534 past saturation). Returns
    its size when none of it can be requested either (whatever route()
    answers, nothing could be granted until one of them frees: the head
    may sleep on them, found in *cand), else 0. */
@@ -922,6 +925,8 @@ static uint32_t bound_blocked(insee_engine *eng, uint32_t i, uint32_t p, uint32_
 {
     insee_active *a = &eng->active;
     if (a->ncand[i] != INSEE_NOT_CACHED) /* kept, and something in it was free */
+        return 0;
+    if (eng->net.pkt[p].since == eng->now) /* its first question here: most move on soon */
         return 0;
     uint32_t n = ask_bound(eng, i, p, r, scratch);
     insee_candidate *cached = &a->cand[(size_t)i * a->kept];

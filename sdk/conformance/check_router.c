@@ -925,6 +925,16 @@ static void compare_bound(const insee_route_ctx *rc, void *data)
             }
         }
     }
+    /* asked again from the packet state route() left: the same set */
+    insee_rng_init(&rng, 20, rc->router);
+    uint32_t again = MIN(p->vt->route_bound(p->busy, &ask, b, INSEE_MAX_CANDIDATES),
+                         INSEE_MAX_CANDIDATES);
+    qsort(b, again, sizeof *b, by_candidate);
+    if (again != na || memcmp(a, b, sizeof *a * na) != 0)
+        conform_note(p->f, p->where,
+                     "route_bound() at %s gives another set from the packet state route() "
+                     "left",
+                     question_text(rc, q, sizeof q));
     g_free(packet);
     g_free(router);
 }

@@ -392,6 +392,25 @@ static uint32_t bound_entry(const bubble *self, const insee_route_ctx *ctx, uint
     return 1;
 }
 
+/* smart keeps the minimal directions at the router it waits at in the
+   packet's state (smart_directions()): the same set, without asking the
+   topology again. */
+static uint32_t smart_route_bound(const bubble *self, const insee_route_ctx *ctx,
+                                  insee_candidate *out, uint32_t max)
+{
+    const smart_state *st = ctx->packet_state;
+    if (st->escape == NO_PORT)
+        return 0;
+    uint32_t w = 0;
+    for (uint32_t d = 0; d < self->dims; d++)
+        for (uint16_t vc = 1; st->port[d] != NO_PORT && vc < self->vcs; vc++) {
+            if (w + 1 >= max)
+                return 0; /* not the whole set: no bound */
+            w += bound_entry(self, ctx, st->port[d], vc, out + w);
+        }
+    return w + bound_entry(self, ctx, st->escape, 0, out + w);
+}
+
 /* Every adaptive VC on every minimal direction, then the escape VC on the
    dimension-order hop: whatever random, shortest and smart draw or read,
    they answer one of these (oblivious: the dimension-order hop on the VC
@@ -402,6 +421,8 @@ static uint32_t bubble_route_bound(void *vself, const insee_route_ctx *ctx,
 {
     const bubble *self = vself;
     const insee_host *h = self->host;
+    if (self->mode == SMART && ((const smart_state *)ctx->packet_state)->at == ctx->router + 1)
+        return smart_route_bound(self, ctx, out, max);
     insee_hop hops[INSEE_MAX_CANDIDATES];
     uint32_t n = h->minimal_hops(h->kernel, ctx->router, ctx->dst_node, ctx->salt, hops,
                                  INSEE_MAX_CANDIDATES);

@@ -183,7 +183,8 @@ typedef struct insee_router_vtable {
        while it waits at this queue, whatever it reads of the network or
        draws, each with the least room route() would ask for it: a set
        fixed by the router, the queue and the packet's destination and
-       salt. It reads no packet state, draws nothing and changes nothing.
+       salt. It may read what route() keeps in the packet's state (smart's
+       directions at this router), draws nothing and changes nothing.
        Return how many (at most max; 0: no bound, the head is asked every
        cycle). While none of them can be requested (each one's output VC
        held by another packet, or its downstream queue short of the room),
