@@ -117,7 +117,7 @@ void insee_engine_prepare(insee_engine *eng)
     uint32_t props = router_props(eng);
     eng->route_kept = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_SETTLED)) != 0;
     eng->route_steady = steady(props);
-    eng->route_draws = !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY));
+    eng->route_draws = !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_NO_DRAWS));
     eng->route_bounded = bounded(eng, props);
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
@@ -149,14 +149,13 @@ void insee_engine_prepare(insee_engine *eng)
     eng->out_req = g_new(uint32_t, net->outputs);
     for (uint32_t gp = 0; gp < net->ports_total; gp++)
         net->link[gp].peer = net->peer_queue[gp];
-    eng->wait_first = g_new(uint32_t, net->transit_queues + 1);
-    memset(eng->wait_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
+    /* A bounded router's waits for a queue's room (its needs) are listed
+       past the downstream queues' lists, at transit_queues + the queue. */
+    size_t lists = (eng->route_bounded ? 2u : 1u) * (size_t)net->transit_queues + 1;
+    eng->wait_first = g_new(uint32_t, lists);
+    memset(eng->wait_first, 0xff, sizeof(uint32_t) * lists);
     eng->head_wait = g_new(uint32_t, net->queues + 1);
     memset(eng->head_wait, 0xff, sizeof(uint32_t) * (net->queues + 1));
-    if (eng->route_bounded) {
-        eng->need_first = g_new(uint32_t, net->transit_queues + 1);
-        memset(eng->need_first, 0xff, sizeof(uint32_t) * (net->transit_queues + 1));
-    }
     eng->waits_free = INSEE_NONE;
     eng->waits_bound = INSEE_WAITS_PER_QUEUE * net->queues;
     memset(eng->out_req, 0xff, sizeof(uint32_t) * net->outputs);
@@ -204,7 +203,6 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->waits);
     g_free(eng->wait_first);
     g_free(eng->head_wait);
-    g_free(eng->need_first);
     g_free(eng->need_woken.v);
     g_free(eng->sort_scratch.v);
     g_free(eng->arb_req);
@@ -353,18 +351,14 @@ static void insee_engine_queue_wake(insee_engine *eng, uint32_t q)
     schedule(eng, net->pkt[p].ready, insee_event(INSEE_EV_HEAD_READY, q));
 }
 
-/* In a wait's `at`: it waits for that queue's room (a bound's need),
-   listed at need_first, not for a candidate's downstream queue. */
-#define NEED_WAIT 0x80000000u
-
-/* The list a wait at `at` is on. */
-static uint32_t *wait_list(insee_engine *eng, uint32_t at)
+/* The list of the waits for transit queue rq's room (a bound's need). */
+static inline uint32_t need_list(const insee_engine *eng, uint32_t rq)
 {
-    return at & NEED_WAIT ? &eng->need_first[at & ~NEED_WAIT] : &eng->wait_first[at];
+    return eng->net.transit_queues + rq;
 }
 
 /* Head of q goes to sleep waiting for candidate `cd`'s downstream queue
-   `at` (or, with NEED_WAIT, for the room of the queue its need names),
+   `at` (or, from need_list(), for the room of the queue its need names),
    one wait of its chain. */
 static void wait_on(insee_engine *eng, uint32_t q, uint32_t at, const insee_candidate *cd)
 {
@@ -380,12 +374,11 @@ static void wait_on(insee_engine *eng, uint32_t q, uint32_t at, const insee_cand
     insee_wait *wt = &eng->waits[w];
     eng->waits_free = wt->next;
     eng->waits_used++;
-    uint32_t *first = wait_list(eng, at);
-    *wt = (insee_wait){.queue = q, .at = at, .prev = INSEE_NONE, .next = *first,
+    *wt = (insee_wait){.queue = q, .at = at, .prev = INSEE_NONE, .next = eng->wait_first[at],
                        .sibling = eng->head_wait[q], .cand = *cd};
     if (wt->next != INSEE_NONE)
         eng->waits[wt->next].prev = w;
-    *first = w;
+    eng->wait_first[at] = w;
     eng->head_wait[q] = w;
 }
 
@@ -399,19 +392,23 @@ static void wake_head(insee_engine *eng, uint32_t q)
     active_push(a, q);
     uint32_t n = 0;
     for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
-        n += !(eng->waits[w].at & NEED_WAIT);
+        n++;
+    uint32_t lists = eng->net.transit_queues; /* past them, need waits: not its set */
+    if (G_UNLIKELY(eng->route_bounded))
+        for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
+            n -= eng->waits[w].at >= lists;
     insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * a->kept];
     if (n <= a->kept)
         a->ncand[a->len - 1] = (uint8_t)n;
     for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
         insee_wait *wt = &eng->waits[w];
         next = wt->sibling;
-        if (n <= a->kept && !(wt->at & NEED_WAIT))
+        if (n <= a->kept && wt->at < lists)
             cached[--n] = wt->cand;
         if (wt->prev != INSEE_NONE)
             eng->waits[wt->prev].next = wt->next;
         else
-            *wait_list(eng, wt->at) = wt->next;
+            eng->wait_first[wt->at] = wt->next;
         if (wt->next != INSEE_NONE)
             eng->waits[wt->next].prev = wt->prev;
         wt->next = eng->waits_free;
@@ -472,7 +469,8 @@ static void wake_needing(insee_engine *eng, uint32_t q)
     const insee_net *net = &eng->net;
     insee_vec *woken = &eng->need_woken;
     woken->len = 0;
-    for (uint32_t w = eng->need_first[q]; w != INSEE_NONE; w = eng->waits[w].next) {
+    for (uint32_t w = eng->wait_first[need_list(eng, q)]; w != INSEE_NONE;
+         w = eng->waits[w].next) {
         uint64_t need = (uint64_t)INSEE_BOUND_NEEDS_PACKETS(eng->waits[w].cand.tag) *
                         net->packet_phits;
         if (room_may_show(net, q, eng->now, need))
@@ -489,8 +487,8 @@ static void wake_needing(insee_engine *eng, uint32_t q)
 static void starts_leaving(insee_engine *eng, uint32_t q, uint64_t done)
 {
     eng->net.q[q].out_done = done;
-    if (G_UNLIKELY(eng->need_first != NULL) && q < eng->net.transit_queues &&
-        eng->need_first[q] != INSEE_NONE)
+    if (G_UNLIKELY(eng->route_bounded) && q < eng->net.transit_queues &&
+        eng->wait_first[need_list(eng, q)] != INSEE_NONE)
         wake_needing(eng, q);
 }
 
@@ -533,8 +531,8 @@ static void release(insee_engine *eng, uint32_t q)
     insee_net_release_slot(net, q);
     if (q < net->transit_queues && eng->wait_first[q] != INSEE_NONE)
         wake_waiting(eng, q);
-    if (G_UNLIKELY(eng->need_first != NULL) && q < net->transit_queues &&
-        eng->need_first[q] != INSEE_NONE)
+    if (G_UNLIKELY(eng->route_bounded) && q < net->transit_queues &&
+        eng->wait_first[need_list(eng, q)] != INSEE_NONE)
         wake_needing(eng, q);
     net->q[q].flags &= (uint8_t)~INSEE_Q_DEPARTING;
     insee_engine_queue_wake(eng, q);
@@ -859,13 +857,23 @@ static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r,
     const insee_candidate *cached = &a->cand[(size_t)i * a->kept];
     uint32_t found = 0, ovc, gp;
     for (uint32_t c = 0; c < a->ncand[i] && found < 2; c++) {
-        if (eng->route_bounded ? !bound_admissible(eng, r, &cached[c], units)
-                               : !admissible(eng, r, &cached[c], units, &ovc, &gp))
+        if (!admissible(eng, r, &cached[c], units, &ovc, &gp))
             continue;
         if (found++ == 0)
             *first = c;
     }
     return found;
+}
+
+/* A bounded router's head with its bound kept: whether any of it could be
+   requested now. */
+static gboolean bound_free(const insee_engine *eng, const insee_candidate *bound, uint32_t n,
+                           uint32_t r, uint32_t units)
+{
+    for (uint32_t c = 0; c < n; c++)
+        if (bound_admissible(eng, r, &bound[c], units))
+            return TRUE;
+    return FALSE;
 }
 
 /* The bound of a bounded router's answers for the head of active entry i
@@ -936,10 +944,7 @@ static uint32_t bound_blocked(insee_engine *eng, uint32_t i, uint32_t p, uint32_
         a->ncand[i] = (uint8_t)n;
         *cand = cached;
     }
-    for (uint32_t c = 0; c < n; c++)
-        if (bound_admissible(eng, r, &scratch[c], units))
-            return 0;
-    return n;
+    return bound_free(eng, scratch, n, r, units) ? 0 : n;
 }
 
 /* Which candidate the head of active entry i (packet p at router r)
@@ -957,11 +962,13 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
     insee_candidate scratch[INSEE_MAX_CANDIDATES];
     uint32_t n = 0, first = 0, units = insee_net_units(&eng->net, p);
     const insee_candidate *cand;
-    uint32_t kept = !eng->route_kept && a->ncand[i] != INSEE_NOT_CACHED
-                        ? kept_admissible(eng, i, r, units, &first)
-                        : 2;
+    uint32_t kept = 2;
+    if (!eng->route_kept && a->ncand[i] != INSEE_NOT_CACHED)
+        kept = !eng->route_bounded ? kept_admissible(eng, i, r, units, &first)
+               : bound_free(eng, &a->cand[(size_t)i * a->kept], a->ncand[i], r, units) ? 2
+                                                                                      : 0;
     d->kind = INSEE_DECIDE_CHOSEN;
-    if (kept == 0 || (kept == 1 && !eng->route_bounded)) {
+    if (kept < 2) {
         cand = &a->cand[(size_t)i * a->kept];
         n = a->ncand[i];
         if (kept == 1 && admissible(eng, r, &cand[first], units, &d->out, &d->link)) {
@@ -1023,8 +1030,11 @@ static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee
     a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
     for (uint32_t c = 0; c < n; c++) {
         wait_on(eng, q, net->link[net->port_base[r] + cand[c].port].peer + cand[c].vc, &cand[c]);
-        if (needs && INSEE_BOUND_NEEDS_PACKETS(cand[c].tag))
-            wait_on(eng, q, NEED_WAIT | needed_queue(net, r, cand[c].tag), &cand[c]);
+    }
+    for (uint32_t c = 0; needs && c < n; c++) {
+        if (!INSEE_BOUND_NEEDS_PACKETS(cand[c].tag))
+            continue;
+        wait_on(eng, q, need_list(eng, needed_queue(net, r, cand[c].tag)), &cand[c]);
     }
 }
 

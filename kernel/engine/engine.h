@@ -209,14 +209,14 @@ typedef struct insee_engine {
     insee_wait *waits;       /* the pool; free ones chained through `next` */
     uint32_t waits_cap, waits_free;
     uint64_t waits_used, waits_bound; /* at most INSEE_WAITS_PER_QUEUE per queue */
-    uint32_t *wait_first;    /* per transit queue: the first wait listed there */
+    uint32_t *wait_first;    /* per transit queue: the first wait listed there; with a
+                                bounded router, then per transit queue the first wait
+                                for its room (a bound's need, INSEE_BOUND_NEEDS) */
     uint32_t *head_wait;     /* per queue: its sleeping head's first wait, or INSEE_NONE */
-    uint32_t *need_first;    /* per transit queue: the first wait for its room (a bound's
-                                need, INSEE_BOUND_NEEDS); NULL but for a bounded router */
     insee_vec need_woken;    /* scratch: the heads a queue's room wakes */
     gboolean route_kept;     /* PURE or INSEE_ROUTE_SETTLED: a waiting head's answer is kept */
     gboolean route_steady;   /* PURE, INSEE_ROUTE_STEADY or SETTLED: blocked heads may sleep */
-    gboolean route_draws;    /* neither PURE nor STEADY: a stream per call (insee_draw) */
+    gboolean route_draws;    /* neither PURE, STEADY nor NO_DRAWS: a stream per call (insee_draw) */
     gboolean route_bounded;  /* not steady, with route_bound(): heads may sleep on the bound */
     gboolean call_forwarded; /* it has forwarded() and did not declare NO_FORWARDED */
     gboolean multicast;      /* it declared INSEE_ROUTE_MULTICAST */

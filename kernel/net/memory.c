@@ -31,7 +31,8 @@ enum {
                + 2 * sizeof(insee_message_rec), /* the message it queues, doubled */
     PER_QUEUE = sizeof(insee_queue)    /* net: q */
                 + sizeof(insee_queue_at) /* net: q_at */
-                + 3 * sizeof(uint32_t), /* engine: wait_first, head_wait, need_first */
+                + 3 * sizeof(uint32_t), /* engine: wait_first (twice for a bounded
+                                           router), head_wait */
     /* With every queue full: each head in the active list with its cached
        candidates, a request record, its waits while it sleeps (the pool
        doubled), and the deadlock check's wait-for graph (its index, two

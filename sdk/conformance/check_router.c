@@ -806,6 +806,35 @@ static void compare_local(const insee_route_ctx *rc, void *data)
                      question_text(rc, q, sizeof q));
 }
 
+/* A route() that declares it draws nothing leaves ctx->rng as it was, on
+   the quiet and the busy network, from a zeroed packet state and from the
+   state its first answer left. */
+static void compare_no_draws(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    size_t ps = MAX(p->vt->packet_state_size ? p->vt->packet_state_size(p->busy) : 0, 1u);
+    guint8 *packet = g_malloc0(ps);
+    insee_candidate out[INSEE_MAX_CANDIDATES];
+    uint32_t touched = 0;
+    route_once(p->vt, p->quiet, *rc, 10, 1, out, &touched);
+    insee_route_ctx ask = *rc;
+    ask.packet_state = packet;
+    for (uint32_t k = 0; k < 2; k++) {
+        insee_rng rng, before;
+        insee_rng_init(&rng, 30 + k, rc->router);
+        before = rng;
+        ask.rng = &rng;
+        ask.now = 5000 + k;
+        p->vt->route(p->busy, &ask, out, INSEE_MAX_CANDIDATES);
+        touched |= memcmp(&rng, &before, sizeof rng) != 0 ? TOUCHED_RNG : 0u;
+    }
+    char q[96];
+    if (touched & TOUCHED_RNG)
+        conform_note(p->f, p->where, "route() at %s draws from ctx->rng",
+                     question_text(rc, q, sizeof q));
+    g_free(packet);
+}
+
 /* A settled route() answers a second time, on the busy instance, at a
    later cycle, with another rng, from the states its first answer left,
    exactly as the first time, drawing nothing and changing no state. */
@@ -1178,6 +1207,19 @@ static conform_status check_local_claim(conform_ctx *ctx, GString *detail)
                       "first test network each setting's create() accepts)");
 }
 
+static conform_status check_no_draws_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties || ctx->plugin->desc->abi_minor < 16) {
+        g_string_assign(detail, "properties() not provided, or built before ABI 1.16: each "
+                                "question of a router that may draw gets a stream of its own");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_NO_DRAWS, compare_no_draws, NULL,
+                      "route() is not declared INSEE_ROUTE_NO_DRAWS at any setting (asked on "
+                      "the first test network each setting's create() accepts)");
+}
+
 static conform_status check_bound(conform_ctx *ctx, GString *detail)
 {
     const insee_router_vtable *vt = ctx->plugin->vtable;
@@ -1341,6 +1383,13 @@ static const conform_check router_checks[] = {
      "a run is split over threads or ranks, each holding its own routers exactly: drop the "
      "flag, or read only ctx->router's state and keep what route() learns in the packet's state",
      check_local_claim},
+    {"router.no-draws-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_NO_DRAWS (ABI 1.16), route() leaves ctx->rng as it "
+     "was on a quiet and a busy network, from a zeroed packet state and from the state its "
+     "first answer left",
+     "the kernel seeds no stream per question for such a router: drop the flag for the "
+     "settings that draw",
+     check_no_draws_claim},
     {"router.bound", CONFORM_ERROR,
      "when the router gives route_bound() (ABI 1.16), the bound is the same whatever the "
      "cycle, the rng and the queue and link states, draws nothing and changes no state, and "

@@ -1429,6 +1429,43 @@ static void same_run(const insee_report *a, const insee_report *b, const char *w
     cr_assert_eq(a->source_stalls, b->source_stalls, "%s: source stalls", what);
 }
 
+/* A router that declares INSEE_ROUTE_NO_DRAWS (bubble smart with one
+   adaptive VC, shortest) gets no stream seeded per question: its run is
+   the one it gives with a stream per question, and the engine did take
+   the claim. */
+typedef struct draws_run {
+    gboolean force;
+    gboolean seeded;
+} draws_run;
+
+static void tune_draws(insee_engine *eng, void *data)
+{
+    draws_run *d = data;
+    d->seeded = eng->route_draws;
+    if (d->force)
+        eng->route_draws = TRUE;
+}
+
+Test(engine, a_router_that_draws_nothing_runs_alike_without_streams)
+{
+    static const char *const modes[] = {"smart", "shortest"};
+    for (size_t i = 0; i < G_N_ELEMENTS(modes); i++) {
+        char *toml = g_strdup_printf("[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\n"
+                                     "plugin = \"torus\"\ndims = [8, 8]\n[router]\n"
+                                     "plugin = \"bubble\"\nmode = \"%s\"\nvcs = 2\n[traffic]\n"
+                                     "plugin = \"uniform\"\nload = 1.0\n",
+                                     modes[i]);
+        draws_run plain = {FALSE, TRUE}, forced = {TRUE, FALSE};
+        insee_report a = run_engine(toml, tune_draws, NULL, &plain);
+        insee_report b = run_engine(toml, tune_draws, NULL, &forced);
+        cr_assert_not(plain.seeded, "%s: the engine seeds streams for a router that draws "
+                                    "nothing", modes[i]);
+        cr_assert_gt(a.total_delivered, 0, "%s delivered nothing", modes[i]);
+        same_run(&a, &b, modes[i]);
+        g_free(toml);
+    }
+}
+
 /* The network's record arrays and the packet pool start on a cache line
    (net/network.c), the pool after it has grown too: a record that
    straddles two lines costs two misses. */

@@ -252,9 +252,11 @@ static uint32_t escape(const bubble *self, const insee_route_ctx *ctx, uint32_t 
     return admits(self, ctx, port, 0) ? one(out, port, 0) : 0;
 }
 
+/* With one adaptive VC there is nothing to draw (bubble_properties()
+   declares so). */
 static uint16_t random_adaptive_vc(const bubble *self, const insee_route_ctx *ctx)
 {
-    return (uint16_t)(1 + insee_rng_below(ctx->rng, self->vcs - 1));
+    return self->vcs == 2 ? 1 : (uint16_t)(1 + insee_rng_below(ctx->rng, self->vcs - 1));
 }
 
 static uint32_t route_oblivious(const bubble *self, const insee_route_ctx *ctx,
@@ -262,8 +264,8 @@ static uint32_t route_oblivious(const bubble *self, const insee_route_ctx *ctx,
 {
     bool same_dim = ctx->in_port != INSEE_PORT_INJECTION &&
                     self->dim[self->port_base[ctx->router] + ctx->in_port] == dor->dim;
-    uint16_t vc = same_dim ? (uint16_t)ctx->in_vc
-                           : (uint16_t)insee_rng_below(ctx->rng, self->vcs);
+    uint16_t vc = same_dim || self->vcs == 1 ? (uint16_t)ctx->in_vc
+                                             : (uint16_t)insee_rng_below(ctx->rng, self->vcs);
     return admits(self, ctx, dor->port, vc) ? one(out, dor->port, vc) : 0;
 }
 
@@ -465,11 +467,15 @@ static void bubble_forwarded(void *vself, const insee_route_ctx *ctx,
 
 /* Every mode draws at random or reads the network's room: never pure; but
    only its own router's queues and outputs. Only smart keeps packet
-   state. */
+   state. shortest never draws, nor smart with one adaptive VC, nor
+   oblivious with one VC. */
 static uint32_t bubble_properties(void *vself)
 {
     const bubble *self = vself;
-    return INSEE_ROUTE_LOCAL | (self->mode == SMART ? 0u : INSEE_ROUTE_NO_FORWARDED);
+    bool draws = self->mode == RANDOM || (self->mode == SMART && self->vcs > 2) ||
+                 (self->mode == OBLIVIOUS && self->vcs > 1);
+    return INSEE_ROUTE_LOCAL | (self->mode == SMART ? 0u : INSEE_ROUTE_NO_FORWARDED) |
+           (draws ? 0u : INSEE_ROUTE_NO_DRAWS);
 }
 
 static const insee_router_vtable bubble_vtable = {

@@ -137,6 +137,10 @@ enum {
        mpirun's ranks, each owning some routers, with results identical to
        one process. PURE and STEADY routers are split without it. */
     INSEE_ROUTE_LOCAL = 1u << 6,
+    /* minor 16. route() never draws from ctx->rng (this instance: bubble
+       smart with one adaptive VC has nothing to draw): the kernel seeds no
+       stream for each question of a router that may otherwise draw. */
+    INSEE_ROUTE_NO_DRAWS = 1u << 7,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
