@@ -978,14 +978,29 @@ typedef struct concurrent_share {
     const uint32_t *n_alone;
     gboolean backwards;
     int wrong;                    /* the first question answered otherwise, or -1 */
+    volatile gint *started, *done; /* both threads': how many began, finished their rounds */
 } concurrent_share;
 
+/* One thread's rounds: it starts once both threads are ready, and goes on
+   past its own rounds until the other has done its own (at most 64 times
+   as many), so that the two always ask at the same time, however late a
+   thread is scheduled. */
 static gpointer ask_share(gpointer data)
 {
     concurrent_share *s = data;
     const claim_probe *p = s->p;
     guint n = p->questions->len;
-    for (guint round = 0; round < CONCURRENT_ROUNDS && s->wrong < 0; round++)
+    gboolean counted = FALSE;
+    g_atomic_int_inc(s->started);
+    while (g_atomic_int_get(s->started) < 2)
+        g_thread_yield();
+    for (guint round = 0; s->wrong < 0 && round < 64 * CONCURRENT_ROUNDS &&
+                          (round < CONCURRENT_ROUNDS || g_atomic_int_get(s->done) < 2);
+         round++) {
+        if (round == CONCURRENT_ROUNDS) {
+            g_atomic_int_inc(s->done);
+            counted = TRUE;
+        }
         for (guint k = 0; k < n && s->wrong < 0; k++) {
             guint i = s->backwards ? n - 1 - k : k;
             insee_candidate out[INSEE_MAX_CANDIDATES];
@@ -996,6 +1011,9 @@ static gpointer ask_share(gpointer data)
                 memcmp(out, s->alone + (size_t)i * INSEE_MAX_CANDIDATES, sizeof *out * got) != 0)
                 s->wrong = (int)i;
         }
+    }
+    if (!counted)
+        g_atomic_int_inc(s->done); /* stopped early: the other need not wait */
     return NULL;
 }
 
@@ -1013,7 +1031,9 @@ static void ask_concurrent_batch(claim_probe *p)
     for (guint i = 0; i < n; i++)
         n_alone[i] = route_once(p->vt, p->quiet, g_array_index(p->questions, insee_route_ctx, i),
                                 10, 1, alone + (size_t)i * INSEE_MAX_CANDIDATES, NULL);
-    concurrent_share a = {p, alone, n_alone, FALSE, -1}, b = {p, alone, n_alone, TRUE, -1};
+    volatile gint started = 0, done = 0;
+    concurrent_share a = {p, alone, n_alone, FALSE, -1, &started, &done},
+                     b = {p, alone, n_alone, TRUE, -1, &started, &done};
     GThread *other = g_thread_new("conform-concurrent", ask_share, &b);
     ask_share(&a);
     g_thread_join(other);
