@@ -96,7 +96,8 @@ static gboolean steady(uint32_t props)
    (ABI 1.16) rather than on the answers themselves. */
 static gboolean bounded(const insee_engine *eng, uint32_t props)
 {
-    return !steady(props) && eng->router && eng->router->route_bound;
+    return !steady(props) && !(props & INSEE_ROUTE_MULTICAST) && eng->router &&
+           eng->router->route_bound;
 }
 
 /* A blocked head whose whole set is kept is asked again only when two of
@@ -678,17 +679,18 @@ static uint32_t room_bound(const insee_engine *eng)
 
 /* valid_candidates() when a candidate is not plainly right: which rule it
    breaks, if any (a drop, a multicast set's LOCAL and a port unplugged
-   only by a failed cable are right). */
+   only by a failed cable are right). `what` answered them: route() or
+   route_bound(). */
 static G_GNUC_NO_INLINE gboolean check_candidates(insee_engine *eng, uint32_t r,
                                                   const insee_candidate *cand, uint32_t n,
-                                                  gboolean report)
+                                                  gboolean report, const char *what)
 {
     const insee_net *net = &eng->net;
     uint32_t ports = net->port_base[r + 1] - net->port_base[r];
     if (n > INSEE_MAX_CANDIDATES) {
         if (report)
-            insee_engine_fail(eng, "router plugin returned %u candidates (at most %u)", n,
-                              INSEE_MAX_CANDIDATES);
+            insee_engine_fail(eng, "router plugin's %s returned %u candidates (at most %u)",
+                              what, n, INSEE_MAX_CANDIDATES);
         return FALSE;
     }
     for (uint32_t c = 0; c < n; c++) {
@@ -710,9 +712,9 @@ static G_GNUC_NO_INLINE gboolean check_candidates(insee_engine *eng, uint32_t r,
         if (wrong) {
             if (report)
                 insee_engine_fail(eng,
-                                  "router plugin chose %s at router %u: port %u VC %u room %u "
-                                  "(the router has %u ports, %u VCs, queues of %u packets)",
-                                  wrong, r, cd->port, cd->vc, cd->room, ports, net->vcs,
+                                  "router plugin's %s chose %s at router %u: port %u VC %u room "
+                                  "%u (the router has %u ports, %u VCs, queues of %u packets)",
+                                  what, wrong, r, cd->port, cd->vc, cd->room, ports, net->vcs,
                                   net->queue_packets / insee_net_unit_packet(net));
             return FALSE;
         }
@@ -735,7 +737,7 @@ G_ALWAYS_INLINE static inline gboolean valid_candidates(insee_engine *eng, uint3
         while (c < n && cand[c].port < ports && cand[c].vc < vcs && cand[c].room <= rooms &&
                net->link[base + cand[c].port].peer != INSEE_NONE)
             c++;
-    return c == n || check_candidates(eng, r, cand, n, report);
+    return c == n || check_candidates(eng, r, cand, n, report, "route()");
 }
 
 gboolean insee_engine_valid_candidates(insee_engine *eng, uint32_t r,
@@ -889,31 +891,23 @@ static G_NO_INLINE uint32_t ask_bound(insee_engine *eng, uint32_t i, uint32_t p,
     insee_rng draws;
     route_ctx(eng, eng->active.queue[i], p, INSEE_DRAW_OWN, &draws, &ctx);
     uint32_t n = eng->router->route_bound(eng->router_self, &ctx, bound, INSEE_MAX_CANDIDATES);
+    if (!check_candidates(eng, r, bound, n, TRUE, "route_bound()"))
+        return 0;
     uint32_t base = net->port_base[r], ports = net->port_base[r + 1] - base;
-    for (uint32_t c = 0; c < MIN(n, INSEE_MAX_CANDIDATES); c++) {
-        if (bound[c].port == INSEE_PORT_DROP ||
-            (bound[c].port < ports && net->failed && net->failed[base + bound[c].port]))
+    for (uint32_t c = 0; c < n; c++) {
+        if (bound[c].port == INSEE_PORT_DROP || (net->failed && net->failed[base + bound[c].port]))
             return 0;
-        uint32_t need = INSEE_BOUND_NEEDS_PACKETS(bound[c].tag);
-        if (bound[c].port >= ports || net->link[base + bound[c].port].peer == INSEE_NONE ||
-            bound[c].vc >= net->vcs || bound[c].room > room_bound(eng) ||
-            (need && (INSEE_BOUND_NEEDS_PORT(bound[c].tag) >= ports ||
-                      INSEE_BOUND_NEEDS_VC(bound[c].tag) >= net->vcs))) {
+        if (INSEE_BOUND_NEEDS_PACKETS(bound[c].tag) &&
+            (INSEE_BOUND_NEEDS_PORT(bound[c].tag) >= ports ||
+             INSEE_BOUND_NEEDS_VC(bound[c].tag) >= net->vcs)) {
             insee_engine_fail(eng,
-                              "router plugin's route_bound() gave port %u VC %u room %u "
-                              "(needing room at input port %u VC %u) at router %u, which "
-                              "route() could never be granted (the router has %u ports, %u "
-                              "VCs): fix the plugin's bound",
-                              bound[c].port, bound[c].vc, bound[c].room,
+                              "router plugin's route_bound() needs room at input port %u VC %u "
+                              "of router %u, which has %u ports and %u VCs: fix its "
+                              "INSEE_BOUND_NEEDS",
                               INSEE_BOUND_NEEDS_PORT(bound[c].tag),
                               INSEE_BOUND_NEEDS_VC(bound[c].tag), r, ports, net->vcs);
             return 0;
         }
-    }
-    if (n > INSEE_MAX_CANDIDATES) {
-        insee_engine_fail(eng, "router plugin's route_bound() gave %u candidates (at most %u)",
-                          n, INSEE_MAX_CANDIDATES);
-        return 0;
     }
     return n;
 }

@@ -1466,6 +1466,29 @@ Test(engine, a_router_that_draws_nothing_runs_alike_without_streams)
     }
 }
 
+/* A router whose route_bound() names a port it does not have: the run
+   ends with an error naming the bound and the port, and no head sleeps
+   on it. */
+Test(engine, a_wrong_bound_ends_the_run_naming_it)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml("[simulation]\nwarmup = 0\ncycles = 200\n[topology]\n"
+                                       "plugin = \"mesh\"\ndims = [4, 4]\n[router]\n"
+                                       "plugin = \"test-bad-bound\"\nvcs = 1\n[traffic]\n"
+                                       "plugin = \"uniform\"\nload = 0.3\n",
+                                       &cfg, &reg);
+    GError *err = NULL;
+    cr_assert_not(insee_experiment_run(exp, &err), "the run did not fail");
+    cr_assert(strstr(err->message, "route_bound()") && strstr(err->message, "port 999") &&
+                  strstr(err->message, "a port it does not have"),
+              "%s", err->message);
+    g_error_free(err);
+    insee_experiment_free(exp);
+    insee_registry_free(reg);
+    insee_config_free(cfg);
+}
+
 /* The network's record arrays and the packet pool start on a cache line
    (net/network.c), the pool after it has grown too: a record that
    straddles two lines costs two misses. */
