@@ -1714,9 +1714,7 @@ static void application_clear(gpointer p)
    may last. */
 static gboolean series_fits(const insee_experiment *exp, GError **err)
 {
-    const char *json = kernel_value(exp, "stats", S_JSON)->s;
-    return insee_stats_series_fits(&exp->eng.stats, insee_phases_longest(&exp->eng),
-                                   json && *json, err);
+    return insee_stats_series_fits(&exp->eng.stats, insee_phases_longest(&exp->eng), err);
 }
 
 /* Output buffers behind every router's crossbar: their counts, refused

@@ -1,6 +1,4 @@
 /* kernel/flow/dynamic_output.c — the dynamic engine's report; see output.h. */
-#include <json-glib/json-glib.h>
-
 #include "flow/output.h"
 #include "flow/paths.h"
 #include "stats/json.h"
@@ -108,7 +106,9 @@ void insee_flow_dyn_print(const insee_flow_run *run, FILE *out)
 gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, GError **err)
 {
     const insee_flow_dyn_report *r = run->dyn;
-    JsonBuilder *b = insee_flow_json_begin(run, "dynamic");
+    insee_jw *b = insee_flow_json_begin(run, "dynamic", path, err);
+    if (!b)
+        return FALSE;
     insee_flow_json_int(b, "messages", (gint64)r->messages);
     insee_flow_json_int(b, "self_messages", (gint64)r->self_messages);
     insee_flow_json_int(b, "unroutable", (gint64)r->unroutable);
@@ -116,19 +116,19 @@ gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, 
     insee_flow_json_int(b, "bytes_sent", (gint64)r->bytes_sent);
     insee_flow_json_int(b, "bytes_delivered", (gint64)r->bytes_delivered);
     insee_flow_json_double(b, "makespan_s", r->makespan);
-    json_builder_set_member_name(b, "applications");
-    json_builder_begin_array(b);
+    insee_jw_key(b, "applications");
+    insee_jw_begin_array(b);
     for (uint32_t i = 0; i < r->n_apps; i++) {
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "name");
-        json_builder_add_string_value(b, run->app_names[i]);
+        insee_jw_begin_object(b);
+        insee_jw_key(b, "name");
+        insee_jw_string(b, run->app_names[i]);
         insee_flow_json_double(b, "completion_s", r->app_completion[i]);
         insee_flow_json_int(b, "messages", (gint64)r->app_messages[i]);
         if (run->jobs && run->jobs->apps[i].job)
             insee_json_job(b, run->jobs, &run->jobs->apps[i]);
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     }
-    json_builder_end_array(b);
+    insee_jw_end_array(b);
     insee_flow_json_double(b, "fct_mean_s", r->fct_mean);
     insee_flow_json_double(b, "fct_p50_s", r->fct_p50);
     insee_flow_json_double(b, "fct_p99_s", r->fct_p99);
@@ -138,41 +138,41 @@ gboolean insee_flow_dyn_write_json(const insee_flow_run *run, const char *path, 
     insee_flow_json_double(b, "slowdown_p99", r->slowdown_p99);
     insee_flow_json_double(b, "slowdown_max", r->slowdown_max);
     insee_flow_json_double(b, "utilisation", r->utilisation);
-    json_builder_set_member_name(b, "busiest_links");
-    json_builder_begin_array(b);
+    insee_jw_key(b, "busiest_links");
+    insee_jw_begin_array(b);
     for (uint32_t i = 0; i < r->n_busiest; i++) {
         char *name = link_name(run->net, r->busiest_link[i]);
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "link");
-        json_builder_add_string_value(b, name);
+        insee_jw_begin_object(b);
+        insee_jw_key(b, "link");
+        insee_jw_string(b, name);
         insee_flow_json_double(b, "utilisation", r->busiest_util[i]);
         if (r->n_link_series) {
-            json_builder_set_member_name(b, "series");
-            json_builder_begin_array(b);
+            insee_jw_key(b, "series");
+            insee_jw_begin_array(b);
             for (uint32_t k = 0; k < r->n_link_series; k++)
-                json_builder_add_double_value(
+                insee_jw_double(
                     b, r->link_series[(gsize)i * r->n_link_series + k]);
-            json_builder_end_array(b);
+            insee_jw_end_array(b);
         }
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
         g_free(name);
     }
-    json_builder_end_array(b);
+    insee_jw_end_array(b);
     insee_flow_json_double(b, "series_span_s", r->n_series ? r->makespan / r->n_series : 0);
     insee_flow_json_double(b, "link_series_span_s", r->link_series_span);
-    json_builder_set_member_name(b, "utilisation_series");
-    json_builder_begin_array(b);
+    insee_jw_key(b, "utilisation_series");
+    insee_jw_begin_array(b);
     for (uint32_t i = 0; i < r->n_series; i++)
-        json_builder_add_double_value(b, r->series[i]);
-    json_builder_end_array(b);
+        insee_jw_double(b, r->series[i]);
+    insee_jw_end_array(b);
     insee_flow_json_int(b, "failed_cables", r->failed_cables);
     insee_flow_json_int(b, "connected_pairs", (gint64)r->connected_pairs);
     insee_flow_json_int(b, "instants", (gint64)r->instants);
     insee_flow_json_int(b, "rate_changes", (gint64)r->rate_changes);
     if (run->jobs)
         insee_json_scheduler(b, run->jobs);
-    json_builder_end_object(b);
-    return insee_json_write_builder(path, b, err);
+    insee_jw_end_object(b);
+    return insee_jw_close(b, err);
 }
 
 gboolean insee_flow_dyn_check_csv(const char *path, GError **err)

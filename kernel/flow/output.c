@@ -1,7 +1,6 @@
 /* kernel/flow/output.c — the static engine's report; see output.h. */
 #include "flow/output.h"
 
-#include <json-glib/json-glib.h>
 
 #include "stats/json.h"
 #include "stats/output.h"
@@ -76,40 +75,43 @@ void insee_flow_print(const insee_flow_run *run, FILE *out)
 }
 
 /* A histogram of `top` + 1 counts, whole (ints) or shares (doubles). */
-static void add_hist(JsonBuilder *b, const char *name, const uint64_t *ints, const double *shares,
+static void add_hist(insee_jw *b, const char *name, const uint64_t *ints, const double *shares,
                      uint32_t top)
 {
-    json_builder_set_member_name(b, name);
-    json_builder_begin_array(b);
+    insee_jw_key(b, name);
+    insee_jw_begin_array(b);
     for (uint32_t k = 0; (ints || shares) && k <= top; k++) {
         if (ints)
-            json_builder_add_int_value(b, (gint64)ints[k]);
+            insee_jw_int(b, (gint64)ints[k]);
         else
-            json_builder_add_double_value(b, shares[k]);
+            insee_jw_double(b, shares[k]);
     }
-    json_builder_end_array(b);
+    insee_jw_end_array(b);
 }
 
-void insee_flow_json_int(void *builder, const char *name, gint64 v)
+void insee_flow_json_int(insee_jw *b, const char *name, gint64 v)
 {
-    json_builder_set_member_name(builder, name);
-    json_builder_add_int_value(builder, v);
+    insee_jw_key(b, name);
+    insee_jw_int(b, v);
 }
 
-void insee_flow_json_double(void *builder, const char *name, double v)
+void insee_flow_json_double(insee_jw *b, const char *name, double v)
 {
-    json_builder_set_member_name(builder, name);
-    json_builder_add_double_value(builder, v);
+    insee_jw_key(b, name);
+    insee_jw_double(b, v);
 }
 
-void *insee_flow_json_begin(const insee_flow_run *run, const char *engine)
+insee_jw *insee_flow_json_begin(const insee_flow_run *run, const char *engine, const char *path,
+                                GError **err)
 {
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "engine");
-    json_builder_add_string_value(b, engine);
-    json_builder_set_member_name(b, "plugins");
-    json_builder_add_string_value(b, run->plugins);
+    insee_jw *b = insee_jw_open(path, "[stats] json", err);
+    if (!b)
+        return NULL;
+    insee_jw_begin_object(b);
+    insee_jw_key(b, "engine");
+    insee_jw_string(b, engine);
+    insee_jw_key(b, "plugins");
+    insee_jw_string(b, run->plugins);
     insee_flow_json_int(b, "seed", (gint64)run->seed);
     insee_flow_json_int(b, "nodes", run->nodes);
     insee_flow_json_int(b, "routers", run->routers);
@@ -120,7 +122,9 @@ void *insee_flow_json_begin(const insee_flow_run *run, const char *engine)
 gboolean insee_flow_write_json(const insee_flow_run *run, const char *path, GError **err)
 {
     const insee_flow_report *r = run->rep;
-    JsonBuilder *b = insee_flow_json_begin(run, "static");
+    insee_jw *b = insee_flow_json_begin(run, "static", path, err);
+    if (!b)
+        return FALSE;
     insee_flow_json_int(b, "rounds", run->rounds);
     insee_flow_json_int(b, "flows", (gint64)r->flows);
     insee_flow_json_int(b, "self_flows", (gint64)r->self_flows);
@@ -142,8 +146,8 @@ gboolean insee_flow_write_json(const insee_flow_run *run, const char *path, GErr
     insee_flow_json_double(b, "non_restricted_per_port", per_port(r, r->non_restricted));
     insee_flow_json_int(b, "failed_cables", r->failed_cables);
     insee_flow_json_int(b, "connected_pairs", (gint64)r->connected_pairs);
-    json_builder_end_object(b);
-    return insee_json_write_builder(path, b, err);
+    insee_jw_end_object(b);
+    return insee_jw_close(b, err);
 }
 
 gboolean insee_flow_check_csv(const char *path, GError **err)

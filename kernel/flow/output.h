@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "flow/flow.h"
+#include "stats/json_writer.h"
 
 G_BEGIN_DECLS
 
@@ -39,11 +40,13 @@ gboolean insee_flow_append_csv(const insee_flow_run *run, const char *path, GErr
 /* Before the run: whether `path` can take a row. */
 gboolean insee_flow_check_csv(const char *path, GError **err);
 
-/* Shared by both engines' JSON writers (JsonBuilder behind void *): a
-   builder with the object opened and the run's common members. */
-void *insee_flow_json_begin(const insee_flow_run *run, const char *engine);
-void insee_flow_json_int(void *builder, const char *name, gint64 v);
-void insee_flow_json_double(void *builder, const char *name, double v);
+/* Shared by both engines' JSON writers: a writer on `path` with the object
+   opened and the run's common members (NULL with the error when the file
+   cannot be written). */
+insee_jw *insee_flow_json_begin(const insee_flow_run *run, const char *engine, const char *path,
+                                GError **err);
+void insee_flow_json_int(insee_jw *b, const char *name, gint64 v);
+void insee_flow_json_double(insee_jw *b, const char *name, double v);
 
 /* The "link failures" line, when [faults] failed cables. */
 void insee_flow_print_faults(const insee_flow_run *run, uint32_t failed_cables,

@@ -118,24 +118,20 @@ static gboolean pair_map_fits(uint32_t nodes, GError **err)
 }
 
 /* What a point of the series takes at most: the array's share (it doubles
-   as it grows), and with a JSON file the json-glib tree and its text
-   (measured: about 720 bytes a point). */
+   as it grows). */
 #define SERIES_POINT_BYTES 128
-#define SERIES_POINT_JSON_BYTES 1024
 
-gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest, gboolean json,
-                                 GError **err)
+gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest, GError **err)
 {
     if (!st->opt.interval)
         return TRUE;
     uint64_t points = longest / st->opt.interval + 2; /* and a partial last one */
-    uint64_t per_point = SERIES_POINT_BYTES + (json ? SERIES_POINT_JSON_BYTES : 0);
-    double need = (double)points * (double)per_point;
+    double need = (double)points * (double)SERIES_POINT_BYTES;
     return fits_in_memory(need >= 1.8e19 ? UINT64_MAX : (uint64_t)need, err,
                           "[stats] interval = %" G_GUINT64_FORMAT " (a time series of up to %"
                           G_GUINT64_FORMAT " points over a run of up to %" G_GUINT64_FORMAT
-                          " cycles%s; raise interval, shorten the run, or set interval = 0)",
-                          st->opt.interval, points, longest, json ? ", with its JSON" : "");
+                          " cycles; raise interval, shorten the run, or set interval = 0)",
+                          st->opt.interval, points, longest);
 }
 
 gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const insee_net *net,

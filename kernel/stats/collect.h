@@ -180,9 +180,9 @@ gboolean insee_stats_init(insee_stats *st, const insee_stats_options *opt, const
                           GError **err);
 
 /* Whether the series of a run of at most `longest` cycles fits in memory
-   (with its JSON rendering when `json`), so that a run is refused at once
-   rather than failing to allocate at its end. */
-gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest, gboolean json,
+   (its JSON text goes to the file as it is written), so that a run is
+   refused at once rather than failing to allocate at its end. */
+gboolean insee_stats_series_fits(const insee_stats *st, uint64_t longest,
                                  GError **err);
 
 void insee_stats_clear(insee_stats *st);

@@ -1,61 +1,60 @@
-/* kernel/stats/json.c — the run's JSON document (json.h), built with
- * json-glib. Objects follow docs/results.md in order. */
+/* kernel/stats/json.c — the run's JSON document (json.h), written as it is
+ * built (json_writer.h). Objects follow docs/results.md in order. */
 #include "stats/json.h"
 
 #include <insee/insee.h>
-#include <json-glib/json-glib.h>
 #include <math.h>
 #include <stddef.h>
 
-#include "stats/output.h"
+#include "stats/json_writer.h"
 
 /* ---- values ---------------------------------------------------------------- */
 
-static void key(JsonBuilder *b, const char *k)
+static void key(insee_jw *b, const char *k)
 {
     if (k)
-        json_builder_set_member_name(b, k);
+        insee_jw_key(b, k);
 }
 
 /* JSON has no NaN nor infinity: a figure over nothing is null. */
-static void num(JsonBuilder *b, const char *k, double v)
+static void num(insee_jw *b, const char *k, double v)
 {
     key(b, k);
     if (isfinite(v))
-        json_builder_add_double_value(b, v);
+        insee_jw_double(b, v);
     else
-        json_builder_add_null_value(b);
+        insee_jw_null(b);
 }
 
-static void count(JsonBuilder *b, const char *k, uint64_t v)
+static void count(insee_jw *b, const char *k, uint64_t v)
 {
     key(b, k);
-    json_builder_add_int_value(b, (gint64)v);
+    insee_jw_int(b, (gint64)v);
 }
 
-static void flag(JsonBuilder *b, const char *k, gboolean v)
+static void flag(insee_jw *b, const char *k, gboolean v)
 {
     key(b, k);
-    json_builder_add_boolean_value(b, v);
+    insee_jw_bool(b, v);
 }
 
-static void text(JsonBuilder *b, const char *k, const char *v)
+static void text(insee_jw *b, const char *k, const char *v)
 {
     key(b, k);
     if (v)
-        json_builder_add_string_value(b, v);
+        insee_jw_string(b, v);
     else
-        json_builder_add_null_value(b);
+        insee_jw_null(b);
 }
 
-static void null(JsonBuilder *b, const char *k)
+static void null(insee_jw *b, const char *k)
 {
     key(b, k);
-    json_builder_add_null_value(b);
+    insee_jw_null(b);
 }
 
 /* A causal workload's completion; null for open-ended traffic. */
-static void completion(JsonBuilder *b, gboolean causal, gboolean completed, uint64_t cycle)
+static void completion(insee_jw *b, gboolean causal, gboolean completed, uint64_t cycle)
 {
     if (causal) {
         flag(b, "completed", completed);
@@ -67,18 +66,18 @@ static void completion(JsonBuilder *b, gboolean causal, gboolean completed, uint
 }
 
 /* n counters; with `trim`, trailing zeros left out (histograms). */
-static void counts(JsonBuilder *b, const char *k, const uint64_t *v, uint32_t n, gboolean trim)
+static void counts(insee_jw *b, const char *k, const uint64_t *v, uint32_t n, gboolean trim)
 {
     while (trim && n > 0 && v[n - 1] == 0)
         n--;
     key(b, k);
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t i = 0; i < n; i++)
-        json_builder_add_int_value(b, (gint64)v[i]);
-    json_builder_end_array(b);
+        insee_jw_int(b, (gint64)v[i]);
+    insee_jw_end_array(b);
 }
 
-static void histogram(JsonBuilder *b, const char *k, const insee_counts *c, gboolean on)
+static void histogram(insee_jw *b, const char *k, const insee_counts *c, gboolean on)
 {
     if (on)
         counts(b, k, c->v, c->len, TRUE);
@@ -88,11 +87,11 @@ static void histogram(JsonBuilder *b, const char *k, const insee_counts *c, gboo
 
 /* ---- sections -------------------------------------------------------------- */
 
-static void network(JsonBuilder *b, const insee_report *r, const insee_net *net,
+static void network(insee_jw *b, const insee_report *r, const insee_net *net,
                     const insee_layout *lay)
 {
     key(b, "network");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     count(b, "nodes", net->nodes);
     count(b, "routers", net->routers);
     count(b, "vcs", net->vcs);
@@ -101,22 +100,22 @@ static void network(JsonBuilder *b, const insee_report *r, const insee_net *net,
     count(b, "dims", lay->dims);
     key(b, "router_coords");
     if (lay->router_coords) {
-        json_builder_begin_array(b);
+        insee_jw_begin_array(b);
         for (uint32_t rt = 0; rt < net->routers; rt++) {
-            json_builder_begin_array(b);
+            insee_jw_begin_array(b);
             for (uint32_t d = 0; d < lay->dims; d++)
-                json_builder_add_int_value(b, lay->router_coords[(size_t)rt * lay->dims + d]);
-            json_builder_end_array(b);
+                insee_jw_int(b, lay->router_coords[(size_t)rt * lay->dims + d]);
+            insee_jw_end_array(b);
         }
-        json_builder_end_array(b);
+        insee_jw_end_array(b);
     } else {
-        json_builder_add_null_value(b);
+        insee_jw_null(b);
     }
     key(b, "ports");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t gp = 0; gp < net->ports_total; gp++) {
         const insee_layout_port *p = &lay->ports[gp];
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         count(b, "router", net->port_router[gp]);
         count(b, "port", gp - net->port_base[net->port_router[gp]]);
         if (p->to == INSEE_NONE)
@@ -124,19 +123,19 @@ static void network(JsonBuilder *b, const insee_report *r, const insee_net *net,
         else
             count(b, "to", p->to);
         key(b, "dim");
-        json_builder_add_int_value(b, p->dim);
+        insee_jw_int(b, p->dim);
         key(b, "dir");
-        json_builder_add_int_value(b, p->dir);
+        insee_jw_int(b, p->dir);
         flag(b, "wrap", p->wrap);
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     }
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    insee_jw_end_array(b);
+    insee_jw_end_object(b);
 }
 
 /* [network]'s timing and the summary's figures in its units; absent
    without the table, so INSEE's model writes the document it always did. */
-static void timing(JsonBuilder *b, const insee_report *r)
+static void timing(insee_jw *b, const insee_report *r)
 {
     const insee_report_units *u = &r->units;
     if (!u->given)
@@ -144,7 +143,7 @@ static void timing(JsonBuilder *b, const insee_report *r)
     gboolean real = u->cycle_ns > 0;
     double ns = real ? u->cycle_ns : NAN;
     key(b, "timing");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     num(b, "cycle_ns", ns);
     num(b, "link_gbytes_s", real ? u->link_gbytes_s : NAN);
     count(b, "cable_cycles", u->cable_cycles);
@@ -162,20 +161,20 @@ static void timing(JsonBuilder *b, const insee_report *r)
     num(b, "copy_cycles_per_byte", u->copy_cycles_per_byte);
     count(b, "nics", MAX(u->nics, 1u));
     key(b, "flow_control");
-    json_builder_add_string_value(b, u->wormhole ? "wormhole" : "vct");
+    insee_jw_string(b, u->wormhole ? "wormhole" : "vct");
     num(b, "simulated_us", (double)r->cycles * ns / 1e3);
     num(b, "accepted_gbytes_s_per_node", r->accepted_load * (real ? u->link_gbytes_s : NAN));
     num(b, "latency_mean_ns", r->latency_gen.count ? insee_stat_mean(&r->latency_gen) * ns : NAN);
     num(b, "latency_injection_mean_ns",
         r->latency_inj.count ? insee_stat_mean(&r->latency_inj) * ns : NAN);
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
-static void run(JsonBuilder *b, const insee_report *r)
+static void run(insee_jw *b, const insee_report *r)
 {
     gboolean converge = g_strcmp0(r->phases, "converge") == 0;
     key(b, "run");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     count(b, "seed", r->seed);
     text(b, "phases", r->phases);
     if (converge)
@@ -189,15 +188,15 @@ static void run(JsonBuilder *b, const insee_report *r)
     count(b, "drain_cycles", r->drain_cycles);
     flag(b, "drained", r->drained);
     completion(b, r->causal, r->completed, r->completion);
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
-static void latency(JsonBuilder *b, const char *k, const insee_stat *s, const uint64_t q[4],
+static void latency(insee_jw *b, const char *k, const insee_stat *s, const uint64_t q[4],
                     gboolean quantiles)
 {
     static const char *const names[] = {"p50", "p90", "p99", "p999"};
     key(b, k);
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     num(b, "mean", s->count ? insee_stat_mean(s) : NAN);
     num(b, "std", s->count > 1 ? insee_stat_std(s) : NAN);
     count(b, "max", s->max);
@@ -207,13 +206,13 @@ static void latency(JsonBuilder *b, const char *k, const insee_stat *s, const ui
         else
             null(b, names[i]);
     }
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
-static void summary(JsonBuilder *b, const insee_report *r, const insee_stats *st)
+static void summary(insee_jw *b, const insee_report *r, const insee_stats *st)
 {
     key(b, "summary");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     num(b, "offered_load", r->offered_load >= 0 ? r->offered_load : NAN);
     num(b, "generated_load", r->generated_load);
     num(b, "accepted_load", r->accepted_load);
@@ -221,22 +220,22 @@ static void summary(JsonBuilder *b, const insee_report *r, const insee_stats *st
     count(b, "injected", r->injected);
     count(b, "delivered", r->delivered);
     key(b, "dropped");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     count(b, "total", r->dropped);
     count(b, "source_full", r->dropped_source);
     count(b, "router", r->dropped_router);
     count(b, "unroutable", r->dropped_unroutable);
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
     num(b, "avg_hops", r->delivered ? (double)r->hops / (double)r->delivered : NAN);
     count(b, "packet_hops", r->packet_hops);
     num(b, "occupancy", r->occupancy);
     count(b, "occupancy_max", r->occupancy_max);
     latency(b, "latency", &r->latency_gen, r->latency_gen_q, st->opt.latency_histogram);
     latency(b, "latency_injection", &r->latency_inj, r->latency_inj_q, st->opt.latency_histogram);
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
-static void batches(JsonBuilder *b, const insee_report *r)
+static void batches(insee_jw *b, const insee_report *r)
 {
     if (g_strcmp0(r->phases, "converge") != 0) {
         null(b, "batches");
@@ -250,31 +249,31 @@ static void batches(JsonBuilder *b, const insee_report *r)
                    {"latency_mean", offsetof(insee_batch, latency_mean)},
                    {"avg_hops", offsetof(insee_batch, avg_hops)}};
     key(b, "batches");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     count(b, "count", r->n_batches);
     count(b, "cycles", r->batch_cycles);
     key(b, "figures");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     for (size_t f = 0; f < G_N_ELEMENTS(figures); f++) {
         insee_estimate e = insee_batch_estimate(r, figures[f].field);
         key(b, figures[f].name);
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         key(b, "values");
-        json_builder_begin_array(b);
+        insee_jw_begin_array(b);
         for (uint32_t i = 0; i < r->n_batches; i++)
             num(b, NULL, *(const double *)((const char *)&r->batches[i] + figures[f].field));
-        json_builder_end_array(b);
+        insee_jw_end_array(b);
         num(b, "mean", e.mean);
         num(b, "std", e.std);
         key(b, "ci95");
-        json_builder_begin_array(b);
+        insee_jw_begin_array(b);
         num(b, NULL, e.ci_lo);
         num(b, NULL, e.ci_hi);
-        json_builder_end_array(b);
-        json_builder_end_object(b);
+        insee_jw_end_array(b);
+        insee_jw_end_object(b);
     }
-    json_builder_end_object(b);
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
+    insee_jw_end_object(b);
 }
 
 /* One column of the series. */
@@ -299,24 +298,24 @@ static double point_value(const insee_series_point *pt, uint64_t cycles, column 
    their mean utilisation (phits per link per cycle) in every interval of
    the series, and in GB/s per link when the cycle has a length. Absent
    without it, so other runs write the document they always did. */
-static void directions(JsonBuilder *b, const insee_stats *st, const insee_report *r)
+static void directions(insee_jw *b, const insee_stats *st, const insee_report *r)
 {
     const insee_directions *d = &st->dir;
     const insee_series_point *pts = (const insee_series_point *)st->series->data;
     const uint64_t *phits = (const uint64_t *)(void *)d->series->data;
     double gb = r->units.cycle_ns > 0 ? r->units.link_gbytes_s : NAN;
     key(b, "direction_series");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t c = 0; c < d->classes; c++) {
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         count(b, "dim", c / 2);
         key(b, "dir");
-        json_builder_add_int_value(b, c % 2 ? -1 : 1);
+        insee_jw_int(b, c % 2 ? -1 : 1);
         count(b, "links", d->links[c]);
         const char *names[] = {"utilisation", "gbytes_s"};
         for (int k = 0; k < 2; k++) {
             key(b, names[k]);
-            json_builder_begin_array(b);
+            insee_jw_begin_array(b);
             for (guint i = 0; i < st->series->len; i++) {
                 uint64_t cycles = pts[i].cycle - (i ? pts[i - 1].cycle : 0);
                 double u = d->links[c] && cycles ? (double)phits[(size_t)i * d->classes + c] /
@@ -324,14 +323,14 @@ static void directions(JsonBuilder *b, const insee_stats *st, const insee_report
                                                  : NAN;
                 num(b, NULL, k ? u * gb : u);
             }
-            json_builder_end_array(b);
+            insee_jw_end_array(b);
         }
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     }
-    json_builder_end_array(b);
+    insee_jw_end_array(b);
 }
 
-static void series(JsonBuilder *b, const insee_stats *st)
+static void series(insee_jw *b, const insee_stats *st)
 {
     if (!st->opt.interval) {
         null(b, "series");
@@ -346,92 +345,92 @@ static void series(JsonBuilder *b, const insee_stats *st)
     const insee_series_point *pts = (const insee_series_point *)st->series->data;
     guint n = st->series->len;
     key(b, "series");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     count(b, "interval", st->opt.interval);
     key(b, "cycle");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (guint i = 0; i < n; i++)
-        json_builder_add_int_value(b, (gint64)pts[i].cycle);
-    json_builder_end_array(b);
+        insee_jw_int(b, (gint64)pts[i].cycle);
+    insee_jw_end_array(b);
     key(b, "phase");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (guint i = 0; i < n; i++)
-        json_builder_add_string_value(b, insee_phase_name(pts[i].phase));
-    json_builder_end_array(b);
+        insee_jw_string(b, insee_phase_name(pts[i].phase));
+    insee_jw_end_array(b);
     for (size_t c = 0; c < G_N_ELEMENTS(cols); c++) {
         key(b, cols[c].name);
-        json_builder_begin_array(b);
+        insee_jw_begin_array(b);
         for (guint i = 0; i < n; i++) {
             uint64_t from = i ? pts[i - 1].cycle : 0;
             num(b, NULL, point_value(&pts[i], pts[i].cycle - from, cols[c].c, st));
         }
-        json_builder_end_array(b);
+        insee_jw_end_array(b);
     }
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
-static void histograms(JsonBuilder *b, const insee_stats *st)
+static void histograms(insee_jw *b, const insee_stats *st)
 {
     key(b, "histograms");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     key(b, "latency");
     if (st->opt.latency_histogram) {
-        json_builder_begin_array(b);
+        insee_jw_begin_array(b);
         for (uint32_t i = 0; i < st->latency.bins.len; i++) {
             if (!st->latency.bins.v[i])
                 continue;
             uint64_t lo, hi;
             insee_lat_hist_bin(i, &lo, &hi);
-            json_builder_begin_object(b);
+            insee_jw_begin_object(b);
             count(b, "lo", lo);
             count(b, "hi", hi);
             count(b, "count", st->latency.bins.v[i]);
-            json_builder_end_object(b);
+            insee_jw_end_object(b);
         }
-        json_builder_end_array(b);
+        insee_jw_end_array(b);
     } else {
-        json_builder_add_null_value(b);
+        insee_jw_null(b);
     }
     histogram(b, "distance_injection", &st->dist_inj, st->opt.distance_histograms);
     histogram(b, "distance_consumption", &st->dist_cons, st->opt.distance_histograms);
     key(b, "queue_occupancy");
     if (st->opt.queue_histograms) {
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         histogram(b, "transit", &st->occ_transit, TRUE);
         histogram(b, "injection", &st->occ_inject, TRUE);
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     } else {
-        json_builder_add_null_value(b);
+        insee_jw_null(b);
     }
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
-static void pair_map(JsonBuilder *b, const char *k, const uint64_t *m, uint32_t nodes)
+static void pair_map(insee_jw *b, const char *k, const uint64_t *m, uint32_t nodes)
 {
     key(b, k);
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t s = 0; s < nodes; s++)
         counts(b, NULL, m + (size_t)s * nodes, nodes, FALSE);
-    json_builder_end_array(b);
+    insee_jw_end_array(b);
 }
 
-static void maps(JsonBuilder *b, const insee_report *r, const insee_stats *st,
+static void maps(insee_jw *b, const insee_report *r, const insee_stats *st,
                  const insee_net *net)
 {
     key(b, "maps");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     key(b, "port_load");
     if (st->port_phits) {
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         count(b, "cycles", r->measure_cycles);
         key(b, "phits");
-        json_builder_begin_array(b);
+        insee_jw_begin_array(b);
         for (uint32_t gp = 0; gp < net->ports_total; gp++)
             counts(b, NULL, st->port_phits + (size_t)gp * net->vcs, net->vcs, FALSE);
-        json_builder_end_array(b);
-        json_builder_end_object(b);
+        insee_jw_end_array(b);
+        insee_jw_end_object(b);
     } else {
-        json_builder_add_null_value(b);
+        insee_jw_null(b);
     }
     if (st->node_inj) {
         counts(b, "node_injected", st->node_inj, net->nodes, FALSE);
@@ -442,23 +441,22 @@ static void maps(JsonBuilder *b, const insee_report *r, const insee_stats *st,
     }
     key(b, "pairs");
     if (st->pair_inj) {
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         pair_map(b, "injection", st->pair_inj, net->nodes);
         pair_map(b, "consumption", st->pair_cons, net->nodes);
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     } else {
-        json_builder_add_null_value(b);
+        insee_jw_null(b);
     }
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
-void insee_json_job(void *builder, const insee_report *r, const insee_app_report *ar)
+void insee_json_job(insee_jw *b, const insee_report *r, const insee_app_report *ar)
 {
-    JsonBuilder *b = builder;
     insee_job_figures f;
     insee_job_figures_of(ar, r->sched->bsld_min, &f);
     key(b, "job");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     num(b, "arrival", ar->job_arrival);
     num(b, "estimated_runtime", ar->job_estimate);
     num(b, "start", ar->job_start);
@@ -469,20 +467,20 @@ void insee_json_job(void *builder, const insee_report *r, const insee_app_report
     num(b, "slowdown", f.slowdown);
     num(b, "bounded_slowdown", f.bounded_slowdown);
     key(b, "nodes");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t i = 0; i < ar->job_nodes; i++)
-        json_builder_add_int_value(b, ar->job_node[i]);
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+        insee_jw_int(b, ar->job_node[i]);
+    insee_jw_end_array(b);
+    insee_jw_end_object(b);
 }
 
-static void applications(JsonBuilder *b, const insee_report *r)
+static void applications(insee_jw *b, const insee_report *r)
 {
     key(b, "applications");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t a = 0; a < r->n_apps; a++) {
         const insee_app_report *ar = &r->apps[a];
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         text(b, "name", ar->name);
         text(b, "plugins", ar->plugins);
         count(b, "tasks", ar->tasks);
@@ -499,19 +497,18 @@ static void applications(JsonBuilder *b, const insee_report *r)
         num(b, "accepted_load", ar->accepted_load);
         if (ar->job)
             insee_json_job(b, r, ar);
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     }
-    json_builder_end_array(b);
+    insee_jw_end_array(b);
 }
 
-void insee_json_scheduler(void *builder, const insee_report *r)
+void insee_json_scheduler(insee_jw *b, const insee_report *r)
 {
-    JsonBuilder *b = builder;
     const insee_sched_summary *s = r->sched;
     if (!s)
         return;
     key(b, "scheduler");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     text(b, "unit", s->unit);
     text(b, "selection", s->selection);
     text(b, "allocation", s->allocation);
@@ -529,36 +526,36 @@ void insee_json_scheduler(void *builder, const insee_report *r)
     num(b, "mean_bounded_slowdown", s->mean_bounded_slowdown);
     num(b, "bounded_slowdown_min", s->bsld_min);
     key(b, "busy_nodes");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t i = 0; i < s->n_series; i++) {
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         num(b, "from", s->series_at[i]);
         count(b, "nodes", s->series_busy[i]);
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     }
-    json_builder_end_array(b);
-    json_builder_end_object(b);
+    insee_jw_end_array(b);
+    insee_jw_end_object(b);
 }
 
-static void plugin_figures(JsonBuilder *b, const insee_report *r)
+static void plugin_figures(insee_jw *b, const insee_report *r)
 {
     key(b, "plugin_figures");
-    json_builder_begin_array(b);
+    insee_jw_begin_array(b);
     for (uint32_t i = 0; i < r->n_figures; i++) {
-        json_builder_begin_object(b);
+        insee_jw_begin_object(b);
         text(b, "section", r->figures[i].section);
         text(b, "name", r->figures[i].name);
         num(b, "value", r->figures[i].value);
         text(b, "unit", r->figures[i].unit);
-        json_builder_end_object(b);
+        insee_jw_end_object(b);
     }
-    json_builder_end_array(b);
+    insee_jw_end_array(b);
 }
 
-static void performance(JsonBuilder *b, const insee_report *r)
+static void performance(insee_jw *b, const insee_report *r)
 {
     key(b, "performance");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     num(b, "setup_seconds", r->setup_seconds);
     num(b, "wall_seconds", r->wall_seconds);
     num(b, "cycles_per_second", r->cycles_per_second);
@@ -572,24 +569,26 @@ static void performance(JsonBuilder *b, const insee_report *r)
         count(b, "exchanges", r->exchanges);
         num(b, "exchange_seconds", r->exchange_seconds);
     }
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
 }
 
 gboolean insee_json_write(const char *path, const insee_report *r, const insee_stats *st,
                           const insee_net *net, const insee_layout *layout, GError **err)
 {
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
+    insee_jw *b = insee_jw_open(path, "[stats] json", err);
+    if (!b)
+        return FALSE;
+    insee_jw_begin_object(b);
     text(b, "format", INSEE_RESULTS_FORMAT);
     count(b, "format_version", INSEE_RESULTS_VERSION);
     text(b, "status", "complete");
     key(b, "insee");
-    json_builder_begin_object(b);
+    insee_jw_begin_object(b);
     text(b, "version", INSEE_VERSION);
     char *abi = g_strdup_printf("%u.%u", INSEE_ABI_MAJOR, INSEE_ABI_MINOR);
     text(b, "abi", abi);
     g_free(abi);
-    json_builder_end_object(b);
+    insee_jw_end_object(b);
     text(b, "config", r->echo);
     text(b, "plugins", r->plugins);
     text(b, "params", r->params ? r->params : "");
@@ -607,21 +606,6 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
     insee_json_scheduler(b, r);
     plugin_figures(b, r);
     performance(b, r);
-    json_builder_end_object(b);
-    return insee_json_write_builder(path, b, err);
-}
-
-gboolean insee_json_write_builder(const char *path, void *builder, GError **err)
-{
-    JsonBuilder *b = builder;
-    JsonGenerator *gen = json_generator_new();
-    JsonNode *root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    char *doc = json_generator_to_data(gen, NULL);
-    gboolean ok = insee_output_replace(path, "[stats] json", doc, err);
-    g_free(doc);
-    json_node_unref(root);
-    g_object_unref(gen);
-    g_object_unref(b);
-    return ok;
+    insee_jw_end_object(b);
+    return insee_jw_close(b, err);
 }

@@ -16,6 +16,7 @@
 #include <glib.h>
 
 #include "net/network.h"
+#include "stats/json_writer.h"
 #include "stats/collect.h"
 #include "stats/report.h"
 
@@ -43,16 +44,11 @@ gboolean insee_json_write(const char *path, const insee_report *r, const insee_s
                           const insee_net *net, const insee_layout *layout, GError **err);
 
 /* Jobs (docs/scheduling.md), for every engine that runs them, into a
-   json-glib builder (a JsonBuilder * with an object open): the member "job"
+   writer with an object open: the member "job"
    of an application's object; the member "scheduler" with the system
    figures and the utilisation over time (nothing without r->sched). */
-void insee_json_job(void *builder, const insee_report *r, const insee_app_report *ar);
-void insee_json_scheduler(void *builder, const insee_report *r);
-
-/* The document a json-glib builder holds (a JsonBuilder *, whose object is
-   complete), written to `path` as [stats] json is; the builder is released.
-   For the other engines' results (flow/output.h). */
-gboolean insee_json_write_builder(const char *path, void *builder, GError **err);
+void insee_json_job(insee_jw *b, const insee_report *r, const insee_app_report *ar);
+void insee_json_scheduler(insee_jw *b, const insee_report *r);
 
 G_END_DECLS
 #endif

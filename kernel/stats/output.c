@@ -231,62 +231,108 @@ int insee_output_temp(const char *path, const char *what, char **tmp, GError **e
     return fd;
 }
 
-/* The new contents: the old ones when appending (`header` set), then
-   `text`; written beside the file and renamed over it under the lock. */
-static gboolean update(const char *path, const char *what, const char *header, const char *text,
-                       gsize len, GError **err)
+struct insee_output_stream {
+    char *path, *tmp;
+    const char *what;
+    int fd, out;      /* the locked file, and the temporary beside it */
+    gboolean created; /* the path did not exist: removed again on failure */
+    int failed;       /* the errno of the first write that failed, or 0 */
+    off_t size;       /* the old file's size when locked */
+};
+
+/* Undoes what insee_output_open() made; the lock goes with the file's
+   descriptor, after the rename when there was one. */
+static void stream_free(insee_output_stream *s, gboolean keep)
+{
+    if (s->out >= 0)
+        close(s->out);
+    if (!keep) {
+        if (s->tmp)
+            g_unlink(s->tmp);
+        if (s->created)
+            g_unlink(s->path);
+    }
+    close(s->fd);
+    g_free(s->tmp);
+    g_free(s->path);
+    g_free(s);
+}
+
+insee_output_stream *insee_output_open(const char *path, const char *what, GError **err)
 {
     struct stat held;
     gboolean created;
     int fd = open_locked(path, what, &held, &created, err);
     if (fd < 0)
-        return FALSE;
-    char *tmp = NULL;
-    gboolean ok = FALSE;
-    int out = -1;
-    off_t keep = header ? held.st_size : 0;
-    if (keep > 0 && !begins_with(fd, keep, header)) {
-        foreign_header(what, path, err);
-        goto done;
+        return NULL;
+    insee_output_stream *s = g_new0(insee_output_stream, 1);
+    *s = (insee_output_stream){.path = g_strdup(path), .what = what, .fd = fd, .out = -1,
+                               .created = created, .size = held.st_size};
+    s->out = insee_output_temp(path, what, &s->tmp, err);
+    if (s->out < 0) {
+        stream_free(s, FALSE);
+        return NULL;
     }
-    out = insee_output_temp(path, what, &tmp, err);
-    if (out < 0)
-        goto done;
     /* The replacement keeps the old file's permissions; only its owner may
        set them, and another writer's file gets the default ones. */
-    if (!created && fchmod(out, held.st_mode & 07777) != 0 && errno != EPERM) {
+    if (!created && fchmod(s->out, held.st_mode & 07777) != 0 && errno != EPERM) {
         fail_errno(err, errno, what, path, "cannot give the new file the old one's permissions");
-        goto done;
+        stream_free(s, FALSE);
+        return NULL;
     }
-    if (!copy_bytes(fd, keep, out) ||
-        (header && keep == 0 && !write_all(out, header, strlen(header))) ||
-        !write_all(out, text, len) || fsync(out) != 0) {
-        fail_errno(err, errno, what, path, "cannot write the new contents");
-        goto done;
+    return s;
+}
+
+void insee_output_put(insee_output_stream *s, const char *buf, size_t len)
+{
+    if (!s->failed && !write_all(s->out, buf, len))
+        s->failed = errno;
+}
+
+gboolean insee_output_close(insee_output_stream *s, GError **err)
+{
+    if (!s->failed && fsync(s->out) != 0)
+        s->failed = errno;
+    int closed = close(s->out);
+    s->out = -1;
+    if (!s->failed && closed != 0)
+        s->failed = errno;
+    if (s->failed) {
+        fail_errno(err, s->failed, s->what, s->path, "cannot write the new contents");
+    } else if (rename(s->tmp, s->path) != 0) {
+        fail_errno(err, errno, s->what, s->path, "cannot replace it");
+        s->failed = errno ? errno : EIO;
     }
-    int closed = close(out);
-    out = -1;
-    if (closed != 0) {
-        fail_errno(err, errno, what, path, "cannot write the new contents");
-        goto done;
-    }
-    if (rename(tmp, path) != 0) {
-        fail_errno(err, errno, what, path, "cannot replace it");
-        goto done;
-    }
-    ok = TRUE;
-done:
-    if (out >= 0)
-        close(out);
-    if (!ok) {
-        if (tmp)
-            g_unlink(tmp);
-        if (created)
-            g_unlink(path);
-    }
-    close(fd); /* releases the lock, after the rename */
-    g_free(tmp);
+    gboolean ok = !s->failed;
+    stream_free(s, ok);
     return ok;
+}
+
+void insee_output_abandon(insee_output_stream *s)
+{
+    stream_free(s, FALSE);
+}
+
+/* The new contents: the old ones when appending (`header` set), then
+   `text`. */
+static gboolean update(const char *path, const char *what, const char *header, const char *text,
+                       gsize len, GError **err)
+{
+    insee_output_stream *s = insee_output_open(path, what, err);
+    if (!s)
+        return FALSE;
+    off_t keep = header ? s->size : 0;
+    if (keep > 0 && !begins_with(s->fd, keep, header)) {
+        foreign_header(what, path, err);
+        insee_output_abandon(s);
+        return FALSE;
+    }
+    if (!s->failed && !copy_bytes(s->fd, keep, s->out))
+        s->failed = errno;
+    if (header && keep == 0)
+        insee_output_put(s, header, strlen(header));
+    insee_output_put(s, text, len);
+    return insee_output_close(s, err);
 }
 
 gboolean insee_output_replace(const char *path, const char *what, const char *text, GError **err)

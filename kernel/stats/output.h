@@ -40,6 +40,20 @@ gboolean insee_output_replace_bytes(const char *path, const char *what, GBytes *
 gboolean insee_output_append(const char *path, const char *what, const char *header,
                              const char *text, GError **err);
 
+/* A replacement written piece by piece, so that a large file needs no
+   copy in memory: insee_output_open() locks the file (creating it empty
+   when absent) and opens the temporary; insee_output_put() appends to the
+   temporary (a failure is remembered and reported by close);
+   insee_output_close() renames the temporary over the file when every piece
+   was written, else removes it (and the file, if it created it), and frees
+   the stream either way; insee_output_abandon() gives up without renaming.
+   Open returns NULL with the error. */
+typedef struct insee_output_stream insee_output_stream;
+insee_output_stream *insee_output_open(const char *path, const char *what, GError **err);
+void insee_output_put(insee_output_stream *s, const char *buf, size_t len);
+gboolean insee_output_close(insee_output_stream *s, GError **err);
+void insee_output_abandon(insee_output_stream *s);
+
 /* A new, empty temporary beside `path`, named as above (the temporaries of
    writers that died removed first), for a file written over time and
    renamed over `path` when complete: its descriptor and *tmp (g_free), or -1

@@ -372,7 +372,7 @@ Test(program, a_series_too_long_for_memory_is_refused_before_the_run)
     char *json = g_strdup_printf("--json=%s/run.json", dir);
     result r = run_insee(GiB, INSEE("run", "--set", "simulation.cycles=100000000", "--set",
                                    "stats.interval=1", json));
-    assert_refused(&r, ARGS("[stats] interval = 1", "100205002 points", "with its JSON",
+    assert_refused(&r, ARGS("[stats] interval = 1", "100205002 points",
                             "raise interval", "the address-space limit, ulimit -v"));
     cr_assert_null(strstr(r.out, "# results"), "refused before the run: %s", r.out);
     result_free(&r);
