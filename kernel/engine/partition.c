@@ -93,8 +93,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
     else if (eng->causal || eng->wl.sched)
         why = "causal workloads and jobs (traces, application kernels, [scheduler]) wait for "
               "deliveries in other parts";
-    else if (eng->wl.env.recv_cycles || eng->memory_cycles_per_byte > 0)
-        why = "a receiver's overhead ([network] recv_overhead, memory_bandwidth) is not split yet";
     for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++)
         if (eng->wl.apps[i].traffic->delivered)
             why = "a traffic plugin reacts to deliveries (delivered()), which happen in other "
@@ -365,10 +363,12 @@ void insee_partition_cut(insee_engine *eng, uint32_t q, uint64_t at)
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
 }
 
-/* The notices the workload gathered this cycle, to their messages' parts. */
-static void send_notices(insee_engine *eng)
+/* The notices the workload gathered this cycle, to their messages' parts;
+   whether there were any. */
+static gboolean send_notices(insee_engine *eng)
 {
     GArray *notices = eng->wl.notices;
+    gboolean any = notices && notices->len > 0;
     for (guint i = 0; notices && i < notices->len; i++) {
         const insee_notice *n = &g_array_index(notices, insee_notice, i);
         notice rec = {.kind = R_NOTICE, .msg = n->msg, .dropped = n->dropped};
@@ -376,6 +376,14 @@ static void send_notices(insee_engine *eng)
     }
     if (notices)
         g_array_set_size(notices, 0);
+    return any;
+}
+
+/* Whether a message may be handed to its task some cycles after its last
+   packet arrived: the receiver's overhead, or a two-copy message's copy. */
+static gboolean receivers_wait(const insee_engine *eng)
+{
+    return eng->wl.env.recv_cycles > 0 || eng->memory_cycles_per_byte > 0;
 }
 
 /* A packet that crossed a cut link this cycle joins its queue here, as
@@ -467,10 +475,18 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
 {
     insee_partition *part = eng->part;
     uint32_t parts = part->t.parts;
-    send_notices(eng);
+    uint64_t next_local = insee_workload_next_local(&eng->wl);
+    /* A message whose last packet arrived here this cycle is handed over
+       in its sender's part, which learns of it at this exchange: after the
+       receiver's overhead, from the next cycle on. That part posts the
+       hand-over at the next exchange; until then, this one stands for it,
+       so that no part ends the run or skips past it. */
+    if (send_notices(eng) && receivers_wait(eng)) {
+        next = MIN(next, eng->now + 1);
+        next_local = MIN(next_local, eng->now + 1);
+    }
     uint64_t flags = (eng->error || eng->wl.error ? F_FAILED : 0) |
                      (eng->stop && *eng->stop ? F_STOP : 0);
-    uint64_t next_local = insee_workload_next_local(&eng->wl);
     g_byte_array_set_size(part->send, 0);
     for (uint32_t r = 0; r < parts; r++) {
         uint64_t *h = part->head_out + (size_t)r * H_WORDS;

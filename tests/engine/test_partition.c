@@ -259,14 +259,15 @@ Test(partition, the_parts_follow_the_network_shape)
 }
 
 /* The results of a short run of `body` (the tables after [simulation]) on
-   `threads` threads: the report from "# results" to the speed lines (the
-   echo above names the threads); *parts: the parts the run was split into
-   (0: none), and whether on threads. */
-static char *results_on_threads(const char *body, uint32_t threads, uint32_t *parts,
-                                gboolean *on_threads)
+   `threads` threads with `seed`: the report from "# results" to the speed
+   lines (the echo above names the threads); *parts: the parts the run was
+   split into (0: none), and whether on threads. */
+static char *results_seeded(const char *body, uint32_t threads, uint32_t seed, uint32_t *parts,
+                            gboolean *on_threads)
 {
     char *text = g_strdup_printf("[simulation]\nthreads = %u\nphases = \"fixed\"\n"
-                                 "warmup = 200\ncycles = 800\nseed = 3\n%s", threads, body);
+                                 "warmup = 200\ncycles = 800\nseed = %u\n%s", threads, seed,
+                                 body);
     insee_config *cfg;
     insee_registry *reg;
     insee_experiment *exp = run_experiment(text, NULL, &cfg, &reg);
@@ -280,6 +281,12 @@ static char *results_on_threads(const char *body, uint32_t threads, uint32_t *pa
     free_experiment(exp, cfg, reg);
     g_free(text);
     return results;
+}
+
+static char *results_on_threads(const char *body, uint32_t threads, uint32_t *parts,
+                                gboolean *on_threads)
+{
+    return results_seeded(body, threads, 3, parts, on_threads);
 }
 
 /* [simulation] threads splits a run that mpirun could split into as many
@@ -332,6 +339,46 @@ Test(partition, threads_split_the_run_into_parts)
             cr_assert_eq(parts, runs[i].splits ? t : 0, "run %zu on %u threads: %u parts", i, t,
                          parts);
             cr_assert_eq(on_threads, runs[i].splits);
+            cr_assert_str_eq(more, one, "run %zu on %u threads", i, t);
+            g_free(more);
+        }
+        g_free(one);
+    }
+}
+
+/* A message is handed to its task after the receiver's overhead (and a
+   two-copy message's copy) in its sender's part, which learns that its
+   last packet arrived at the exchange closing that cycle. Split over
+   threads the runs report what one thread does; on this 4-node ring the
+   run's last message crosses parts and arrives when nothing else is left
+   to do anywhere, so the run lasts until its hand-over (300 cycles later)
+   only if the part that saw it arrive stands for it at that exchange. */
+Test(partition, a_receivers_overhead_splits_over_threads)
+{
+    static const struct {
+        const char *body;
+        uint32_t seed;
+        const char *drain;
+    } runs[] = {
+        {"[topology]\nplugin = \"torus\"\ndims = [4]\n[router]\nplugin = \"dally\"\n"
+         "[network]\nrecv_overhead_cycles = 300\nnode_cable_cycles = 3\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.02\n",
+         7, "drain 308)"},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\nrecv_overhead_cycles = 37\nsend_overhead_cycles = 5\ncopy = \"two\"\n"
+         "link_bandwidth = \"4 GB/s\"\nmemory_bandwidth = \"1 GB/s\"\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.4\nmessage_bytes = 200\n",
+         3, NULL},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
+        uint32_t parts;
+        gboolean on_threads;
+        char *one = results_seeded(runs[i].body, 1, runs[i].seed, &parts, &on_threads);
+        cr_assert(strstr(one, "in flight 0 (drained)"), "%s", one);
+        cr_assert(!runs[i].drain || strstr(one, runs[i].drain), "%s", one);
+        for (uint32_t t = 2; t <= 3; t++) {
+            char *more = results_seeded(runs[i].body, t, runs[i].seed, &parts, &on_threads);
+            cr_assert_eq(parts, t, "run %zu on %u threads: %u parts", i, t, parts);
             cr_assert_str_eq(more, one, "run %zu on %u threads", i, t);
             g_free(more);
         }
