@@ -103,11 +103,17 @@ static gboolean bounded(const insee_engine *eng, uint32_t props)
 /* A blocked head whose whole set is kept is asked again only when two of
    its candidates could move: past saturation on a large-radix router, most
    wakes of a herd then cost no route() call. A bounded router's head keeps
-   its bound when that fits the least cache (the estimate counts no more):
-   a larger one is asked again whenever the head is blocked. */
+   its bound when it fits twice the least cache (bubble's on a torus with 3
+   or 4 VCs: 5 to 7 candidates; keeping every port's VCs cost a 64×64 torus
+   more in memory traffic than it spared): a larger one is asked again
+   whenever the head is blocked. */
 uint32_t insee_engine_kept_candidates(const insee_engine *eng)
 {
-    if (!steady(router_props(eng)))
+    uint32_t props = router_props(eng);
+    if (bounded(eng, props))
+        return MIN(2 * INSEE_ROUTE_CACHE,
+                   MAX(INSEE_ROUTE_CACHE, eng->net.max_ports * eng->net.vcs));
+    if (!steady(props))
         return INSEE_ROUTE_CACHE;
     return MAX(INSEE_ROUTE_CACHE, MIN(eng->net.max_ports * eng->net.vcs, INSEE_MAX_CANDIDATES));
 }

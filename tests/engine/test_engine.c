@@ -1547,8 +1547,8 @@ Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
         "a = 4\np = 2\nh = 2\n[router]\nplugin = \"ugal\"\nintermediate = \"group\"\n"
         "vcs = 3\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
         /* bounded (ABI 1.16): bubble's modes that keep no state sleep while
-           nothing in their bound is free; with 3 VCs the bound (5) does
-           not fit the entry's cache and is asked again */
+           nothing in their bound is free; with 3 VCs the bound (5) needs
+           the larger cache of a bounded router's entry */
         "[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"torus\"\n"
         "dims = [8, 8]\n[router]\nplugin = \"bubble\"\nmode = \"shortest\"\n"
         "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
