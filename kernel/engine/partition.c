@@ -26,6 +26,8 @@ typedef struct arrival {
     uint32_t part, msg;  /* the message the packet belongs to (insee_workload_adopt) */
     uint32_t src_task, pad;
     uint64_t in_done;    /* dq's phit view: the cycle its tail is in */
+    uint64_t tail;       /* the cycle its tail is in, when links are slower than the
+                            router or ports have buffers (net->tail); else 0 */
     insee_packet pk;     /* then the router's packet state, pstate_size bytes */
 } arrival;
 
@@ -85,9 +87,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "its router makes multicast copies";
     else if (eng->wh)
         why = "[network] flow_control = \"wormhole\" is not split yet";
-    else if (eng->out_used || eng->net.track_tail)
-        why = "output buffers and links slower than the router ([network] output_buffer_bytes, "
-              "link phit cycles) are not split yet";
     else if (eng->gcc > 0)
         why = "global congestion control ([simulation] gcc) reads the whole network every sample";
     else if (eng->causal || eng->wl.sched)
@@ -334,7 +333,8 @@ void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
     insee_net *net = &eng->net;
     insee_partition *part = eng->part;
     GByteArray *out = part->out[part->router_part[net->q_at[dq].router]];
-    arrival a = {.kind = R_ARRIVAL, .dq = dq, .in_done = net->q[dq].in_done, .pk = net->pkt[p]};
+    arrival a = {.kind = R_ARRIVAL, .dq = dq, .in_done = net->q[dq].in_done,
+                 .tail = net->tail ? net->tail[p] : 0, .pk = net->pkt[p]};
     a.src_task = eng->wl.msg[a.pk.msg].src_task;
     insee_workload_hand_off(&eng->wl, a.pk.msg, &a.part, &a.msg);
     g_byte_array_append(out, (const guint8 *)&a, sizeof a);
@@ -394,6 +394,8 @@ static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *psta
     uint32_t p = insee_net_packet_new(net);
     net->pkt[p] = a->pk;
     net->pkt[p].next = INSEE_NONE;
+    if (net->tail)
+        net->tail[p] = a->tail;
     if (net->pstate_size)
         memcpy(insee_net_packet_state(net, p), pstate, net->pstate_size);
     net->pkt[p].msg = insee_workload_adopt(&eng->wl, a->src_task, a->part, a->msg);

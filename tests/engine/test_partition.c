@@ -283,10 +283,25 @@ static char *results_seeded(const char *body, uint32_t threads, uint32_t seed, u
     return results;
 }
 
-static char *results_on_threads(const char *body, uint32_t threads, uint32_t *parts,
-                                gboolean *on_threads)
+/* `body` with `seed` on 2 and 3 threads reports what it does on one, split
+   into as many parts when `splits` (else not split); one thread's report
+   says it drained, and holds `expect` when given. */
+static void check_threads(const char *body, uint32_t seed, gboolean splits, const char *expect)
 {
-    return results_seeded(body, threads, 3, parts, on_threads);
+    uint32_t parts;
+    gboolean on_threads;
+    char *one = results_seeded(body, 1, seed, &parts, &on_threads);
+    cr_assert_eq(parts, 0, "on one thread it was split: %s", body);
+    cr_assert(strstr(one, "in flight 0 (drained)"), "%s", one);
+    cr_assert(!expect || strstr(one, expect), "no \"%s\" in %s", expect, one);
+    for (uint32_t t = 2; t <= 3; t++) {
+        char *more = results_seeded(body, t, seed, &parts, &on_threads);
+        cr_assert_eq(parts, splits ? t : 0, "on %u threads: %u parts: %s", t, parts, body);
+        cr_assert_eq(on_threads, splits);
+        cr_assert_str_eq(more, one, "on %u threads: %s", t, body);
+        g_free(more);
+    }
+    g_free(one);
 }
 
 /* [simulation] threads splits a run that mpirun could split into as many
@@ -328,22 +343,8 @@ Test(partition, threads_split_the_run_into_parts)
         {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
          "[network]\ncable_cycles = 2\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
     };
-    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
-        uint32_t parts;
-        gboolean on_threads;
-        char *one = results_on_threads(runs[i].body, 1, &parts, &on_threads);
-        cr_assert_eq(parts, 0, "run %zu on one thread was split", i);
-        cr_assert(strstr(one, "in flight 0 (drained)"), "%s", one);
-        for (uint32_t t = 2; t <= 3; t++) {
-            char *more = results_on_threads(runs[i].body, t, &parts, &on_threads);
-            cr_assert_eq(parts, runs[i].splits ? t : 0, "run %zu on %u threads: %u parts", i, t,
-                         parts);
-            cr_assert_eq(on_threads, runs[i].splits);
-            cr_assert_str_eq(more, one, "run %zu on %u threads", i, t);
-            g_free(more);
-        }
-        g_free(one);
-    }
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
+        check_threads(runs[i].body, 3, runs[i].splits, NULL);
 }
 
 /* A message is handed to its task after the receiver's overhead (and a
@@ -370,18 +371,41 @@ Test(partition, a_receivers_overhead_splits_over_threads)
          "[traffic]\nplugin = \"uniform\"\nload = 0.4\nmessage_bytes = 200\n",
          3, NULL},
     };
-    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
-        uint32_t parts;
-        gboolean on_threads;
-        char *one = results_seeded(runs[i].body, 1, runs[i].seed, &parts, &on_threads);
-        cr_assert(strstr(one, "in flight 0 (drained)"), "%s", one);
-        cr_assert(!runs[i].drain || strstr(one, runs[i].drain), "%s", one);
-        for (uint32_t t = 2; t <= 3; t++) {
-            char *more = results_seeded(runs[i].body, t, runs[i].seed, &parts, &on_threads);
-            cr_assert_eq(parts, t, "run %zu on %u threads: %u parts", i, t, parts);
-            cr_assert_str_eq(more, one, "run %zu on %u threads", i, t);
-            g_free(more);
-        }
-        g_free(one);
-    }
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
+        check_threads(runs[i].body, runs[i].seed, TRUE, runs[i].drain);
+}
+
+/* Output buffers behind the crossbar and links slower than the router:
+   a packet crossing a cut carries the cycle its tail is in, from which the
+   next router times its crossing and its consumption. Split over threads,
+   each run reports what one thread does (without the tail, six of these
+   seven differ). */
+Test(partition, output_buffers_and_slow_links_split_over_threads)
+{
+    static const char *const runs[] = {
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+        "[network]\noutput_buffer_bytes = 256\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n",
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+        "[network]\noutput_buffer_bytes = 512\ncrossbar_speedup = 2\ncable_cycles = 2\n"
+        "router_cycles = 3\n[traffic]\nplugin = \"uniform\"\nload = 0.8\n",
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+        "[network]\ndim_phit_cycles = [1, 3]\nmtu_bytes = 64\nheader_bytes = 8\n"
+        "vc_buffer_bytes = 192\n[traffic]\nplugin = \"uniform\"\nload = 0.4\n"
+        "message_bytes = 150\n",
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+        "mode = \"improved\"\nvc_choice = \"room\"\n[network]\nnode_phit_cycles = 3\n"
+        "output_buffer_bytes = 128\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
+        "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n[router]\nplugin = \"updown\"\n"
+        "select = \"room\"\nvcs = 2\n[network]\ndim_phit_cycles = [1, 2, 4]\ncable_cycles = 1\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 0.7\n",
+        "[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n[router]\nplugin = \"updown\"\n"
+        "select = \"room\"\nvcs = 2\n[network]\noutput_buffer_bytes = 256\n"
+        "crossbar_speedup = 2\nnics = 2\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+        "[network]\nlink_bandwidth = \"4 GB/s\"\nnode_bandwidth = \"2 GB/s\"\n"
+        "output_buffer_bytes = 128\nrecv_overhead_ns = 20\n[faults]\nlinks = 3\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 0.6\nlength_dist = \"uniform\"\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
+        check_threads(runs[i], 3, TRUE, NULL);
 }
