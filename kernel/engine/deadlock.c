@@ -129,7 +129,7 @@ void insee_deadlock_check(insee_engine *eng)
        transit, the sources wait for the next sample, not for each other. */
     uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
     if (!insee_engine_in_flight(eng) || eng->now <= eng->last_move || eng->now - eng->last_move < limit ||
-        (eng->gcc_stop && eng->net.transit_used == 0))
+        (eng->gcc_stop && insee_engine_transit_used(eng) == 0))
         return;
     const insee_net *net = &eng->net;
     wait_graph g = build_graph(eng);

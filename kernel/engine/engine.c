@@ -1691,6 +1691,13 @@ static void compact_active(insee_engine *eng)
     a->len = kept;
 }
 
+uint64_t insee_engine_transit_used(insee_engine *eng)
+{
+    if (G_LIKELY(eng->part == NULL))
+        return eng->net.transit_used;
+    return insee_partition_sum(eng->part, insee_partition_transit_used(eng->part, &eng->net));
+}
+
 /* INSEE's count: every packet whose head has left its injection queue and
    whose tail is not consumed yet (in_flight less those still queued at
    their source). */
@@ -1720,11 +1727,14 @@ static void sample_congestion(insee_engine *eng)
     double slots = (double)net->transit_queues * net->queue_packets;
     eng->gcc_next = eng->now + eng->gcc_period;
     if (!eng->gcc_insee) {
-        eng->gcc_stop = slots > 0 && (double)net->transit_used / slots > eng->gcc;
+        eng->gcc_stop = slots > 0 && (double)insee_engine_transit_used(eng) / slots > eng->gcc;
         return;
     }
+    uint64_t past = packets_past_sources(eng); /* a part's share wraps; the sum does not */
+    if (G_UNLIKELY(eng->part != NULL))
+        past = insee_partition_sum(eng->part, past);
     eng->gcc_skip = eng->gcc_over;
-    eng->gcc_over = packets_past_sources(eng) > (uint64_t)(2 * slots * eng->gcc);
+    eng->gcc_over = past > (uint64_t)(2 * slots * eng->gcc);
 }
 
 static void step(insee_engine *eng)

@@ -341,6 +341,10 @@ static inline uint64_t insee_engine_in_flight(const insee_engine *eng)
 {
     return G_UNLIKELY(eng->part != NULL) ? eng->in_flight_parts : eng->in_flight;
 }
+/* Packets counted in transit queues, the whole network's: a partitioned
+   run's parts add theirs now, so every part calls it at the same cycle
+   (global congestion control's samples, and its stall in deadlock.c). */
+uint64_t insee_engine_transit_used(insee_engine *eng);
 /* Packet p, just linked into queue dq past a link, may head it: routable
    from p's `ready` cycle (partition.c's arrivals share link_start()'s). */
 void insee_engine_arrive(insee_engine *eng, uint32_t dq, uint32_t p);

@@ -55,6 +55,8 @@ struct insee_partition {
     uint16_t *feeder_part;   /* per transit queue: the part owning the link into it */
     uint8_t *owned_node;     /* per node: on a router of this part (the workload's `owned`) */
     uint8_t *counted;        /* per queue: its count is exact here (the stats' q_counted) */
+    insee_vec drained_cut;   /* transit queues drained here and fed across a cut: their
+                                count here is not exact (global congestion control) */
     GByteArray **out;        /* per part: what this cycle sends it */
     GByteArray *send, *recv; /* the exchange's scratch */
     int *scount, *sdispl, *rcount, *rdispl;
@@ -87,8 +89,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "its router makes multicast copies";
     else if (eng->wh)
         why = "[network] flow_control = \"wormhole\" is not split yet";
-    else if (eng->gcc > 0)
-        why = "global congestion control ([simulation] gcc) reads the whole network every sample";
     else if (eng->causal || eng->wl.sched)
         why = "causal workloads and jobs (traces, application kernels, [scheduler]) wait for "
               "deliveries in other parts";
@@ -239,10 +239,13 @@ static void assign_queues(insee_partition *part, const insee_net *net, insee_rep
        taken at the grant, freed by a credit), an injection queue's at its
        router: each is timed by one part, and the histograms add up. */
     part->counted = g_new(uint8_t, net->queues);
-    for (uint32_t q = 0; q < net->queues; q++)
+    for (uint32_t q = 0; q < net->queues; q++) {
         part->counted[q] = q < net->transit_queues
                                ? part->feeder_part[q] == part->t.part
                                : insee_partition_owns(part, net->q_at[q].router);
+        if (!part->counted[q] && insee_partition_owns(part, net->q_at[q].router))
+            insee_vec_push(&part->drained_cut, q);
+    }
 }
 
 /* What every part must agree on: the configuration as used (seed
@@ -325,6 +328,7 @@ void insee_partition_free(insee_partition *part)
     g_free(part->feeder_part);
     g_free(part->owned_node);
     g_free(part->counted);
+    g_free(part->drained_cut.v);
     g_free(part);
 }
 
@@ -549,6 +553,20 @@ gboolean insee_partition_stopped(const insee_partition *part)
 gboolean insee_partition_failed(const insee_partition *part)
 {
     return part->failed;
+}
+
+uint64_t insee_partition_sum(insee_partition *part, uint64_t v)
+{
+    part->t.allreduce(part->t.ctx, &v, 1, INSEE_REDUCE_SUM);
+    return v;
+}
+
+uint64_t insee_partition_transit_used(const insee_partition *part, const insee_net *net)
+{
+    uint64_t used = net->transit_used;
+    for (uint32_t i = 0; i < part->drained_cut.len; i++)
+        used -= net->q[part->drained_cut.v[i]].count;
+    return used;
 }
 
 void insee_partition_sum_window(insee_partition *part, insee_window *w)

@@ -133,6 +133,13 @@ uint64_t insee_partition_next_local(const insee_partition *part);
 gboolean insee_partition_stopped(const insee_partition *part);
 gboolean insee_partition_failed(const insee_partition *part);
 
+/* The sum of every part's `v`; called by every part at the same cycle
+   (global congestion control's samples). */
+uint64_t insee_partition_sum(insee_partition *part, uint64_t v);
+/* This part's exact share of the packets counted in transit queues: a
+   queue fed across a cut is counted by its feeding part alone. */
+uint64_t insee_partition_transit_used(const insee_partition *part, const insee_net *net);
+
 /* A window of the run phases (phases.c), this part's figures: replaced by
    every part's. Called by every part at the same cycle. */
 void insee_partition_sum_window(insee_partition *part, insee_window *w);

@@ -409,3 +409,22 @@ Test(partition, output_buffers_and_slow_links_split_over_threads)
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
         check_threads(runs[i], 3, TRUE, NULL);
 }
+
+/* Global congestion control samples the whole network: every part adds
+   its share at the sample's cycle (a queue fed across a cut counted by its
+   feeding part alone), so that the sources of every part stop and go as
+   one thread's do, counting transit slots or INSEE's packets past their
+   sources. Both runs stall their sources (a part's own share alone, or
+   its count of the queues it drains across a cut, changes them). */
+Test(partition, global_congestion_control_splits_over_threads)
+{
+    static const char *const runs[] = {
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+        "gcc = 0.15\ngcc_period = 50\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
+        "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+        "gcc = 0.05\ngcc_count = \"insee\"\ngcc_period = 40\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
+        check_threads(runs[i], 3, TRUE, NULL);
+}
