@@ -7,8 +7,10 @@ usage: test_partition.py INSEE WORKDIR WITH_MPI
   but the lines that time the run), and the same CSV row and JSON file
   (less their timing fields), on a torus with every mergeable figure on and
   on a fat tree past saturation with messages of several packets and
-  converging phases, and with INSEE's bubble router past saturation (it
-  draws, and reads its own router's queues);
+  converging phases, with INSEE's bubble router past saturation (it
+  draws, and reads its own router's queues), and with NSIM's model (output
+  buffers, slow links, overheads, two-copy messages) under global
+  congestion control;
 - a run that cannot be split (a router that declares none of pure, steady
   and local, wormhole flow control, a packet trace) is refused by every
   rank, naming why, with no output file left;
@@ -70,7 +72,7 @@ def run(cmd, cwd, env):
 
 def check_threads(binary, work, env):
     """Each run split over 2 and 3 threads gives one thread's JSON."""
-    for name in ("torus", "tree", "bubble"):
+    for name in ("torus", "tree", "bubble", "nsim"):
         config = os.path.join(HERE, name + ".toml")
         docs = {}
         for t in (1, 2, 3):
@@ -110,7 +112,7 @@ def main():
               f"without Open MPI, mpirun -n 2 insee run is refused: {r.returncode} {r.stderr}")
         return
 
-    for name in ("torus", "tree", "bubble"):
+    for name in ("torus", "tree", "bubble", "nsim"):
         config = os.path.join(HERE, name + ".toml")
         outs = {}
         for n in (1, 2, 3):
