@@ -204,6 +204,7 @@ char *insee_jw_take(insee_jw *w)
 
 gboolean insee_jw_close(insee_jw *w, GError **err)
 {
+    g_return_val_if_fail(w->file != NULL, FALSE);
     flush(w);
     g_string_free(w->text, TRUE);
     gboolean ok = insee_output_close(w->file, err);
