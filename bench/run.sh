@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark: builds insee in Release and runs the reference experiments
 # (tori at 30 % of their capacity 8/k under uniform traffic) plus a BlueGene/L-sized 64x32x32 torus for memory, on one thread,
-# then a 32x32x32 torus on one thread and on every core. Prints,
+# then a 32x32x32 torus on one thread and on every core, and the results of
+# a 64x64x64 torus written as JSON. Prints,
 # for each, simulated cycles/s, packet-hops/s and peak RSS as reported by
 # insee itself. Compare figures side by side on one machine, as ratios.
 #
@@ -82,3 +83,24 @@ echo
 printf "%-22s %9s %9s %10s\n" "topology set-up" routers nodes seconds
 setup "torus 64x32x32" --set topology.plugin=torus --set "topology.dims=[64,32,32]"
 setup "16-ary 3-tree" --set topology.plugin=kary-ntree --set topology.k=16 --set topology.n=3
+
+# The results of a large network: a 64x64x64 torus (262 144 routers, its
+# 1.5 M ports listed in the JSON document) for 20 cycles, the whole
+# process timed, writing the document included, and its peak memory
+echo
+echo "results at scale: 64x64x64 torus, 20 cycles, with the JSON document"
+json=$(mktemp --suffix=.json)
+python3 - "$build/insee" "$root/bench/reference.toml" "$json" <<'PY'
+import os, resource, subprocess, sys, time
+insee, ref, json = sys.argv[1:]
+start = time.monotonic()
+subprocess.run([insee, "run", ref, "--set", "topology.dims=[64,64,64]", "--set",
+                "traffic.load=0.05", "--set", "simulation.warmup=20", "--set",
+                "simulation.cycles=20", "--set", "simulation.threads=1", "--set",
+                f'stats.json="{json}"'], check=True, stdout=subprocess.DEVNULL)
+wall = time.monotonic() - start
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{'wall_s':>10} {'RSS_MiB':>10} {'json_MB':>10}")
+print(f"{wall:10.2f} {rss:10.1f} {os.path.getsize(json) / 1e6:10.1f}")
+PY
+rm -f "$json"
