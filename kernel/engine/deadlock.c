@@ -126,10 +126,15 @@ void insee_deadlock_check(insee_engine *eng)
 {
     /* last_move may lie ahead while a long packet's phits still flow; with
        global congestion control holding injection back and nothing in
-       transit, the sources wait for the next sample, not for each other. */
+       transit, the sources wait for the next sample, not for each other. A
+       part of a split run knows the whole network's transit only as of the
+       last sample (a part may get here at a cycle another does not: no
+       exchange can be made here); nothing has moved since, unless the
+       samples are further apart than the stall that ends a run. */
     uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
+    uint64_t transit = eng->part ? eng->gcc_transit : eng->net.transit_used;
     if (!insee_engine_in_flight(eng) || eng->now <= eng->last_move || eng->now - eng->last_move < limit ||
-        (eng->gcc_stop && insee_engine_transit_used(eng) == 0))
+        (eng->gcc_stop && transit == 0))
         return;
     const insee_net *net = &eng->net;
     wait_graph g = build_graph(eng);

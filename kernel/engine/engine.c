@@ -1691,7 +1691,10 @@ static void compact_active(insee_engine *eng)
     a->len = kept;
 }
 
-uint64_t insee_engine_transit_used(insee_engine *eng)
+/* Packets counted in transit queues, the whole network's: a partitioned
+   run's parts add theirs, so every part calls it at the same cycle (the
+   samples: their cycles are every part's). */
+static uint64_t transit_used(insee_engine *eng)
 {
     if (G_LIKELY(eng->part == NULL))
         return eng->net.transit_used;
@@ -1727,7 +1730,8 @@ static void sample_congestion(insee_engine *eng)
     double slots = (double)net->transit_queues * net->queue_packets;
     eng->gcc_next = eng->now + eng->gcc_period;
     if (!eng->gcc_insee) {
-        eng->gcc_stop = slots > 0 && (double)insee_engine_transit_used(eng) / slots > eng->gcc;
+        eng->gcc_transit = transit_used(eng);
+        eng->gcc_stop = slots > 0 && (double)eng->gcc_transit / slots > eng->gcc;
         return;
     }
     uint64_t past = packets_past_sources(eng); /* a part's share wraps; the sum does not */
