@@ -127,10 +127,10 @@ void insee_deadlock_check(insee_engine *eng)
     /* last_move may lie ahead while a long packet's phits still flow; with
        global congestion control holding injection back and nothing in
        transit, the sources wait for the next sample, not for each other. A
-       part of a split run knows the whole network's transit only as of the
-       last sample (a part may get here at a cycle another does not: no
-       exchange can be made here); nothing has moved since, unless the
-       samples are further apart than the stall that ends a run. */
+       part of a split run checks after the cycle's exchange, on the whole
+       network's packets in flight and last move; it knows the network's
+       transit as of the last sample, and nothing has moved since unless
+       the samples are further apart than the stall that ends a run. */
     uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
     uint64_t transit = eng->part ? eng->gcc_transit : eng->net.transit_used;
     if (!insee_engine_in_flight(eng) || eng->now <= eng->last_move || eng->now - eng->last_move < limit ||

@@ -379,7 +379,8 @@ static inline insee_phase insee_phases_current(const insee_engine *eng)
 
 /* kernel/engine/deadlock.c: end the run with a diagnosis when nothing has
    moved for deadlock_cycles (INSEE_STALL_LIMIT when 0) while packets are
-   inside. */
+   inside. Once a cycle: at its end, or in a part of a split run after the
+   cycle's exchange. */
 void insee_deadlock_check(insee_engine *eng);
 
 G_END_DECLS
