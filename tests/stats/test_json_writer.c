@@ -4,9 +4,14 @@
  * parser reads back, save where json-glib's is not JSON (a double written
  * with an exponent and no point gets ".0" from json-glib 1.6: "1e+21.0"); a writer on a file gives the file the text a writer
  * into memory gives, past the pieces it hands over; a file that cannot be
- * written is an error and leaves nothing behind. */
+ * written, at its start or midway (the disk full), is an error and leaves
+ * nothing behind. */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -296,4 +301,41 @@ Test(json_writer, a_file_that_cannot_be_written_is_an_error)
     cr_assert(strstr(err->message, "[stats] json: /nonexistent-insee-dir/out.json") != NULL,
               "%s", err->message);
     g_error_free(err);
+}
+
+/* The disk fills midway (a file-size limit of 2 MiB, its signal ignored,
+   so that a write fails as on a full disk): closing fails naming the file,
+   and neither the file nor its temporary is left, in a child process so
+   that the limit binds nothing else. */
+Test(json_writer, a_file_the_disk_cannot_hold_is_an_error_and_leaves_nothing)
+{
+    char *dir = g_dir_make_tmp("insee-jw-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "out.json", NULL);
+    pid_t child = fork();
+    cr_assert_geq(child, 0);
+    if (child == 0) {
+        struct rlimit lim = {2u << 20, 2u << 20};
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &lim);
+        GError *err = NULL;
+        insee_jw *w = insee_jw_open(path, "[stats] json", &err);
+        if (!w)
+            _exit(2);
+        large(w);
+        gboolean ok = insee_jw_close(w, &err);
+        _exit(!ok && err && strstr(err->message, "[stats] json: ") &&
+                      strstr(err->message, "cannot write the new contents")
+                  ? 0
+                  : 1);
+    }
+    int status = 0;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *left = g_dir_read_name(d);
+    cr_assert_null(left, "left behind: %s", left);
+    g_dir_close(d);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
 }
