@@ -397,13 +397,9 @@ static void wake_head(insee_engine *eng, uint32_t q)
 {
     insee_active *a = &eng->active;
     active_push(a, q);
-    uint32_t n = 0;
+    uint32_t n = 0, lists = eng->net.transit_queues; /* past them, need waits: not its set */
     for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
-        n++;
-    uint32_t lists = eng->net.transit_queues; /* past them, need waits: not its set */
-    if (G_UNLIKELY(eng->route_bounded))
-        for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
-            n -= eng->waits[w].at >= lists;
+        n += eng->waits[w].at < lists;
     insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * a->kept];
     if (n <= a->kept)
         a->ncand[a->len - 1] = (uint8_t)n;
@@ -1028,14 +1024,11 @@ static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee
         return;
     uint32_t q = a->queue[i];
     a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
-    for (uint32_t c = 0; c < n; c++) {
+    for (uint32_t c = 0; c < n; c++)
         wait_on(eng, q, net->link[net->port_base[r] + cand[c].port].peer + cand[c].vc, &cand[c]);
-    }
-    for (uint32_t c = 0; needs && c < n; c++) {
-        if (!INSEE_BOUND_NEEDS_PACKETS(cand[c].tag))
-            continue;
-        wait_on(eng, q, need_list(eng, needed_queue(net, r, cand[c].tag)), &cand[c]);
-    }
+    for (uint32_t c = 0; needs && c < n; c++)
+        if (INSEE_BOUND_NEEDS_PACKETS(cand[c].tag))
+            wait_on(eng, q, need_list(eng, needed_queue(net, r, cand[c].tag)), &cand[c]);
 }
 
 /* A router drops the packet: unroutable when no minimal path leaves here
@@ -1691,14 +1684,13 @@ static void compact_active(insee_engine *eng)
     a->len = kept;
 }
 
-/* Packets counted in transit queues, the whole network's: a partitioned
-   run's parts add theirs, so every part calls it at the same cycle (the
-   samples: their cycles are every part's). */
-static uint64_t transit_used(insee_engine *eng)
+/* A count of the whole network from this process's share `v`: a
+   partitioned run's parts add theirs, so every part calls it at the same
+   cycle (global congestion control's samples: their cycles are every
+   part's). */
+static uint64_t whole_network(insee_engine *eng, uint64_t v)
 {
-    if (G_LIKELY(eng->part == NULL))
-        return eng->net.transit_used;
-    return insee_partition_sum(eng->part, insee_partition_transit_used(eng->part, &eng->net));
+    return G_LIKELY(eng->part == NULL) ? v : insee_partition_sum(eng->part, v);
 }
 
 /* INSEE's count: every packet whose head has left its injection queue and
@@ -1730,13 +1722,14 @@ static void sample_congestion(insee_engine *eng)
     double slots = (double)net->transit_queues * net->queue_packets;
     eng->gcc_next = eng->now + eng->gcc_period;
     if (!eng->gcc_insee) {
-        eng->gcc_transit = transit_used(eng);
+        uint64_t mine = eng->part ? insee_partition_transit_used(eng->part, net)
+                                  : net->transit_used;
+        eng->gcc_transit = whole_network(eng, mine);
         eng->gcc_stop = slots > 0 && (double)eng->gcc_transit / slots > eng->gcc;
         return;
     }
-    uint64_t past = packets_past_sources(eng); /* a part's share wraps; the sum does not */
-    if (G_UNLIKELY(eng->part != NULL))
-        past = insee_partition_sum(eng->part, past);
+    /* a part's share of INSEE's count wraps; the sum does not */
+    uint64_t past = whole_network(eng, packets_past_sources(eng));
     eng->gcc_skip = eng->gcc_over;
     eng->gcc_over = past > (uint64_t)(2 * slots * eng->gcc);
 }

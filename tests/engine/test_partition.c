@@ -221,6 +221,37 @@ Test(partition, a_failure_in_one_part_ends_every_part)
     }
 }
 
+/* A part checks for a deadlock after the cycle's exchange, on the whole
+   network's last move: split over 2 and 3 threads, a ring of one VC ends
+   at the cycle, and after the stall, that one thread reports. */
+Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
+{
+    char *first[4] = {NULL};
+    for (uint32_t t = 1; t <= 3; t++) {
+        char *toml = g_strdup_printf(
+            "[simulation]\nthreads = %u\nphases = \"fixed\"\nwarmup = 0\ncycles = 5000\n"
+            "deadlock_cycles = 300\n[topology]\nplugin = \"torus\"\ndims = [8]\n"
+            "[router]\nplugin = \"dally\"\nvcs = 1\nallow_deadlock = true\n"
+            "[traffic]\nplugin = \"uniform\"\nload = 1.0\n", t);
+        insee_config *cfg;
+        insee_registry *reg;
+        insee_experiment *exp = build_toml(toml, &cfg, &reg);
+        GError *err = NULL;
+        cr_assert_not(insee_experiment_run(exp, &err), "%u threads: the run did not fail", t);
+        cr_assert_eq(insee_experiment_report(exp)->parts, t > 1 ? t : 0);
+        /* "cycle N: deadlock: no packet has moved for M cycles" */
+        const char *end = strstr(err->message, " packets are in the network");
+        cr_assert(g_str_has_prefix(err->message, "cycle ") && end, "%s", err->message);
+        first[t] = g_strndup(err->message, (gsize)(end - err->message));
+        cr_assert_str_eq(first[t], first[1], "%u threads", t);
+        g_error_free(err);
+        free_experiment(exp, cfg, reg);
+        g_free(toml);
+    }
+    for (uint32_t t = 1; t <= 3; t++)
+        g_free(first[t]);
+}
+
 /* The links `toml` split into `parts` cuts, of `links` between routers. */
 static void check_cut(const char *toml, uint32_t parts, uint64_t cut, uint64_t links)
 {
