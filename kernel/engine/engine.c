@@ -195,7 +195,7 @@ void insee_engine_clear(insee_engine *eng)
 {
     insee_partition_free(eng->part);
     eng->part = NULL;
-    eng->wl.owned = NULL;
+    eng->wl.node_part = NULL;
     g_free(eng->rstate);
     g_free(eng->cable);
     g_free(eng->phit_cycles);

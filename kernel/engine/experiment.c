@@ -1359,6 +1359,7 @@ static gboolean start_applications(insee_experiment *exp, GError **err)
             .drop_on_full = !app->bridge && app->traffic.kernel[T_ON_FULL].i == 1,
             .io = app->background && app->traffic.kernel[T_CLASS].i == 1,
             .causal = ar->causal,
+            .per_task = tv->properties && (tv->properties(self) & INSEE_TRAFFIC_PER_TASK),
             .rep = ar,
             .job = app->job ? jobs++ : INSEE_NONE,
             .runtime = (uint64_t)llround(app->runtime),

@@ -12,11 +12,15 @@
 /* Scalars every part tells every other with each cycle's exchange, after
    the count of bytes it sends that part (word 0: the transport's
    exchange() reads it). */
-enum { H_BYTES, H_IN_FLIGHT, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS };
+enum {
+    H_BYTES, H_IN_FLIGHT, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS,
+    H_FINISHED, H_IDLE, H_QUIET, /* insee_app_states, causal runs */
+    H_WORDS
+};
 enum { F_FAILED = 1, F_STOP = 2 };
 
 /* What crosses: a record's first word says which. */
-enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3, R_CUT = 4 };
+enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3, R_CUT = 4, R_ANNOUNCE = 5 };
 
 /* A router no part owns yet, while the parts are assigned. */
 enum { UNOWNED = G_MAXUINT16 };
@@ -49,11 +53,18 @@ typedef struct notice {
     uint32_t kind, msg, dropped, pad;
 } notice;
 
+/* The sender's message `msg` will be handed to its task in the receiving
+   part (insee_workload_receive). */
+typedef struct announce {
+    uint32_t kind, msg, src_task, last_phits;
+    insee_message m;
+} announce;
+
 struct insee_partition {
     insee_transport t;
     uint16_t *router_part;   /* per router: the part that owns it */
     uint16_t *feeder_part;   /* per transit queue: the part owning the link into it */
-    uint8_t *owned_node;     /* per node: on a router of this part (the workload's `owned`) */
+    uint16_t *node_part;     /* per node: its router's part (the workload's) */
     uint8_t *counted;        /* per queue: its count is exact here (the stats' q_counted) */
     insee_vec drained_cut;   /* transit queues drained here and fed across a cut: their
                                 count here is not exact (global congestion control) */
@@ -89,13 +100,20 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "its router makes multicast copies";
     else if (eng->wh)
         why = "[network] flow_control = \"wormhole\" is not split yet";
-    else if (eng->causal || eng->wl.sched)
-        why = "causal workloads and jobs (traces, application kernels, [scheduler]) wait for "
-              "deliveries in other parts";
-    for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++)
-        if (eng->wl.apps[i].traffic->delivered)
-            why = "a traffic plugin reacts to deliveries (delivered()), which happen in other "
-                  "parts";
+    else if (eng->wl.sched)
+        why = "jobs ([scheduler]) start and end on the whole network's state";
+    else if (eng->wl.bridge)
+        why = "a [bridge] section's clients are served by one process";
+    else if (eng->causal && eng->wl.n_apps > 64)
+        why = "a causal run splits with at most 64 applications";
+    for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++) {
+        const insee_app *a = &eng->wl.apps[i];
+        if ((a->traffic->delivered || a->causal) && !a->per_task)
+            why = a->causal ? "a causal traffic plugin does not declare its tasks' states their "
+                              "own (INSEE_TRAFFIC_PER_TASK)"
+                            : "a traffic plugin reacts to deliveries (delivered()) and does not "
+                              "declare its tasks' states their own (INSEE_TRAFFIC_PER_TASK)";
+    }
     if (!why)
         return TRUE;
     g_set_error(err, INSEE_CONFIG_ERROR, INSEE_CONFIG_ERROR_INVALID,
@@ -232,9 +250,9 @@ static void assign_queues(insee_partition *part, const insee_net *net, insee_rep
             rep->links++;
             rep->cut_links += part->router_part[nr] != part->router_part[r];
         }
-    part->owned_node = g_new(uint8_t, net->nodes);
+    part->node_part = g_new(uint16_t, net->nodes);
     for (uint32_t n = 0; n < net->nodes; n++)
-        part->owned_node[n] = insee_partition_owns(part, net->node_router[n]);
+        part->node_part[n] = part->router_part[net->node_router[n]];
     /* A transit queue's count is exact where its link is fed (a slot is
        taken at the grant, freed by a credit), an injection queue's at its
        router: each is timed by one part, and the histograms add up. */
@@ -306,7 +324,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->head_out = g_new0(uint64_t, 2 * H_WORDS * parts);
     part->head_in = part->head_out + H_WORDS * parts;
     eng->wl.part = t->part;
-    eng->wl.owned = part->owned_node;
+    eng->wl.node_part = part->node_part;
     eng->stats.q_counted = part->counted;
     eng->report.parts = parts;
     eng->part = part;
@@ -326,7 +344,7 @@ void insee_partition_free(insee_partition *part)
     g_free(part->head_out);
     g_free(part->router_part);
     g_free(part->feeder_part);
-    g_free(part->owned_node);
+    g_free(part->node_part);
     g_free(part->counted);
     g_free(part->drained_cut.v);
     g_free(part);
@@ -383,6 +401,23 @@ static gboolean send_notices(insee_engine *eng)
     return any;
 }
 
+/* The messages made this cycle that are handed over in another part, to
+   that part, which counts them in flight from now on. */
+static void send_announces(insee_engine *eng)
+{
+    insee_workload *wl = &eng->wl;
+    for (uint32_t i = 0; i < wl->announce.len; i++) {
+        const insee_message_rec *rec = &wl->msg[wl->announce.v[i]];
+        const insee_app *a = &wl->apps[wl->task_app[rec->src_task]];
+        uint32_t dst = wl->task_node[a->first_task + rec->msg.dst];
+        announce an = {.kind = R_ANNOUNCE, .msg = wl->announce.v[i], .src_task = rec->src_task,
+                       .last_phits = rec->last_phits, .m = rec->msg};
+        g_byte_array_append(eng->part->out[eng->part->node_part[dst]], (const guint8 *)&an,
+                            sizeof an);
+    }
+    insee_workload_announced(wl);
+}
+
 /* Whether a message may be handed to its task some cycles after its last
    packet arrived: the receiver's overhead, or a two-copy message's copy. */
 static gboolean receivers_wait(const insee_engine *eng)
@@ -409,8 +444,8 @@ static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *psta
         insee_engine_arrive(eng, a->dq, p);
 }
 
-/* Apply what one part sent; FALSE when it is not what this build sends. */
-static gboolean take(insee_engine *eng, const guint8 *at, size_t len)
+/* Apply what part `from` sent; FALSE when it is not what this build sends. */
+static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t len)
 {
     size_t pstate = eng->net.pstate_size;
     while (len >= sizeof(uint32_t)) {
@@ -420,6 +455,7 @@ static gboolean take(insee_engine *eng, const guint8 *at, size_t len)
                       : kind == R_CREDIT ? sizeof(credit)
                       : kind == R_NOTICE ? sizeof(notice)
                       : kind == R_CUT    ? sizeof(cut)
+                      : kind == R_ANNOUNCE ? sizeof(announce)
                                          : 0;
         if (!size || size > len)
             return FALSE;
@@ -439,6 +475,11 @@ static gboolean take(insee_engine *eng, const guint8 *at, size_t len)
             cut c;
             memcpy(&c, at, sizeof c);
             eng->net.q[c.q].in_done = MIN(eng->net.q[c.q].in_done, c.at);
+        } else if (kind == R_ANNOUNCE) {
+            announce an;
+            memcpy(&an, at, sizeof an);
+            insee_workload_receive(&eng->wl, from, an.msg, an.src_task, (uint16_t)an.last_phits,
+                                   &an.m);
         } else {
             notice n;
             memcpy(&n, at, sizeof n);
@@ -456,9 +497,13 @@ static void combine(insee_engine *eng)
     insee_partition *part = eng->part;
     uint64_t in_flight = 0, next = INSEE_NEVER, next_local = INSEE_NEVER;
     uint32_t failed = INSEE_NONE;
+    insee_app_states whole = {~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0)};
     part->stop = FALSE;
     for (uint32_t r = 0; r < part->t.parts; r++) {
         const uint64_t *h = part->head_in + (size_t)r * H_WORDS;
+        whole.finished &= h[H_FINISHED];
+        whole.idle &= h[H_IDLE];
+        whole.quiet &= h[H_QUIET];
         in_flight += h[H_IN_FLIGHT]; /* each part's count wraps; their sum does not */
         next = MIN(next, h[H_NEXT]);
         next_local = MIN(next_local, h[H_NEXT_LOCAL]);
@@ -468,6 +513,7 @@ static void combine(insee_engine *eng)
         part->stop |= (h[H_FLAGS] & F_STOP) != 0;
     }
     eng->in_flight_parts = in_flight;
+    insee_workload_set_whole(&eng->wl, whole);
     part->next = next;
     part->next_local = next_local;
     part->failed = failed != INSEE_NONE;
@@ -491,6 +537,10 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
         next = MIN(next, eng->now + 1);
         next_local = MIN(next_local, eng->now + 1);
     }
+    /* Before the announces move messages' counts to their receivers. */
+    insee_app_states apps = eng->causal ? insee_workload_app_states(&eng->wl)
+                                        : (insee_app_states){0};
+    send_announces(eng);
     uint64_t flags = (eng->error || eng->wl.error ? F_FAILED : 0) |
                      (eng->stop && *eng->stop ? F_STOP : 0);
     g_byte_array_set_size(part->send, 0);
@@ -502,6 +552,9 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
         h[H_NEXT_LOCAL] = next_local;
         h[H_LAST_MOVE] = eng->last_move;
         h[H_FLAGS] = flags;
+        h[H_FINISHED] = apps.finished;
+        h[H_IDLE] = apps.idle;
+        h[H_QUIET] = apps.quiet;
         part->scount[r] = (int)part->out[r]->len;
         part->sdispl[r] = (int)part->send->len;
         g_byte_array_append(part->send, part->out[r]->data, part->out[r]->len);
@@ -526,7 +579,7 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     eng->report.exchanges++;
     eng->report.exchange_seconds += (double)(g_get_monotonic_time() - start) / 1e6;
     for (uint32_t r = 0; r < parts; r++)
-        if (!take(eng, part->recv->data + part->rdispl[r], (size_t)part->rcount[r])) {
+        if (!take(eng, r, part->recv->data + part->rdispl[r], (size_t)part->rcount[r])) {
             insee_engine_fail(eng, "rank %u sent rank %u what it cannot read at cycle %"
                               G_GUINT64_FORMAT ": are both the same insee build?",
                               r, part->t.part, eng->now);

@@ -111,6 +111,9 @@ void insee_workload_clear(insee_workload *wl)
     g_free(wl->queued.v);
     if (wl->notices)
         g_array_free(wl->notices, TRUE);
+    g_free(wl->announce.v);
+    if (wl->rx)
+        g_hash_table_destroy(wl->rx);
     g_clear_error(&wl->error);
     g_free(wl->task_rng);
     g_free(wl->node_rng);
@@ -162,10 +165,17 @@ void insee_workload_start(insee_workload *wl)
         if (a->job != INSEE_NONE)
             continue;
         /* Every task starts, so that the plugin is in the same state in
-           every part; a partitioned run's part runs its own nodes' only. */
+           every part; a partitioned run's part runs its own nodes' only.
+           A plugin whose tasks' states are their own starts only those. */
+        gboolean here = !wl->node_part || wl->node_part[wl->task_node[t]] == wl->part;
+        if (!here && a->per_task)
+            continue;
         uint64_t at = a->traffic->start(a->self, t - a->first_task, &wl->task_rng[t]);
-        if (!wl->owned || wl->owned[wl->task_node[t]])
+        if (here) {
             schedule_task(wl, a, t, at);
+            if (a->causal && wl->task_app[t] < 64)
+                wl->apps_here |= UINT64_C(1) << wl->task_app[t];
+        }
     }
 }
 
@@ -225,6 +235,13 @@ void insee_workload_wake(insee_workload *wl, uint32_t app, uint32_t local_task, 
         return;
     }
     uint32_t task = a->first_task + local_task;
+    if (wl->node_part && wl->node_part[wl->task_node[task]] != wl->part) {
+        insee_workload_fail(wl, "traffic plugin '%s' (application '%s') woke task %u, which runs "
+                            "in another part of this split run: its tasks' states are not their "
+                            "own; run it in one process ([simulation] threads = 1, no mpirun)",
+                            a->plugin, a->rep->name, local_task);
+        return;
+    }
     if (at < wl->now + 1)
         at = wl->now + 1;
     if (wl->task_msg[task] != INSEE_NONE) {
@@ -283,11 +300,33 @@ static uint32_t message_new(insee_workload *wl, uint32_t task)
     return m;
 }
 
+/* Back to the free list, not counted in flight (any more). */
+static void message_release(insee_workload *wl, uint32_t m)
+{
+    wl->msg[m].next_free = wl->msg_free;
+    wl->msg_free = m;
+}
+
 static void message_free(insee_workload *wl, uint32_t m)
 {
     message_app(wl, m)->in_flight--;
-    wl->msg[m].next_free = wl->msg_free;
-    wl->msg_free = m;
+    message_release(wl, m);
+}
+
+/* The application's messages are handed to their tasks where its plugin
+   hears of them: it is causal or reacts to deliveries. */
+static gboolean tells_deliveries(const insee_app *a)
+{
+    return a->causal || a->traffic->delivered;
+}
+
+/* A partitioned run: message m, this part's own, is handed to its task in
+   its destination's part, which keeps a record of its own for it. */
+static gboolean delivered_elsewhere(const insee_workload *wl, uint32_t m)
+{
+    const insee_app *a = message_app(wl, m);
+    return wl->node_part && tells_deliveries(a) &&
+           wl->node_part[wl->task_node[a->first_task + wl->msg[m].msg.dst]] != wl->part;
 }
 
 /* Of the injection queues `set` (n of them) of node, the one with most room;
@@ -419,6 +458,12 @@ static gboolean is_proxy(const insee_message_rec *rec)
 void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id)
 {
     insee_report *rep = wl->env.report;
+    const insee_app *a = message_app(wl, m);
+    if (wl->node_part && tells_deliveries(a))
+        insee_workload_fail(wl, "a packet of application '%s' (%s) was dropped: a split run "
+                            "hands its messages over in their receivers' parts, which do not "
+                            "learn of drops yet; run it in one process ([simulation] threads = "
+                            "1, no mpirun)", a->rep->name, a->plugin);
     rep->total_dropped++;
     rep->sum_delivered_ids += id;
     if (in_window(wl))
@@ -612,6 +657,8 @@ static void message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
             wl->notices = g_array_new(FALSE, FALSE, sizeof(insee_notice));
         g_array_append_val(wl->notices, n);
         message_free(wl, m);
+    } else if (delivered_elsewhere(wl, m)) {
+        message_release(wl, m); /* counted there since it was announced */
     } else if (dropped) {
         message_free(wl, m);
     } else {
@@ -687,6 +734,8 @@ static void task_due(insee_workload *wl, uint32_t task)
         schedule_task(wl, a, task, next);
         return;
     }
+    if (delivered_elsewhere(wl, m))
+        insee_vec_push(&wl->announce, m);
     wl->task_msg[task] = m;
     wl->task_next[task] = next;
     if (send)
@@ -717,14 +766,62 @@ void insee_workload_room(insee_workload *wl, uint32_t node)
     }
 }
 
+/* Causal application i's plugin has finished (in a partitioned run: in
+   every part, as of the last exchange). */
+static gboolean app_finished(const insee_workload *wl, uint32_t i)
+{
+    const insee_app *a = &wl->apps[i];
+    return wl->node_part ? (wl->whole.finished >> i & 1) : a->traffic->finished(a->self);
+}
+
+/* Nothing of application i is in flight (in a partitioned run: anywhere). */
+static gboolean app_idle(const insee_workload *wl, uint32_t i)
+{
+    return wl->node_part ? (wl->whole.idle >> i & 1) : wl->apps[i].in_flight == 0;
+}
+
+/* None of application i's tasks is due before generation stops. */
+static gboolean app_quiet(const insee_workload *wl, uint32_t i)
+{
+    const insee_app *a = &wl->apps[i];
+    return wl->node_part ? (wl->whole.quiet >> i & 1) : a->due == a->late;
+}
+
+insee_app_states insee_workload_app_states(insee_workload *wl)
+{
+    insee_app_states st = {0};
+    for (uint32_t i = 0; i < wl->n_apps && i < 64; i++) {
+        const insee_app *a = &wl->apps[i];
+        uint64_t bit = UINT64_C(1) << i;
+        if (!a->causal)
+            continue;
+        if (!(wl->apps_here & bit) || a->traffic->finished(a->self))
+            st.finished |= bit;
+        if (a->in_flight == 0)
+            st.idle |= bit;
+        if (a->due == a->late)
+            st.quiet |= bit;
+    }
+    wl->here = st;
+    return st;
+}
+
+void insee_workload_set_whole(insee_workload *wl, insee_app_states whole)
+{
+    wl->whole = whole;
+}
+
 insee_app *insee_workload_stuck_app(insee_workload *wl)
 {
     for (uint32_t i = 0; i < wl->n_apps; i++) {
         insee_app *a = &wl->apps[i];
         if (a->job != INSEE_NONE && !job_running(wl, a))
             continue; /* waiting for its nodes, or done */
-        if (a->causal && !a->done && a->in_flight == 0 && a->due == a->late &&
-            !a->traffic->finished(a->self))
+        /* In a partitioned run the parts whose tasks wait say so, each
+           with what its plugin says they wait for. */
+        gboolean waits_here = !wl->node_part || !(wl->here.finished >> i & 1);
+        if (a->causal && !a->done && app_idle(wl, i) && app_quiet(wl, i) &&
+            !app_finished(wl, i) && waits_here)
             return a;
     }
     return NULL;
@@ -752,8 +849,8 @@ gboolean insee_workload_apps_done(insee_workload *wl)
         }
         /* A job of open-ended traffic is done once its runtime is over and
            what it sent has arrived. */
-        gboolean over = a->causal ? a->traffic->finished(a->self) : wl->now + 1 >= a->stop;
-        if (a->in_flight == 0 && over) {
+        gboolean over = a->causal ? app_finished(wl, i) : wl->now + 1 >= a->stop;
+        if (app_idle(wl, i) && over) {
             a->done = TRUE;
             a->rep->completed = TRUE;
             a->rep->completion = wl->now + 1; /* the cycle just simulated counts */
@@ -764,6 +861,50 @@ gboolean insee_workload_apps_done(insee_workload *wl)
         }
     }
     return all;
+}
+
+static gint64 rx_key(uint32_t part, uint32_t msg)
+{
+    return (gint64)((uint64_t)part << 32 | msg);
+}
+
+/* A packet of proxy m's message, announced to this part, was consumed: the
+   message is whole here once its last packet is. */
+static void receive_packet(insee_workload *wl, uint32_t m)
+{
+    gint64 key = rx_key(wl->msg[m].proxy.part, wl->msg[m].proxy.msg);
+    gpointer r = wl->rx ? g_hash_table_lookup(wl->rx, &key) : NULL;
+    if (!r) {
+        insee_workload_fail(wl, "part %u's message %u reached part %u unannounced: are all "
+                            "parts the same insee build?", wl->msg[m].proxy.part,
+                            wl->msg[m].proxy.msg, wl->part);
+        return;
+    }
+    uint32_t rec = GPOINTER_TO_UINT(r) - 1;
+    if (--wl->msg[rec].to_deliver == 0) {
+        g_hash_table_remove(wl->rx, &key);
+        message_ended(wl, rec, FALSE);
+    }
+}
+
+void insee_workload_receive(insee_workload *wl, uint32_t part, uint32_t msg, uint32_t src_task,
+                            uint16_t last_phits, const insee_message *m)
+{
+    uint32_t rec = message_new(wl, src_task);
+    wl->msg[rec] = (insee_message_rec){.src_task = src_task, .to_deliver = m->packets,
+                                       .last_phits = last_phits, .msg = *m};
+    if (!wl->rx)
+        wl->rx = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    gint64 *key = g_new(gint64, 1);
+    *key = rx_key(part, msg);
+    g_hash_table_insert(wl->rx, key, GUINT_TO_POINTER(rec + 1));
+}
+
+void insee_workload_announced(insee_workload *wl)
+{
+    for (uint32_t i = 0; i < wl->announce.len; i++)
+        message_app(wl, wl->announce.v[i])->in_flight--;
+    wl->announce.len = 0;
 }
 
 void insee_workload_delivered(insee_workload *wl, uint32_t p)
@@ -788,6 +929,8 @@ void insee_workload_delivered(insee_workload *wl, uint32_t p)
         insee_stat_add(&ar->latency_gen, wl->now - pk->born);
     }
     insee_net_packet_free(net, p);
+    if (is_proxy(&wl->msg[m]) && tells_deliveries(message_app(wl, m)))
+        receive_packet(wl, m);
     if (--wl->msg[m].to_deliver == 0)
         message_ended(wl, m, FALSE);
 }

@@ -92,6 +92,15 @@ typedef struct insee_message_rec {
     };
 } insee_message_rec;
 
+/* A partitioned run: what each part says of its causal applications at the
+   cycle's exchange, and the whole network's (the AND over the parts), bit
+   i for application i. */
+typedef struct insee_app_states {
+    uint64_t finished; /* its plugin has finished here, or none of its tasks runs here */
+    uint64_t idle;     /* nothing of it in flight here */
+    uint64_t quiet;    /* none of its tasks here is due before generation stops */
+} insee_app_states;
+
 /* A partitioned run: a packet of part `part`'s message `msg` ended in
    another part, delivered or dropped. */
 typedef struct insee_notice {
@@ -110,6 +119,7 @@ typedef struct insee_app {
     gboolean drop_on_full;   /* [traffic] on_full = "drop" */
     gboolean io;             /* [background] class = "io": every message is I/O */
     gboolean causal;         /* the traffic has finished(): run until it is done */
+    gboolean per_task;       /* its traffic declares INSEE_TRAFFIC_PER_TASK */
     gboolean done;           /* causal, finished and nothing of it left in flight */
     uint64_t in_flight;      /* its messages not yet delivered (queuing, in the network, local) */
     uint32_t due;            /* its tasks with a due cycle */
@@ -231,12 +241,24 @@ typedef struct insee_workload {
     insee_calendar due;       /* (due cycle, task) */
 
     /* A partitioned run (engine/partition.h): this part's number, the
-       nodes whose tasks run here (NULL: every node's, the whole network in
+       part of each node, whose tasks run there (NULL: the whole network in
        one process), and the notices for other parts' messages whose
        packets ended here, which the engine sends at the end of the cycle. */
     uint32_t part;
-    const uint8_t *owned;
+    const uint16_t *node_part;
     GArray *notices;          /* insee_notice */
+    /* A message of a causal application, or of traffic that reacts to
+       deliveries, is handed to its task in its destination's part, where
+       its plugin is told: its sender's part announces it (the messages
+       made this cycle, sent with its exchange), and the receiver's keeps a
+       record of its own, found by (sender's part, message) in `rx`. */
+    insee_vec announce;
+    GHashTable *rx;
+    /* The causal applications, bit i for application i (at most 64):
+       those with tasks in this part (set at the start), and the whole
+       network's view after the last exchange (insee_workload_app_states). */
+    uint64_t apps_here;
+    insee_app_states here, whole;
 } insee_workload;
 
 /* apps, n_apps and tasks set; task_node: the node of each task (copied). */
@@ -272,6 +294,19 @@ uint32_t insee_workload_adopt(insee_workload *wl, uint32_t src_task, uint32_t pa
 void insee_workload_hand_off(insee_workload *wl, uint32_t m, uint32_t *part, uint32_t *msg);
 /* One packet of this part's message m ended in another part. */
 void insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped);
+/* A partitioned run, at the cycle's exchange. This part's view of its
+   causal applications, taken before the exchange changes what is in
+   flight where. */
+insee_app_states insee_workload_app_states(insee_workload *wl);
+/* The whole network's, which apps_done() and stuck_app() read from now on. */
+void insee_workload_set_whole(insee_workload *wl, insee_app_states whole);
+/* The messages in `announce` were told to their receivers' parts: from now
+   on they count as in flight there. */
+void insee_workload_announced(insee_workload *wl);
+/* Part `part` announced its message `msg` of task src_task (its last
+   packet's phits, and the message), whose packets are consumed here. */
+void insee_workload_receive(insee_workload *wl, uint32_t part, uint32_t msg, uint32_t src_task,
+                            uint16_t last_phits, const insee_message *m);
 /* The network made one more packet of message m (a multicast copy). */
 void insee_workload_packet_copied(insee_workload *wl, uint32_t m);
 /* Task `task` of application `app` (a local id from its plugin). */

@@ -6,6 +6,7 @@
  * single run's, byte for byte but for the speed lines. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -221,6 +222,20 @@ Test(partition, a_failure_in_one_part_ends_every_part)
     }
 }
 
+/* Build and run `toml`, which must fail: its error, and the parts it was
+   split into (0: none). */
+static GError *failed_run(const char *toml, uint32_t *parts)
+{
+    insee_config *cfg;
+    insee_registry *reg;
+    insee_experiment *exp = build_toml(toml, &cfg, &reg);
+    GError *err = NULL;
+    cr_assert_not(insee_experiment_run(exp, &err), "the run did not fail: %s", toml);
+    *parts = insee_experiment_report(exp)->parts;
+    free_experiment(exp, cfg, reg);
+    return err;
+}
+
 /* A part checks for a deadlock after the cycle's exchange, on the whole
    network's last move: split over 2 and 3 threads, a ring of one VC ends
    at the cycle, and after the stall, that one thread reports. */
@@ -233,19 +248,15 @@ Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
             "deadlock_cycles = 300\n[topology]\nplugin = \"torus\"\ndims = [8]\n"
             "[router]\nplugin = \"dally\"\nvcs = 1\nallow_deadlock = true\n"
             "[traffic]\nplugin = \"uniform\"\nload = 1.0\n", t);
-        insee_config *cfg;
-        insee_registry *reg;
-        insee_experiment *exp = build_toml(toml, &cfg, &reg);
-        GError *err = NULL;
-        cr_assert_not(insee_experiment_run(exp, &err), "%u threads: the run did not fail", t);
-        cr_assert_eq(insee_experiment_report(exp)->parts, t > 1 ? t : 0);
+        uint32_t parts;
+        GError *err = failed_run(toml, &parts);
+        cr_assert_eq(parts, t > 1 ? t : 0);
         /* "cycle N: deadlock: no packet has moved for M cycles" */
         const char *end = strstr(err->message, " packets are in the network");
         cr_assert(g_str_has_prefix(err->message, "cycle ") && end, "%s", err->message);
         first[t] = g_strndup(err->message, (gsize)(end - err->message));
         cr_assert_str_eq(first[t], first[1], "%u threads", t);
         g_error_free(err);
-        free_experiment(exp, cfg, reg);
         g_free(toml);
     }
     for (uint32_t t = 1; t <= 3; t++)
@@ -458,4 +469,85 @@ Test(partition, global_congestion_control_splits_over_threads)
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
         check_threads(runs[i], 3, TRUE, NULL);
+}
+
+/* A message of a causal application, or of traffic that reacts to
+   deliveries, is handed to its task in its receiver's part, whose instance
+   of the plugin alone hears of it (the plugin declares
+   INSEE_TRAFFIC_PER_TASK and starts only that part's tasks there); an
+   application is done at the cycle every part says it is. Split over
+   threads, each run reports what one thread does, its completion cycle
+   included: the application kernels and a trace, with the sender's and
+   the receiver's overheads, two applications sharing nodes, open-ended
+   traffic beside a causal one. */
+Test(partition, causal_workloads_split_over_threads)
+{
+    char *trace = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = [4, 2]\n[router]\n"
+                                  "plugin = \"dally\"\n[traffic]\nplugin = \"trace\"\n"
+                                  "file = \"%s/examples/traces/ring.fsin\"\nmode = \"causal\"\n"
+                                  "cpu_scale = 2\n[network]\nrecv_overhead_cycles = 40\n",
+                                  INSEE_TEST_SOURCE_DIR);
+    const struct {
+        const char *body, *expect;
+    } runs[] = {
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\nrecv_overhead_cycles = 25\nsend_overhead_cycles = 4\n"
+         "[traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 256\niterations = 3\n"
+         "compute = 40\n", "completed at cycle"},
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 2\n[router]\nplugin = \"updown\"\n"
+         "select = \"room\"\nvcs = 2\n[network]\ncopy = \"two\"\nlink_bandwidth = \"4 GB/s\"\n"
+         "memory_bandwidth = \"2 GB/s\"\n[traffic]\nplugin = \"allreduce\"\nbytes = 512\n"
+         "iterations = 2\ncompute = 30\n", "completed at cycle"},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[[application]]\nname = \"exchange\"\ntasks = 32\n[application.traffic]\n"
+         "plugin = \"alltoall\"\nbytes = 128\n[application.placement]\nplugin = \"random\"\n"
+         "[[application]]\nname = \"halo\"\ntasks = 32\ntasks_per_node = 2\n"
+         "[application.traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 64\niterations = 2\n"
+         "[application.placement]\nplugin = \"random\"\n"
+         "[background]\nplugin = \"uniform\"\nload = 0.1\n", "completed at cycle"},
+        {trace, "completed at cycle"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
+        check_threads(runs[i].body, 3, TRUE, runs[i].expect);
+    g_free(trace);
+}
+
+/* Plugins that react to deliveries without declaring their tasks' states
+   their own are not split, and report what they do on one thread:
+   master-worker's master keeps its workers' items, and reactive draws for
+   each delivery from its receiver's stream, in the order a cycle's
+   deliveries come. */
+Test(partition, traffic_whose_tasks_share_state_is_not_split)
+{
+    check_threads("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[router]\nplugin = \"dally\"\n"
+                  "[traffic]\nplugin = \"master-worker\"\nbytes = 256\niterations = 2\n"
+                  "compute = 100\n",
+                  3, FALSE, "completed at cycle");
+    check_threads("[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+                  "[traffic]\nplugin = \"reactive\"\nload = 0.2\nprobability = 0.6\n"
+                  "reply_max = 3\n",
+                  3, FALSE, NULL);
+}
+
+/* A causal application that waits for ever, split: the part whose task
+   waits ends the run, in its plugin's words, as one thread does. */
+Test(partition, a_stuck_causal_workload_split_over_threads_names_its_task)
+{
+    char *dir = g_dir_make_tmp("insee-stuck-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "stuck.fsin", NULL);
+    cr_assert(g_file_set_contents(path, "s 0 5 1 64\nr 6 5 2 64\n", -1, NULL));
+    char *body = g_strdup_printf("[simulation]\nthreads = 3\n[topology]\nplugin = \"torus\"\n"
+                                 "dims = [4, 2]\n[router]\nplugin = \"dally\"\n[traffic]\n"
+                                 "plugin = \"trace\"\nfile = \"%s\"\nmode = \"causal\"\n", path);
+    uint32_t parts;
+    GError *err = failed_run(body, &parts);
+    cr_assert_eq(parts, 3);
+    cr_assert(strstr(err->message, "stuck") && strstr(err->message, "task 5 waits"), "%s",
+              err->message);
+    g_error_free(err);
+    g_unlink(path);
+    g_rmdir(dir);
+    g_free(body);
+    g_free(path);
+    g_free(dir);
 }

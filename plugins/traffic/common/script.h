@@ -100,8 +100,8 @@ bool script_runner_emit(script_runner *r, uint32_t task, uint64_t now, insee_mes
                         uint64_t *next);
 void script_runner_delivered(script_runner *r, uint32_t src_task, const insee_message *msg,
                              uint64_t now);
-/* Every task has played its last event (the kernel then waits for the
-   network to empty). */
+/* Every task given start() has played its last event (before any start(),
+   every task has): the kernel then waits for the network to empty. */
 bool script_runner_finished(const script_runner *r);
 /* The first task waiting at a receive (else the first not done): "task 3
    waits at t.fsin:12 (event 5 of 9) for a message from task 1 (tag 7, 64
@@ -130,6 +130,9 @@ bool script_traffic_finished(void *self);
 bool script_traffic_describe_wait(void *self, char *buf, size_t len);
 bool script_traffic_program(void *self, uint32_t task,
                             void (*event)(void *ctx, const insee_program_event *ev), void *ctx);
+/* INSEE_TRAFFIC_PER_TASK: a task's program, its receives and its state are
+   its own. */
+uint32_t script_traffic_properties(void *self);
 
 #define SCRIPT_TRAFFIC_VTABLE(create_fn)                                     \
     {                                                                        \
@@ -139,6 +142,7 @@ bool script_traffic_program(void *self, uint32_t task,
         .finished = script_traffic_finished,                                 \
         .describe_wait = script_traffic_describe_wait,                       \
         .program = script_traffic_program,                                   \
+        .properties = script_traffic_properties,                             \
     }
 
 #endif

@@ -25,6 +25,7 @@ typedef struct task_state {
     size_t pos;      /* next event to play */
     uint64_t resume; /* TASK_RUN: the cycle it is due again (describe_wait) */
     uint8_t state;
+    bool started;    /* given start(): a task of this instance's part */
 } task_state;
 
 typedef struct msg_key {
@@ -50,6 +51,9 @@ struct script_runner {
     char *origin;
     double cpu_scale;
     uint32_t tasks, done;
+    /* Tasks given start(), and of those the ones not done: a run split
+       over parts starts only its part's tasks here (INSEE_TRAFFIC_PER_TASK). */
+    uint32_t started, live;
     task_state *task;
     kept *table;         /* power-of-two capacity, at most half full */
     size_t table_cap, table_used;
@@ -247,6 +251,7 @@ static void task_done(script_runner *r, task_state *ts)
 {
     ts->state = TASK_DONE;
     r->done++;
+    r->live -= ts->started;
 }
 
 script_runner *script_runner_new(script *s, const insee_host *host, bool causal,
@@ -307,7 +312,15 @@ void script_runner_free(script_runner *r)
 
 uint64_t script_runner_start(script_runner *r, uint32_t task)
 {
-    return task < r->tasks && r->task[task].state != TASK_DONE ? 0 : INSEE_NEVER;
+    if (task >= r->tasks)
+        return INSEE_NEVER;
+    task_state *ts = &r->task[task];
+    if (!ts->started) {
+        ts->started = true;
+        r->started++;
+        r->live += ts->state != TASK_DONE;
+    }
+    return ts->state != TASK_DONE ? 0 : INSEE_NEVER;
 }
 
 /* Hand event `i` (a send) of `task` to the kernel. */
@@ -413,7 +426,7 @@ void script_runner_delivered(script_runner *r, uint32_t src_task, const insee_me
 
 bool script_runner_finished(const script_runner *r)
 {
-    return r->done == r->tasks;
+    return r->started ? r->live == 0 : r->done == r->tasks;
 }
 
 /* Append to buf[*at..len) (printf-style), keeping it NUL-terminated. */
@@ -444,6 +457,8 @@ bool script_runner_describe_wait(const script_runner *r, char *buf, size_t len)
 {
     uint32_t waiting = 0, first_wait = UINT32_MAX, first_run = UINT32_MAX;
     for (uint32_t t = 0; t < r->tasks; t++) {
+        if (r->started && !r->task[t].started)
+            continue; /* another part's */
         if (r->task[t].state == TASK_WAIT && waiting++ == 0)
             first_wait = t;
         if (r->task[t].state == TASK_RUN && first_run == UINT32_MAX)
@@ -473,8 +488,9 @@ bool script_runner_describe_wait(const script_runner *r, char *buf, size_t len)
         append(buf, len, &at, "task %u ends its last compute at cycle %llu", t,
                (unsigned long long)ts->resume);
     }
+    /* In a split run, of this part's tasks. */
     append(buf, len, &at, "; %u of %u tasks wait at a receive, %u have finished", waiting,
-           r->tasks, r->done);
+           r->started ? r->started : r->tasks, r->started ? r->started - r->live : r->done);
     return true;
 }
 
@@ -547,4 +563,10 @@ bool script_traffic_program(void *self, uint32_t task,
                             void (*event)(void *ctx, const insee_program_event *ev), void *ctx)
 {
     return script_runner_program(runner_of(self), task, event, ctx);
+}
+
+uint32_t script_traffic_properties(void *self)
+{
+    (void)self;
+    return INSEE_TRAFFIC_PER_TASK;
 }

@@ -118,6 +118,20 @@ typedef struct insee_program_event {
     uint8_t copy; /* SEND: as insee_message.copy */
 } insee_program_event;
 
+/* properties() bits (minor 17). */
+enum {
+    /* Each task's state is its own: start() and emit() of task t change
+       only t's state and draw only from t's stream; delivered() changes
+       only the state of the message's destination, msg->dst, and wakes
+       only it, in a way that does not depend on the order of the messages
+       delivered to it in one cycle; finished() is true once every task given start() has
+       finished (before any start(), once every task has). Then a run may
+       be split over threads or mpirun's ranks, each part with an instance
+       of its own that starts only its part's tasks and is told only of the
+       messages delivered to them, with the results of one process. */
+    INSEE_TRAFFIC_PER_TASK = 1u << 0,
+};
+
 typedef struct insee_traffic_vtable {
     uint32_t size; /* sizeof(insee_traffic_vtable) as built */
 
@@ -174,6 +188,10 @@ typedef struct insee_traffic_vtable {
        on the run, as a Markov walk's do). NULL: never. */
     bool (*program)(void *self, uint32_t task,
                     void (*event)(void *ctx, const insee_program_event *ev), void *ctx);
+
+    /* minor 17 — optional */
+    /* INSEE_TRAFFIC_* bits this instance declares. NULL: none. */
+    uint32_t (*properties)(void *self);
 } insee_traffic_vtable;
 
 #ifdef __cplusplus
