@@ -15,6 +15,7 @@
 #define CHECK_PACKETS 20000u
 #define COMPLETE_CYCLES 1000000u  /* a causal workload of the defaults ends within this */
 #define BYTES_MINOR 8u            /* the minor that gave messages bytes and a traffic class */
+#define SPLIT_PARTS 2u            /* traffic.per-task-claim: task t's part is t % SPLIT_PARTS */
 
 /* One call of emit() as observed. */
 typedef struct emission {
@@ -31,7 +32,8 @@ typedef struct drive_result {
     uint64_t cycles;   /* window driven */
     uint64_t messages, packets;
     gboolean quiet;    /* nothing was due and nothing in flight before the window ended */
-    gboolean finished; /* finished() at the end, when provided */
+    gboolean finished; /* finished() at the end, when provided (split: every part's) */
+    gboolean foreign_wake; /* split: a part's instance woke another part's task */
 } drive_result;
 
 typedef void (*observer_fn)(void *data, const emission *e);
@@ -71,27 +73,49 @@ static conform_instance *fresh_instance(const conform_ctx *ctx, const conform_se
     return inst;
 }
 
-/* Drive a fresh instance at `setting` for up to `cycles` cycles or until
-   `max_packets` packets were sent, showing every emit() to `observe`. */
+/* The next delivery due at the queue's head: with `reverse`, the last of
+   those due at the same cycle, so that a cycle's deliveries come in the
+   other order. */
+static delivery *next_delivery(GQueue *flight, gboolean reverse)
+{
+    guint n = 1;
+    const delivery *head = g_queue_peek_head(flight);
+    while (reverse && n < g_queue_get_length(flight) &&
+           ((const delivery *)g_queue_peek_nth(flight, n))->at == head->at)
+        n++;
+    return g_queue_pop_nth(flight, n - 1);
+}
+
+/* Drive fresh instances at `setting` for up to `cycles` cycles or until
+   `max_packets` packets were sent, showing every emit() to `observe`.
+   `parts` 1: one instance runs every task. Else each part has an
+   instance of its own on a mock host of its own, which starts, emits and
+   is told of the deliveries to its tasks only (task t is part t %
+   parts's), as a run split over parts drives a plugin that declares
+   INSEE_TRAFFIC_PER_TASK; a cycle's deliveries come in reverse order. */
 static drive_result drive(const conform_ctx *ctx, const conform_setting *setting, uint64_t cycles,
-                          uint64_t max_packets, observer_fn observe, void *data)
+                          uint64_t max_packets, uint32_t parts, observer_fn observe, void *data)
 {
     const insee_traffic_vtable *vt = ctx->plugin->vtable;
     drive_result res = {.offered = -1.0};
-    conform_mock mock;
-    conform_instance *inst = fresh_instance(ctx, setting, &mock);
-    if (!inst)
-        return res;
+    conform_mock mock[SPLIT_PARTS];
+    conform_instance *inst[SPLIT_PARTS] = {NULL};
+    void *self[SPLIT_PARTS];
+    for (uint32_t p = 0; p < parts; p++) {
+        inst[p] = fresh_instance(ctx, setting, &mock[p]);
+        if (!inst[p])
+            goto out;
+        self[p] = inst[p]->self;
+    }
     res.created = TRUE;
-    void *self = inst->self;
     if (vt->offered_load)
-        res.offered = vt->offered_load(self);
+        res.offered = vt->offered_load(self[0]);
 
     insee_rng rng[TASKS];
     uint64_t due[TASKS];
     for (uint32_t t = 0; t < TASKS; t++) {
         insee_rng_init(&rng[t], CONFORM_SEED, 1000u + t);
-        due[t] = vt->start(self, t, &rng[t]);
+        due[t] = vt->start(self[t % parts], t, &rng[t]);
     }
     GQueue flight = G_QUEUE_INIT; /* deliveries, in time order: the latency is fixed */
     uint64_t clock = 0;
@@ -99,8 +123,13 @@ static drive_result drive(const conform_ctx *ctx, const conform_setting *setting
     while (res.packets < max_packets) {
         uint32_t task = 0;
         for (uint32_t t = 0; t < TASKS; t++) {
-            due[t] = MIN(due[t], mock.wake_at[t]);
-            mock.wake_at[t] = INSEE_NEVER;
+            for (uint32_t p = 0; p < parts; p++) {
+                if (p == t % parts)
+                    due[t] = MIN(due[t], mock[p].wake_at[t]);
+                else
+                    res.foreign_wake |= mock[p].wake_at[t] != INSEE_NEVER;
+                mock[p].wake_at[t] = INSEE_NEVER;
+            }
             if (due[t] < due[task])
                 task = t;
         }
@@ -114,14 +143,14 @@ static drive_result drive(const conform_ctx *ctx, const conform_setting *setting
             break;
         }
         if (head && head->at <= due[task]) {
-            delivery *d = g_queue_pop_head(&flight);
+            delivery *d = next_delivery(&flight, parts > 1);
             if (vt->delivered)
-                vt->delivered(self, d->src, &d->msg, clock);
+                vt->delivered(self[d->msg.dst % parts], d->src, &d->msg, clock);
             g_free(d);
             continue;
         }
         emission e = {.task = task, .now = clock, .next = clock /* "not set" reads as invalid */};
-        e.sent = vt->emit(self, task, clock, &rng[task], &e.msg, &e.next);
+        e.sent = vt->emit(self[task % parts], task, clock, &rng[task], &e.msg, &e.next);
         observe(data, &e);
         if (e.sent) {
             res.messages++;
@@ -137,10 +166,14 @@ static drive_result drive(const conform_ctx *ctx, const conform_setting *setting
     res.cycles = MAX(clock, 1u);
     if (res.packets >= max_packets)
         res.quiet = FALSE;
-    if (vt->finished)
-        res.finished = vt->finished(self);
+    res.finished = vt->finished != NULL;
+    for (uint32_t p = 0; p < parts && vt->finished; p++)
+        res.finished &= vt->finished(self[p]);
     g_queue_clear_full(&flight, g_free);
-    conform_instance_free(inst, vt->destroy);
+out:
+    for (uint32_t p = 0; p < parts; p++)
+        if (inst[p])
+            conform_instance_free(inst[p], vt->destroy);
     return res;
 }
 
@@ -193,7 +226,7 @@ static void drive_noting(const conform_ctx *ctx, const conform_instance *inst, c
 {
     const observer_fn *observe = data;
     noting n = {f, inst->setting->label};
-    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, *observe, &n);
+    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, 1, *observe, &n);
 }
 
 static conform_status check_messages(conform_ctx *ctx, GString *detail)
@@ -217,7 +250,7 @@ static conform_status check_no_self(conform_ctx *ctx, GString *detail)
         return CONFORM_SKIP;
     conform_findings f = {detail, 0};
     noting n = {&f, NULL};
-    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, observe_self, &n);
+    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, 1, observe_self, &n);
     return conform_verdict(&f);
 }
 
@@ -226,7 +259,7 @@ static conform_status check_active(conform_ctx *ctx, GString *detail)
     const conform_instance *inst = defaults(ctx, detail);
     if (!inst)
         return CONFORM_SKIP;
-    drive_result r = drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, observe_nothing, NULL);
+    drive_result r = drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, 1, observe_nothing, NULL);
     if (r.messages > 0)
         return CONFORM_PASS;
     g_string_printf(detail, "no task sent anything in %u cycles", CHECK_CYCLES);
@@ -239,7 +272,7 @@ static void rate_at(const conform_ctx *ctx, const conform_instance *inst, confor
                     void *data)
 {
     guint *measured = data;
-    drive_result r = drive(ctx, inst->setting, RATE_CYCLES, RATE_PACKETS, observe_nothing, NULL);
+    drive_result r = drive(ctx, inst->setting, RATE_CYCLES, RATE_PACKETS, 1, observe_nothing, NULL);
     if (!r.created || r.offered < 0.0)
         return;
     (*measured)++;
@@ -275,27 +308,42 @@ static void observe_record(void *data, const emission *e)
     g_array_append_val((GArray *)data, *e);
 }
 
-static void deterministic_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
-                             void *data)
+/* The first emit() call at which two recorded drives differ, or -1. */
+static gint first_difference(const GArray *a, const GArray *b)
 {
-    (void)data;
-    GArray *a = g_array_new(FALSE, TRUE, sizeof(emission));
-    GArray *b = g_array_new(FALSE, TRUE, sizeof(emission));
-    drive(ctx, inst->setting, CHECK_CYCLES, 2000, observe_record, a);
-    drive(ctx, inst->setting, CHECK_CYCLES, 2000, observe_record, b);
     for (guint k = 0; k < MAX(a->len, b->len); k++) {
         const emission *x = k < a->len ? &g_array_index(a, emission, k) : NULL;
         const emission *y = k < b->len ? &g_array_index(b, emission, k) : NULL;
         if (!x || !y || x->task != y->task || x->now != y->now || x->sent != y->sent ||
-            x->next != y->next ||
-            (x->sent && !same_message(&x->msg, &y->msg))) {
-            conform_note(f, inst->setting->label,
-                         "two runs with the same seeds differ at emit() call %u", k);
-            break;
-        }
+            x->next != y->next || (x->sent && !same_message(&x->msg, &y->msg)))
+            return (gint)k;
     }
+    return -1;
+}
+
+/* Two drives of the setting, one instance against `parts` parts. */
+static gint drives_differ(const conform_ctx *ctx, const conform_instance *inst, uint32_t parts,
+                          drive_result *one, drive_result *split)
+{
+    GArray *a = g_array_new(FALSE, TRUE, sizeof(emission));
+    GArray *b = g_array_new(FALSE, TRUE, sizeof(emission));
+    *one = drive(ctx, inst->setting, CHECK_CYCLES, 2000, 1, observe_record, a);
+    *split = drive(ctx, inst->setting, CHECK_CYCLES, 2000, parts, observe_record, b);
+    gint k = first_difference(a, b);
     g_array_free(a, TRUE);
     g_array_free(b, TRUE);
+    return k;
+}
+
+static void deterministic_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                             void *data)
+{
+    (void)data;
+    drive_result one, again;
+    gint k = drives_differ(ctx, inst, 1, &one, &again);
+    if (k >= 0)
+        conform_note(f, inst->setting->label, "two runs with the same seeds differ at emit() call %d",
+                     k);
 }
 
 static conform_status check_deterministic(conform_ctx *ctx, GString *detail)
@@ -307,7 +355,7 @@ static void completes_at(const conform_ctx *ctx, const conform_instance *inst, c
                          void *data)
 {
     (void)data;
-    drive_result r = drive(ctx, inst->setting, COMPLETE_CYCLES, UINT64_MAX, observe_nothing, NULL);
+    drive_result r = drive(ctx, inst->setting, COMPLETE_CYCLES, UINT64_MAX, 1, observe_nothing, NULL);
     if (r.created && r.quiet && !r.finished)
         conform_note(f, inst->setting->label,
                      "every task is idle and every message delivered at cycle %" G_GUINT64_FORMAT
@@ -322,6 +370,45 @@ static conform_status check_completes(conform_ctx *ctx, GString *detail)
                               "finished() not provided (an open-ended source)", detail))
         return CONFORM_SKIP;
     return conform_each_instance(ctx, detail, completes_at, NULL);
+}
+
+/* An instance that declares INSEE_TRAFFIC_PER_TASK, driven split in two
+   parts, emits what one instance does, call for call, wakes only its own
+   tasks, and its parts have finished when the one has; data: the settings
+   that declare it (guint). */
+static void per_task_at(const conform_ctx *ctx, const conform_instance *inst, conform_findings *f,
+                        void *data)
+{
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    if (!(vt->properties(inst->self) & INSEE_TRAFFIC_PER_TASK))
+        return;
+    (*(guint *)data)++;
+    drive_result one, split;
+    gint k = drives_differ(ctx, inst, SPLIT_PARTS, &one, &split);
+    if (k >= 0)
+        conform_note(f, inst->setting->label,
+                     "split in %u parts (task t in part t %% %u, each instance starting and told "
+                     "of its own tasks only, a cycle's deliveries in reverse order), emit() call "
+                     "%d differs from one instance's",
+                     SPLIT_PARTS, SPLIT_PARTS, k);
+    if (split.foreign_wake)
+        conform_note(f, inst->setting->label,
+                     "split in %u parts, an instance woke a task it was not given", SPLIT_PARTS);
+    if (split.finished != one.finished)
+        conform_note(f, inst->setting->label,
+                     "split in %u parts, finished() is %s in every part where one instance says "
+                     "%s", SPLIT_PARTS, split.finished ? "true" : "not true",
+                     one.finished ? "true" : "false");
+}
+
+static conform_status check_per_task(conform_ctx *ctx, GString *detail)
+{
+    const insee_traffic_vtable *vt = ctx->plugin->vtable;
+    if (!conform_instances_if(ctx, vt->properties != NULL, "properties() not provided", detail))
+        return CONFORM_SKIP;
+    guint claimed = 0;
+    conform_status s = conform_each_instance(ctx, detail, per_task_at, &claimed);
+    return conform_skip_if_none(s, claimed, detail, "no setting declares INSEE_TRAFFIC_PER_TASK");
 }
 
 /* Where round()'s add() puts messages, and the minor of the plugin that
@@ -448,7 +535,7 @@ static void length_at(const conform_ctx *ctx, const conform_instance *inst, conf
     const conform_instances *set = ctx->state;
     length_check c = {.n = {f, inst->setting->label}};
     conform_mock_init(&c.mock, set->topo);
-    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, observe_length, &c);
+    drive(ctx, inst->setting, CHECK_CYCLES, CHECK_PACKETS, 1, observe_length, &c);
     if (!((const insee_traffic_vtable *)ctx->plugin->vtable)->round)
         return;
     GArray *a = g_array_new(FALSE, TRUE, sizeof(insee_message));
@@ -506,6 +593,14 @@ static const conform_check traffic_checks[] = {
      "packet, and the same streams give the same rounds",
      "draw only from the rng argument, and keep round() free of state that emit() advances",
      check_round},
+    {"traffic.per-task-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_TRAFFIC_PER_TASK (ABI 1.17), two instances, each "
+     "starting and told of the deliveries to half the tasks, emit what one instance does, wake "
+     "only their own tasks and have finished when it has, whatever the order of a cycle's "
+     "deliveries",
+     "keep each task's state apart (delivered() changes only msg->dst's), count finished() over "
+     "the tasks given start(), or do not declare it",
+     check_per_task},
     {"traffic.bytes", CONFORM_ERROR,
      "from ABI 1.8, a message of emit() or round() that gives bytes is cut into its packets "
      "(message_packets(bytes) == packets), and its class is INSEE_TRAFFIC_APP or _IO",
