@@ -72,7 +72,7 @@ def run(cmd, cwd, env):
 
 def check_threads(binary, work, env):
     """Each run split over 2 and 3 threads gives one thread's JSON."""
-    for name in ("torus", "tree", "bubble", "nsim"):
+    for name in ("torus", "tree", "bubble", "nsim", "causal"):
         config = os.path.join(HERE, name + ".toml")
         docs = {}
         for t in (1, 2, 3):
@@ -112,7 +112,7 @@ def main():
               f"without Open MPI, mpirun -n 2 insee run is refused: {r.returncode} {r.stderr}")
         return
 
-    for name in ("torus", "tree", "bubble", "nsim"):
+    for name in ("torus", "tree", "bubble", "nsim", "causal"):
         config = os.path.join(HERE, name + ".toml")
         outs = {}
         for n in (1, 2, 3):
