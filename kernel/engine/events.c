@@ -78,14 +78,15 @@ void insee_heap_clear(insee_heap *h)
 
 void insee_calendar_init(insee_calendar *c, uint32_t span)
 {
-    *c = (insee_calendar){.bucket = g_new(uint32_t, span), .mask = span - 1,
-                          .pool_free = UINT32_MAX};
+    *c = (insee_calendar){.bucket = g_new(uint32_t, span), .last = g_new(uint32_t, span),
+                          .mask = span - 1, .pool_free = UINT32_MAX};
     memset(c->bucket, 0xff, sizeof(uint32_t) * span);
 }
 
 void insee_calendar_clear(insee_calendar *c)
 {
     g_free(c->bucket);
+    g_free(c->last);
     g_free(c->pool);
     insee_heap_clear(&c->far);
     *c = (insee_calendar){0};
@@ -114,10 +115,16 @@ void insee_calendar_push(insee_calendar *c, uint64_t at, uint32_t task)
         insee_heap_push(&c->far, at, task);
         return;
     }
-    uint32_t e = entry_new(c), *link = &c->bucket[at & c->mask];
+    uint32_t b = (uint32_t)(at & c->mask), e = entry_new(c), *link = &c->bucket[b];
+    /* The tasks due in a cycle are asked in task order, and each pushes
+       its next cycle: most pushes go after the bucket's last entry. */
+    if (*link != UINT32_MAX && c->pool[c->last[b]].task <= task)
+        link = &c->pool[c->last[b]].next;
     while (*link != UINT32_MAX && c->pool[*link].task <= task)
         link = &c->pool[*link].next;
     c->pool[e] = (insee_calendar_entry){.task = task, .next = *link};
+    if (*link == UINT32_MAX)
+        c->last[b] = e;
     *link = e;
     c->count++;
 }

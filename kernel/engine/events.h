@@ -98,6 +98,7 @@ typedef struct insee_calendar_entry {
 
 typedef struct insee_calendar {
     uint32_t *bucket; /* bucket[t & mask]: first entry of cycle t, base <= t <= base + mask */
+    uint32_t *last;   /* last[t & mask]: its last entry, while the bucket has one */
     uint32_t mask;
     uint32_t count;   /* entries in all buckets */
     uint64_t base;    /* no bucket entry is earlier */
