@@ -149,6 +149,15 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
     cr_assert(strstr(err->message, "none of INSEE_ROUTE_PURE"), "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
+    /* a causal plugin whose tasks share state: master-worker */
+    exp = build_toml("[topology]\nplugin = \"mesh\"\ndims = [4, 4]\n[traffic]\n"
+                     "plugin = \"master-worker\"\n", &cfg, &reg);
+    err = NULL;
+    cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
+    cr_assert(strstr(err->message, "INSEE_TRAFFIC_PER_TASK") && strstr(err->message, "causal"),
+              "%s", err->message);
+    g_error_free(err);
+    free_experiment(exp, cfg, reg);
 }
 
 /* A router that claims INSEE_ROUTE_LOCAL but reads the next router: split
