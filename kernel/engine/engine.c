@@ -1961,6 +1961,8 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     }
     if (eng->causal && !eng->causal_done && !failed(eng) && !rep->interrupted)
         fail_first_unfinished(eng);
+    if (eng->part)
+        insee_partition_agree_failure(eng, failed(eng));
     if (pg.on && pg.next_us > start + 500000)
         fputs("\r\033[K", stderr); /* erase the progress line */
     if (eng->now > eng->drain_limit)

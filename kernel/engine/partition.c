@@ -108,7 +108,11 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "a causal run splits with at most 64 applications";
     for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++) {
         const insee_app *a = &eng->wl.apps[i];
-        if ((a->traffic->delivered || a->causal) && !a->per_task)
+        if ((a->traffic->delivered || a->causal) && (a->drop_on_full || eng->net.failed))
+            why = "a causal application, or traffic that reacts to deliveries, may lose packets "
+                  "(on_full = \"drop\", [faults]), and a receiving part does not learn of drops "
+                  "yet";
+        else if ((a->traffic->delivered || a->causal) && !a->per_task)
             why = a->causal ? "a causal traffic plugin does not declare its tasks' states their "
                               "own (INSEE_TRAFFIC_PER_TASK)"
                             : "a traffic plugin reacts to deliveries (delivered()) and does not "
@@ -406,6 +410,11 @@ static gboolean send_notices(insee_engine *eng)
 static void send_announces(insee_engine *eng)
 {
     insee_workload *wl = &eng->wl;
+    if (wl->error) {
+        /* a drop failed the run: a record listed may have been freed */
+        wl->announce.len = 0;
+        return;
+    }
     for (uint32_t i = 0; i < wl->announce.len; i++) {
         const insee_message_rec *rec = &wl->msg[wl->announce.v[i]];
         const insee_app *a = &wl->apps[wl->task_app[rec->src_task]];
@@ -586,6 +595,22 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
             break;
         }
     combine(eng);
+}
+
+void insee_partition_agree_failure(insee_engine *eng, gboolean failed)
+{
+    insee_partition *part = eng->part;
+    uint32_t parts = part->t.parts;
+    uint64_t v = failed ? parts - part->t.part : 0; /* the largest: the first to fail */
+    part->t.allreduce(part->t.ctx, &v, 1, INSEE_REDUCE_MAX);
+    if (!v)
+        return;
+    uint32_t first = parts - (uint32_t)v;
+    if (part->first_failed == INSEE_NONE)
+        part->first_failed = first;
+    part->failed = TRUE;
+    if (!failed)
+        insee_engine_fail(eng, "rank %u of the run failed (its message says why)", first);
 }
 
 uint64_t insee_partition_next(const insee_partition *part)

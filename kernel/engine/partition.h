@@ -125,6 +125,11 @@ void insee_partition_sync(struct insee_engine *eng, uint64_t next);
 /* The whole network's, as of the last sync (its packets in flight are the
    engine's in_flight_parts): the next cycle any part has work, the next
    cycle any has a local message due. */
+/* After the loop, before any merge: whether any part `failed` after the
+   last exchange (a causal application that will not finish is reported by
+   the parts whose tasks wait). A part that did not fails too, naming the
+   first that did, whose error is the run's. One collective. */
+void insee_partition_agree_failure(struct insee_engine *eng, gboolean failed);
 uint64_t insee_partition_next(const insee_partition *part);
 uint64_t insee_partition_next_local(const insee_partition *part);
 /* Whether any part was asked to stop (its stop flag), or had failed, at

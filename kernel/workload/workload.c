@@ -811,17 +811,26 @@ void insee_workload_set_whole(insee_workload *wl, insee_app_states whole)
     wl->whole = whole;
 }
 
+/* Whether this part reports causal application i unfinished. In a
+   partitioned run, the parts whose tasks of it wait do, each in its
+   plugin's words; when its plugin has finished everywhere (what is left is
+   in flight), every part with tasks of it does. Every other part ends
+   without an error of its own, so that the run's error is one of theirs. */
+static gboolean reports_here(const insee_workload *wl, uint32_t i)
+{
+    uint64_t bit = UINT64_C(1) << i;
+    return !wl->node_part ||
+           ((wl->apps_here & bit) && (!(wl->here.finished & bit) || (wl->whole.finished & bit)));
+}
+
 insee_app *insee_workload_stuck_app(insee_workload *wl)
 {
     for (uint32_t i = 0; i < wl->n_apps; i++) {
         insee_app *a = &wl->apps[i];
         if (a->job != INSEE_NONE && !job_running(wl, a))
             continue; /* waiting for its nodes, or done */
-        /* In a partitioned run the parts whose tasks wait say so, each
-           with what its plugin says they wait for. */
-        gboolean waits_here = !wl->node_part || !(wl->here.finished >> i & 1);
         if (a->causal && !a->done && app_idle(wl, i) && app_quiet(wl, i) &&
-            !app_finished(wl, i) && waits_here)
+            !app_finished(wl, i) && reports_here(wl, i))
             return a;
     }
     return NULL;
@@ -830,7 +839,7 @@ insee_app *insee_workload_stuck_app(insee_workload *wl)
 insee_app *insee_workload_unfinished(insee_workload *wl)
 {
     for (uint32_t i = 0; i < wl->n_apps; i++)
-        if (wl->apps[i].causal && !wl->apps[i].done)
+        if (wl->apps[i].causal && !wl->apps[i].done && reports_here(wl, i))
             return &wl->apps[i];
     return NULL;
 }

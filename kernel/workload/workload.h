@@ -320,9 +320,13 @@ uint64_t insee_workload_next_local(const insee_workload *wl);
 void insee_workload_local(insee_workload *wl);
 /* A causal application that can no longer progress: nothing of it due
    before generation stops, no message of it on its way, not finished. NULL
-   when none; another application's traffic does not keep it alive. */
+   when none; another application's traffic does not keep it alive. In a
+   partitioned run, only the parts whose tasks of it wait find it. */
 insee_app *insee_workload_stuck_app(insee_workload *wl);
-/* The first causal application not done, or NULL. */
+/* The first causal application not done, or NULL. In a partitioned run,
+   the first this part reports: one whose tasks here wait, or whose plugin
+   has finished in every part with tasks here (so another part may see
+   NULL, and end without an error of its own). */
 insee_app *insee_workload_unfinished(insee_workload *wl);
 /* Mark the causal applications that have finished; TRUE when all have. */
 gboolean insee_workload_apps_done(insee_workload *wl);

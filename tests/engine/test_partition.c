@@ -158,6 +158,15 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
               "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
+    /* a causal application on a network that drops packets */
+    exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[faults]\nlinks = 2\n"
+                     "[traffic]\nplugin = \"stencil\"\n", &cfg, &reg);
+    err = NULL;
+    cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
+    cr_assert(strstr(err->message, "[faults]") && strstr(err->message, "drops"), "%s",
+              err->message);
+    g_error_free(err);
+    free_experiment(exp, cfg, reg);
 }
 
 /* A router that claims INSEE_ROUTE_LOCAL but reads the next router: split
@@ -539,24 +548,32 @@ Test(partition, traffic_whose_tasks_share_state_is_not_split)
 }
 
 /* A causal application that waits for ever, split: the part whose task
-   waits ends the run, in its plugin's words, as one thread does. */
+   waits ends the run, in its plugin's words, as one thread does; also
+   when nothing at all is left to happen (no part meets the others again)
+   and when the task waiting is another part's than the first. */
 Test(partition, a_stuck_causal_workload_split_over_threads_names_its_task)
 {
+    static const char *const traces[] = {"s 0 5 1 64\nr 6 5 2 64\n", "r 6 5 2 64\n",
+                                         "r 1 0 1 64\n"};
+    static const char *const waits[] = {"task 5 waits", "task 5 waits", "task 0 waits"};
     char *dir = g_dir_make_tmp("insee-stuck-XXXXXX", NULL);
     char *path = g_build_filename(dir, "stuck.fsin", NULL);
-    cr_assert(g_file_set_contents(path, "s 0 5 1 64\nr 6 5 2 64\n", -1, NULL));
-    char *body = g_strdup_printf("[simulation]\nthreads = 3\n[topology]\nplugin = \"torus\"\n"
-                                 "dims = [4, 2]\n[router]\nplugin = \"dally\"\n[traffic]\n"
-                                 "plugin = \"trace\"\nfile = \"%s\"\nmode = \"causal\"\n", path);
-    uint32_t parts;
-    GError *err = failed_run(body, &parts);
-    cr_assert_eq(parts, 3);
-    cr_assert(strstr(err->message, "stuck") && strstr(err->message, "task 5 waits"), "%s",
-              err->message);
-    g_error_free(err);
+    for (size_t i = 0; i < G_N_ELEMENTS(traces); i++) {
+        cr_assert(g_file_set_contents(path, traces[i], -1, NULL));
+        char *body = g_strdup_printf("[simulation]\nthreads = 3\n[topology]\n"
+                                     "plugin = \"torus\"\ndims = [4, 2]\n[router]\n"
+                                     "plugin = \"dally\"\n[traffic]\nplugin = \"trace\"\n"
+                                     "file = \"%s\"\nmode = \"causal\"\n", path);
+        uint32_t parts;
+        GError *err = failed_run(body, &parts);
+        cr_assert_eq(parts, 3);
+        cr_assert(strstr(err->message, "stuck") && strstr(err->message, waits[i]), "%s: %s",
+                  traces[i], err->message);
+        g_error_free(err);
+        g_free(body);
+    }
     g_unlink(path);
     g_rmdir(dir);
-    g_free(body);
     g_free(path);
     g_free(dir);
 }
