@@ -108,11 +108,13 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "a causal run splits with at most 64 applications";
     for (uint32_t i = 0; !why && i < eng->wl.n_apps; i++) {
         const insee_app *a = &eng->wl.apps[i];
-        if ((a->traffic->delivered || a->causal) && (a->drop_on_full || eng->net.failed))
+        if (!insee_workload_tells_deliveries(a))
+            continue;
+        if (a->drop_on_full || eng->net.failed)
             why = "a causal application, or traffic that reacts to deliveries, may lose packets "
                   "(on_full = \"drop\", [faults]), and a receiving part does not learn of drops "
                   "yet";
-        else if ((a->traffic->delivered || a->causal) && !a->per_task)
+        else if (!a->per_task)
             why = a->causal ? "a causal traffic plugin does not declare its tasks' states their "
                               "own (INSEE_TRAFFIC_PER_TASK)"
                             : "a traffic plugin reacts to deliveries (delivered()) and does not "

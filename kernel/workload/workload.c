@@ -313,9 +313,7 @@ static void message_free(insee_workload *wl, uint32_t m)
     message_release(wl, m);
 }
 
-/* The application's messages are handed to their tasks where its plugin
-   hears of them: it is causal or reacts to deliveries. */
-static gboolean tells_deliveries(const insee_app *a)
+gboolean insee_workload_tells_deliveries(const insee_app *a)
 {
     return a->causal || a->traffic->delivered;
 }
@@ -325,7 +323,7 @@ static gboolean tells_deliveries(const insee_app *a)
 static gboolean delivered_elsewhere(const insee_workload *wl, uint32_t m)
 {
     const insee_app *a = message_app(wl, m);
-    return wl->node_part && tells_deliveries(a) &&
+    return wl->node_part && insee_workload_tells_deliveries(a) &&
            wl->node_part[wl->task_node[a->first_task + wl->msg[m].msg.dst]] != wl->part;
 }
 
@@ -459,7 +457,7 @@ void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id)
 {
     insee_report *rep = wl->env.report;
     const insee_app *a = message_app(wl, m);
-    if (wl->node_part && tells_deliveries(a))
+    if (wl->node_part && insee_workload_tells_deliveries(a))
         insee_workload_fail(wl, "a packet of application '%s' (%s) was dropped: a split run "
                             "hands its messages over in their receivers' parts, which do not "
                             "learn of drops yet; run it in one process ([simulation] threads = "
@@ -938,7 +936,7 @@ void insee_workload_delivered(insee_workload *wl, uint32_t p)
         insee_stat_add(&ar->latency_gen, wl->now - pk->born);
     }
     insee_net_packet_free(net, p);
-    if (is_proxy(&wl->msg[m]) && tells_deliveries(message_app(wl, m)))
+    if (is_proxy(&wl->msg[m]) && insee_workload_tells_deliveries(message_app(wl, m)))
         receive_packet(wl, m);
     if (--wl->msg[m].to_deliver == 0)
         message_ended(wl, m, FALSE);

@@ -342,6 +342,10 @@ uint64_t insee_workload_sched_next(insee_workload *wl);
 /* After the run, once the report's measure_cycles is set: the jobs' figures
    and each application's accepted load. */
 void insee_workload_report(insee_workload *wl);
+/* Application a's messages are handed to their tasks where its plugin
+   hears of them: it is causal or reacts to deliveries (a partitioned run
+   announces them to their receivers' parts). */
+gboolean insee_workload_tells_deliveries(const insee_app *a);
 /* Whether this run can send a message by interface choice `nic` (0: the
    node's turn) with copy mode `copy` (insee_message's fields): TRUE, or
    FALSE with `why` filled with what completes "... sent a message ",
