@@ -501,7 +501,9 @@ static void take_queued(insee_engine *eng)
 {
     insee_vec *queued = &eng->wl.queued;
     for (uint32_t i = 0; i < queued->len; i++) {
-        if (insee_engine_in_flight(eng) == 0)
+        if (G_UNLIKELY(eng->part != NULL))
+            eng->queued_at = eng->now;
+        else if (eng->in_flight == 0)
             eng->last_move = eng->now; /* a deadlock needs packets inside */
         eng->in_flight++;
         if (eng->wh)
@@ -1756,8 +1758,6 @@ static void step(insee_engine *eng)
         arbitrate_phase(eng);
         compact_active(eng);
     }
-    if (G_LIKELY(eng->part == NULL)) /* a part checks after the exchange */
-        insee_deadlock_check(eng);
 }
 
 /* The next cycle this process has something to do: a packet moving, a
@@ -1779,6 +1779,49 @@ static uint64_t next_cycle(insee_engine *eng, uint64_t next)
         next = MIN(next, eng->last_move +
                              (eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT));
     return next > eng->now + 1 ? next : eng->now + 1;
+}
+
+/* The end (exclusive) of the window a part of a split run runs on its
+   own from the cycle just simulated, every part having simulated it: at
+   most its lookahead long, and ending before any cycle at which the parts
+   decide together what one process decides from the whole network: a
+   phase's boundary, a statistics boundary, a sample of the congestion
+   control, the drain's limit, and the first cycle a deadlock could be
+   found (a stall starts no sooner than the last move the parts know of,
+   or now if the network was empty). The run's end may come within a
+   window: the parts find its cycle when they meet. */
+static uint64_t window_end(const insee_engine *eng)
+{
+    uint64_t now = eng->now, end = now + insee_partition_lookahead(eng->part);
+    uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
+    uint64_t stall = eng->in_flight_parts ? eng->last_move : now;
+    end = MIN(end, MIN(eng->phases.next, eng->stats.next_split));
+    if (eng->gcc > 0)
+        end = MIN(end, eng->gcc_next);
+    end = MIN(end, eng->drain_limit);
+    end = MIN(end, stall + limit + 1);
+    return MAX(end, now + 1);
+}
+
+/* A part of a split run, having simulated a window's first cycle, runs
+   the window's other cycles on its own, then meets the other parts;
+   returns the whole network's next cycle with work. `next`: this part's
+   (next_due(): a boundary already passed means the next cycle). The
+   whole network's figures are then those at the window's last cycle. */
+static uint64_t run_window(insee_engine *eng, uint64_t next)
+{
+    uint64_t end = window_end(eng);
+    insee_partition_open(eng->part, eng->now, end);
+    while (MAX(next, eng->now + 1) < end && !failed(eng)) {
+        insee_partition_cycle_done(eng);
+        eng->now = MAX(next, eng->now + 1);
+        /* the whole network's packets in flight are known when the parts meet */
+        insee_stats_advance(&eng->stats, eng->now, 0, insee_phases_current(eng));
+        step(eng);
+        next = next_due(eng);
+    }
+    insee_partition_sync(eng, next);
+    return insee_partition_next(eng->part);
 }
 
 /* Whether the run is over after the cycle just simulated. A causal run
@@ -1849,6 +1892,45 @@ static void check_stuck(insee_engine *eng)
     const insee_app *a = insee_workload_stuck_app(&eng->wl);
     if (a)
         fail_unfinished(eng, a);
+}
+
+/* What one process checks after every cycle: a deadlock, the run's end
+   (TRUE, the cycle just simulated counting), an application that will not
+   finish. */
+static gboolean cycle_ends_run(insee_engine *eng)
+{
+    insee_deadlock_check(eng);
+    if (finished(eng)) {
+        eng->now++;
+        return TRUE;
+    }
+    check_stuck(eng);
+    return FALSE;
+}
+
+/* After the parts met, the window [from, now]'s cycles in turn, each
+   with the whole network's figures at its end, checked as one process
+   checks them: the run ends at the first that ends it, or fails at the
+   first that finds an application stuck. The parts simulated the cycles
+   after it, in which nothing was left to change what the checks read
+   (nothing in flight, nothing left to hand over, no source generating),
+   but queues' slots freeing after the measurement. A deadlock cannot be
+   found before the window's last cycle (window_end()). */
+static gboolean window_ends_run(insee_engine *eng, uint64_t from)
+{
+    uint64_t last = eng->now;
+    for (uint64_t c = from; c < last && !failed(eng); c++) {
+        insee_partition_recall(eng, c);
+        if (finished(eng)) {
+            eng->now++;
+            return TRUE;
+        }
+        check_stuck(eng);
+    }
+    if (failed(eng))
+        return FALSE;
+    insee_partition_recall(eng, last);
+    return cycle_ends_run(eng);
 }
 
 /* Progress on stderr when it is a terminal, at most twice a second; the
@@ -1943,19 +2025,13 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         if (eng->now >= eng->phases.next)
             insee_phases_at(eng);
         step(eng);
-        uint64_t next = next_due(eng);
-        if (eng->part) {
-            insee_partition_sync(eng, next);
-            next = insee_partition_next(eng->part);
-            /* On the whole network's last move, this cycle's included, as
-               one process checks it: every part decides alike. */
-            insee_deadlock_check(eng);
-        }
-        if (finished(eng)) {
-            eng->now++; /* the cycle just simulated counts */
+        uint64_t next = next_due(eng), from = eng->now;
+        if (eng->part)
+            next = run_window(eng, next);
+        /* A part checks on the whole network's figures, its last move
+           included, as one process does: every part decides alike. */
+        if (eng->part ? window_ends_run(eng, from) : cycle_ends_run(eng))
             break;
-        }
-        check_stuck(eng);
         eng->now = next_cycle(eng, next);
         progress_tick(eng, &pg);
     }

@@ -257,6 +257,10 @@ typedef struct insee_engine {
     const struct insee_transport *transport;
     struct insee_partition *part;
     uint64_t in_flight_parts; /* the parts' in_flight summed at the last exchange */
+    /* The last cycle a part queued a packet at a source: whether the
+       network was empty then is known only when the parts meet, which
+       then start the stall a deadlock is timed from (partition.c). */
+    uint64_t queued_at;
 
     insee_phases phases;
     insee_stats stats;

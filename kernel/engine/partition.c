@@ -12,15 +12,11 @@
 /* Scalars every part tells every other with each cycle's exchange, after
    the count of bytes it sends that part (word 0: the transport's
    exchange() reads it). */
-enum {
-    H_BYTES, H_IN_FLIGHT, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS,
-    H_FINISHED, H_IDLE, H_QUIET, /* insee_app_states, causal runs */
-    H_WORDS
-};
+enum { H_BYTES, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS };
 enum { F_FAILED = 1, F_STOP = 2 };
 
 /* What crosses: a record's first word says which. */
-enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3, R_CUT = 4, R_ANNOUNCE = 5 };
+enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3, R_CUT = 4, R_ANNOUNCE = 5, R_CYCLES = 6 };
 
 /* A router no part owns yet, while the parts are assigned. */
 enum { UNOWNED = G_MAXUINT16 };
@@ -60,6 +56,25 @@ typedef struct announce {
     insee_message m;
 } announce;
 
+/* The sender's share of each cycle of the window since the last meeting:
+   `n` counts of its packets in flight at a cycle's end, then two sets of
+   (n + 63) / 64 words of bits: a cycle's set when it queued a packet at a
+   source, then when it had messages left to hand over at its end; in a
+   causal run, then the states of its causal applications at each cycle's
+   end (n insee_app_states). */
+typedef struct cycles {
+    uint32_t kind, n;
+    uint64_t last; /* the last cycle of the window the sender simulated */
+} cycles;
+
+/* The most cycles the parts run on their own between two meetings. */
+enum { LOOKAHEAD_MAX = 1024 };
+
+static uint32_t bit_words(uint32_t n)
+{
+    return (n + 63) / 64;
+}
+
 struct insee_partition {
     insee_transport t;
     uint16_t *router_part;   /* per router: the part that owns it */
@@ -81,6 +96,19 @@ struct insee_partition {
        before the next may be granted, and what the other end changes
        comes with each cycle's exchange (arrivals, credits, cuts). */
     gboolean cut_phits_exact;
+    /* The parts meet once every `lookahead` cycles at most: a window
+       [win_from, win_end). Per cycle of it, this part's packets in flight
+       at its end, whether it queued one at a source and whether messages
+       were left to hand over (filled up to win_filled), then the whole
+       network's once the parts have met. */
+    uint32_t lookahead;
+    uint64_t win_from, win_end, win_last;
+    uint32_t win_filled;
+    uint64_t *flight, *whole;   /* lookahead entries each */
+    uint64_t *queued, *pending; /* lookahead bits each, this part's */
+    uint64_t *whole_queued, *whole_pending;
+    insee_app_states *states, *whole_states; /* lookahead entries each (causal runs) */
+    uint64_t next_local_last;   /* the whole network's at the window's last cycle */
 };
 
 gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
@@ -299,6 +327,61 @@ static gboolean same_everywhere(const insee_transport *t, uint64_t fp)
     return v[0] == ~v[1];
 }
 
+/* Whether a message may be handed to its task some cycles after its last
+   packet arrived: the receiver's overhead, or a two-copy message's copy. */
+static gboolean receivers_wait(const insee_engine *eng)
+{
+    return eng->wl.env.recv_cycles > 0 || eng->memory_cycles_per_byte > 0;
+}
+
+/* The phits of the shortest packet the workload makes: a message's last
+   packet is only as long as its header and what is left of its bytes. */
+static uint64_t shortest_packet(const insee_engine *eng)
+{
+    uint64_t L = eng->packet_phits, phit = eng->phit_bytes;
+    if (!eng->variable_packets)
+        return L;
+    uint64_t header = L * phit - eng->payload_bytes;
+    return MAX((header + 1 + phit - 1) / phit, 1);
+}
+
+/* How many cycles the parts may run on their own between two meetings.
+   What one part sends another must be there before it is due: a packet
+   that starts crossing a cut link at t is routable in the next router from
+   t + k + cable + pipeline (a phit's cycles on the link, the cable, the
+   router's pipeline), and a slot of a queue fed across a cut frees no
+   sooner than a shortest packet has left it, at the crossbar's speedup.
+   One cycle, as INSEE's model gives, when any of these is 1 or when a
+   part would act on what the parts decide together at a cycle within the
+   window: a drop frees its slot at the next cycle (failed cables, a router
+   that may drop); the cycle every causal application is done ends the
+   generation of open-ended traffic beside them; and a message handed to
+   its task in its sender's part (one whose plugin does not hear of
+   deliveries) is handed over after the receiver's wait from the cycle its
+   last packet arrived in another part. */
+static uint32_t lookahead(const insee_engine *eng)
+{
+    const insee_net *net = &eng->net;
+    uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
+    if (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed)
+        return 1;
+    for (uint32_t i = 0; i < eng->wl.n_apps; i++) {
+        const insee_app *a = &eng->wl.apps[i];
+        if ((eng->causal && !a->causal) ||
+            (receivers_wait(eng) && !insee_workload_tells_deliveries(a)))
+            return 1;
+    }
+    uint64_t arrive = UINT64_MAX;
+    for (uint32_t gp = 0; gp < net->port_base[net->routers]; gp++)
+        if (insee_net_next_router(net, gp) != INSEE_NONE)
+            arrive = MIN(arrive, (uint64_t)(eng->phit_cycles ? eng->phit_cycles[gp] : 1) +
+                                     (eng->cable ? eng->cable[gp] : eng->cable_cycles));
+    uint64_t speedup = eng->out_used ? eng->speedup : 1;
+    uint64_t credit = (shortest_packet(eng) + speedup - 1) / speedup;
+    uint64_t w = MIN(MIN(arrive + eng->router_cycles, credit), LOOKAHEAD_MAX);
+    return (uint32_t)MAX(w, 1);
+}
+
 gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GError **err)
 {
     if (!same_everywhere(t, fingerprint(eng))) {
@@ -329,6 +412,18 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->rdispl = part->scount + 3 * parts;
     part->head_out = g_new0(uint64_t, 2 * H_WORDS * parts);
     part->head_in = part->head_out + H_WORDS * parts;
+    part->lookahead = lookahead(eng);
+    part->flight = g_new0(uint64_t, 2 * (size_t)part->lookahead);
+    part->whole = part->flight + part->lookahead;
+    uint32_t words = bit_words(part->lookahead);
+    part->queued = g_new0(uint64_t, 4 * (size_t)words);
+    part->pending = part->queued + words;
+    part->whole_queued = part->pending + words;
+    part->whole_pending = part->whole_queued + words;
+    part->states = g_new0(insee_app_states, 2 * (size_t)part->lookahead);
+    part->whole_states = part->states + part->lookahead;
+    eng->queued_at = INSEE_NEVER;
+    eng->report.lookahead = part->lookahead;
     eng->wl.part = t->part;
     eng->wl.node_part = part->node_part;
     eng->stats.q_counted = part->counted;
@@ -353,6 +448,9 @@ void insee_partition_free(insee_partition *part)
     g_free(part->node_part);
     g_free(part->counted);
     g_free(part->drained_cut.v);
+    g_free(part->flight);
+    g_free(part->queued);
+    g_free(part->states);
     g_free(part);
 }
 
@@ -377,6 +475,14 @@ void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due)
     const insee_net *net = &eng->net;
     if (q >= net->transit_queues || part->feeder_part[q] == part->t.part)
         return;
+    if (due < part->win_end) { /* only a drop frees a slot this soon */
+        insee_engine_fail(eng, "a slot freed at cycle %" G_GUINT64_FORMAT ", before the parts "
+                          "meet (every %u cycles at most): a packet was dropped, and its "
+                          "router plugin declares INSEE_ROUTE_NO_DROPS. Run it in one process "
+                          "([simulation] threads = 1, no mpirun), or fix the plugin",
+                          due, part->lookahead);
+        return;
+    }
     credit c = {.kind = R_CREDIT, .q = q, .units = net->q[q].leaving, .due = due,
                 .out_done = net->q[q].out_done};
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
@@ -389,6 +495,97 @@ void insee_partition_cut(insee_engine *eng, uint32_t q, uint64_t at)
         return;
     cut c = {.kind = R_CUT, .q = q, .at = at};
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
+}
+
+uint32_t insee_partition_lookahead(const insee_partition *part)
+{
+    return part->lookahead;
+}
+
+void insee_partition_open(insee_partition *part, uint64_t from, uint64_t end)
+{
+    part->win_from = from;
+    part->win_end = end;
+    part->win_filled = 0;
+    memset(part->queued, 0, 2 * bit_words(part->lookahead) * sizeof *part->queued);
+}
+
+/* The window's cycles before cycle `i` of it that this part skipped:
+   nothing of it changed, so its count stays. */
+static void fill_skipped(insee_partition *part, uint32_t i)
+{
+    for (uint32_t k = part->win_filled; k < i; k++) { /* cycle 0 of a window is simulated */
+        part->flight[k] = part->flight[k - 1];
+        part->states[k] = part->states[k - 1];
+    }
+}
+
+void insee_partition_cycle_done(insee_engine *eng)
+{
+    insee_partition *part = eng->part;
+    uint32_t i = (uint32_t)(eng->now - part->win_from);
+    fill_skipped(part, i);
+    part->flight[i] = eng->in_flight;
+    if (eng->queued_at == eng->now)
+        part->queued[i / 64] |= UINT64_C(1) << (i % 64);
+    if (insee_workload_next_local(&eng->wl) != INSEE_NEVER)
+        part->pending[i / 64] |= UINT64_C(1) << (i % 64);
+    if (eng->causal)
+        part->states[i] = insee_workload_app_states(&eng->wl);
+    part->win_filled = i + 1;
+    part->win_last = eng->now;
+}
+
+/* This part's record of the window, to every other part; the whole
+   network's starts from it. */
+static void send_cycles(insee_partition *part, uint32_t n, gboolean causal)
+{
+    uint32_t words = bit_words(n), stride = bit_words(part->lookahead);
+    cycles rec = {.kind = R_CYCLES, .n = n, .last = part->win_last};
+    for (uint32_t r = 0; r < part->t.parts; r++) {
+        if (r == part->t.part)
+            continue;
+        g_byte_array_append(part->out[r], (const guint8 *)&rec, sizeof rec);
+        g_byte_array_append(part->out[r], (const guint8 *)part->flight, n * sizeof(uint64_t));
+        g_byte_array_append(part->out[r], (const guint8 *)part->queued,
+                            words * sizeof(uint64_t));
+        g_byte_array_append(part->out[r], (const guint8 *)part->pending,
+                            words * sizeof(uint64_t));
+        if (causal)
+            g_byte_array_append(part->out[r], (const guint8 *)part->states,
+                                n * sizeof(insee_app_states));
+    }
+    memcpy(part->whole_states, part->states, n * sizeof(insee_app_states));
+    memcpy(part->whole, part->flight, n * sizeof(uint64_t));
+    memcpy(part->whole_queued, part->queued, 2 * stride * sizeof(uint64_t));
+}
+
+/* Another part's record of the window, added to the whole network's. */
+static void take_cycles(insee_partition *part, const cycles *rec, const guint8 *data,
+                        gboolean causal)
+{
+    uint64_t v;
+    for (uint32_t i = 0; i < rec->n; i++) {
+        memcpy(&v, data + i * sizeof v, sizeof v);
+        part->whole[i] += v; /* each part's count wraps; their sum does not */
+    }
+    data += rec->n * sizeof v;
+    uint32_t words = bit_words(rec->n);
+    for (uint32_t i = 0; i < words; i++) {
+        memcpy(&v, data + i * sizeof v, sizeof v);
+        part->whole_queued[i] |= v;
+        memcpy(&v, data + (words + i) * sizeof v, sizeof v);
+        part->whole_pending[i] |= v;
+    }
+    data += 2 * words * sizeof v;
+    for (uint32_t i = 0; causal && i < rec->n; i++) {
+        insee_app_states st, *w = &part->whole_states[i];
+        memcpy(&st, data + i * sizeof st, sizeof st);
+        w->finished &= st.finished;
+        w->idle &= st.idle;
+        w->quiet &= st.quiet;
+    }
+    part->win_last = MAX(part->win_last, rec->last);
 }
 
 /* The notices the workload gathered this cycle, to their messages' parts;
@@ -429,13 +626,6 @@ static void send_announces(insee_engine *eng)
     insee_workload_announced(wl);
 }
 
-/* Whether a message may be handed to its task some cycles after its last
-   packet arrived: the receiver's overhead, or a two-copy message's copy. */
-static gboolean receivers_wait(const insee_engine *eng)
-{
-    return eng->wl.env.recv_cycles > 0 || eng->memory_cycles_per_byte > 0;
-}
-
 /* A packet that crossed a cut link this cycle joins its queue here, as
    link_start() would have put it there. */
 static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *pstate)
@@ -455,25 +645,49 @@ static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *psta
         insee_engine_arrive(eng, a->dq, p);
 }
 
+/* The bytes of the record at `at` (`len` left), 0 when it is not one
+   this build sends; a window's record must span this window. */
+static size_t record_size(const insee_engine *eng, uint32_t kind, const guint8 *at, size_t len)
+{
+    if (kind == R_CYCLES) {
+        cycles rec;
+        if (len < sizeof rec)
+            return 0;
+        memcpy(&rec, at, sizeof rec);
+        const insee_partition *part = eng->part;
+        if (rec.n != part->win_end - part->win_from)
+            return 0;
+        return sizeof rec + (rec.n + 2 * bit_words(rec.n)) * sizeof(uint64_t) +
+               (eng->causal ? rec.n * sizeof(insee_app_states) : 0);
+    }
+    return kind == R_ARRIVAL    ? sizeof(arrival) + eng->net.pstate_size
+           : kind == R_CREDIT   ? sizeof(credit)
+           : kind == R_NOTICE   ? sizeof(notice)
+           : kind == R_CUT      ? sizeof(cut)
+           : kind == R_ANNOUNCE ? sizeof(announce)
+                                : 0;
+}
+
 /* Apply what part `from` sent; FALSE when it is not what this build sends. */
 static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t len)
 {
-    size_t pstate = eng->net.pstate_size;
     while (len >= sizeof(uint32_t)) {
         uint32_t kind;
         memcpy(&kind, at, sizeof kind);
-        size_t size = kind == R_ARRIVAL  ? sizeof(arrival) + pstate
-                      : kind == R_CREDIT ? sizeof(credit)
-                      : kind == R_NOTICE ? sizeof(notice)
-                      : kind == R_CUT    ? sizeof(cut)
-                      : kind == R_ANNOUNCE ? sizeof(announce)
-                                         : 0;
+        size_t size = record_size(eng, kind, at, len);
         if (!size || size > len)
             return FALSE;
         if (kind == R_ARRIVAL) {
             arrival a;
             memcpy(&a, at, sizeof a);
+            /* routable here no sooner than the parts have met */
+            if (a.pk.ready <= eng->now)
+                return FALSE;
             take_arrival(eng, &a, at + sizeof a);
+        } else if (kind == R_CYCLES) {
+            cycles rec;
+            memcpy(&rec, at, sizeof rec);
+            take_cycles(eng->part, &rec, at + sizeof rec, eng->causal);
         } else if (kind == R_CREDIT) {
             credit c;
             memcpy(&c, at, sizeof c);
@@ -502,20 +716,66 @@ static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t 
     return len == 0;
 }
 
+/* The whole network's packets in flight over the window, which one
+   process accounts as its clock moves: up to the last cycle any part
+   simulated (after it nothing changed, and the clock's next move accounts
+   it, as one process's does), each cycle at the count at its end. */
+static void account_window(insee_engine *eng)
+{
+    const insee_partition *part = eng->part;
+    uint64_t from = part->win_from, last = part->win_last;
+    insee_stats_advance(&eng->stats, last, 0, insee_phases_current(eng));
+    for (uint64_t c = from; c < last;) {
+        uint64_t v = part->whole[c - from], run = 1;
+        while (c + run < last && part->whole[c + run - from] == v)
+            run++;
+        insee_stats_occupancy(&eng->stats, c, v, run);
+        c += run;
+    }
+}
+
+static gboolean bit(const uint64_t *bits, uint32_t i)
+{
+    return bits[i / 64] >> (i % 64) & 1;
+}
+
+/* The stall a deadlock is timed from starts when a packet is queued in
+   an empty network: at a cycle some part queued one, the whole network
+   having been empty at the end of the one before. */
+static void start_stalls(insee_engine *eng, uint64_t before)
+{
+    const insee_partition *part = eng->part;
+    uint32_t n = (uint32_t)(part->win_end - part->win_from);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t empty = (i ? part->whole[i - 1] : before) == 0;
+        if (empty && bit(part->whole_queued, i))
+            eng->last_move = MAX(eng->last_move, part->win_from + i);
+    }
+}
+
+void insee_partition_recall(insee_engine *eng, uint64_t c)
+{
+    insee_partition *part = eng->part;
+    uint32_t i = (uint32_t)(c - part->win_from);
+    gboolean last = c + 1 == part->win_end;
+    eng->now = c;
+    eng->wl.now = c; /* an application done is done at the cycle after it */
+    eng->in_flight_parts = part->whole[i];
+    part->next_local = last ? part->next_local_last
+                            : bit(part->whole_pending, i) ? c + 1 : INSEE_NEVER;
+    if (eng->causal)
+        insee_workload_set_states(&eng->wl, part->states[i], part->whole_states[i]);
+}
+
 /* Each part's scalars, the same from every part: the whole network's. */
 static void combine(insee_engine *eng)
 {
     insee_partition *part = eng->part;
-    uint64_t in_flight = 0, next = INSEE_NEVER, next_local = INSEE_NEVER;
+    uint64_t next = INSEE_NEVER, next_local = INSEE_NEVER;
     uint32_t failed = INSEE_NONE;
-    insee_app_states whole = {~UINT64_C(0), ~UINT64_C(0), ~UINT64_C(0)};
     part->stop = FALSE;
     for (uint32_t r = 0; r < part->t.parts; r++) {
         const uint64_t *h = part->head_in + (size_t)r * H_WORDS;
-        whole.finished &= h[H_FINISHED];
-        whole.idle &= h[H_IDLE];
-        whole.quiet &= h[H_QUIET];
-        in_flight += h[H_IN_FLIGHT]; /* each part's count wraps; their sum does not */
         next = MIN(next, h[H_NEXT]);
         next_local = MIN(next_local, h[H_NEXT_LOCAL]);
         eng->last_move = MAX(eng->last_move, h[H_LAST_MOVE]);
@@ -523,10 +783,11 @@ static void combine(insee_engine *eng)
             failed = r;
         part->stop |= (h[H_FLAGS] & F_STOP) != 0;
     }
-    eng->in_flight_parts = in_flight;
-    insee_workload_set_whole(&eng->wl, whole);
+    start_stalls(eng, eng->in_flight_parts);
     part->next = next;
-    part->next_local = next_local;
+    part->next_local_last = next_local;
+    account_window(eng);
+    insee_partition_recall(eng, part->win_end - 1);
     part->failed = failed != INSEE_NONE;
     if (part->first_failed == INSEE_NONE)
         part->first_failed = failed;
@@ -537,7 +798,11 @@ static void combine(insee_engine *eng)
 void insee_partition_sync(insee_engine *eng, uint64_t next)
 {
     insee_partition *part = eng->part;
-    uint32_t parts = part->t.parts;
+    uint32_t parts = part->t.parts, n = (uint32_t)(part->win_end - part->win_from);
+    insee_partition_cycle_done(eng);
+    fill_skipped(part, n);
+    eng->now = part->win_end - 1; /* the parts meet at the window's last cycle */
+    send_cycles(part, n, eng->causal);
     uint64_t next_local = insee_workload_next_local(&eng->wl);
     /* A message whose last packet arrived here this cycle is handed over
        in its sender's part, which learns of it at this exchange: after the
@@ -548,24 +813,17 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
         next = MIN(next, eng->now + 1);
         next_local = MIN(next_local, eng->now + 1);
     }
-    /* Before the announces move messages' counts to their receivers. */
-    insee_app_states apps = eng->causal ? insee_workload_app_states(&eng->wl)
-                                        : (insee_app_states){0};
-    send_announces(eng);
+    send_announces(eng); /* the applications' states were taken before */
     uint64_t flags = (eng->error || eng->wl.error ? F_FAILED : 0) |
                      (eng->stop && *eng->stop ? F_STOP : 0);
     g_byte_array_set_size(part->send, 0);
     for (uint32_t r = 0; r < parts; r++) {
         uint64_t *h = part->head_out + (size_t)r * H_WORDS;
         h[H_BYTES] = part->out[r]->len;
-        h[H_IN_FLIGHT] = eng->in_flight;
         h[H_NEXT] = next;
         h[H_NEXT_LOCAL] = next_local;
         h[H_LAST_MOVE] = eng->last_move;
         h[H_FLAGS] = flags;
-        h[H_FINISHED] = apps.finished;
-        h[H_IDLE] = apps.idle;
-        h[H_QUIET] = apps.quiet;
         part->scount[r] = (int)part->out[r]->len;
         part->sdispl[r] = (int)part->send->len;
         g_byte_array_append(part->send, part->out[r]->data, part->out[r]->len);

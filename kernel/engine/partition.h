@@ -1,7 +1,8 @@
 /* kernel/engine/partition.h — one packet-engine run split over several
  * processes (NSIM §3.4's conservative parallel simulation): each part owns
  * some routers, chosen by the network's shape to cut few links, with their
- * nodes, queues and links, and the parts meet at the end of every cycle.
+ * nodes, queues and links, and the parts meet at the end of every cycle,
+ * or of every window of cycles that the links' latencies allow.
  *
  * Who calls what
  * --------------
@@ -9,13 +10,17 @@
  * MPI's collectives, sweep/ranks.h); the experiment checks the run with
  * insee_partition_check() and hands the transport to the engine, which
  * calls insee_partition_start() before cycle 0, the send hooks during a
- * cycle, insee_partition_sync() once at the end of every simulated cycle,
- * and insee_partition_merge() once after the last. Every part builds the
- * whole network and every plugin the same way, so a router, queue, packet
- * or message id means the same thing in every part; each part moves only
- * what it owns.
+ * cycle, insee_partition_open() after the first cycle of a window,
+ * insee_partition_cycle_done() after each of the others and
+ * insee_partition_sync() at its end, and insee_partition_merge() once
+ * after the last cycle. Every part builds the whole network and every
+ * plugin the same way, so a router, queue, packet or message id means the
+ * same thing in every part; each part moves only what it owns.
  *
- * What crosses between parts, and why one cycle of lookahead is enough:
+ * The parts meet once per window of cycles: one cycle in INSEE's model,
+ * up to the links' and routers' latencies with [network]'s (lookahead()).
+ * What crosses between parts, and why one cycle of lookahead is enough in
+ * INSEE's model:
  *  - a packet that starts crossing a cut link at cycle t: its head is in
  *    the next router's queue from t + 1 at the earliest, so the receiving
  *    part puts it there after the cycle, before t + 1 begins;
@@ -24,10 +29,12 @@
  *    leaving), so the feeding part has it in its timing wheel in time;
  *  - a notice: a packet of another part's message was delivered or
  *    dropped here; the message's own part counts it after the cycle.
- * Each part also tells every other, with each cycle's exchange, its packets
- * in flight, the next cycle it has work, the last cycle a packet moved,
- * and whether it failed or was asked to stop, so that all of them jump the
- * clock, end, or stop at the same cycle.
+ * Each part also tells every other, with each exchange, its packets in
+ * flight at the end of each cycle of the window, the next cycle it has
+ * work, the last cycle a packet moved, and whether it failed or was asked
+ * to stop, so that all of them jump the clock, end, or stop at the same
+ * cycle. A window ends before any cycle at which the parts must decide
+ * together (engine.c's window_end()).
  *
  * The result is the single process's, byte for byte: within a cycle the
  * engine's decisions do not depend on the order heads, links or events are
@@ -118,18 +125,38 @@ void insee_partition_credit(struct insee_engine *eng, uint32_t q, uint64_t due);
 /* The packet arriving in q was dropped at `at`, before its tail was in:
    the part feeding q, when another, is told. */
 void insee_partition_cut(struct insee_engine *eng, uint32_t q, uint64_t at);
-/* The end of a cycle: exchange with every part and apply what came.
-   `next`: the next cycle this part has work (engine.c's next_due()). */
+/* The most cycles the parts may run on their own between two meetings
+   (1: they meet every cycle), fixed when the run starts: what a part
+   sends another is due there no sooner (partition.c's lookahead()). */
+uint32_t insee_partition_lookahead(const insee_partition *part);
+/* Every part, at the same cycle `from`, which it has just simulated: the
+   parts run on their own until they meet at the end of cycle end - 1
+   (end <= from + the lookahead, the same in every part). */
+void insee_partition_open(insee_partition *part, uint64_t from, uint64_t end);
+/* Cycle eng->now of the window has been simulated (called before the
+   next one, and by insee_partition_sync() for the last). */
+void insee_partition_cycle_done(struct insee_engine *eng);
+/* The end of the window, the last cycle this part simulated being
+   eng->now: exchange with every part and apply what came; the whole
+   network's figures are then those at the end of the window's last cycle
+   (insee_partition_recall()). `next`: the next cycle this part has work
+   (engine.c's next_due()), at the window's end or later. */
 void insee_partition_sync(struct insee_engine *eng, uint64_t next);
+/* After the sync, cycle c of the window: eng->now becomes c, and the
+   whole network's packets in flight, its next cycle with a message to
+   hand over (insee_partition_next_local(): only whether there is one,
+   before the last cycle) and its causal applications' states those at
+   the end of c, for the checks one process makes after every cycle. */
+void insee_partition_recall(struct insee_engine *eng, uint64_t c);
 
-/* The whole network's, as of the last sync (its packets in flight are the
-   engine's in_flight_parts): the next cycle any part has work, the next
-   cycle any has a local message due. */
 /* After the loop, before any merge: whether any part `failed` after the
    last exchange (a causal application that will not finish is reported by
    the parts whose tasks wait). A part that did not fails too, naming the
    first that did, whose error is the run's. One collective. */
 void insee_partition_agree_failure(struct insee_engine *eng, gboolean failed);
+/* The whole network's, as of the last sync or recall (its packets in
+   flight are the engine's in_flight_parts): the next cycle any part has
+   work, the next cycle any has a local message due. */
 uint64_t insee_partition_next(const insee_partition *part);
 uint64_t insee_partition_next_local(const insee_partition *part);
 /* Whether any part was asked to stop (its stop flag), or had failed, at

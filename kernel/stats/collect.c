@@ -292,6 +292,16 @@ void insee_stats_advance_split(insee_stats *st, uint64_t now, uint64_t in_networ
     st->next_split = next_boundary(st, st->clock, UINT64_MAX);
 }
 
+void insee_stats_occupancy(insee_stats *st, uint64_t at, uint64_t in_network, uint64_t cycles)
+{
+    uint64_t area = in_network * cycles;
+    st->total.occupancy_area += area;
+    if (insee_stats_measuring(st, at)) {
+        st->occupancy_area += area;
+        st->occupancy_max = MAX(st->occupancy_max, in_network);
+    }
+}
+
 /* The part of [from, to) inside the measurement window. */
 static uint64_t measured_span(const insee_stats *st, uint64_t from, uint64_t to)
 {

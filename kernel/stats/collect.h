@@ -223,6 +223,11 @@ static inline void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t i
     }
     st->clock = now;
 }
+/* A split run's part accounts its own cycles with no packets in the
+   network and learns the whole network's count only when the parts meet:
+   it then adds it for the `cycles` cycles from `at`, which the clock has
+   passed and which cross no boundary of the window or the series. */
+void insee_stats_occupancy(insee_stats *st, uint64_t at, uint64_t in_network, uint64_t cycles);
 /* Close the last, partial interval and the queue histograms at `now`. */
 void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, insee_phase phase);
 

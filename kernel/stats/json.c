@@ -567,6 +567,7 @@ static void performance(insee_jw *b, const insee_report *r)
         count(b, "links", r->links);
         count(b, "cut_links", r->cut_links);
         count(b, "exchanges", r->exchanges);
+        count(b, "lookahead", r->lookahead);
         num(b, "exchange_seconds", r->exchange_seconds);
     }
     insee_jw_end_object(b);

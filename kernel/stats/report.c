@@ -493,9 +493,10 @@ void insee_report_print(const insee_report *r, FILE *out)
     fprintf(out, "%-28s %.1f MiB\n", "peak memory", (double)r->peak_rss_kib / 1024.0);
     if (r->parts > 1)
         fprintf(out, "%-28s %u, cutting %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                " links, %" G_GUINT64_FORMAT " exchanges, %.1f us each (%s 0's, waiting "
-                "included)\n", r->parts_on_threads ? "threads, as parts" : "mpirun ranks",
-                r->parts, r->cut_links, r->links, r->exchanges,
+                " links, %" G_GUINT64_FORMAT " exchanges (at most %u cycles apart), %.1f us "
+                "each (%s 0's, waiting included)\n",
+                r->parts_on_threads ? "threads, as parts" : "mpirun ranks", r->parts,
+                r->cut_links, r->links, r->exchanges, r->lookahead,
                 r->exchanges ? r->exchange_seconds * 1e6 / (double)r->exchanges : 0.0,
                 r->parts_on_threads ? "part" : "rank");
     c_numbers_end(locale);

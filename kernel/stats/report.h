@@ -202,9 +202,11 @@ typedef struct insee_report {
     uint64_t peak_rss_kib;  /* peak resident memory of the process so far */
     /* A run split over mpirun's ranks or threads: how many, the links between
        routers and those whose ends are in different ranks, how many
-       exchanges they made (one per simulated cycle), and the seconds this
-       rank spent in them, waiting for the others included. */
+       exchanges they made (one per window of cycles they ran on their own,
+       at most `lookahead` long), and the seconds this rank spent in them,
+       waiting for the others included. */
     uint32_t parts;
+    uint32_t lookahead;
     gboolean parts_on_threads; /* [simulation] threads split it, not mpirun */
     uint64_t links, cut_links;
     uint64_t exchanges;

@@ -785,7 +785,7 @@ static gboolean app_quiet(const insee_workload *wl, uint32_t i)
     return wl->node_part ? (wl->whole.quiet >> i & 1) : a->due == a->late;
 }
 
-insee_app_states insee_workload_app_states(insee_workload *wl)
+insee_app_states insee_workload_app_states(const insee_workload *wl)
 {
     insee_app_states st = {0};
     for (uint32_t i = 0; i < wl->n_apps && i < 64; i++) {
@@ -800,12 +800,13 @@ insee_app_states insee_workload_app_states(insee_workload *wl)
         if (a->due == a->late)
             st.quiet |= bit;
     }
-    wl->here = st;
     return st;
 }
 
-void insee_workload_set_whole(insee_workload *wl, insee_app_states whole)
+void insee_workload_set_states(insee_workload *wl, insee_app_states here,
+                               insee_app_states whole)
 {
+    wl->here = here;
     wl->whole = whole;
 }
 

@@ -93,8 +93,8 @@ typedef struct insee_message_rec {
 } insee_message_rec;
 
 /* A partitioned run: what each part says of its causal applications at the
-   cycle's exchange, and the whole network's (the AND over the parts), bit
-   i for application i. */
+   end of a cycle, and the whole network's (the AND over the parts), bit i
+   for application i. */
 typedef struct insee_app_states {
     uint64_t finished; /* its plugin has finished here, or none of its tasks runs here */
     uint64_t idle;     /* nothing of it in flight here */
@@ -255,8 +255,9 @@ typedef struct insee_workload {
     insee_vec announce;
     GHashTable *rx;
     /* The causal applications, bit i for application i (at most 64):
-       those with tasks in this part (set at the start), and the whole
-       network's view after the last exchange (insee_workload_app_states). */
+       those with tasks in this part (set at the start), and this part's
+       and the whole network's view at the cycle the parts check
+       (insee_workload_set_states). */
     uint64_t apps_here;
     insee_app_states here, whole;
 } insee_workload;
@@ -294,12 +295,14 @@ uint32_t insee_workload_adopt(insee_workload *wl, uint32_t src_task, uint32_t pa
 void insee_workload_hand_off(insee_workload *wl, uint32_t m, uint32_t *part, uint32_t *msg);
 /* One packet of this part's message m ended in another part. */
 void insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped);
-/* A partitioned run, at the cycle's exchange. This part's view of its
+/* A partitioned run, at the end of a cycle. This part's view of its
    causal applications, taken before the exchange changes what is in
    flight where. */
-insee_app_states insee_workload_app_states(insee_workload *wl);
-/* The whole network's, which apps_done() and stuck_app() read from now on. */
-void insee_workload_set_whole(insee_workload *wl, insee_app_states whole);
+insee_app_states insee_workload_app_states(const insee_workload *wl);
+/* This part's and the whole network's at the cycle the parts check, which
+   apps_done(), stuck_app() and unfinished() read from now on. */
+void insee_workload_set_states(insee_workload *wl, insee_app_states here,
+                               insee_app_states whole);
 /* The messages in `announce` were told to their receivers' parts: from now
    on they count as in flight there. */
 void insee_workload_announced(insee_workload *wl);

@@ -256,8 +256,9 @@ static GError *failed_run(const char *toml, uint32_t *parts)
 
 /* A part checks for a deadlock after the cycle's exchange, on the whole
    network's last move: split over 2 and 3 threads, a ring of one VC ends
-   at the cycle, and after the stall, that one thread reports. */
-Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
+   at the cycle, and after the stall, that one thread reports; with cables,
+   where the parts meet every 9 cycles at most, too. */
+static void check_deadlock_found(const char *network)
 {
     char *first[4] = {NULL};
     for (uint32_t t = 1; t <= 3; t++) {
@@ -265,7 +266,7 @@ Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
             "[simulation]\nthreads = %u\nphases = \"fixed\"\nwarmup = 0\ncycles = 5000\n"
             "deadlock_cycles = 300\n[topology]\nplugin = \"torus\"\ndims = [8]\n"
             "[router]\nplugin = \"dally\"\nvcs = 1\nallow_deadlock = true\n"
-            "[traffic]\nplugin = \"uniform\"\nload = 1.0\n", t);
+            "[traffic]\nplugin = \"uniform\"\nload = 1.0\n%s", t, network);
         uint32_t parts;
         GError *err = failed_run(toml, &parts);
         cr_assert_eq(parts, t > 1 ? t : 0);
@@ -279,6 +280,12 @@ Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
     }
     for (uint32_t t = 1; t <= 3; t++)
         g_free(first[t]);
+}
+
+Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
+{
+    check_deadlock_found("");
+    check_deadlock_found("[network]\ncable_cycles = 8\n");
 }
 
 /* The links `toml` split into `parts` cuts, of `links` between routers. */
@@ -318,12 +325,18 @@ Test(partition, the_parts_follow_the_network_shape)
     g_free(tree);
 }
 
+/* How a run was split: its parts (0: none), whether on threads, the most
+   cycles its parts ran on their own, its exchanges and its cycles. */
+typedef struct split_info {
+    uint32_t parts, lookahead;
+    gboolean on_threads;
+    uint64_t exchanges, cycles;
+} split_info;
+
 /* The results of a short run of `body` (the tables after [simulation]) on
    `threads` threads with `seed`: the report from "# results" to the speed
-   lines (the echo above names the threads); *parts: the parts the run was
-   split into (0: none), and whether on threads. */
-static char *results_seeded(const char *body, uint32_t threads, uint32_t seed, uint32_t *parts,
-                            gboolean *on_threads)
+   lines (the echo above names the threads), and how it was split. */
+static char *results_seeded(const char *body, uint32_t threads, uint32_t seed, split_info *split)
 {
     char *text = g_strdup_printf("[simulation]\nthreads = %u\nphases = \"fixed\"\n"
                                  "warmup = 200\ncycles = 800\nseed = %u\n%s", threads, seed,
@@ -335,8 +348,9 @@ static char *results_seeded(const char *body, uint32_t threads, uint32_t seed, u
     const char *from = strstr(all, "# results");
     cr_assert(from, "%s", all);
     char *results = g_strdup(from);
-    *parts = insee_experiment_report(exp)->parts;
-    *on_threads = insee_experiment_report(exp)->parts_on_threads;
+    const insee_report *rep = insee_experiment_report(exp);
+    *split = (split_info){rep->parts, rep->lookahead, rep->parts_on_threads, rep->exchanges,
+                          rep->cycles};
     free(all);
     free_experiment(exp, cfg, reg);
     g_free(text);
@@ -345,23 +359,96 @@ static char *results_seeded(const char *body, uint32_t threads, uint32_t seed, u
 
 /* `body` with `seed` on 2 and 3 threads reports what it does on one, split
    into as many parts when `splits` (else not split); one thread's report
-   says it drained, and holds `expect` when given. */
-static void check_threads(const char *body, uint32_t seed, gboolean splits, const char *expect)
+   says it drained, and holds `expect` when given. With `lookahead` (0: not
+   checked) the parts ran on their own that long at most, meeting in fewer
+   exchanges than two in three cycles when longer than one. */
+static void check_threads(const char *body, uint32_t seed, gboolean splits, const char *expect,
+                          uint32_t lookahead)
 {
-    uint32_t parts;
-    gboolean on_threads;
-    char *one = results_seeded(body, 1, seed, &parts, &on_threads);
-    cr_assert_eq(parts, 0, "on one thread it was split: %s", body);
+    split_info split;
+    char *one = results_seeded(body, 1, seed, &split);
+    cr_assert_eq(split.parts, 0, "on one thread it was split: %s", body);
     cr_assert(strstr(one, "in flight 0 (drained)"), "%s", one);
     cr_assert(!expect || strstr(one, expect), "no \"%s\" in %s", expect, one);
     for (uint32_t t = 2; t <= 3; t++) {
-        char *more = results_seeded(body, t, seed, &parts, &on_threads);
-        cr_assert_eq(parts, splits ? t : 0, "on %u threads: %u parts: %s", t, parts, body);
-        cr_assert_eq(on_threads, splits);
+        char *more = results_seeded(body, t, seed, &split);
+        cr_assert_eq(split.parts, splits ? t : 0, "on %u threads: %u parts: %s", t, split.parts,
+                     body);
+        cr_assert_eq(split.on_threads, splits);
         cr_assert_str_eq(more, one, "on %u threads: %s", t, body);
+        cr_assert(!lookahead || split.lookahead == lookahead, "on %u threads: lookahead %u: %s",
+                  t, split.lookahead, body);
+        cr_assert(lookahead < 2 || split.exchanges * 3 < split.cycles * 2,
+                  "on %u threads: %" G_GUINT64_FORMAT " exchanges in %" G_GUINT64_FORMAT
+                  " cycles", t, split.exchanges, split.cycles);
         g_free(more);
     }
     g_free(one);
+}
+
+/* With [network]'s latencies the parts run on their own for up to the
+   lookahead, which a packet's crossing and the slot it frees upstream
+   allow: a hop of a cycle on the link, the cable and the pipeline, and a
+   shortest packet's phits at the crossbar's speedup. Split over 2 and 3
+   threads, each run reports what one thread does, meeting at most every
+   `lookahead` cycles and in fewer exchanges than two in three cycles:
+   open-ended traffic, and MPI programs (whose applications complete at
+   cycles within a window); but MPI programs beside open-ended traffic,
+   whose generation ends the cycle they are done, meet every cycle. */
+Test(partition, parts_meet_once_per_lookahead_when_links_have_latencies)
+{
+    static const struct {
+        const char *body;
+        uint32_t lookahead;
+        const char *expect;
+    } runs[] = {
+        /* a 16-phit packet frees its slot 16 cycles after it started leaving */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\ncable_cycles = 10\nrouter_cycles = 20\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.6\n[stats]\ninterval = 150\n"
+         "queue_histograms = true\nport_map = true\n", 16, NULL},
+        /* through the crossbar into an output buffer at 2 phits a cycle */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\noutput_buffer_bytes = 512\ncrossbar_speedup = 2\ncable_cycles = 12\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.9\n", 8, NULL},
+        /* a message's last packet: a 2-phit header and a phit of its bytes */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "mode = \"improved\"\nvc_choice = \"room\"\n[network]\nmtu_bytes = 64\n"
+         "header_bytes = 8\nvc_buffer_bytes = 192\ndim_phit_cycles = [1, 3]\n"
+         "cable_cycles = 4\n[traffic]\nplugin = \"uniform\"\nload = 0.4\n"
+         "message_bytes = 150\n", 3, NULL},
+        /* a cable of a cycle: a hop takes two; sources held by congestion control */
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n[router]\nplugin = \"updown\"\n"
+         "select = \"room\"\nvcs = 2\ngcc = 0.05\ngcc_period = 40\n[network]\n"
+         "cable_cycles = 1\n[traffic]\nplugin = \"uniform\"\nload = 0.8\n", 2, NULL},
+        /* a halo exchange with both overheads: a 9-phit last packet */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\nlink_bandwidth = \"4 GB/s\"\ncable_ns = 10\nrouter_ns = 40\n"
+         "mtu_bytes = 256\nheader_bytes = 32\nsend_overhead_ns = 50\nrecv_overhead_ns = 60\n"
+         "[traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 1000\niterations = 3\n"
+         "compute = 200\n", 9, "completed at cycle"},
+        /* an allreduce with two-copy messages */
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 2\n[router]\nplugin = \"updown\"\n"
+         "select = \"room\"\nvcs = 2\n[network]\ncopy = \"two\"\nlink_bandwidth = \"4 GB/s\"\n"
+         "memory_bandwidth = \"2 GB/s\"\ncable_cycles = 3\n[traffic]\nplugin = \"allreduce\"\n"
+         "bytes = 512\niterations = 2\ncompute = 30\n", 4, "completed at cycle"},
+        /* two programs sharing nodes, done at cycles of their own */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\ncable_cycles = 5\n"
+         "[[application]]\nname = \"exchange\"\ntasks = 32\n[application.traffic]\n"
+         "plugin = \"alltoall\"\nbytes = 128\n[application.placement]\nplugin = \"random\"\n"
+         "[[application]]\nname = \"halo\"\ntasks = 32\ntasks_per_node = 2\n"
+         "[application.traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 64\niterations = 2\n"
+         "[application.placement]\nplugin = \"random\"\n", 6, "completed at cycle"},
+        /* the same beside open-ended traffic */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\ncable_cycles = 5\n"
+         "[[application]]\nname = \"exchange\"\ntasks = 32\n[application.traffic]\n"
+         "plugin = \"alltoall\"\nbytes = 128\n[application.placement]\nplugin = \"random\"\n"
+         "[background]\nplugin = \"uniform\"\nload = 0.1\n", 1, "completed at cycle"},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
+        check_threads(runs[i].body, 5, TRUE, runs[i].expect, runs[i].lookahead);
 }
 
 /* [simulation] threads splits a run that mpirun could split into as many
@@ -404,7 +491,7 @@ Test(partition, threads_split_the_run_into_parts)
          "[network]\ncable_cycles = 2\n[traffic]\nplugin = \"uniform\"\nload = 0.5\n", FALSE},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
-        check_threads(runs[i].body, 3, runs[i].splits, NULL);
+        check_threads(runs[i].body, 3, runs[i].splits, NULL, 0);
 }
 
 /* A message is handed to its task after the receiver's overhead (and a
@@ -432,7 +519,7 @@ Test(partition, a_receivers_overhead_splits_over_threads)
          3, NULL},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
-        check_threads(runs[i].body, runs[i].seed, TRUE, runs[i].drain);
+        check_threads(runs[i].body, runs[i].seed, TRUE, runs[i].drain, 0);
 }
 
 /* Output buffers behind the crossbar and links slower than the router:
@@ -467,7 +554,7 @@ Test(partition, output_buffers_and_slow_links_split_over_threads)
         "[traffic]\nplugin = \"uniform\"\nload = 0.6\nlength_dist = \"uniform\"\n",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
-        check_threads(runs[i], 3, TRUE, NULL);
+        check_threads(runs[i], 3, TRUE, NULL, 0);
 }
 
 /* Global congestion control samples the whole network: every part adds
@@ -486,7 +573,7 @@ Test(partition, global_congestion_control_splits_over_threads)
         "[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
-        check_threads(runs[i], 3, TRUE, NULL);
+        check_threads(runs[i], 3, TRUE, NULL, 0);
 }
 
 /* A message of a causal application, or of traffic that reacts to
@@ -526,7 +613,7 @@ Test(partition, causal_workloads_split_over_threads)
         {trace, "completed at cycle"},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
-        check_threads(runs[i].body, 3, TRUE, runs[i].expect);
+        check_threads(runs[i].body, 3, TRUE, runs[i].expect, 0);
     g_free(trace);
 }
 
@@ -540,36 +627,55 @@ Test(partition, traffic_whose_tasks_share_state_is_not_split)
     check_threads("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[router]\nplugin = \"dally\"\n"
                   "[traffic]\nplugin = \"master-worker\"\nbytes = 256\niterations = 2\n"
                   "compute = 100\n",
-                  3, FALSE, "completed at cycle");
+                  3, FALSE, "completed at cycle", 0);
     check_threads("[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
                   "[traffic]\nplugin = \"reactive\"\nload = 0.2\nprobability = 0.6\n"
                   "reply_max = 3\n",
-                  3, FALSE, NULL);
+                  3, FALSE, NULL, 0);
+}
+
+/* The message of a run of `body` on `threads` threads that fails, and the
+   parts it was split into. */
+static char *failure_on(const char *body, uint32_t threads, uint32_t *parts)
+{
+    char *toml = g_strdup_printf("[simulation]\nthreads = %u\n%s", threads, body);
+    GError *err = failed_run(toml, parts);
+    char *message = g_strdup(err->message);
+    g_error_free(err);
+    g_free(toml);
+    return message;
 }
 
 /* A causal application that waits for ever, split: the part whose task
-   waits ends the run, in its plugin's words, as one thread does; also
-   when nothing at all is left to happen (no part meets the others again)
-   and when the task waiting is another part's than the first. */
+   waits ends the run, in its plugin's words, at the cycle one thread
+   does; also when nothing at all is left to happen (no part meets the
+   others again), when the task waiting is another part's than the first,
+   and with cables, where the parts meet every 7 cycles. */
 Test(partition, a_stuck_causal_workload_split_over_threads_names_its_task)
 {
     static const char *const traces[] = {"s 0 5 1 64\nr 6 5 2 64\n", "r 6 5 2 64\n",
-                                         "r 1 0 1 64\n"};
-    static const char *const waits[] = {"task 5 waits", "task 5 waits", "task 0 waits"};
+                                         "r 1 0 1 64\n", "s 0 5 1 64\nr 6 5 2 64\n"};
+    static const char *const waits[] = {"task 5 waits", "task 5 waits", "task 0 waits",
+                                        "task 5 waits"};
+    static const char *const network[] = {"", "", "", "[network]\ncable_cycles = 6\n"};
     char *dir = g_dir_make_tmp("insee-stuck-XXXXXX", NULL);
     char *path = g_build_filename(dir, "stuck.fsin", NULL);
     for (size_t i = 0; i < G_N_ELEMENTS(traces); i++) {
         cr_assert(g_file_set_contents(path, traces[i], -1, NULL));
-        char *body = g_strdup_printf("[simulation]\nthreads = 3\n[topology]\n"
-                                     "plugin = \"torus\"\ndims = [4, 2]\n[router]\n"
-                                     "plugin = \"dally\"\n[traffic]\nplugin = \"trace\"\n"
-                                     "file = \"%s\"\nmode = \"causal\"\n", path);
+        char *body = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = [4, 2]\n"
+                                     "[router]\nplugin = \"dally\"\n%s[traffic]\n"
+                                     "plugin = \"trace\"\nfile = \"%s\"\nmode = \"causal\"\n",
+                                     network[i], path);
         uint32_t parts;
-        GError *err = failed_run(body, &parts);
+        char *one = failure_on(body, 1, &parts), *split = failure_on(body, 3, &parts);
         cr_assert_eq(parts, 3);
-        cr_assert(strstr(err->message, "stuck") && strstr(err->message, waits[i]), "%s: %s",
-                  traces[i], err->message);
-        g_error_free(err);
+        cr_assert(strstr(split, "stuck") && strstr(split, waits[i]), "%s: %s", traces[i], split);
+        /* "[part 1 of the run: ]cycle N: the workload is stuck" */
+        const char *at = strstr(split, "cycle ");
+        cr_assert(at && g_str_has_prefix(one, "cycle "), "%s / %s", split, one);
+        cr_assert(strncmp(at, one, strcspn(one, ":") + 1) == 0, "%s / %s", split, one);
+        g_free(one);
+        g_free(split);
         g_free(body);
     }
     g_unlink(path);

@@ -187,7 +187,8 @@ Test(multistage, static_up_ports_follow_the_source)
         cr_assert_eq(route_one(&g, &rng, 1, INSEE_PORT_INJECTION, 0, 0, src, 60, 0).port,
                      4 + src % 4);
     /* The same question, the same answer: static may be reused by the kernel. */
-    cr_assert_eq(g.vt->properties(g.self), (uint32_t)(INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT));
+    cr_assert_eq(g.vt->properties(g.self),
+                 (uint32_t)(INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT | INSEE_ROUTE_NO_DROPS));
     rig_free(&g);
 }
 
@@ -221,7 +222,8 @@ Test(multistage, network_interfaces_and_insee_static_rule)
                         (const uint32_t[]){0, 6, 5, 3, 3, 60 % 4}, 7 % 3);
     rig_free(&g);
     rig_tree_nic(&g, 4, 3, true, STATIC, RULE_INSEE, 3);
-    cr_assert_eq(g.vt->properties(g.self), INSEE_ROUTE_LOCAL, "draws at the interface: not pure");
+    cr_assert_eq(g.vt->properties(g.self), INSEE_ROUTE_LOCAL | INSEE_ROUTE_NO_DROPS,
+                 "draws at the interface: not pure");
     uint32_t seen[3] = {0};
     for (int i = 0; i < 300; i++)
         seen[route_one(&g, &rng, 48 + 6, INSEE_PORT_INJECTION, 0, 0, 6, 60, 7).vc]++;
@@ -299,7 +301,7 @@ Test(multistage, adaptive_takes_the_roomiest_up_port)
 {
     rig g;
     rig_tree(&g, 4, 3, ADAPTIVE, 2);
-    cr_assert_eq(g.vt->properties(g.self), INSEE_ROUTE_LOCAL);
+    cr_assert_eq(g.vt->properties(g.self), INSEE_ROUTE_LOCAL | INSEE_ROUTE_NO_DROPS);
     for (uint32_t p = 4; p < 8; p++)
         room_of[1][p][0] = room_of[1][p][1] = 1;
     room_of[1][6][1] = 3;

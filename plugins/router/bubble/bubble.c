@@ -474,7 +474,7 @@ static uint32_t bubble_properties(void *vself)
     const bubble *self = vself;
     bool draws = self->mode == RANDOM || (self->mode == SMART && self->vcs > 2) ||
                  (self->mode == OBLIVIOUS && self->vcs > 1);
-    return INSEE_ROUTE_LOCAL | (self->mode == SMART ? 0u : INSEE_ROUTE_NO_FORWARDED) |
+    return INSEE_ROUTE_LOCAL | INSEE_ROUTE_NO_DROPS | (self->mode == SMART ? 0u : INSEE_ROUTE_NO_FORWARDED) |
            (draws ? 0u : INSEE_ROUTE_NO_DRAWS);
 }
 

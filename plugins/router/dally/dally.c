@@ -348,6 +348,7 @@ static uint32_t dally_properties(void *vself)
                      : self->mode == MODE_IMPROVED && self->choice == CHOICE_ROOM
                          ? INSEE_ROUTE_STEADY
                          : INSEE_ROUTE_LOCAL; /* draws, and reads its own outputs' room */
+    props |= INSEE_ROUTE_NO_DROPS;
     return self->mode == MODE_TRC ? props : props | INSEE_ROUTE_NO_FORWARDED;
 }
 

@@ -151,7 +151,7 @@ static size_t ecmp_packet_state_size(void *vself)
 static uint32_t ecmp_properties(void *vself)
 {
     (void)vself;
-    return INSEE_ROUTE_LOCAL;
+    return INSEE_ROUTE_LOCAL | INSEE_ROUTE_NO_DROPS;
 }
 
 static const insee_router_vtable ecmp_vtable = {

@@ -95,7 +95,7 @@ static uint32_t madapt_route(void *vself, const insee_route_ctx *ctx, insee_cand
 static uint32_t madapt_properties(void *vself)
 {
     (void)vself;
-    return INSEE_ROUTE_LOCAL;
+    return INSEE_ROUTE_LOCAL | INSEE_ROUTE_NO_DROPS;
 }
 
 static const insee_router_vtable madapt_vtable = {

@@ -302,8 +302,9 @@ static uint32_t multistage_route(void *vself, const insee_route_ctx *ctx, insee_
 static uint32_t multistage_properties(void *vself)
 {
     const multistage *self = vself;
-    return self->mode == STATIC && !self->insee_rule ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
-                                                     : INSEE_ROUTE_LOCAL;
+    return INSEE_ROUTE_NO_DROPS | (self->mode == STATIC && !self->insee_rule
+                                       ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
+                                       : INSEE_ROUTE_LOCAL);
 }
 
 static const insee_router_vtable multistage_vtable = {

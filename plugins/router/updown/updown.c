@@ -141,8 +141,9 @@ static size_t updown_packet_state_size(void *vself)
 static uint32_t updown_properties(void *vself)
 {
     const updown *self = vself;
-    return self->select == SELECT_FIRST ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
-                                        : INSEE_ROUTE_STEADY;
+    return INSEE_ROUTE_NO_DROPS | (self->select == SELECT_FIRST
+                                       ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
+                                       : INSEE_ROUTE_STEADY);
 }
 
 static const insee_router_vtable updown_vtable = {

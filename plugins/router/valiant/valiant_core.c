@@ -176,7 +176,7 @@ uint32_t valiant_route(const valiant_core *core, const insee_route_ctx *ctx,
 uint32_t valiant_properties(void *self)
 {
     (void)self;
-    return INSEE_ROUTE_SETTLED | INSEE_ROUTE_LOCAL;
+    return INSEE_ROUTE_SETTLED | INSEE_ROUTE_LOCAL | INSEE_ROUTE_NO_DROPS;
 }
 
 size_t valiant_packet_state_size(void *self)

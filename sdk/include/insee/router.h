@@ -141,6 +141,13 @@ enum {
        smart with one adaptive VC has nothing to draw): the kernel seeds no
        stream for each question of a router that may otherwise draw. */
     INSEE_ROUTE_NO_DRAWS = 1u << 7,
+    /* minor 18. route() never answers INSEE_PORT_DROP (this instance): a
+       head waits for one of its candidates, however long. A slot then
+       frees no sooner than a packet has crossed out of it, so the parts of
+       a split run whose links have latencies may meet once every so many
+       cycles instead of every cycle (docs/engine.md). A router that claims
+       it and drops ends such a run with an error naming the claim. */
+    INSEE_ROUTE_NO_DROPS = 1u << 8,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
