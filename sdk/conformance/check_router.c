@@ -835,6 +835,38 @@ static void compare_no_draws(const insee_route_ctx *rc, void *data)
     g_free(packet);
 }
 
+/* A route() that declares it never drops answers no INSEE_PORT_DROP, on
+   the quiet and the busy network, from a zeroed packet state and at
+   several cycles with several rngs. */
+static void compare_no_drops(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    size_t ps = MAX(p->vt->packet_state_size ? p->vt->packet_state_size(p->busy) : 0, 1u);
+    guint8 *packet = g_malloc0(ps);
+    insee_candidate out[INSEE_MAX_CANDIDATES];
+    insee_route_ctx ask = *rc;
+    ask.packet_state = packet;
+    for (uint32_t k = 0; k < 4; k++) {
+        insee_rng rng;
+        insee_rng_init(&rng, 40 + k, rc->router);
+        ask.rng = &rng;
+        ask.now = 7000 + 13 * k;
+        memset(packet, 0, ps);
+        uint32_t n = MIN(p->vt->route(k % 2 ? p->busy : p->quiet, &ask, out,
+                                      INSEE_MAX_CANDIDATES),
+                         INSEE_MAX_CANDIDATES);
+        for (uint32_t c = 0; c < n; c++)
+            if (out[c].port == INSEE_PORT_DROP) {
+                char q[96];
+                conform_note(p->f, p->where, "route() at %s answers INSEE_PORT_DROP",
+                             question_text(rc, q, sizeof q));
+                g_free(packet);
+                return;
+            }
+    }
+    g_free(packet);
+}
+
 /* A settled route() answers a second time, on the busy instance, at a
    later cycle, with another rng, from the states its first answer left,
    exactly as the first time, drawing nothing and changing no state. */
@@ -1240,6 +1272,19 @@ static conform_status check_no_draws_claim(conform_ctx *ctx, GString *detail)
                       "the first test network each setting's create() accepts)");
 }
 
+static conform_status check_no_drops_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties || ctx->plugin->desc->abi_minor < 18) {
+        g_string_assign(detail, "properties() not provided, or built before ABI 1.18: the parts "
+                                "of a split run meet every cycle");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_NO_DROPS, compare_no_drops, NULL,
+                      "route() is not declared INSEE_ROUTE_NO_DROPS at any setting (asked on "
+                      "the first test network each setting's create() accepts)");
+}
+
 static conform_status check_bound(conform_ctx *ctx, GString *detail)
 {
     const insee_router_vtable *vt = ctx->plugin->vtable;
@@ -1410,6 +1455,12 @@ static const conform_check router_checks[] = {
      "the kernel seeds no stream per question for such a router: drop the flag for the "
      "settings that draw",
      check_no_draws_claim},
+    {"router.no-drops-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_NO_DROPS (ABI 1.18), route() answers no "
+     "INSEE_PORT_DROP on a quiet and a busy network, at several cycles with several rngs",
+     "the parts of a split run whose links have latencies meet only every few cycles, and a "
+     "drop frees its slot at the next: drop the flag for the settings that drop",
+     check_no_drops_claim},
     {"router.bound", CONFORM_ERROR,
      "when the router gives route_bound() (ABI 1.16), the bound is the same whatever the "
      "cycle, the rng and the queue and link states, draws nothing and changes no state, and "
