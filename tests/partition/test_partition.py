@@ -57,6 +57,13 @@ def untimed_json(path):
     return json_without(path, ("speed", "timing", "performance"))
 
 
+RUNS = ("torus", "tree", "bubble", "nsim", "causal", "latency")
+# The most cycles the parts run apart (1 unless given): latency's links
+# let them meet every 5 cycles; nsim's receivers wait, so it meets every
+# cycle.
+LOOKAHEAD = {"latency": 5}
+
+
 def untimed_csv(path):
     with open(path) as f:
         header, row = f.read().splitlines()[:2]
@@ -72,7 +79,7 @@ def run(cmd, cwd, env):
 
 def check_threads(binary, work, env):
     """Each run split over 2 and 3 threads gives one thread's JSON."""
-    for name in ("torus", "tree", "bubble", "nsim", "causal"):
+    for name in RUNS:
         config = os.path.join(HERE, name + ".toml")
         docs = {}
         for t in (1, 2, 3):
@@ -83,6 +90,9 @@ def check_threads(binary, work, env):
             if t > 1:
                 check(re.search(rf"^threads, as parts +{t},", r.stdout, re.M),
                       f"{name}: {t} threads split the run into parts")
+                apart = re.search(r"exchanges \(at most (\d+) cycles apart\)", r.stdout)
+                check(apart and int(apart.group(1)) == LOOKAHEAD.get(name, 1),
+                      f"{name}: the parts meet at most {LOOKAHEAD.get(name, 1)} cycles apart")
             docs[t] = json_without(js, ("config", "params", "performance"))
         for t in (2, 3):
             check(docs[t] == docs[1],
@@ -112,7 +122,7 @@ def main():
               f"without Open MPI, mpirun -n 2 insee run is refused: {r.returncode} {r.stderr}")
         return
 
-    for name in ("torus", "tree", "bubble", "nsim", "causal"):
+    for name in RUNS:
         config = os.path.join(HERE, name + ".toml")
         outs = {}
         for n in (1, 2, 3):
