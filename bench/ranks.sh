@@ -4,8 +4,9 @@
 # engine.md, "Threads"), against the same run in one process on one
 # thread: the time loop's wall time on 1, 2 and 4 ranks (or threads), the
 # median of REPS runs each, taken in turn so that a busy moment of the
-# machine falls on all of them alike, and part 0's time per cycle in the
-# exchange (waiting for the others included). The reports are checked to
+# machine falls on all of them alike, and part 0's time per exchange
+# (waiting for the others included): one a cycle, or one per window of
+# cycles when links have latencies. The reports are checked to
 # agree before any time is printed.
 #
 #   bench/ranks.sh [--threads] [BUILD_DIR [REPS]]
@@ -73,7 +74,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 unit=ranks
 ((threads == 0)) || unit=threads
-printf '%-34s %9s %9s %9s %8s %8s %10s\n' experiment "1 part s" "2 $unit" "4 $unit" "1/2" "1/4" "us/cycle 2"
+printf '%-34s %9s %9s %9s %8s %8s %10s\n' experiment "1 part s" "2 $unit" "4 $unit" "1/2" "1/4" "us/exch 2"
 while IFS='|' read -r label sets; do
   read -ra args <<<"$sets"
   declare -A times=()
@@ -107,5 +108,6 @@ done <<'EOF'
 128x128 torus dally 0.05|--set topology.dims=[128,128] --set traffic.load=0.05 --set simulation.cycles=2000
 16-ary 3-tree updown room 0.3|--set topology.plugin="kary-ntree" --set topology.k=16 --set topology.n=3 --set router.plugin="updown" --set router.select="room" --set traffic.load=0.3 --set simulation.cycles=2000
 64x64 torus bubble smart 0.3|--set topology.dims=[64,64] --set router.plugin="bubble" --set router.vcs=3 --set traffic.load=0.3
+32x32 torus dally 0.02, 10 ns cables|--set topology.dims=[32,32] --set traffic.load=0.02 --set simulation.cycles=60000 --set network.link_bandwidth="4 GB/s" --set network.cable_ns=10 --set network.router_ns=94
 64x64 torus stencil (an MPI program)|--set topology.dims=[64,64] --set traffic.plugin="stencil" --set traffic.dims=2 --set traffic.bytes=1024 --set traffic.iterations=6 --set traffic.compute=100 --set network.recv_overhead_cycles=20
 EOF
