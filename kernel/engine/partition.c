@@ -1,6 +1,7 @@
 /* kernel/engine/partition.c — a run split over several processes
- * (partition.h): who owns what, what crosses a cut link, the exchange at
- * the end of every cycle, and the merge of the figures. */
+ * (partition.h): who owns what, what crosses a cut link, how long the
+ * parts may run on their own, the exchange at the end of every window of
+ * cycles, and the merge of the figures. */
 #include "engine/partition.h"
 
 #include <string.h>
@@ -9,7 +10,7 @@
 #include "engine/engine.h"
 #include "stats/merge.h"
 
-/* Scalars every part tells every other with each cycle's exchange, after
+/* Scalars every part tells every other with each exchange, after
    the count of bytes it sends that part (word 0: the transport's
    exchange() reads it). */
 enum { H_BYTES, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS };
