@@ -280,10 +280,24 @@ static gboolean split_over_ranks(insee_experiment *exp, insee_transport *t, uint
     guint64 here = local ? g_ascii_strtoull(local, NULL, 10) : 1;
     if (*rank == 0 && here > g_get_num_processors())
         g_printerr("insee: notice: %" G_GUINT64_FORMAT " ranks share this machine's %u cores: "
-                   "every cycle's exchange waits for the ranks the system has set aside, so the "
-                   "run is slower than on %u ranks\n",
+                   "every exchange waits for the ranks the system has set aside, so the run is "
+                   "slower than on %u ranks\n",
                    here, g_get_num_processors(), g_get_num_processors());
     return insee_experiment_set_partition(exp, t, err);
+}
+
+/* A run split over more threads than the process may use: its parts meet
+   at every exchange, each waiting for the ones the system has set aside
+   (tens of µs each time, against one or two), so the user hears why it
+   is slow. */
+static void notice_parts_beyond_cores(const insee_experiment *exp)
+{
+    uint32_t parts = insee_experiment_thread_parts(exp), cores = g_get_num_processors();
+    if (parts > cores)
+        g_printerr("insee: notice: [simulation] threads = %u splits the run into more parts "
+                   "than the %u cores this process may use: every exchange waits for the parts "
+                   "the system has set aside, so the run is slower than on %u threads\n",
+                   parts, cores, cores);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -303,7 +317,10 @@ static int cmd_run(int argc, char **argv)
         insee_experiment_set_stop(exp, &stop_signal);
     insee_transport ranks = {0};
     uint32_t rank = 0;
-    if (!exp || !split_over_ranks(exp, &ranks, &rank, &err) || !insee_experiment_run(exp, &err)) {
+    gboolean joined = exp && split_over_ranks(exp, &ranks, &rank, &err);
+    if (joined)
+        notice_parts_beyond_cores(exp);
+    if (!joined || !insee_experiment_run(exp, &err)) {
         code = report_error(err);
     } else if (rank == 0 && !print_report(exp, &err)) {
         /* The report first: a CSV that cannot be written must not hide it;

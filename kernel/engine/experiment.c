@@ -2433,6 +2433,11 @@ const insee_report *insee_experiment_report(const insee_experiment *exp)
     return &exp->eng.report;
 }
 
+uint32_t insee_experiment_thread_parts(const insee_experiment *exp)
+{
+    return exp->eng.transport ? 1 : exp->eng.split_parts;
+}
+
 void insee_experiment_free(insee_experiment *exp)
 {
     if (!exp)

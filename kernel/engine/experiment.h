@@ -84,6 +84,9 @@ const struct insee_flow_dyn_report *insee_experiment_dyn_report(const insee_expe
 gboolean insee_experiment_packet_engine(const insee_experiment *exp);
 /* Valid after a successful run; owned by the experiment. */
 const insee_report *insee_experiment_report(const insee_experiment *exp);
+/* The parts [simulation] threads splits the run into, each on a thread of
+   this process (1: not split so; a run over mpirun's ranks is not). */
+uint32_t insee_experiment_thread_parts(const insee_experiment *exp);
 void insee_experiment_free(insee_experiment *exp);
 
 /* Of `cores`, those no other process is running on now, by `loadavg`

@@ -590,13 +590,14 @@ static void take_cycles(insee_partition *part, const cycles *rec, const guint8 *
 }
 
 /* The notices the workload gathered this cycle, to their messages' parts;
-   whether there were any. */
+   whether any is of a message its part hands over itself. */
 static gboolean send_notices(insee_engine *eng)
 {
     GArray *notices = eng->wl.notices;
-    gboolean any = notices && notices->len > 0;
+    gboolean any = FALSE;
     for (guint i = 0; notices && i < notices->len; i++) {
         const insee_notice *n = &g_array_index(notices, insee_notice, i);
+        any |= n->handed_there != 0;
         notice rec = {.kind = R_NOTICE, .msg = n->msg, .dropped = n->dropped};
         g_byte_array_append(eng->part->out[n->part], (const guint8 *)&rec, sizeof rec);
     }
@@ -805,11 +806,12 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     eng->now = part->win_end - 1; /* the parts meet at the window's last cycle */
     send_cycles(part, n, eng->causal);
     uint64_t next_local = insee_workload_next_local(&eng->wl);
-    /* A message whose last packet arrived here this cycle is handed over
-       in its sender's part, which learns of it at this exchange: after the
+    /* A message whose last packet arrived here this cycle and that its
+       sender's part hands over learns of it at this exchange: after the
        receiver's overhead, from the next cycle on. That part posts the
        hand-over at the next exchange; until then, this one stands for it,
-       so that no part ends the run or skips past it. */
+       so that no part ends the run or skips past it. (A message announced
+       here is handed over here: its hand-over is posted already.) */
     if (send_notices(eng) && receivers_wait(eng)) {
         next = MIN(next, eng->now + 1);
         next_local = MIN(next_local, eng->now + 1);

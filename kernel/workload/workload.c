@@ -650,7 +650,8 @@ static void message_arrived(insee_workload *wl, uint32_t m)
 static void message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
 {
     if (is_proxy(&wl->msg[m])) {
-        insee_notice n = {wl->msg[m].proxy.part, wl->msg[m].proxy.msg, dropped};
+        insee_notice n = {wl->msg[m].proxy.part, wl->msg[m].proxy.msg, dropped,
+                          !insee_workload_tells_deliveries(message_app(wl, m))};
         if (!wl->notices)
             wl->notices = g_array_new(FALSE, FALSE, sizeof(insee_notice));
         g_array_append_val(wl->notices, n);

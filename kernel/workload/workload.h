@@ -102,9 +102,10 @@ typedef struct insee_app_states {
 } insee_app_states;
 
 /* A partitioned run: a packet of part `part`'s message `msg` ended in
-   another part, delivered or dropped. */
+   another part, delivered or dropped; `handed_there`: the message's part
+   hands it to its task (it was not announced to this one). */
 typedef struct insee_notice {
-    uint32_t part, msg, dropped;
+    uint32_t part, msg, dropped, handed_there;
 } insee_notice;
 
 /* One application: a traffic instance whose tasks are a contiguous range of

@@ -257,6 +257,27 @@ Test(cli, same_seed_same_report)
     result_free(&b);
 }
 
+/* [simulation] threads above the cores the process may use splits the run
+   all the same, with a notice saying why it is slower; as many as the
+   cores, none. */
+Test(cli, more_threads_than_cores_are_noticed)
+{
+    uint32_t cores = g_get_num_processors();
+    for (uint32_t threads = cores; threads <= cores + 1; threads++) {
+        char *set = g_strdup_printf("simulation.threads=%u", threads);
+        const char *args[] = {"run", "--set", "simulation.cycles=200", "--set",
+                              "simulation.warmup=0", "--set", set, NULL};
+        result r = run_insee(args);
+        cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+        gboolean noticed = strstr(r.err, "more parts than the") != NULL;
+        cr_assert_eq(noticed, threads > cores, "%u threads on %u cores: %s", threads, cores,
+                     r.err);
+        cr_assert(threads < 2 || strstr(r.out, "threads, as parts"), "%s", r.out);
+        result_free(&r);
+        g_free(set);
+    }
+}
+
 /* Several applications and a causal one among them: same seed, the same
    report byte for byte (each application's figures included). */
 Test(cli, same_seed_same_report_with_several_applications)
