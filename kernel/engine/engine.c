@@ -1803,25 +1803,29 @@ static uint64_t window_end(const insee_engine *eng)
     return MAX(end, now + 1);
 }
 
-/* A part of a split run, having simulated a window's first cycle, runs
-   the window's other cycles on its own, then meets the other parts;
-   returns the whole network's next cycle with work. `next`: this part's
-   (next_due(): a boundary already passed means the next cycle). The
-   whole network's figures are then those at the window's last cycle. */
-static uint64_t run_window(insee_engine *eng, uint64_t next)
+/* A part of a split run, after simulating a cycle: the window it runs on
+   its own opens at the first cycle after the parts met (*from: INSEE_NEVER
+   outside one) and ends (*end) at window_end(). TRUE while the part goes
+   on alone, eng->now moved to its next cycle in the window; else the
+   parts have met, *next being the whole network's next cycle with work
+   and its figures those at the window's last cycle. *next: this part's
+   (next_due(): a boundary already passed means the next cycle). */
+static gboolean window_goes_on(insee_engine *eng, uint64_t *next, uint64_t *from, uint64_t *end)
 {
-    uint64_t end = window_end(eng);
-    insee_partition_open(eng->part, eng->now, end);
-    while (MAX(next, eng->now + 1) < end && !failed(eng)) {
-        insee_partition_cycle_done(eng);
-        eng->now = MAX(next, eng->now + 1);
-        /* the whole network's packets in flight are known when the parts meet */
-        insee_stats_advance(&eng->stats, eng->now, 0, insee_phases_current(eng));
-        step(eng);
-        next = next_due(eng);
+    if (*from == INSEE_NEVER) {
+        *from = eng->now;
+        *end = window_end(eng);
+        insee_partition_open(eng->part, *from, *end);
     }
-    insee_partition_sync(eng, next);
-    return insee_partition_next(eng->part);
+    uint64_t at = MAX(*next, eng->now + 1);
+    if (at < *end && !failed(eng)) {
+        insee_partition_cycle_done(eng);
+        eng->now = at;
+        return TRUE;
+    }
+    insee_partition_sync(eng, *next);
+    *next = insee_partition_next(eng->part);
+    return FALSE;
 }
 
 /* Whether the run is over after the cycle just simulated. A causal run
@@ -2015,22 +2019,28 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
         return FALSE;
     insee_phases_start(eng);
     insee_workload_start(&eng->wl);
+    uint64_t from = INSEE_NEVER, end = 0; /* a part's window */
     while (!stopped_by_error(eng) && eng->now < eng->drain_limit) {
         if (stop_asked(eng)) {
             rep->interrupted = TRUE;
             break;
         }
-        insee_stats_advance(&eng->stats, eng->now, insee_engine_in_flight(eng),
+        /* Within a window a part learns the whole network's packets in
+           flight when the parts meet (partition.c accounts them then). */
+        insee_stats_advance(&eng->stats, eng->now,
+                            from == INSEE_NEVER ? insee_engine_in_flight(eng) : 0,
                             insee_phases_current(eng));
         if (eng->now >= eng->phases.next)
             insee_phases_at(eng);
         step(eng);
-        uint64_t next = next_due(eng), from = eng->now;
-        if (eng->part)
-            next = run_window(eng, next);
+        uint64_t next = next_due(eng);
+        if (eng->part && window_goes_on(eng, &next, &from, &end))
+            continue;
         /* A part checks on the whole network's figures, its last move
            included, as one process does: every part decides alike. */
-        if (eng->part ? window_ends_run(eng, from) : cycle_ends_run(eng))
+        gboolean ends = eng->part ? window_ends_run(eng, from) : cycle_ends_run(eng);
+        from = INSEE_NEVER;
+        if (ends)
             break;
         eng->now = next_cycle(eng, next);
         progress_tick(eng, &pg);
