@@ -1794,7 +1794,7 @@ static uint64_t window_end(const insee_engine *eng)
 {
     uint64_t now = eng->now, end = now + insee_partition_lookahead(eng->part);
     uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
-    uint64_t stall = eng->in_flight_parts ? eng->last_move : now;
+    uint64_t stall = eng->in_flight_parts ? insee_partition_last_move(eng->part) : now;
     end = MIN(end, MIN(eng->phases.next, eng->stats.next_split));
     if (eng->gcc > 0)
         end = MIN(end, eng->gcc_next);
@@ -1912,18 +1912,21 @@ static gboolean cycle_ends_run(insee_engine *eng)
     return FALSE;
 }
 
-/* After the parts met, the window [from, now]'s cycles in turn, each
-   with the whole network's figures at its end, checked as one process
-   checks them: the run ends at the first that ends it, or fails at the
-   first that finds an application stuck. The parts simulated the cycles
-   after it, in which nothing was left to change what the checks read
-   (nothing in flight, nothing left to hand over, no source generating),
-   but queues' slots freeing after the measurement. A deadlock cannot be
-   found before the window's last cycle (window_end()). */
+/* After the parts met, the window's cycles from `from` that some part
+   simulated, in turn, each with the whole network's figures at its end,
+   checked as one process checks them after each cycle it simulates: the
+   run ends at the first that ends it, or fails at the first that finds an
+   application stuck. The parts simulated the cycles after it, in which
+   nothing was left to change what the checks read (nothing in flight,
+   nothing left to hand over, no source generating), but queues' slots
+   freeing after the measurement. A deadlock cannot be found before the
+   last (window_end()). */
 static gboolean window_ends_run(insee_engine *eng, uint64_t from)
 {
-    uint64_t last = eng->now;
+    uint64_t last = insee_partition_window_last(eng->part);
     for (uint64_t c = from; c < last && !failed(eng); c++) {
+        if (!insee_partition_simulated(eng->part, c))
+            continue;
         insee_partition_recall(eng, c);
         if (finished(eng)) {
             eng->now++;

@@ -58,11 +58,9 @@ typedef struct announce {
 } announce;
 
 /* The sender's share of each cycle of the window since the last meeting:
-   `n` counts of its packets in flight at a cycle's end, then two sets of
-   (n + 63) / 64 words of bits: a cycle's set when it queued a packet at a
-   source, then when it had messages left to hand over at its end; in a
-   causal run, then the states of its causal applications at each cycle's
-   end (n insee_app_states). */
+   `n` counts of its packets in flight at a cycle's end, then B_SETS sets
+   of (n + 63) / 64 words of bits (below); in a causal run, then the states
+   of its causal applications at each cycle's end (n insee_app_states). */
 typedef struct cycles {
     uint32_t kind, n;
     uint64_t last; /* the last cycle of the window the sender simulated */
@@ -71,9 +69,24 @@ typedef struct cycles {
 /* The most cycles the parts run on their own between two meetings. */
 enum { LOOKAHEAD_MAX = 1024 };
 
+/* A cycle's bit is set in B_QUEUED when the part queued a packet at a
+   source, in B_PENDING when it had messages left to hand over at its end,
+   in B_SIMULATED when it simulated it. */
+enum { B_QUEUED, B_PENDING, B_SIMULATED, B_SETS };
+
 static uint32_t bit_words(uint32_t n)
 {
     return (n + 63) / 64;
+}
+
+static gboolean bit(const uint64_t *bits, uint32_t i)
+{
+    return bits[i / 64] >> (i % 64) & 1;
+}
+
+static void set_bit(uint64_t *bits, uint32_t i, gboolean on)
+{
+    bits[i / 64] |= (uint64_t)(on != 0) << (i % 64);
 }
 
 struct insee_partition {
@@ -105,11 +118,12 @@ struct insee_partition {
     uint32_t lookahead;
     uint64_t win_from, win_end, win_last;
     uint32_t win_filled;
-    uint64_t *flight, *whole;   /* lookahead entries each */
-    uint64_t *queued, *pending; /* lookahead bits each, this part's */
-    uint64_t *whole_queued, *whole_pending;
+    uint64_t *flight, *whole;    /* lookahead entries each */
+    uint64_t *bits[B_SETS];      /* lookahead bits each, this part's */
+    uint64_t *whole_bits[B_SETS];
     insee_app_states *states, *whole_states; /* lookahead entries each (causal runs) */
     uint64_t next_local_last;   /* the whole network's at the window's last cycle */
+    uint64_t last_move;         /* the whole network's, as the parts last agreed it */
 };
 
 gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
@@ -417,10 +431,11 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->flight = g_new0(uint64_t, 2 * (size_t)part->lookahead);
     part->whole = part->flight + part->lookahead;
     uint32_t words = bit_words(part->lookahead);
-    part->queued = g_new0(uint64_t, 4 * (size_t)words);
-    part->pending = part->queued + words;
-    part->whole_queued = part->pending + words;
-    part->whole_pending = part->whole_queued + words;
+    part->bits[0] = g_new0(uint64_t, 2 * B_SETS * (size_t)words);
+    for (uint32_t b = 0; b < B_SETS; b++) {
+        part->bits[b] = part->bits[0] + b * words;
+        part->whole_bits[b] = part->bits[0] + (B_SETS + b) * words;
+    }
     part->states = g_new0(insee_app_states, 2 * (size_t)part->lookahead);
     part->whole_states = part->states + part->lookahead;
     eng->queued_at = INSEE_NEVER;
@@ -450,7 +465,7 @@ void insee_partition_free(insee_partition *part)
     g_free(part->counted);
     g_free(part->drained_cut.v);
     g_free(part->flight);
-    g_free(part->queued);
+    g_free(part->bits[0]);
     g_free(part->states);
     g_free(part);
 }
@@ -508,16 +523,18 @@ void insee_partition_open(insee_partition *part, uint64_t from, uint64_t end)
     part->win_from = from;
     part->win_end = end;
     part->win_filled = 0;
-    memset(part->queued, 0, 2 * bit_words(part->lookahead) * sizeof *part->queued);
+    memset(part->bits[0], 0, B_SETS * bit_words(part->lookahead) * sizeof(uint64_t));
 }
 
 /* The window's cycles before cycle `i` of it that this part skipped:
-   nothing of it changed, so its count stays. */
+   nothing of it changed, so what it had at the end of the last it
+   simulated stays. */
 static void fill_skipped(insee_partition *part, uint32_t i)
 {
     for (uint32_t k = part->win_filled; k < i; k++) { /* cycle 0 of a window is simulated */
         part->flight[k] = part->flight[k - 1];
         part->states[k] = part->states[k - 1];
+        set_bit(part->bits[B_PENDING], k, bit(part->bits[B_PENDING], k - 1));
     }
 }
 
@@ -527,10 +544,9 @@ void insee_partition_cycle_done(insee_engine *eng)
     uint32_t i = (uint32_t)(eng->now - part->win_from);
     fill_skipped(part, i);
     part->flight[i] = eng->in_flight;
-    if (eng->queued_at == eng->now)
-        part->queued[i / 64] |= UINT64_C(1) << (i % 64);
-    if (insee_workload_next_local(&eng->wl) != INSEE_NEVER)
-        part->pending[i / 64] |= UINT64_C(1) << (i % 64);
+    set_bit(part->bits[B_QUEUED], i, eng->queued_at == eng->now);
+    set_bit(part->bits[B_PENDING], i, insee_workload_next_local(&eng->wl) != INSEE_NEVER);
+    set_bit(part->bits[B_SIMULATED], i, TRUE);
     if (eng->causal)
         part->states[i] = insee_workload_app_states(&eng->wl);
     part->win_filled = i + 1;
@@ -541,24 +557,24 @@ void insee_partition_cycle_done(insee_engine *eng)
    network's starts from it. */
 static void send_cycles(insee_partition *part, uint32_t n, gboolean causal)
 {
-    uint32_t words = bit_words(n), stride = bit_words(part->lookahead);
+    uint32_t words = bit_words(n);
     cycles rec = {.kind = R_CYCLES, .n = n, .last = part->win_last};
     for (uint32_t r = 0; r < part->t.parts; r++) {
         if (r == part->t.part)
             continue;
         g_byte_array_append(part->out[r], (const guint8 *)&rec, sizeof rec);
         g_byte_array_append(part->out[r], (const guint8 *)part->flight, n * sizeof(uint64_t));
-        g_byte_array_append(part->out[r], (const guint8 *)part->queued,
-                            words * sizeof(uint64_t));
-        g_byte_array_append(part->out[r], (const guint8 *)part->pending,
-                            words * sizeof(uint64_t));
+        for (uint32_t b = 0; b < B_SETS; b++)
+            g_byte_array_append(part->out[r], (const guint8 *)part->bits[b],
+                                words * sizeof(uint64_t));
         if (causal)
             g_byte_array_append(part->out[r], (const guint8 *)part->states,
                                 n * sizeof(insee_app_states));
     }
     memcpy(part->whole_states, part->states, n * sizeof(insee_app_states));
     memcpy(part->whole, part->flight, n * sizeof(uint64_t));
-    memcpy(part->whole_queued, part->queued, 2 * stride * sizeof(uint64_t));
+    for (uint32_t b = 0; b < B_SETS; b++)
+        memcpy(part->whole_bits[b], part->bits[b], words * sizeof(uint64_t));
 }
 
 /* Another part's record of the window, added to the whole network's. */
@@ -572,13 +588,12 @@ static void take_cycles(insee_partition *part, const cycles *rec, const guint8 *
     }
     data += rec->n * sizeof v;
     uint32_t words = bit_words(rec->n);
-    for (uint32_t i = 0; i < words; i++) {
-        memcpy(&v, data + i * sizeof v, sizeof v);
-        part->whole_queued[i] |= v;
-        memcpy(&v, data + (words + i) * sizeof v, sizeof v);
-        part->whole_pending[i] |= v;
-    }
-    data += 2 * words * sizeof v;
+    for (uint32_t b = 0; b < B_SETS; b++)
+        for (uint32_t i = 0; i < words; i++) {
+            memcpy(&v, data + (b * words + i) * sizeof v, sizeof v);
+            part->whole_bits[b][i] |= v;
+        }
+    data += B_SETS * words * sizeof v;
     for (uint32_t i = 0; causal && i < rec->n; i++) {
         insee_app_states st, *w = &part->whole_states[i];
         memcpy(&st, data + i * sizeof st, sizeof st);
@@ -659,7 +674,7 @@ static size_t record_size(const insee_engine *eng, uint32_t kind, const guint8 *
         const insee_partition *part = eng->part;
         if (rec.n != part->win_end - part->win_from)
             return 0;
-        return sizeof rec + (rec.n + 2 * bit_words(rec.n)) * sizeof(uint64_t) +
+        return sizeof rec + (rec.n + B_SETS * bit_words(rec.n)) * sizeof(uint64_t) +
                (eng->causal ? rec.n * sizeof(insee_app_states) : 0);
     }
     return kind == R_ARRIVAL    ? sizeof(arrival) + eng->net.pstate_size
@@ -736,11 +751,6 @@ static void account_window(insee_engine *eng)
     }
 }
 
-static gboolean bit(const uint64_t *bits, uint32_t i)
-{
-    return bits[i / 64] >> (i % 64) & 1;
-}
-
 /* The stall a deadlock is timed from starts when a packet is queued in
    an empty network: at a cycle some part queued one, the whole network
    having been empty at the end of the one before. */
@@ -750,21 +760,36 @@ static void start_stalls(insee_engine *eng, uint64_t before)
     uint32_t n = (uint32_t)(part->win_end - part->win_from);
     for (uint32_t i = 0; i < n; i++) {
         uint64_t empty = (i ? part->whole[i - 1] : before) == 0;
-        if (empty && bit(part->whole_queued, i))
+        if (empty && bit(part->whole_bits[B_QUEUED], i))
             eng->last_move = MAX(eng->last_move, part->win_from + i);
     }
+}
+
+gboolean insee_partition_simulated(const insee_partition *part, uint64_t c)
+{
+    return bit(part->whole_bits[B_SIMULATED], (uint32_t)(c - part->win_from));
+}
+
+uint64_t insee_partition_window_last(const insee_partition *part)
+{
+    return part->win_last;
+}
+
+uint64_t insee_partition_last_move(const insee_partition *part)
+{
+    return part->last_move;
 }
 
 void insee_partition_recall(insee_engine *eng, uint64_t c)
 {
     insee_partition *part = eng->part;
     uint32_t i = (uint32_t)(c - part->win_from);
-    gboolean last = c + 1 == part->win_end;
+    gboolean last = c == part->win_last;
     eng->now = c;
     eng->wl.now = c; /* an application done is done at the cycle after it */
     eng->in_flight_parts = part->whole[i];
     part->next_local = last ? part->next_local_last
-                            : bit(part->whole_pending, i) ? c + 1 : INSEE_NEVER;
+                            : bit(part->whole_bits[B_PENDING], i) ? c + 1 : INSEE_NEVER;
     if (eng->causal)
         insee_workload_set_states(&eng->wl, part->states[i], part->whole_states[i]);
 }
@@ -788,8 +813,9 @@ static void combine(insee_engine *eng)
     start_stalls(eng, eng->in_flight_parts);
     part->next = next;
     part->next_local_last = next_local;
+    part->last_move = eng->last_move;
     account_window(eng);
-    insee_partition_recall(eng, part->win_end - 1);
+    insee_partition_recall(eng, part->win_last);
     part->failed = failed != INSEE_NONE;
     if (part->first_failed == INSEE_NONE)
         part->first_failed = failed;
@@ -803,7 +829,7 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     uint32_t parts = part->t.parts, n = (uint32_t)(part->win_end - part->win_from);
     insee_partition_cycle_done(eng);
     fill_skipped(part, n);
-    eng->now = part->win_end - 1; /* the parts meet at the window's last cycle */
+    eng->now = part->win_end - 1; /* what comes is applied as of the window's last cycle */
     send_cycles(part, n, eng->causal);
     uint64_t next_local = insee_workload_next_local(&eng->wl);
     /* A message whose last packet arrived here this cycle and that its

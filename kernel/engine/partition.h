@@ -137,17 +137,28 @@ void insee_partition_open(insee_partition *part, uint64_t from, uint64_t end);
    next one, and by insee_partition_sync() for the last). */
 void insee_partition_cycle_done(struct insee_engine *eng);
 /* The end of the window, the last cycle this part simulated being
-   eng->now: exchange with every part and apply what came; the whole
-   network's figures are then those at the end of the window's last cycle
-   (insee_partition_recall()). `next`: the next cycle this part has work
-   (engine.c's next_due()), at the window's end or later. */
+   eng->now: exchange with every part and apply what came (as of the
+   window's last cycle); the whole network's figures, and eng->now, are
+   then those at the end of the last cycle any part simulated
+   (insee_partition_window_last(), insee_partition_recall()). `next`: the
+   next cycle this part has work (engine.c's next_due()), at the window's
+   end or later. */
 void insee_partition_sync(struct insee_engine *eng, uint64_t next);
-/* After the sync, cycle c of the window: eng->now becomes c, and the
-   whole network's packets in flight, its next cycle with a message to
-   hand over (insee_partition_next_local(): only whether there is one,
-   before the last cycle) and its causal applications' states those at
-   the end of c, for the checks one process makes after every cycle. */
+/* After the sync: whether some part simulated cycle c of the window (one
+   process simulates it then, and checks the run after it), and the last
+   that one did. */
+gboolean insee_partition_simulated(const insee_partition *part, uint64_t c);
+uint64_t insee_partition_window_last(const insee_partition *part);
+/* After the sync, cycle c of the window that some part simulated:
+   eng->now becomes c, and the whole network's packets in flight, its next
+   cycle with a message to hand over (insee_partition_next_local(): only
+   whether there is one, before the last cycle simulated) and its causal
+   applications' states those at the end of c, for the checks one process
+   makes after every cycle. */
 void insee_partition_recall(struct insee_engine *eng, uint64_t c);
+/* The whole network's last move as the parts agreed it at the last sync
+   (a part's own moves since are not in it). */
+uint64_t insee_partition_last_move(const insee_partition *part);
 
 /* After the loop, before any merge: whether any part `failed` after the
    last exchange (a causal application that will not finish is reported by

@@ -386,6 +386,25 @@ static void check_threads(const char *body, uint32_t seed, gboolean splits, cons
     g_free(one);
 }
 
+/* Where a window ends, split into 2, 3 and 4 parts as one process runs:
+   a network all but idle, empty when generation ends, ends the cycle after
+   the next one some part simulates, as one process does, not at a cycle
+   no part simulated; and a window bound by the stall a deadlock is timed
+   from ends at the same cycle in every part (the last move they agreed
+   on, not one part's own moves since), under congestion control. */
+Test(partition, windows_end_where_one_process_checks)
+{
+    check_splits("[simulation]\nphases = \"fixed\"\nwarmup = 0\ncycles = 1000\nseed = 33\n"
+                 "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+                 "[network]\ncable_cycles = 4\n[traffic]\nplugin = \"uniform\"\nload = 0.002\n"
+                 "[stats]\ninterval = 100\nqueue_histograms = true\n");
+    check_splits("[simulation]\nphases = \"fixed\"\nwarmup = 0\ncycles = 1000\nseed = 3\n"
+                 "deadlock_cycles = 10\n[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+                 "[router]\nplugin = \"dally\"\ngcc = 0.02\ngcc_period = 100\n"
+                 "[network]\ncable_cycles = 10\nrouter_cycles = 20\n"
+                 "[traffic]\nplugin = \"uniform\"\nload = 0.1\n");
+}
+
 /* With [network]'s latencies the parts run on their own for up to the
    lookahead, which a packet's crossing and the slot it frees upstream
    allow: a hop of a cycle on the link, the cable and the pipeline, and a
