@@ -124,17 +124,17 @@ static void describe_queue(insee_engine *eng, uint32_t q, GString *out)
 
 void insee_deadlock_check(insee_engine *eng)
 {
-    /* last_move may lie ahead while a long packet's phits still flow; with
-       global congestion control holding injection back and nothing in
-       transit, the sources wait for the next sample, not for each other. A
-       part of a split run checks after the cycle's exchange, on the whole
-       network's packets in flight and last move; it knows the network's
-       transit as of the last sample, and nothing has moved since unless
-       the samples are further apart than the stall that ends a run. */
+    /* last_move may lie ahead while a long packet's phits still flow. A
+       part of a split run checks after the parts met, on the whole
+       network's packets in flight and last move, as every part does. */
     uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
-    uint64_t transit = eng->part ? eng->gcc_transit : eng->net.transit_used;
-    if (!insee_engine_in_flight(eng) || eng->now <= eng->last_move || eng->now - eng->last_move < limit ||
-        (eng->gcc_stop && transit == 0))
+    if (!insee_engine_in_flight(eng) || eng->now <= eng->last_move || eng->now - eng->last_move < limit)
+        return;
+    /* With global congestion control holding injection back and nothing
+       in transit, the sources wait for the next sample, not for each
+       other. The count is the live one: the last sample's may predate the
+       stall. */
+    if (eng->gcc_stop && insee_engine_transit_used(eng) == 0)
         return;
     const insee_net *net = &eng->net;
     wait_graph g = build_graph(eng);

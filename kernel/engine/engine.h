@@ -200,8 +200,6 @@ typedef struct insee_engine {
     uint64_t dropped_failed;           /* packets whose every candidate left by a failed cable */
     uint64_t gcc_next;                 /* next occupancy sample */
     gboolean gcc_stop;                 /* injection stopped by global congestion control */
-    uint64_t gcc_transit;              /* the packets in transit queues at its last sample,
-                                          the whole network's in a partitioned run */
     gboolean gcc_skip;                 /* gcc_insee: the sources skip their draws */
     gboolean gcc_over;                 /* gcc_insee: the last sample, applied at the next */
     insee_wheel wheel;
@@ -347,6 +345,9 @@ static inline uint64_t insee_engine_in_flight(const insee_engine *eng)
 {
     return G_UNLIKELY(eng->part != NULL) ? eng->in_flight_parts : eng->in_flight;
 }
+/* Packets in the whole network's transit queues now: in a partitioned run
+   the parts add theirs, so every part calls it at the same cycle. */
+uint64_t insee_engine_transit_used(insee_engine *eng);
 /* Packet p, just linked into queue dq past a link, may head it: routable
    from p's `ready` cycle (partition.c's arrivals share link_start()'s). */
 void insee_engine_arrive(insee_engine *eng, uint32_t dq, uint32_t p);

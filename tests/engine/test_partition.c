@@ -581,9 +581,16 @@ Test(partition, output_buffers_and_slow_links_split_over_threads)
    feeding part alone), so that the sources of every part stop and go as
    one thread's do, counting transit slots or INSEE's packets past their
    sources. Both runs stall their sources (a part's own share alone, or
-   its count of the queues it drains across a cut, changes them). */
+   its count of the queues it drains across a cut, changes them). A stall
+   while the sources are held and nothing is in transit is no deadlock in
+   any part, though the last sample, before the stall, counted packets in
+   transit. */
 Test(partition, global_congestion_control_splits_over_threads)
 {
+    check_splits("[simulation]\nphases = \"fixed\"\nwarmup = 0\ncycles = 1000\nseed = 3\n"
+                 "deadlock_cycles = 10\n[topology]\nplugin = \"torus\"\ndims = [8, 8]\n"
+                 "[router]\nplugin = \"dally\"\nvcs = 2\ngcc = 0.02\ngcc_period = 100\n"
+                 "[traffic]\nplugin = \"uniform\"\nload = 0.3\n");
     static const char *const runs[] = {
         "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
         "gcc = 0.15\ngcc_period = 50\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
