@@ -14,7 +14,7 @@
    the count of bytes it sends that part (word 0: the transport's
    exchange() reads it). */
 enum { H_BYTES, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS };
-enum { F_FAILED = 1, F_STOP = 2 };
+enum { F_FAILED = 1, F_STOP = 2, F_HANDED = 4 };
 
 /* What crosses: a record's first word says which. */
 enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3, R_CUT = 4, R_ANNOUNCE = 5, R_CYCLES = 6 };
@@ -794,12 +794,35 @@ void insee_partition_recall(insee_engine *eng, uint64_t c)
         insee_workload_set_states(&eng->wl, part->states[i], part->whole_states[i]);
 }
 
+/* A message whose last packet arrived in another part at the window's
+   last cycle, and that its own part hands over after the receiver's
+   overhead, was posted there at this meeting, after that part told its
+   next cycle with work. An empty network may end the run here, as one
+   process's does, or go on to the hand-over: the parts ask each other
+   once more. While packets are in flight, nothing ends the run and the
+   next cycle stands for the hand-over, which its part tells at the next
+   meeting (a message cut short when generation ended is never handed
+   over, which only its part knows). */
+static void settle_handed(insee_engine *eng, uint64_t *next, uint64_t *next_local)
+{
+    insee_partition *part = eng->part;
+    uint64_t at = eng->now + 1;
+    if (part->whole[part->win_last - part->win_from] == 0) {
+        uint64_t later = UINT64_MAX - insee_workload_next_local(&eng->wl);
+        part->t.allreduce(part->t.ctx, &later, 1, INSEE_REDUCE_MAX); /* the earliest */
+        at = UINT64_MAX - later;
+    }
+    *next = MIN(*next, at);
+    *next_local = MIN(*next_local, at);
+}
+
 /* Each part's scalars, the same from every part: the whole network's. */
 static void combine(insee_engine *eng)
 {
     insee_partition *part = eng->part;
     uint64_t next = INSEE_NEVER, next_local = INSEE_NEVER;
     uint32_t failed = INSEE_NONE;
+    gboolean handed = FALSE;
     part->stop = FALSE;
     for (uint32_t r = 0; r < part->t.parts; r++) {
         const uint64_t *h = part->head_in + (size_t)r * H_WORDS;
@@ -809,7 +832,10 @@ static void combine(insee_engine *eng)
         if ((h[H_FLAGS] & F_FAILED) && failed == INSEE_NONE)
             failed = r;
         part->stop |= (h[H_FLAGS] & F_STOP) != 0;
+        handed |= (h[H_FLAGS] & F_HANDED) != 0;
     }
+    if (handed)
+        settle_handed(eng, &next, &next_local);
     start_stalls(eng, eng->in_flight_parts);
     part->next = next;
     part->next_local_last = next_local;
@@ -832,19 +858,12 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     eng->now = part->win_end - 1; /* what comes is applied as of the window's last cycle */
     send_cycles(part, n, eng->causal);
     uint64_t next_local = insee_workload_next_local(&eng->wl);
-    /* A message whose last packet arrived here this cycle and that its
-       sender's part hands over learns of it at this exchange: after the
-       receiver's overhead, from the next cycle on. That part posts the
-       hand-over at the next exchange; until then, this one stands for it,
-       so that no part ends the run or skips past it. (A message announced
-       here is handed over here: its hand-over is posted already.) */
-    if (send_notices(eng) && receivers_wait(eng)) {
-        next = MIN(next, eng->now + 1);
-        next_local = MIN(next_local, eng->now + 1);
-    }
+    /* (A message announced here is handed over here: its hand-over is
+       posted already.) */
+    gboolean handed = send_notices(eng) && receivers_wait(eng);
     send_announces(eng); /* the applications' states were taken before */
     uint64_t flags = (eng->error || eng->wl.error ? F_FAILED : 0) |
-                     (eng->stop && *eng->stop ? F_STOP : 0);
+                     (eng->stop && *eng->stop ? F_STOP : 0) | (handed ? F_HANDED : 0);
     g_byte_array_set_size(part->send, 0);
     for (uint32_t r = 0; r < parts; r++) {
         uint64_t *h = part->head_out + (size_t)r * H_WORDS;
