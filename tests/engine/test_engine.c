@@ -1563,6 +1563,12 @@ Test(engine, sleeping_heads_run_as_if_they_asked_every_cycle)
         "[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"torus\"\n"
         "dims = [8, 8]\n[router]\nplugin = \"bubble\"\nmode = \"random\"\nlbr = 2\n"
         "queue_packets = 5\nbubble = 3\n[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+        /* a bound of 9 (every VC of the dimension-order port) is more
+           than an entry keeps (8): asked into the scratch set again at
+           each cycle its head is blocked */
+        "[simulation]\nwarmup = 0\ncycles = 1000\n[topology]\nplugin = \"torus\"\n"
+        "dims = [8, 8]\n[router]\nplugin = \"bubble\"\nmode = \"oblivious\"\nvcs = 9\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++) {
         uint32_t pool_sleep, pool_poll, pool_some, pool_plain;
