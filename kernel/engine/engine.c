@@ -1844,9 +1844,9 @@ static gboolean finished(insee_engine *eng)
         eng->report.completion = eng->now + 1; /* the cycle just simulated counts */
         insee_phases_window(eng, eng->window_start, eng->now + 1);
     }
-    uint64_t next_local = eng->part ? insee_partition_next_local(eng->part)
-                                    : insee_workload_next_local(&eng->wl);
-    return insee_engine_in_flight(eng) == 0 && next_local == INSEE_NEVER &&
+    gboolean hands_over = eng->part ? insee_partition_hands_over(eng->part)
+                                    : insee_workload_next_local(&eng->wl) != INSEE_NEVER;
+    return insee_engine_in_flight(eng) == 0 && !hands_over &&
            eng->now + 1 >= eng->window_end;
 }
 

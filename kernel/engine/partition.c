@@ -13,7 +13,7 @@
 /* Scalars every part tells every other with each exchange, after
    the count of bytes it sends that part (word 0: the transport's
    exchange() reads it). */
-enum { H_BYTES, H_NEXT, H_NEXT_LOCAL, H_LAST_MOVE, H_FLAGS, H_WORDS };
+enum { H_BYTES, H_NEXT, H_LAST_MOVE, H_FLAGS, H_WORDS };
 enum { F_FAILED = 1, F_STOP = 2, F_HANDED = 4 };
 
 /* What crosses: a record's first word says which. */
@@ -102,7 +102,8 @@ struct insee_partition {
     int *scount, *sdispl, *rcount, *rdispl;
     uint64_t *head_out, *head_in;
     /* the whole network's, as of the last sync */
-    uint64_t next, next_local;
+    uint64_t next;
+    gboolean hands_over; /* messages left to hand over (as of the last recall) */
     gboolean stop, failed;
     uint32_t first_failed; /* the first part that failed, or INSEE_NONE */
     /* A queue across a cut is seen whole (in phits) at either end: in
@@ -122,7 +123,7 @@ struct insee_partition {
     uint64_t *bits[B_SETS];      /* lookahead bits each, this part's */
     uint64_t *whole_bits[B_SETS];
     insee_app_states *states, *whole_states; /* lookahead entries each (causal runs) */
-    uint64_t next_local_last;   /* the whole network's at the window's last cycle */
+    gboolean handed_last;       /* notices left a hand-over at the window's last cycle */
     uint64_t last_move;         /* the whole network's, as the parts last agreed it */
 };
 
@@ -788,8 +789,7 @@ void insee_partition_recall(insee_engine *eng, uint64_t c)
     eng->now = c;
     eng->wl.now = c; /* an application done is done at the cycle after it */
     eng->in_flight_parts = part->whole[i];
-    part->next_local = last ? part->next_local_last
-                            : bit(part->whole_bits[B_PENDING], i) ? c + 1 : INSEE_NEVER;
+    part->hands_over = bit(part->whole_bits[B_PENDING], i) || (last && part->handed_last);
     if (eng->causal)
         insee_workload_set_states(&eng->wl, part->states[i], part->whole_states[i]);
 }
@@ -802,8 +802,8 @@ void insee_partition_recall(insee_engine *eng, uint64_t c)
    once more. While packets are in flight, nothing ends the run and the
    next cycle stands for the hand-over, which its part tells at the next
    meeting (a message cut short when generation ended is never handed
-   over, which only its part knows). */
-static void settle_handed(insee_engine *eng, uint64_t *next, uint64_t *next_local)
+   over, which only its part knows). Whether one is left to hand over. */
+static gboolean settle_handed(insee_engine *eng, uint64_t *next)
 {
     insee_partition *part = eng->part;
     uint64_t at = eng->now + 1;
@@ -813,32 +813,29 @@ static void settle_handed(insee_engine *eng, uint64_t *next, uint64_t *next_loca
         at = UINT64_MAX - later;
     }
     *next = MIN(*next, at);
-    *next_local = MIN(*next_local, at);
+    return at != INSEE_NEVER;
 }
 
 /* Each part's scalars, the same from every part: the whole network's. */
 static void combine(insee_engine *eng)
 {
     insee_partition *part = eng->part;
-    uint64_t next = INSEE_NEVER, next_local = INSEE_NEVER;
+    uint64_t next = INSEE_NEVER;
     uint32_t failed = INSEE_NONE;
     gboolean handed = FALSE;
     part->stop = FALSE;
     for (uint32_t r = 0; r < part->t.parts; r++) {
         const uint64_t *h = part->head_in + (size_t)r * H_WORDS;
         next = MIN(next, h[H_NEXT]);
-        next_local = MIN(next_local, h[H_NEXT_LOCAL]);
         eng->last_move = MAX(eng->last_move, h[H_LAST_MOVE]);
         if ((h[H_FLAGS] & F_FAILED) && failed == INSEE_NONE)
             failed = r;
         part->stop |= (h[H_FLAGS] & F_STOP) != 0;
         handed |= (h[H_FLAGS] & F_HANDED) != 0;
     }
-    if (handed)
-        settle_handed(eng, &next, &next_local);
+    part->handed_last = handed && settle_handed(eng, &next);
     start_stalls(eng, eng->in_flight_parts);
     part->next = next;
-    part->next_local_last = next_local;
     part->last_move = eng->last_move;
     account_window(eng);
     insee_partition_recall(eng, part->win_last);
@@ -857,7 +854,6 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     fill_skipped(part, n);
     eng->now = part->win_end - 1; /* what comes is applied as of the window's last cycle */
     send_cycles(part, n, eng->causal);
-    uint64_t next_local = insee_workload_next_local(&eng->wl);
     /* (A message announced here is handed over here: its hand-over is
        posted already.) */
     gboolean handed = send_notices(eng) && receivers_wait(eng);
@@ -869,7 +865,6 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
         uint64_t *h = part->head_out + (size_t)r * H_WORDS;
         h[H_BYTES] = part->out[r]->len;
         h[H_NEXT] = next;
-        h[H_NEXT_LOCAL] = next_local;
         h[H_LAST_MOVE] = eng->last_move;
         h[H_FLAGS] = flags;
         part->scount[r] = (int)part->out[r]->len;
@@ -926,9 +921,9 @@ uint64_t insee_partition_next(const insee_partition *part)
     return part->next;
 }
 
-uint64_t insee_partition_next_local(const insee_partition *part)
+gboolean insee_partition_hands_over(const insee_partition *part)
 {
-    return part->next_local;
+    return part->hands_over;
 }
 
 gboolean insee_partition_stopped(const insee_partition *part)

@@ -150,9 +150,8 @@ void insee_partition_sync(struct insee_engine *eng, uint64_t next);
 gboolean insee_partition_simulated(const insee_partition *part, uint64_t c);
 uint64_t insee_partition_window_last(const insee_partition *part);
 /* After the sync, cycle c of the window that some part simulated:
-   eng->now becomes c, and the whole network's packets in flight, its next
-   cycle with a message to hand over (insee_partition_next_local(): only
-   whether there is one, before the last cycle simulated) and its causal
+   eng->now becomes c, and the whole network's packets in flight, whether
+   messages are left to hand over (insee_partition_hands_over()) and its causal
    applications' states those at the end of c, for the checks one process
    makes after every cycle. */
 void insee_partition_recall(struct insee_engine *eng, uint64_t c);
@@ -167,9 +166,9 @@ uint64_t insee_partition_last_move(const insee_partition *part);
 void insee_partition_agree_failure(struct insee_engine *eng, gboolean failed);
 /* The whole network's, as of the last sync or recall (its packets in
    flight are the engine's in_flight_parts): the next cycle any part has
-   work, the next cycle any has a local message due. */
+   work; whether any has messages left to hand over. */
 uint64_t insee_partition_next(const insee_partition *part);
-uint64_t insee_partition_next_local(const insee_partition *part);
+gboolean insee_partition_hands_over(const insee_partition *part);
 /* Whether any part was asked to stop (its stop flag), or had failed, at
    the last sync: every part stops at the same cycle. A part's own error
    found while it applies what came reaches the others at the next. */
