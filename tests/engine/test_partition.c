@@ -255,18 +255,14 @@ static GError *failed_run(const char *toml, uint32_t *parts)
 }
 
 /* A part checks for a deadlock after the cycle's exchange, on the whole
-   network's last move: split over 2 and 3 threads, a ring of one VC ends
-   at the cycle, and after the stall, that one thread reports; with cables,
-   where the parts meet every 9 cycles at most, too. */
-static void check_deadlock_found(const char *network)
+   network's last move: split over 2 and 3 threads, `body` ends at the
+   cycle, and after the stall, that one thread reports. */
+static void check_deadlock_found(const char *body)
 {
     char *first[4] = {NULL};
     for (uint32_t t = 1; t <= 3; t++) {
-        char *toml = g_strdup_printf(
-            "[simulation]\nthreads = %u\nphases = \"fixed\"\nwarmup = 0\ncycles = 5000\n"
-            "deadlock_cycles = 300\n[topology]\nplugin = \"torus\"\ndims = [8]\n"
-            "[router]\nplugin = \"dally\"\nvcs = 1\nallow_deadlock = true\n"
-            "[traffic]\nplugin = \"uniform\"\nload = 1.0\n%s", t, network);
+        char *toml = g_strdup_printf("[simulation]\nthreads = %u\nphases = \"fixed\"\n"
+                                     "warmup = 0\n%s", t, body);
         uint32_t parts;
         GError *err = failed_run(toml, &parts);
         cr_assert_eq(parts, t > 1 ? t : 0);
@@ -282,10 +278,30 @@ static void check_deadlock_found(const char *network)
         g_free(first[t]);
 }
 
+/* A ring of one VC deadlocks, with and without cables (where the parts
+   meet every 9 cycles at most). A packet that test-stuck never routes,
+   queued into an empty network, is stuck from the cycle it was queued,
+   not from the last move before it: the parts learn that the network was
+   empty when they meet. */
 Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
 {
-    check_deadlock_found("");
-    check_deadlock_found("[network]\ncable_cycles = 8\n");
+    static const char ring[] = "cycles = 5000\ndeadlock_cycles = 300\n[topology]\n"
+                               "plugin = \"torus\"\ndims = [8]\n[router]\nplugin = \"dally\"\n"
+                               "vcs = 1\nallow_deadlock = true\n[traffic]\nplugin = \"uniform\"\n"
+                               "load = 1.0\n";
+    static const char stuck[] = "cycles = 20000\ndeadlock_cycles = 30\nseed = 2\n[topology]\n"
+                                "plugin = \"mesh\"\ndims = [8, 8]\n[router]\n"
+                                "plugin = \"test-stuck\"\nvcs = 1\n[traffic]\n"
+                                "plugin = \"uniform\"\nload = 0.002\n";
+    static const char cables[] = "[network]\ncable_cycles = 8\n";
+    for (int with_cables = 0; with_cables <= 1; with_cables++) {
+        char *a = g_strconcat(ring, with_cables ? cables : "", NULL);
+        char *b = g_strconcat(stuck, with_cables ? cables : "", NULL);
+        check_deadlock_found(a);
+        check_deadlock_found(b);
+        g_free(a);
+        g_free(b);
+    }
 }
 
 /* The links `toml` split into `parts` cuts, of `links` between routers. */
