@@ -126,6 +126,7 @@ void insee_engine_prepare(insee_engine *eng)
     eng->route_steady = steady(props);
     eng->route_draws = !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_NO_DRAWS));
     eng->route_bounded = bounded(eng, props);
+    eng->waits_kept = eng->route_steady && !eng->route_bounded;
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
     eng->multicast = (props & INSEE_ROUTE_MULTICAST) != 0;
     eng->active.kept = insee_engine_kept_candidates(eng);
@@ -319,12 +320,40 @@ static void activate(insee_engine *eng, uint32_t q, uint32_t p)
     active_push(&eng->active, q);
 }
 
+/* Wait w leaves its list, back to the pool. */
+static void unlink_wait(insee_engine *eng, uint32_t w)
+{
+    insee_wait *wt = &eng->waits[w];
+    if (wt->prev != INSEE_NONE)
+        eng->waits[wt->prev].next = wt->next;
+    else
+        eng->wait_first[wt->at] = wt->next;
+    if (wt->next != INSEE_NONE)
+        eng->waits[wt->next].prev = wt->prev;
+    wt->next = eng->waits_free;
+    eng->waits_free = w;
+    eng->waits_used--;
+}
+
+/* Every wait of q's head leaves its list: the head leaves q. */
+static void drop_waits(insee_engine *eng, uint32_t q)
+{
+    for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
+        next = eng->waits[w].sibling;
+        unlink_wait(eng, w);
+    }
+    eng->head_wait[q] = INSEE_NONE;
+    eng->net.q[q].flags &= (uint8_t)~INSEE_Q_WAITS;
+}
+
 /* The head of q leaves it (granted, or dropped); its slot stays taken until
    its tail has left. Returns the packet. */
 static uint32_t unlink_departing(insee_engine *eng, uint32_t q)
 {
     insee_net *net = &eng->net;
     uint32_t p = insee_net_unlink_head(net, q);
+    if (G_UNLIKELY(net->q[q].flags & INSEE_Q_WAITS))
+        drop_waits(eng, q);
     net->q[q].flags = (uint8_t)((net->q[q].flags & ~INSEE_Q_ACTIVE) | INSEE_Q_DEPARTING);
     return p;
 }
@@ -387,12 +416,14 @@ static void wait_on(insee_engine *eng, uint32_t q, uint32_t at, const insee_cand
         eng->waits[wt->next].prev = w;
     eng->wait_first[at] = w;
     eng->head_wait[q] = w;
+    eng->net.q[q].flags |= INSEE_Q_WAITS;
 }
 
-/* The sleeping head of q asks again this cycle: every wait of its chain
-   leaves its list, and its candidates come back as the active entry's
-   cache, in the order the router gave them (the chain holds them last
-   first). */
+/* The sleeping head of q asks again this cycle: its candidates come back
+   as the active entry's cache, in the order the router gave them (the
+   chain holds them last first). A steady router's head keeps its waits
+   listed (waits_kept): should it sleep again it waits for the same set,
+   and its waits leave only with it; any other's leave their lists. */
 static void wake_head(insee_engine *eng, uint32_t q)
 {
     insee_active *a = &eng->active;
@@ -403,22 +434,19 @@ static void wake_head(insee_engine *eng, uint32_t q)
     insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * a->kept];
     if (n <= a->kept)
         a->ncand[a->len - 1] = (uint8_t)n;
+    eng->net.q[q].flags &= (uint8_t)~INSEE_Q_ASLEEP;
     for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
-        insee_wait *wt = &eng->waits[w];
+        const insee_wait *wt = &eng->waits[w];
         next = wt->sibling;
         if (n <= a->kept && wt->at < lists)
             cached[--n] = wt->cand;
-        if (wt->prev != INSEE_NONE)
-            eng->waits[wt->prev].next = wt->next;
-        else
-            eng->wait_first[wt->at] = wt->next;
-        if (wt->next != INSEE_NONE)
-            eng->waits[wt->next].prev = wt->prev;
-        wt->next = eng->waits_free;
-        eng->waits_free = w;
-        eng->waits_used--;
+        if (!eng->waits_kept)
+            unlink_wait(eng, w);
     }
-    eng->head_wait[q] = INSEE_NONE;
+    if (!eng->waits_kept) {
+        eng->head_wait[q] = INSEE_NONE;
+        eng->net.q[q].flags &= (uint8_t)~INSEE_Q_WAITS;
+    }
 }
 
 /* Whether a candidate waiting at downstream queue dq may be admissible:
@@ -446,8 +474,15 @@ static void wake_waiting(insee_engine *eng, uint32_t dq)
 {
     if (!waiting_may_move(eng, dq))
         return;
-    while (eng->wait_first[dq] != INSEE_NONE)
-        wake_head(eng, eng->waits[eng->wait_first[dq]].queue);
+    if (!eng->waits_kept) { /* each head woken leaves the list */
+        while (eng->wait_first[dq] != INSEE_NONE)
+            wake_head(eng, eng->waits[eng->wait_first[dq]].queue);
+        return;
+    }
+    const insee_net *net = &eng->net;
+    for (uint32_t w = eng->wait_first[dq]; w != INSEE_NONE; w = eng->waits[w].next)
+        if (net->q[eng->waits[w].queue].flags & INSEE_Q_ASLEEP)
+            wake_head(eng, eng->waits[w].queue);
 }
 
 /* Whether input queue rq may show `need` free phits, as INSEE's phit view
@@ -1015,17 +1050,22 @@ static void sleep_blocked(insee_engine *eng, uint32_t i, uint32_t r, const insee
 {
     insee_net *net = &eng->net;
     insee_active *a = &eng->active;
-    uint32_t n = d->n, needs = 0;
+    uint32_t n = d->n, needs = 0, q = a->queue[i];
     if (n == 0 || !(eng->route_steady || eng->route_bounded))
         return;
+    if (net->q[q].flags & INSEE_Q_WAITS) { /* kept since it last slept: the same set */
+        a->queue[i] = INSEE_NONE;
+        net->q[q].flags |= INSEE_Q_ASLEEP;
+        return;
+    }
     const insee_candidate *cand = d->at == INSEE_NONE ? &a->cand[(size_t)i * a->kept]
                                                       : &eng->sets[d->worker].v[d->at];
     for (uint32_t c = 0; eng->route_bounded && c < n; c++)
         needs += INSEE_BOUND_NEEDS_PACKETS(cand[c].tag) != 0;
     if (eng->waits_used + n + needs > eng->waits_bound)
         return;
-    uint32_t q = a->queue[i];
     a->queue[i] = INSEE_NONE; /* leaves the list; still INSEE_Q_ACTIVE */
+    net->q[q].flags |= INSEE_Q_ASLEEP;
     for (uint32_t c = 0; c < n; c++)
         wait_on(eng, q, net->link[net->port_base[r] + cand[c].port].peer + cand[c].vc, &cand[c]);
     for (uint32_t c = 0; needs && c < n; c++)

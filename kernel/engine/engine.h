@@ -212,7 +212,8 @@ typedef struct insee_engine {
     uint32_t *wait_first;    /* per transit queue: the first wait listed there; with a
                                 bounded router, then per transit queue the first wait
                                 for its room (a bound's need, INSEE_BOUND_NEEDS) */
-    uint32_t *head_wait;     /* per queue: its sleeping head's first wait, or INSEE_NONE */
+    uint32_t *head_wait;     /* per queue: its head's first wait, or INSEE_NONE */
+    gboolean waits_kept;     /* steady: a head's waits stay listed until it leaves */
     insee_vec need_woken;    /* scratch: the heads a queue's room wakes */
     gboolean route_kept;     /* PURE or INSEE_ROUTE_SETTLED: a waiting head's answer is kept */
     gboolean route_steady;   /* PURE, INSEE_ROUTE_STEADY or SETTLED: blocked heads may sleep */

@@ -58,6 +58,8 @@ typedef struct insee_packet {
 enum {
     INSEE_Q_DEPARTING = 1, /* a packet granted from q still has its tail in q */
     INSEE_Q_ACTIVE = 2,    /* the head is in the engine's active list or scheduled */
+    INSEE_Q_ASLEEP = 4,    /* the head sleeps on its waits, out of the active list */
+    INSEE_Q_WAITS = 8,     /* the head has waits listed (asleep, or awake and kept) */
 };
 
 /* A queue's state, what changes as packets move, in one record (two to a
