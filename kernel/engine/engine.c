@@ -336,7 +336,7 @@ static void unlink_wait(insee_engine *eng, uint32_t w)
 }
 
 /* Every wait of q's head leaves its list: the head leaves q. */
-static void drop_waits(insee_engine *eng, uint32_t q)
+static G_NO_INLINE void drop_waits(insee_engine *eng, uint32_t q)
 {
     for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
         next = eng->waits[w].sibling;

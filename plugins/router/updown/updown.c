@@ -66,10 +66,16 @@ typedef struct updown_state {
     uint8_t gone_down; /* no up hop may follow */
 } updown_state;
 
+/* Candidates sorted by counting their rooms, when this many or more and
+   their rooms this close together. */
+#define COUNT_FROM 16u
+#define ROOM_SPAN 64u
+
 /* Most free room first, port order kept on ties, so runs stay
    reproducible: one pass per distinct room, from the most down. A queue
-   holds few packets, so there are few distinct rooms, and a large-radix
-   router's tens of candidates cost a few passes, not a quadratic sort. */
+   holds few packets, so there are few distinct rooms; a large-radix
+   router's tens of candidates are counted by room, then placed, in two
+   passes (a few candidates cost more so than in their passes). */
 static void sort_by_room(const insee_host *h, uint32_t r, insee_candidate *out, uint32_t n)
 {
     uint32_t room[INSEE_MAX_CANDIDATES], most = 0, least = UINT32_MAX;
@@ -81,14 +87,26 @@ static void sort_by_room(const insee_host *h, uint32_t r, insee_candidate *out, 
     if (most == least)
         return; /* all tie: port order stands */
     insee_candidate sorted[INSEE_MAX_CANDIDATES];
-    uint32_t k = 0;
-    for (uint32_t want = most, below; k < n; want = below) {
-        below = 0; /* the most room under `want` */
-        for (uint32_t i = 0; i < n; i++) {
-            if (room[i] == want)
-                sorted[k++] = out[i];
-            else if (room[i] < want && room[i] > below)
-                below = room[i];
+    if (n >= COUNT_FROM && most - least < ROOM_SPAN) {
+        uint32_t at[ROOM_SPAN + 1], span = most - least + 1; /* by rank: most room is 0 */
+        for (uint32_t k = 0; k <= span; k++)
+            at[k] = 0;
+        for (uint32_t i = 0; i < n; i++)
+            at[most - room[i] + 1]++;
+        for (uint32_t k = 1; k < span; k++)
+            at[k] += at[k - 1];
+        for (uint32_t i = 0; i < n; i++)
+            sorted[at[most - room[i]]++] = out[i];
+    } else {
+        uint32_t k = 0;
+        for (uint32_t want = most, below; k < n; want = below) {
+            below = 0; /* the most room under `want` */
+            for (uint32_t i = 0; i < n; i++) {
+                if (room[i] == want)
+                    sorted[k++] = out[i];
+                else if (room[i] < want && room[i] > below)
+                    below = room[i];
+            }
         }
     }
     memcpy(out, sorted, n * sizeof *out);
