@@ -9,6 +9,7 @@
  * is built only then, from fresh route() calls; the run is over anyway.
  */
 #include "engine/engine.h"
+#include "engine/partition.h"
 
 #include <string.h>
 
@@ -126,7 +127,8 @@ void insee_deadlock_check(insee_engine *eng)
 {
     /* last_move may lie ahead while a long packet's phits still flow. A
        part of a split run checks after the parts met, on the whole
-       network's packets in flight and last move, as every part does. */
+       network's packets in flight, transit and last move at the last cycle
+       simulated, as every part does. */
     uint64_t limit = eng->deadlock_cycles ? eng->deadlock_cycles : INSEE_STALL_LIMIT;
     if (!insee_engine_in_flight(eng) || eng->now <= eng->last_move || eng->now - eng->last_move < limit)
         return;
@@ -134,7 +136,8 @@ void insee_deadlock_check(insee_engine *eng)
        in transit, the sources wait for the next sample, not for each
        other. The count is the live one: the last sample's may predate the
        stall. */
-    if (eng->gcc_stop && insee_engine_transit_used(eng) == 0)
+    uint64_t transit = eng->part ? insee_partition_transit(eng->part) : eng->net.transit_used;
+    if (eng->gcc_stop && transit == 0)
         return;
     const insee_net *net = &eng->net;
     wait_graph g = build_graph(eng);

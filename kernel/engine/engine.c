@@ -1735,13 +1735,6 @@ static uint64_t whole_network(insee_engine *eng, uint64_t v)
     return G_LIKELY(eng->part == NULL) ? v : insee_partition_sum(eng->part, v);
 }
 
-uint64_t insee_engine_transit_used(insee_engine *eng)
-{
-    if (G_LIKELY(eng->part == NULL))
-        return eng->net.transit_used;
-    return insee_partition_sum(eng->part, insee_partition_transit_used(eng->part, &eng->net));
-}
-
 /* INSEE's count: every packet whose head has left its injection queue and
    whose tail is not consumed yet (in_flight less those still queued at
    their source). */
@@ -1771,7 +1764,9 @@ static void sample_congestion(insee_engine *eng)
     double slots = (double)net->transit_queues * net->queue_packets;
     eng->gcc_next = eng->now + eng->gcc_period;
     if (!eng->gcc_insee) {
-        eng->gcc_stop = slots > 0 && (double)insee_engine_transit_used(eng) / slots > eng->gcc;
+        uint64_t mine = eng->part ? insee_partition_transit_used(eng->part, net)
+                                  : net->transit_used;
+        eng->gcc_stop = slots > 0 && (double)whole_network(eng, mine) / slots > eng->gcc;
         return;
     }
     /* a part's share of INSEE's count wraps; the sum does not */

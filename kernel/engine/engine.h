@@ -346,9 +346,6 @@ static inline uint64_t insee_engine_in_flight(const insee_engine *eng)
 {
     return G_UNLIKELY(eng->part != NULL) ? eng->in_flight_parts : eng->in_flight;
 }
-/* Packets in the whole network's transit queues now: in a partitioned run
-   the parts add theirs, so every part calls it at the same cycle. */
-uint64_t insee_engine_transit_used(insee_engine *eng);
 /* Packet p, just linked into queue dq past a link, may head it: routable
    from p's `ready` cycle (partition.c's arrivals share link_start()'s). */
 void insee_engine_arrive(insee_engine *eng, uint32_t dq, uint32_t p);

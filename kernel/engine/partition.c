@@ -13,7 +13,7 @@
 /* Scalars every part tells every other with each exchange, after
    the count of bytes it sends that part (word 0: the transport's
    exchange() reads it). */
-enum { H_BYTES, H_NEXT, H_LAST_MOVE, H_FLAGS, H_WORDS };
+enum { H_BYTES, H_NEXT, H_LAST_MOVE, H_FLAGS, H_FLIGHT, H_TRANSIT, H_WORDS };
 enum { F_FAILED = 1, F_STOP = 2, F_HANDED = 4 };
 
 /* What crosses: a record's first word says which. */
@@ -102,7 +102,7 @@ struct insee_partition {
     int *scount, *sdispl, *rcount, *rdispl;
     uint64_t *head_out, *head_in;
     /* the whole network's, as of the last sync */
-    uint64_t next;
+    uint64_t next, transit;
     gboolean hands_over; /* messages left to hand over (as of the last recall) */
     gboolean stop, failed;
     uint32_t first_failed; /* the first part that failed, or INSEE_NONE */
@@ -803,11 +803,11 @@ void insee_partition_recall(insee_engine *eng, uint64_t c)
    next cycle stands for the hand-over, which its part tells at the next
    meeting (a message cut short when generation ended is never handed
    over, which only its part knows). Whether one is left to hand over. */
-static gboolean settle_handed(insee_engine *eng, uint64_t *next)
+static gboolean settle_handed(insee_engine *eng, uint64_t in_flight, uint64_t *next)
 {
     insee_partition *part = eng->part;
     uint64_t at = eng->now + 1;
-    if (part->whole[part->win_last - part->win_from] == 0) {
+    if (in_flight == 0) {
         uint64_t later = UINT64_MAX - insee_workload_next_local(&eng->wl);
         part->t.allreduce(part->t.ctx, &later, 1, INSEE_REDUCE_MAX); /* the earliest */
         at = UINT64_MAX - later;
@@ -820,7 +820,7 @@ static gboolean settle_handed(insee_engine *eng, uint64_t *next)
 static void combine(insee_engine *eng)
 {
     insee_partition *part = eng->part;
-    uint64_t next = INSEE_NEVER;
+    uint64_t next = INSEE_NEVER, in_flight = 0, transit = 0;
     uint32_t failed = INSEE_NONE;
     gboolean handed = FALSE;
     part->stop = FALSE;
@@ -832,8 +832,13 @@ static void combine(insee_engine *eng)
             failed = r;
         part->stop |= (h[H_FLAGS] & F_STOP) != 0;
         handed |= (h[H_FLAGS] & F_HANDED) != 0;
+        in_flight += h[H_FLIGHT]; /* each part's count wraps; their sum does not */
+        transit += h[H_TRANSIT];
     }
-    part->handed_last = handed && settle_handed(eng, &next);
+    /* from the headers alone, every part reaches the same collectives even
+       where one could not read what another sent */
+    part->handed_last = handed && settle_handed(eng, in_flight, &next);
+    part->transit = transit;
     start_stalls(eng, eng->in_flight_parts);
     part->next = next;
     part->last_move = eng->last_move;
@@ -860,6 +865,10 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     send_announces(eng); /* the applications' states were taken before */
     uint64_t flags = (eng->error || eng->wl.error ? F_FAILED : 0) |
                      (eng->stop && *eng->stop ? F_STOP : 0) | (handed ? F_HANDED : 0);
+    /* what the deadlock check's exemption under congestion control reads */
+    uint64_t transit = eng->gcc > 0 && !eng->gcc_insee
+                           ? insee_partition_transit_used(part, &eng->net)
+                           : 0;
     g_byte_array_set_size(part->send, 0);
     for (uint32_t r = 0; r < parts; r++) {
         uint64_t *h = part->head_out + (size_t)r * H_WORDS;
@@ -867,6 +876,8 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
         h[H_NEXT] = next;
         h[H_LAST_MOVE] = eng->last_move;
         h[H_FLAGS] = flags;
+        h[H_FLIGHT] = eng->in_flight;
+        h[H_TRANSIT] = transit;
         part->scount[r] = (int)part->out[r]->len;
         part->sdispl[r] = (int)part->send->len;
         g_byte_array_append(part->send, part->out[r]->data, part->out[r]->len);
@@ -934,6 +945,11 @@ gboolean insee_partition_stopped(const insee_partition *part)
 gboolean insee_partition_failed(const insee_partition *part)
 {
     return part->failed;
+}
+
+uint64_t insee_partition_transit(const insee_partition *part)
+{
+    return part->transit;
 }
 
 uint64_t insee_partition_sum(insee_partition *part, uint64_t v)

@@ -181,6 +181,10 @@ uint64_t insee_partition_sum(insee_partition *part, uint64_t v);
 /* This part's exact share of the packets counted in transit queues: a
    queue fed across a cut is counted by its feeding part alone. */
 uint64_t insee_partition_transit_used(const insee_partition *part, const insee_net *net);
+/* The whole network's packets in transit queues at the last cycle the parts
+   simulated, as of the last sync (told under global congestion control
+   only, for the deadlock check; else 0). */
+uint64_t insee_partition_transit(const insee_partition *part);
 
 /* A window of the run phases (phases.c), this part's figures: replaced by
    every part's. Called by every part at the same cycle. */
