@@ -419,34 +419,55 @@ static void wait_on(insee_engine *eng, uint32_t q, uint32_t at, const insee_cand
     eng->net.q[q].flags |= INSEE_Q_WAITS;
 }
 
-/* The sleeping head of q asks again this cycle: its candidates come back
-   as the active entry's cache, in the order the router gave them (the
-   chain holds them last first). A steady router's head keeps its waits
-   listed (waits_kept): should it sleep again it waits for the same set,
-   and its waits leave only with it; any other's leave their lists. */
-static void wake_head(insee_engine *eng, uint32_t q)
+/* The sleeping head of q asks again this cycle: it joins the active list,
+   and when its waits for candidates fit an entry's cache it finds them
+   there, in the order the router gave them (the chain holds them last
+   first). Returns the cache, NULL when they do not fit; the count of them
+   is the entry's. */
+static inline insee_candidate *wake_into_active(insee_engine *eng, uint32_t q)
 {
     insee_active *a = &eng->active;
     active_push(a, q);
     uint32_t n = 0, lists = eng->net.transit_queues; /* past them, need waits: not its set */
     for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
         n += eng->waits[w].at < lists;
-    insee_candidate *cached = &a->cand[(size_t)(a->len - 1) * a->kept];
-    if (n <= a->kept)
-        a->ncand[a->len - 1] = (uint8_t)n;
     eng->net.q[q].flags &= (uint8_t)~INSEE_Q_ASLEEP;
+    if (n > a->kept)
+        return NULL;
+    a->ncand[a->len - 1] = (uint8_t)n;
+    return &a->cand[(size_t)(a->len - 1) * a->kept];
+}
+
+/* A steady router's head wakes (waits_kept): should it sleep again it waits
+   for the same set, so its waits stay listed and leave only with it. */
+static void wake_kept_head(insee_engine *eng, uint32_t q)
+{
+    insee_candidate *cached = wake_into_active(eng, q);
+    if (cached == NULL)
+        return;
+    uint8_t n = eng->active.ncand[eng->active.len - 1];
+    uint32_t lists = eng->net.transit_queues;
+    for (uint32_t w = eng->head_wait[q]; w != INSEE_NONE; w = eng->waits[w].sibling)
+        if (eng->waits[w].at < lists)
+            cached[--n] = eng->waits[w].cand;
+}
+
+/* Any other router's head wakes: its waits leave their lists, as its next
+   sleep may wait for another set. */
+static void wake_head(insee_engine *eng, uint32_t q)
+{
+    insee_candidate *cached = wake_into_active(eng, q);
+    uint8_t n = cached ? eng->active.ncand[eng->active.len - 1] : 0;
+    uint32_t lists = eng->net.transit_queues;
     for (uint32_t w = eng->head_wait[q], next; w != INSEE_NONE; w = next) {
         const insee_wait *wt = &eng->waits[w];
         next = wt->sibling;
-        if (n <= a->kept && wt->at < lists)
+        if (cached != NULL && wt->at < lists)
             cached[--n] = wt->cand;
-        if (!eng->waits_kept)
-            unlink_wait(eng, w);
+        unlink_wait(eng, w);
     }
-    if (!eng->waits_kept) {
-        eng->head_wait[q] = INSEE_NONE;
-        eng->net.q[q].flags &= (uint8_t)~INSEE_Q_WAITS;
-    }
+    eng->head_wait[q] = INSEE_NONE;
+    eng->net.q[q].flags &= (uint8_t)~INSEE_Q_WAITS;
 }
 
 /* Whether a candidate waiting at downstream queue dq may be admissible:
@@ -482,7 +503,7 @@ static void wake_waiting(insee_engine *eng, uint32_t dq)
     const insee_net *net = &eng->net;
     for (uint32_t w = eng->wait_first[dq]; w != INSEE_NONE; w = eng->waits[w].next)
         if (net->q[eng->waits[w].queue].flags & INSEE_Q_ASLEEP)
-            wake_head(eng, eng->waits[w].queue);
+            wake_kept_head(eng, eng->waits[w].queue);
 }
 
 /* Whether input queue rq may show `need` free phits, as INSEE's phit view
