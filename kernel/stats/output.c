@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #define TMP_INFIX ".insee-tmp-"
+#define LOCK_SUFFIX ".insee-lock"
 
 static gboolean fail_errno(GError **err, int e, const char *what, const char *path,
                            const char *doing)
@@ -51,8 +52,8 @@ gboolean insee_output_check(const char *path, const char *what, GError **err)
     if (lstat(path, &st) == 0) {
         if (!S_ISREG(st.st_mode))
             return refuse_kind(path, what, st.st_mode, err);
-        /* It is opened for writing to be locked (NFS grants its emulation
-           of flock only to writers): refusing now spares a wasted run. */
+        /* A file the user made read-only is not replaced: refusing now
+           spares a wasted run. */
         if (access(path, W_OK) != 0)
             return fail_errno(err, errno, what, path, "the file cannot be written");
     } else if (errno != ENOENT) {
@@ -75,33 +76,39 @@ gboolean insee_output_check(const char *path, const char *what, GError **err)
     return ok;
 }
 
-/* Opens and locks the file now named `path`, creating it empty when absent
-   (*created). The lock belongs to an inode: a writer that waited on a file
-   another writer has meanwhile renamed a new one over holds a stale lock, so
-   it opens the path again. */
-static int open_locked(const char *path, const char *what, struct stat *held, gboolean *created,
-                       GError **err)
+/* The lock file beside `path` (g_free): writers of one file queue on it.
+   The file itself is never created to be locked, so a writer killed before
+   its rename leaves no empty file at the user's path, only this hidden one,
+   which the next writer takes over. */
+static char *lock_path(const char *path)
+{
+    char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+    char *name = g_strconcat(".", base, LOCK_SUFFIX, NULL);
+    char *lock = g_build_filename(dir, name, NULL);
+    g_free(name);
+    g_free(base);
+    g_free(dir);
+    return lock;
+}
+
+/* Takes the lock of `path`: returns its descriptor. A writer leaving
+   removes the lock file while it holds it, so one that waited on it holds a
+   lock nobody else will see: it takes the one now at the lock's path. */
+static int lock_output(const char *path, const char *what, const char *lock, GError **err)
 {
     for (;;) {
         if (!insee_output_check(path, what, err))
             return -1;
-        /* O_NOFOLLOW and O_NONBLOCK: a symlink or a FIFO swapped in since
-           the check fails or opens at once, and is refused below. */
-        *created = TRUE;
-        int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0 && errno == EEXIST) {
-            *created = FALSE;
-            fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-            if (fd < 0 && errno == ENOENT)
-                continue;
+        int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+        struct stat held, now;
+        if (fd < 0 || fstat(fd, &held) != 0) {
+            fail_errno(err, errno, what, path, "cannot create its lock file beside it");
+            if (fd >= 0)
+                close(fd);
+            return -1;
         }
-        if (fd < 0)
-            return fail_errno(err, errno, what, path, "cannot open it"), -1;
-        if (fstat(fd, held) != 0 || !S_ISREG(held->st_mode)) {
-            if (S_ISREG(held->st_mode))
-                fail_errno(err, errno, what, path, "cannot examine it");
-            else
-                refuse_kind(path, what, held->st_mode, err);
+        if (!S_ISREG(held.st_mode)) {
+            refuse_kind(lock, what, held.st_mode, err);
             close(fd);
             return -1;
         }
@@ -113,11 +120,35 @@ static int open_locked(const char *path, const char *what, struct stat *held, gb
             close(fd);
             return -1;
         }
-        struct stat now;
-        if (lstat(path, &now) == 0 && now.st_dev == held->st_dev && now.st_ino == held->st_ino)
+        if (lstat(lock, &now) == 0 && now.st_dev == held.st_dev && now.st_ino == held.st_ino)
             return fd;
         close(fd);
     }
+}
+
+/* Opens the file now at `path` for reading, under its lock: -1 with errno
+   ENOENT when there is none, *old its status otherwise. */
+static int open_old(const char *path, const char *what, struct stat *old, GError **err)
+{
+    /* O_NOFOLLOW and O_NONBLOCK: a symlink or a FIFO swapped in since the
+       check fails or opens at once, and is refused below. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT)
+            fail_errno(err, errno, what, path, "cannot open it");
+        return -1;
+    }
+    gboolean examined = fstat(fd, old) == 0;
+    if (!examined || !S_ISREG(old->st_mode)) {
+        if (!examined)
+            fail_errno(err, errno, what, path, "cannot examine it");
+        else
+            refuse_kind(path, what, old->st_mode, err);
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
 }
 
 /* Removes the temporaries a killed writer of this file left. The caller
@@ -232,42 +263,49 @@ int insee_output_temp(const char *path, const char *what, char **tmp, GError **e
 }
 
 struct insee_output_stream {
-    char *path, *tmp;
+    char *path, *tmp, *lock;
     const char *what;
-    int fd, out;      /* the locked file, and the temporary beside it */
-    gboolean created; /* the path did not exist: removed again on failure */
-    int failed;       /* the errno of the first write that failed, or 0 */
-    off_t size;       /* the old file's size when locked */
+    int lock_fd, fd, out; /* the lock, the old file (-1: none) and the temporary */
+    int failed;           /* the errno of the first write that failed, or 0 */
+    off_t size;           /* the old file's size when locked */
 };
 
-/* Undoes what insee_output_open() made; the lock goes with the file's
-   descriptor, after the rename when there was one. */
+/* Undoes what insee_output_open() made. The lock file goes while still
+   held (see lock_output()), after the rename when there was one. */
 static void stream_free(insee_output_stream *s, gboolean keep)
 {
     if (s->out >= 0)
         close(s->out);
-    if (!keep) {
-        if (s->tmp)
-            g_unlink(s->tmp);
-        if (s->created)
-            g_unlink(s->path);
-    }
-    close(s->fd);
+    if (!keep && s->tmp)
+        g_unlink(s->tmp);
+    if (s->fd >= 0)
+        close(s->fd);
+    g_unlink(s->lock);
+    close(s->lock_fd);
     g_free(s->tmp);
+    g_free(s->lock);
     g_free(s->path);
     g_free(s);
 }
 
 insee_output_stream *insee_output_open(const char *path, const char *what, GError **err)
 {
-    struct stat held;
-    gboolean created;
-    int fd = open_locked(path, what, &held, &created, err);
-    if (fd < 0)
+    char *lock = lock_path(path);
+    int lock_fd = lock_output(path, what, lock, err);
+    if (lock_fd < 0) {
+        g_free(lock);
         return NULL;
+    }
     insee_output_stream *s = g_new0(insee_output_stream, 1);
-    *s = (insee_output_stream){.path = g_strdup(path), .what = what, .fd = fd, .out = -1,
-                               .created = created, .size = held.st_size};
+    *s = (insee_output_stream){.path = g_strdup(path), .lock = lock, .what = what,
+                               .lock_fd = lock_fd, .fd = -1, .out = -1};
+    struct stat old;
+    s->fd = open_old(path, what, &old, err);
+    if (s->fd < 0 && errno != ENOENT) {
+        stream_free(s, FALSE);
+        return NULL;
+    }
+    s->size = s->fd >= 0 ? old.st_size : 0;
     s->out = insee_output_temp(path, what, &s->tmp, err);
     if (s->out < 0) {
         stream_free(s, FALSE);
@@ -275,7 +313,7 @@ insee_output_stream *insee_output_open(const char *path, const char *what, GErro
     }
     /* The replacement keeps the old file's permissions; only its owner may
        set them, and another writer's file gets the default ones. */
-    if (!created && fchmod(s->out, held.st_mode & 07777) != 0 && errno != EPERM) {
+    if (s->fd >= 0 && fchmod(s->out, old.st_mode & 07777) != 0 && errno != EPERM) {
         fail_errno(err, errno, what, path, "cannot give the new file the old one's permissions");
         stream_free(s, FALSE);
         return NULL;

@@ -6,10 +6,13 @@
  * refused with an error naming the user's path (a symlink is refused rather
  * than followed or replaced, so the file written is always the one named).
  * A file is written whole into a temporary ".NAME.insee-tmp-PID" beside it and
- * renamed over it, under an exclusive flock() on the target, so concurrent
- * writers (a sweep of parallel runs appending to one CSV) queue up and none
- * loses another's row; readers see the old file or the new one. Temporaries
- * left by a killed writer are removed by the next writer of the same file.
+ * renamed over it, under an exclusive flock() on a lock file ".NAME.insee-lock"
+ * beside it, so concurrent writers (a sweep of parallel runs appending to one
+ * CSV) queue up and none loses another's row; readers see the old file or the
+ * new one. The lock file goes when its writer is done, and the file named is
+ * never created before its contents are whole: a killed writer leaves no
+ * empty or partial file under that name. Its temporary is removed by the next
+ * writer of the same file, which also takes over its lock file.
  * Every error is in G_FILE_ERROR and begins "WHAT: PATH: ".
  */
 #ifndef INSEE_KERNEL_OUTPUT_H
@@ -41,11 +44,11 @@ gboolean insee_output_append(const char *path, const char *what, const char *hea
                              const char *text, GError **err);
 
 /* A replacement written piece by piece, so that a large file needs no
-   copy in memory: insee_output_open() locks the file (creating it empty
-   when absent) and opens the temporary; insee_output_put() appends to the
+   copy in memory: insee_output_open() locks the file and opens the
+   temporary; insee_output_put() appends to the
    temporary (a failure is remembered and reported by close);
    insee_output_close() renames the temporary over the file when every piece
-   was written, else removes it (and the file, if it created it), and frees
+   was written, else removes it, and frees
    the stream either way; insee_output_abandon() gives up without renaming.
    Open returns NULL with the error. */
 typedef struct insee_output_stream insee_output_stream;

@@ -5,7 +5,7 @@
  * with an exponent and no point gets ".0" from json-glib 1.6: "1e+21.0"); a writer on a file gives the file the text a writer
  * into memory gives, past the pieces it hands over; a file that cannot be
  * written, at its start or midway (the disk full), is an error and leaves
- * nothing behind. */
+ * nothing behind; nor does a writer killed midway, or the old file whole. */
 #include <criterion/criterion.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -263,6 +263,15 @@ static void large(insee_jw *w)
     insee_jw_end_object(w);
 }
 
+/* Only `name` is left in `dir`: no temporary, no lock file. */
+static void assert_only(const char *dir, const char *name)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    for (const char *left; (left = g_dir_read_name(d));)
+        cr_assert_str_eq(left, name, "left behind: %s", left);
+    g_dir_close(d);
+}
+
 Test(json_writer, a_file_gets_the_text_memory_gets)
 {
     char *dir = g_dir_make_tmp("insee-jw-XXXXXX", NULL);
@@ -280,10 +289,7 @@ Test(json_writer, a_file_gets_the_text_memory_gets)
     cr_assert_gt(len, 8u << 20, "the document is several pieces long");
     cr_assert_eq(len, strlen(want));
     cr_assert(memcmp(got, want, len) == 0);
-    GDir *d = g_dir_open(dir, 0, NULL);
-    for (const char *name; (name = g_dir_read_name(d));)
-        cr_assert_str_eq(name, "out.json", "only the file is left: %s", name);
-    g_dir_close(d);
+    assert_only(dir, "out.json");
     g_unlink(path);
     g_rmdir(dir);
     g_free(want);
@@ -338,4 +344,53 @@ Test(json_writer, a_file_the_disk_cannot_hold_is_an_error_and_leaves_nothing)
     g_rmdir(dir);
     g_free(path);
     g_free(dir);
+}
+
+/* A writer killed (SIGKILL: no handler runs) after handing over pieces of
+   its document leaves the old file as it was, or, where there was none, no
+   file at all; the next writer of the file takes over what the dead one
+   left (its lock file, its temporary) and leaves only the file. */
+Test(json_writer, a_writer_killed_midway_leaves_the_old_file_or_none)
+{
+    for (int had_old = 0; had_old < 2; had_old++) {
+        char *dir = g_dir_make_tmp("insee-jw-XXXXXX", NULL);
+        char *path = g_build_filename(dir, "out.json", NULL);
+        if (had_old)
+            cr_assert(g_file_set_contents(path, "{\"old\":1}", -1, NULL));
+        pid_t child = fork();
+        cr_assert_geq(child, 0);
+        if (child == 0) {
+            insee_jw *w = insee_jw_open(path, "[stats] json", NULL);
+            if (!w)
+                _exit(2);
+            large(w);
+            kill(getpid(), SIGKILL);
+            _exit(3);
+        }
+        int status = 0;
+        cr_assert_eq(waitpid(child, &status, 0), child);
+        cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "status %d", status);
+        char *text = NULL;
+        if (had_old) {
+            cr_assert(g_file_get_contents(path, &text, NULL, NULL));
+            cr_assert_str_eq(text, "{\"old\":1}", "the old file is whole");
+            g_free(text);
+        } else {
+            cr_assert_not(g_file_test(path, G_FILE_TEST_EXISTS), "no file at %s", path);
+        }
+        GError *err = NULL;
+        insee_jw *w = insee_jw_open(path, "[stats] json", &err);
+        cr_assert_not_null(w, "%s", err ? err->message : "");
+        insee_jw_begin_object(w);
+        insee_jw_end_object(w);
+        cr_assert(insee_jw_close(w, &err), "%s", err ? err->message : "");
+        cr_assert(g_file_get_contents(path, &text, NULL, NULL));
+        cr_assert_str_eq(text, "{}");
+        g_free(text);
+        assert_only(dir, "out.json");
+        g_unlink(path);
+        g_rmdir(dir);
+        g_free(path);
+        g_free(dir);
+    }
 }
