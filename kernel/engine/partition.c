@@ -46,8 +46,10 @@ typedef struct cut {
     uint64_t at;
 } cut;
 
+/* A packet of the receiver's message `msg` ended at cycle `at` of the
+   window (from its start). */
 typedef struct notice {
-    uint32_t kind, msg, dropped, pad;
+    uint32_t kind, msg, dropped, at;
 } notice;
 
 /* The sender's message `msg` will be handed to its task in the receiving
@@ -123,7 +125,11 @@ struct insee_partition {
     uint64_t *bits[B_SETS];      /* lookahead bits each, this part's */
     uint64_t *whole_bits[B_SETS];
     insee_app_states *states, *whole_states; /* lookahead entries each (causal runs) */
-    gboolean handed_last;       /* notices left a hand-over at the window's last cycle */
+    /* The first cycle of the window from which a message whose last packet
+       arrived in another part waits to be handed over in this one: this
+       part's while it takes the window's notices, then the whole
+       network's (settle_handed()). INSEE_NEVER: none. */
+    uint64_t held_from;
     uint64_t last_move;         /* the whole network's, as the parts last agreed it */
 };
 
@@ -370,22 +376,25 @@ static uint64_t shortest_packet(const insee_engine *eng)
    One cycle, as INSEE's model gives, when any of these is 1 or when a
    part would act on what the parts decide together at a cycle within the
    window: a drop frees its slot at the next cycle (failed cables, a router
-   that may drop); the cycle every causal application is done ends the
-   generation of open-ended traffic beside them; and a message handed to
-   its task in its sender's part (one whose plugin does not hear of
-   deliveries) is handed over after the receiver's wait from the cycle its
-   last packet arrived in another part. */
+   that may drop); and the cycle every causal application is done ends the
+   generation of open-ended traffic beside them. A message handed to its
+   task in its sender's part (one whose plugin does not hear of deliveries)
+   is handed over there the receiver's overhead after its last packet
+   arrived in another part: the window is no longer than that overhead, so
+   the hand-over falls after the meeting that tells the sender's part. */
 static uint32_t lookahead(const insee_engine *eng)
 {
     const insee_net *net = &eng->net;
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
     if (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed)
         return 1;
+    uint64_t handed = LOOKAHEAD_MAX;
     for (uint32_t i = 0; i < eng->wl.n_apps; i++) {
         const insee_app *a = &eng->wl.apps[i];
-        if ((eng->causal && !a->causal) ||
-            (receivers_wait(eng) && !insee_workload_tells_deliveries(a)))
+        if (eng->causal && !a->causal)
             return 1;
+        if (receivers_wait(eng) && !insee_workload_tells_deliveries(a))
+            handed = eng->wl.env.recv_cycles; /* a copy's cycles only add to it */
     }
     uint64_t arrive = UINT64_MAX;
     for (uint32_t gp = 0; gp < net->port_base[net->routers]; gp++)
@@ -394,7 +403,7 @@ static uint32_t lookahead(const insee_engine *eng)
                                      (eng->cable ? eng->cable[gp] : eng->cable_cycles));
     uint64_t speedup = eng->out_used ? eng->speedup : 1;
     uint64_t credit = (shortest_packet(eng) + speedup - 1) / speedup;
-    uint64_t w = MIN(MIN(arrive + eng->router_cycles, credit), LOOKAHEAD_MAX);
+    uint64_t w = MIN(MIN(arrive + eng->router_cycles, credit), handed);
     return (uint32_t)MAX(w, 1);
 }
 
@@ -411,6 +420,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     uint32_t parts = t->parts;
     part->t = *t;
     part->first_failed = INSEE_NONE;
+    part->held_from = INSEE_NEVER;
     part->cut_phits_exact = !eng->timed;
     part->router_part = g_new(uint16_t, eng->net.routers);
     assign_routers(part->router_part, &eng->net, parts);
@@ -614,7 +624,8 @@ static gboolean send_notices(insee_engine *eng)
     for (guint i = 0; notices && i < notices->len; i++) {
         const insee_notice *n = &g_array_index(notices, insee_notice, i);
         any |= n->handed_there != 0;
-        notice rec = {.kind = R_NOTICE, .msg = n->msg, .dropped = n->dropped};
+        notice rec = {.kind = R_NOTICE, .msg = n->msg, .dropped = n->dropped,
+                      .at = (uint32_t)(n->at - eng->part->win_from)};
         g_byte_array_append(eng->part->out[n->part], (const guint8 *)&rec, sizeof rec);
     }
     if (notices)
@@ -661,6 +672,22 @@ static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *psta
     insee_net_reserve_slot(net, a->dq, p);
     if (insee_net_link(net, a->dq, p))
         insee_engine_arrive(eng, a->dq, p);
+}
+
+/* A packet of this part's message ended in another part at a cycle of
+   the window: counted as of that cycle, from which the message, when it
+   was its last, waits to be handed over. FALSE: not a cycle of it. */
+static gboolean take_notice(insee_engine *eng, const notice *n)
+{
+    insee_partition *part = eng->part;
+    if (n->at >= part->win_end - part->win_from)
+        return FALSE;
+    uint64_t now = eng->wl.now, at = part->win_from + n->at;
+    eng->wl.now = at;
+    if (insee_workload_notice(&eng->wl, n->msg, n->dropped != 0))
+        part->held_from = MIN(part->held_from, at);
+    eng->wl.now = now;
+    return TRUE;
 }
 
 /* The bytes of the record at `at` (`len` left), 0 when it is not one
@@ -726,7 +753,8 @@ static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t 
         } else {
             notice n;
             memcpy(&n, at, sizeof n);
-            insee_workload_notice(&eng->wl, n.msg, n.dropped != 0);
+            if (!take_notice(eng, &n))
+                return FALSE;
         }
         at += size;
         len -= size;
@@ -785,35 +813,40 @@ void insee_partition_recall(insee_engine *eng, uint64_t c)
 {
     insee_partition *part = eng->part;
     uint32_t i = (uint32_t)(c - part->win_from);
-    gboolean last = c == part->win_last;
     eng->now = c;
     eng->wl.now = c; /* an application done is done at the cycle after it */
     eng->in_flight_parts = part->whole[i];
-    part->hands_over = bit(part->whole_bits[B_PENDING], i) || (last && part->handed_last);
+    part->hands_over = bit(part->whole_bits[B_PENDING], i) || c >= part->held_from;
     if (eng->causal)
         insee_workload_set_states(&eng->wl, part->states[i], part->whole_states[i]);
 }
 
-/* A message whose last packet arrived in another part at the window's
-   last cycle, and that its own part hands over after the receiver's
-   overhead, was posted there at this meeting, after that part told its
-   next cycle with work. An empty network may end the run here, as one
-   process's does, or go on to the hand-over: the parts ask each other
-   once more. While packets are in flight, nothing ends the run and the
-   next cycle stands for the hand-over, which its part tells at the next
-   meeting (a message cut short when generation ended is never handed
-   over, which only its part knows). Whether one is left to hand over. */
-static gboolean settle_handed(insee_engine *eng, uint64_t in_flight, uint64_t *next)
+/* Messages whose last packet arrived in another part in the window, and
+   that their own parts hand over after the receiver's overhead, were
+   posted there at this meeting: after each part told its next cycle with
+   work, and after the window's record said at which cycles messages were
+   left to hand over. Their hand-overs fall after the window (lookahead()),
+   so each waited from the cycle it arrived to the window's end. The parts
+   ask each other for the earliest of those cycles and for their next
+   hand-over, in one collective; unless the window is one cycle with
+   packets in flight at its end: then nothing can end the run there, and
+   the next cycle stands for the hand-over, which its part tells at the
+   next meeting (a message cut short when generation ended is never handed
+   over, which only its part knows). */
+static void settle_handed(insee_engine *eng, uint64_t in_flight, uint64_t *next)
 {
     insee_partition *part = eng->part;
-    uint64_t at = eng->now + 1;
-    if (in_flight == 0) {
-        uint64_t later = UINT64_MAX - insee_workload_next_local(&eng->wl);
-        part->t.allreduce(part->t.ctx, &later, 1, INSEE_REDUCE_MAX); /* the earliest */
-        at = UINT64_MAX - later;
+    if (part->win_end - part->win_from == 1 && in_flight > 0) {
+        part->held_from = part->win_from;
+        *next = MIN(*next, part->win_end);
+        return;
     }
-    *next = MIN(*next, at);
-    return at != INSEE_NEVER;
+    /* the earliest of each, as the largest of their complements */
+    uint64_t v[] = {UINT64_MAX - insee_workload_next_local(&eng->wl),
+                    UINT64_MAX - part->held_from};
+    part->t.allreduce(part->t.ctx, v, G_N_ELEMENTS(v), INSEE_REDUCE_MAX);
+    *next = MIN(*next, UINT64_MAX - v[0]);
+    part->held_from = UINT64_MAX - v[1];
 }
 
 /* Each part's scalars, the same from every part: the whole network's. */
@@ -837,7 +870,10 @@ static void combine(insee_engine *eng)
     }
     /* from the headers alone, every part reaches the same collectives even
        where one could not read what another sent */
-    part->handed_last = handed && settle_handed(eng, in_flight, &next);
+    if (handed)
+        settle_handed(eng, in_flight, &next);
+    else
+        part->held_from = INSEE_NEVER; /* no part has one */
     part->transit = transit;
     start_stalls(eng, eng->in_flight_parts);
     part->next = next;
@@ -901,6 +937,7 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
     }
     eng->report.exchanges++;
     eng->report.exchange_seconds += (double)(g_get_monotonic_time() - start) / 1e6;
+    part->held_from = INSEE_NEVER;
     for (uint32_t r = 0; r < parts; r++)
         if (!take(eng, r, part->recv->data + part->rdispl[r], (size_t)part->rcount[r])) {
             insee_engine_fail(eng, "rank %u sent rank %u what it cannot read at cycle %"

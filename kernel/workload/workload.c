@@ -442,7 +442,7 @@ static uint32_t packet_new(insee_workload *wl, uint32_t m, uint32_t node, uint32
     return p;
 }
 
-static void message_ended(insee_workload *wl, uint32_t m, gboolean dropped);
+static gboolean message_ended(insee_workload *wl, uint32_t m, gboolean dropped);
 
 /* A message's last packet has a length; a proxy's record has none. */
 static gboolean is_proxy(const insee_message_rec *rec)
@@ -635,23 +635,25 @@ static void message_delivered(insee_workload *wl, uint32_t m)
 }
 
 /* A message's last packet has arrived: handed over now, or after the
-   receiver's overhead. */
-static void message_arrived(insee_workload *wl, uint32_t m)
+   receiver's overhead (TRUE). */
+static gboolean message_arrived(insee_workload *wl, uint32_t m)
 {
     uint64_t recv = wl->env.recv_cycles + copy_cycles(wl, &wl->msg[m].msg);
     if (recv)
         insee_heap_push(&wl->receiving, wl->now + recv, m);
     else
         message_delivered(wl, m);
+    return recv != 0;
 }
 
 /* Nothing of message m is left in flight, its last packet `dropped` or
-   delivered. A proxy tells its part instead (insee_workload_notice()). */
-static void message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
+   delivered. A proxy tells its part instead (insee_workload_notice()).
+   Whether the message waits to be handed over here. */
+static gboolean message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
 {
     if (is_proxy(&wl->msg[m])) {
         insee_notice n = {wl->msg[m].proxy.part, wl->msg[m].proxy.msg, dropped,
-                          !insee_workload_tells_deliveries(message_app(wl, m))};
+                          !insee_workload_tells_deliveries(message_app(wl, m)), wl->now};
         if (!wl->notices)
             wl->notices = g_array_new(FALSE, FALSE, sizeof(insee_notice));
         g_array_append_val(wl->notices, n);
@@ -661,8 +663,9 @@ static void message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
     } else if (dropped) {
         message_free(wl, m);
     } else {
-        message_arrived(wl, m);
+        return message_arrived(wl, m);
     }
+    return FALSE;
 }
 
 void insee_workload_local(insee_workload *wl)
@@ -966,11 +969,10 @@ void insee_workload_hand_off(insee_workload *wl, uint32_t m, uint32_t *part, uin
     message_free(wl, m);
 }
 
-void insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped)
+gboolean insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped)
 {
     wl->msg[m].lost += dropped;
-    if (--wl->msg[m].to_deliver == 0)
-        message_ended(wl, m, dropped);
+    return --wl->msg[m].to_deliver == 0 && message_ended(wl, m, dropped);
 }
 
 void insee_workload_packet_copied(insee_workload *wl, uint32_t m)

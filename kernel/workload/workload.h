@@ -102,10 +102,11 @@ typedef struct insee_app_states {
 } insee_app_states;
 
 /* A partitioned run: a packet of part `part`'s message `msg` ended in
-   another part, delivered or dropped; `handed_there`: the message's part
-   hands it to its task (it was not announced to this one). */
+   another part at cycle `at`, delivered or dropped; `handed_there`: the
+   message's part hands it to its task (it was not announced to this one). */
 typedef struct insee_notice {
     uint32_t part, msg, dropped, handed_there;
+    uint64_t at;
 } insee_notice;
 
 /* One application: a traffic instance whose tasks are a contiguous range of
@@ -294,8 +295,11 @@ uint32_t insee_workload_adopt(insee_workload *wl, uint32_t src_task, uint32_t pa
 /* The packet of message m leaves this part: the message it belongs to, as
    adopt() takes it; a proxy is freed. */
 void insee_workload_hand_off(insee_workload *wl, uint32_t m, uint32_t *part, uint32_t *msg);
-/* One packet of this part's message m ended in another part. */
-void insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped);
+/* One packet of this part's message m ended in another part, at the
+   workload's current cycle (the caller sets it to the notice's). Whether
+   the message then waits to be handed to its task, after the receiver's
+   overhead from that cycle. */
+gboolean insee_workload_notice(insee_workload *wl, uint32_t m, gboolean dropped);
 /* A partitioned run, at the end of a cycle. This part's view of its
    causal applications, taken before the exchange changes what is in
    flight where. */

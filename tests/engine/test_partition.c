@@ -565,6 +565,35 @@ Test(partition, a_receivers_overhead_splits_over_threads)
                  "message_bytes = 300\n");
 }
 
+/* With latencies the parts meet once per window of cycles, no longer than
+   the receiver's overhead: a message handed over in its sender's part
+   after its last packet arrived in another part is handed over after the
+   meeting that tells it, and from that packet's cycle on the run is not
+   over. On the 4-node ring the last message crosses parts when nothing
+   else is left to do anywhere, the whole network empty within a window;
+   the torus's windows are the overhead's 4 cycles (its links would allow
+   7); the loaded torus's last packets are of messages cut short when
+   generation ended, never handed over. Each reports what one thread
+   does. */
+Test(partition, a_receivers_overhead_bounds_the_windows_of_a_split_run)
+{
+    check_threads("[topology]\nplugin = \"torus\"\ndims = [4]\n[router]\nplugin = \"dally\"\n"
+                  "[network]\nrecv_overhead_cycles = 300\nnode_cable_cycles = 3\n"
+                  "cable_cycles = 4\nrouter_cycles = 2\n"
+                  "[traffic]\nplugin = \"uniform\"\nload = 0.02\n",
+                  7, TRUE, NULL, 7);
+    check_threads("[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+                  "[network]\nrecv_overhead_cycles = 4\ncable_cycles = 4\nrouter_cycles = 2\n"
+                  "copy = \"two\"\nlink_bandwidth = \"4 GB/s\"\nmemory_bandwidth = \"1 GB/s\"\n"
+                  "[traffic]\nplugin = \"uniform\"\nload = 0.4\nmessage_bytes = 200\n",
+                  3, TRUE, NULL, 4);
+    check_splits("[simulation]\nphases = \"fixed\"\nwarmup = 0\ncycles = 2000\nseed = 5\n"
+                 "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+                 "vcs = 2\n[network]\nmtu_bytes = 64\nheader_bytes = 8\ncable_cycles = 3\n"
+                 "recv_overhead_cycles = 3\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n"
+                 "message_bytes = 300\n");
+}
+
 /* Output buffers behind the crossbar and links slower than the router:
    a packet crossing a cut carries the cycle its tail is in, from which the
    next router times its crossing and its consumption. Split over threads,
