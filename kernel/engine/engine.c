@@ -1415,10 +1415,10 @@ static uint32_t cross_into_output(insee_engine *eng, uint32_t q, uint32_t gp)
     uint32_t p = net->q[q].head;
     uint64_t L = net->pkt[p].phits;
     uint64_t done = MAX(eng->now + (L + eng->speedup - 1) / eng->speedup, net->tail[p] + 1);
+    starts_leaving(eng, q, done); /* before depart(): a credit across a cut tells it */
     depart(eng, q, done);
     insee_engine_head_leaves(eng, q, &net->pkt[p]);
     insee_engine_keep_moving(eng, done);
-    starts_leaving(eng, q, done);
     net->tail[p] = done - 1;
     eng->out_used[gp] += (uint32_t)L;
     return p;
@@ -1456,6 +1456,8 @@ G_ALWAYS_INLINE static inline void hold_downstream(insee_engine *eng, const inse
     uint32_t gp = rq->link, dq = net->link[gp].peer + rq->cand.vc;
     net->q[dq].in_done = INSEE_NEVER;
     insee_net_reserve_slot(net, dq, p);
+    if (G_UNLIKELY(eng->part != NULL))
+        insee_partition_reserve(eng, dq, p);
     net->link[gp].waiting++;
     if (net->link[gp].free_at <= eng->now)
         link_check(eng, gp);

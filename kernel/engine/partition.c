@@ -17,7 +17,7 @@ enum { H_BYTES, H_NEXT, H_LAST_MOVE, H_FLAGS, H_FLIGHT, H_TRANSIT, H_WORDS };
 enum { F_FAILED = 1, F_STOP = 2, F_HANDED = 4 };
 
 /* What crosses: a record's first word says which. */
-enum { R_ARRIVAL = 1, R_CREDIT = 2, R_NOTICE = 3, R_CUT = 4, R_ANNOUNCE = 5, R_CYCLES = 6 };
+enum { R_ARRIVAL = 1, R_CREDIT, R_NOTICE, R_CUT, R_ANNOUNCE, R_CYCLES, R_RESERVE };
 
 /* A router no part owns yet, while the parts are assigned. */
 enum { UNOWNED = G_MAXUINT16 };
@@ -31,6 +31,13 @@ typedef struct arrival {
                             router or ports have buffers (net->tail); else 0 */
     insee_packet pk;     /* then the router's packet state, pstate_size bytes */
 } arrival;
+
+/* A packet granted towards queue q, drained in another part, holds
+   `units` there from the grant, its tail not yet in: q's phit view at
+   either end counts it so until it starts crossing (an arrival). */
+typedef struct reserve {
+    uint32_t kind, q, units, pad;
+} reserve;
 
 /* A packet leaves queue q, fed from another part: its slot frees at
    `due`, and the cycle its tail has left (q's phit view) is `out_done`. */
@@ -108,10 +115,10 @@ struct insee_partition {
     gboolean hands_over; /* messages left to hand over (as of the last recall) */
     gboolean stop, failed;
     uint32_t first_failed; /* the first part that failed, or INSEE_NONE */
-    /* A queue across a cut is seen whole (in phits) at either end: in
-       INSEE's timing a packet granted towards a queue has all arrived
-       before the next may be granted, and what the other end changes
-       comes with each cycle's exchange (arrivals, credits, cuts). */
+    /* A queue across a cut is seen whole (in phits) at either end where
+       the parts meet every cycle: what the other end changed comes with
+       the cycle's exchange (reserves, arrivals, credits, cuts), before
+       the next cycle's requests read it. */
     gboolean cut_phits_exact;
     /* The parts meet once every `lookahead` cycles at most: a window
        [win_from, win_end). Per cycle of it, this part's packets in flight
@@ -143,9 +150,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "its router plugin may read other routers' state or keep state of its own as "
               "it routes (it declares none of INSEE_ROUTE_PURE, INSEE_ROUTE_STEADY and "
               "INSEE_ROUTE_LOCAL)";
-    else if (eng->timed && !(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
-        why = "its router may read its queues in phits, which a part sees exactly across a "
-              "cut only in INSEE's timing, and [network] gives links or routers latencies";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)
@@ -381,12 +385,15 @@ static uint64_t shortest_packet(const insee_engine *eng)
    task in its sender's part (one whose plugin does not hear of deliveries)
    is handed over there the receiver's overhead after its last packet
    arrived in another part: the window is no longer than that overhead, so
-   the hand-over falls after the meeting that tells the sender's part. */
+   the hand-over falls after the meeting that tells the sender's part.
+   One cycle too for a router that is only local: it may read the phit
+   view of a queue across a cut, which the other end changes. */
 static uint32_t lookahead(const insee_engine *eng)
 {
     const insee_net *net = &eng->net;
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
-    if (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed)
+    if (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed ||
+        !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
         return 1;
     uint64_t handed = LOOKAHEAD_MAX;
     for (uint32_t i = 0; i < eng->wl.n_apps; i++) {
@@ -421,7 +428,6 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->t = *t;
     part->first_failed = INSEE_NONE;
     part->held_from = INSEE_NEVER;
-    part->cut_phits_exact = !eng->timed;
     part->router_part = g_new(uint16_t, eng->net.routers);
     assign_routers(part->router_part, &eng->net, parts);
     assign_queues(part, &eng->net, &eng->report);
@@ -439,6 +445,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->head_out = g_new0(uint64_t, 2 * H_WORDS * parts);
     part->head_in = part->head_out + H_WORDS * parts;
     part->lookahead = lookahead(eng);
+    part->cut_phits_exact = part->lookahead == 1;
     part->flight = g_new0(uint64_t, 2 * (size_t)part->lookahead);
     part->whole = part->flight + part->lookahead;
     uint32_t words = bit_words(part->lookahead);
@@ -494,6 +501,17 @@ void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
     if (net->pstate_size)
         g_byte_array_append(out, insee_net_packet_state(net, p), (guint)net->pstate_size);
     insee_net_packet_free(net, p);
+}
+
+void insee_partition_reserve(insee_engine *eng, uint32_t dq, uint32_t p)
+{
+    const insee_net *net = &eng->net;
+    insee_partition *part = eng->part;
+    uint32_t owner = part->router_part[net->q_at[dq].router];
+    if (owner == part->t.part)
+        return;
+    reserve rec = {.kind = R_RESERVE, .q = dq, .units = insee_net_units(net, p)};
+    g_byte_array_append(part->out[owner], (const guint8 *)&rec, sizeof rec);
 }
 
 void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due)
@@ -656,7 +674,8 @@ static void send_announces(insee_engine *eng)
 }
 
 /* A packet that crossed a cut link this cycle joins its queue here, as
-   link_start() would have put it there. */
+   link_start() would have put it there; its units are held there since
+   its grant (a reserve). */
 static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *pstate)
 {
     insee_net *net = &eng->net;
@@ -669,7 +688,6 @@ static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *psta
         memcpy(insee_net_packet_state(net, p), pstate, net->pstate_size);
     net->pkt[p].msg = insee_workload_adopt(&eng->wl, a->src_task, a->part, a->msg);
     net->q[a->dq].in_done = a->in_done;
-    insee_net_reserve_slot(net, a->dq, p);
     if (insee_net_link(net, a->dq, p))
         insee_engine_arrive(eng, a->dq, p);
 }
@@ -710,6 +728,7 @@ static size_t record_size(const insee_engine *eng, uint32_t kind, const guint8 *
            : kind == R_NOTICE   ? sizeof(notice)
            : kind == R_CUT      ? sizeof(cut)
            : kind == R_ANNOUNCE ? sizeof(announce)
+           : kind == R_RESERVE  ? sizeof(reserve)
                                 : 0;
 }
 
@@ -741,6 +760,11 @@ static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t 
             eng->net.q[c.q].leaving = (uint16_t)c.units;
             eng->net.q[c.q].out_done = c.out_done;
             insee_wheel_add(&eng->wheel, c.due, insee_event(INSEE_EV_RELEASE, c.q));
+        } else if (kind == R_RESERVE) {
+            reserve rv;
+            memcpy(&rv, at, sizeof rv);
+            eng->net.q[rv.q].in_done = INSEE_NEVER;
+            insee_net_add_units(&eng->net, rv.q, (int32_t)rv.units);
         } else if (kind == R_CUT) {
             cut c;
             memcpy(&c, at, sizeof c);

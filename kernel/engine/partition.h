@@ -24,6 +24,9 @@
  *  - a packet that starts crossing a cut link at cycle t: its head is in
  *    the next router's queue from t + 1 at the earliest, so the receiving
  *    part puts it there after the cycle, before t + 1 begins;
+ *  - a reserve: a packet granted towards a queue across a cut holds its
+ *    units there from the grant, which the receiving part counts after
+ *    the cycle, before the cycle its own router next reads the queue;
  *  - a credit: a queue's slot upstream of a cut link frees at a cycle that
  *    its own part knew at least a cycle ahead (when the tail started
  *    leaving), so the feeding part has it in its timing wheel in time;
@@ -112,10 +115,13 @@ gboolean insee_partition_owns(const insee_partition *part, uint32_t r);
 /* Whether this part's copy of what a router reads is exact: router r is
    this part's, and so is the link feeding queue q (INSEE_NONE: none read);
    with `whole` (q's phit view, which both ends change), q's link or q's
-   own router, in INSEE's timing, else both. */
+   own router where the parts meet every cycle, else both. */
 struct insee_net;
 gboolean insee_partition_holds(const insee_partition *part, const struct insee_net *net,
                                uint32_t r, uint32_t q, gboolean whole);
+/* Packet p, granted towards queue dq, another part's, holds its units
+   there from now (as insee_net_reserve_slot()): that part is told. */
+void insee_partition_reserve(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Packet p starts crossing into queue dq, another part's: it leaves this
    part (its record freed here) after the cycle. */
 void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
