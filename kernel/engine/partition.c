@@ -150,6 +150,11 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "its router plugin may read other routers' state or keep state of its own as "
               "it routes (it declares none of INSEE_ROUTE_PURE, INSEE_ROUTE_STEADY and "
               "INSEE_ROUTE_LOCAL)";
+    else if (eng->timed && !(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)) &&
+             (eng->net.failed || !(router_props & INSEE_ROUTE_NO_DROPS)))
+        why = "its router may read its queues in phits, which a part sees exactly across a "
+              "cut when [network] gives links or routers latencies only where no packet is "
+              "dropped, and [faults] fails cables (or the router may drop)";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)
@@ -401,7 +406,7 @@ static uint32_t lookahead(const insee_engine *eng)
         if (eng->causal && !a->causal)
             return 1;
         if (receivers_wait(eng) && !insee_workload_tells_deliveries(a))
-            handed = eng->wl.env.recv_cycles; /* a copy's cycles only add to it */
+            handed = MIN(handed, eng->wl.env.recv_cycles); /* a copy only adds to it */
     }
     uint64_t arrive = UINT64_MAX;
     for (uint32_t gp = 0; gp < net->port_base[net->routers]; gp++)

@@ -158,6 +158,16 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
               "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
+    /* bubble reads its queues in phits: with latencies, not where packets drop */
+    exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[faults]\nlinks = 2\n"
+                     "[router]\nplugin = \"bubble\"\n[network]\ncable_cycles = 2\n"
+                     "[traffic]\nplugin = \"uniform\"\n", &cfg, &reg);
+    err = NULL;
+    cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
+    cr_assert(strstr(err->message, "[faults]") && strstr(err->message, "phits"), "%s",
+              err->message);
+    g_error_free(err);
+    free_experiment(exp, cfg, reg);
     /* a causal application on a network that drops packets */
     exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[faults]\nlinks = 2\n"
                      "[traffic]\nplugin = \"stencil\"\n", &cfg, &reg);
