@@ -151,10 +151,12 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
               "it routes (it declares none of INSEE_ROUTE_PURE, INSEE_ROUTE_STEADY and "
               "INSEE_ROUTE_LOCAL)";
     else if (eng->timed && !(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)) &&
-             (eng->net.failed || !(router_props & INSEE_ROUTE_NO_DROPS)))
+             (eng->net.failed || !(router_props & INSEE_ROUTE_NO_DROPS) ||
+              eng->variable_packets))
         why = "its router may read its queues in phits, which a part sees exactly across a "
               "cut when [network] gives links or routers latencies only where no packet is "
-              "dropped, and [faults] fails cables (or the router may drop)";
+              "dropped and all packets have one length; [faults] fails cables (or the router "
+              "may drop), or mtu_bytes and header_bytes make packets shorter";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)

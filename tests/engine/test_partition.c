@@ -158,16 +158,24 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
               "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
-    /* bubble reads its queues in phits: with latencies, not where packets drop */
-    exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[faults]\nlinks = 2\n"
-                     "[router]\nplugin = \"bubble\"\n[network]\ncable_cycles = 2\n"
-                     "[traffic]\nplugin = \"uniform\"\n", &cfg, &reg);
-    err = NULL;
-    cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
-    cr_assert(strstr(err->message, "[faults]") && strstr(err->message, "phits"), "%s",
-              err->message);
-    g_error_free(err);
-    free_experiment(exp, cfg, reg);
+    /* bubble reads its queues in phits: with latencies, not where packets
+       drop nor where they have several lengths */
+    static const char *const phits[] = {"[faults]\nlinks = 2\n", "mtu_bytes = 64\n"};
+    for (size_t i = 0; i < G_N_ELEMENTS(phits); i++) {
+        char *toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n%s"
+                                     "[router]\nplugin = \"bubble\"\n[network]\n"
+                                     "cable_cycles = 2\n%s[traffic]\nplugin = \"uniform\"\n",
+                                     i == 0 ? phits[0] : "", i == 1 ? phits[1] : "");
+        exp = build_toml(toml, &cfg, &reg);
+        err = NULL;
+        cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
+        cr_assert(strstr(err->message, i == 0 ? "[faults]" : "mtu_bytes") &&
+                      strstr(err->message, "phits"),
+                  "%s", err->message);
+        g_error_free(err);
+        free_experiment(exp, cfg, reg);
+        g_free(toml);
+    }
     /* a causal application on a network that drops packets */
     exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[faults]\nlinks = 2\n"
                      "[traffic]\nplugin = \"stencil\"\n", &cfg, &reg);
@@ -621,12 +629,12 @@ Test(partition, a_router_reading_phits_splits_with_latencies)
         "[traffic]\nplugin = \"uniform\"\nload = 0.6\nmessage_bytes = 40\n",
         "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
         "vcs = 2\n[network]\ncable_cycles = 1\nrouter_cycles = 2\nnode_phit_cycles = 2\n"
-        "output_buffer_bytes = 256\ncrossbar_speedup = 2\nmtu_bytes = 32\nheader_bytes = 8\n"
+        "output_buffer_bytes = 256\ncrossbar_speedup = 2\n"
         "[traffic]\nplugin = \"uniform\"\nload = 0.7\n",
         "[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
-        "mode = \"oblivious\"\nvcs = 4\n[network]\ncable_cycles = 2\nrouter_cycles = 4\n"
-        "dim_phit_cycles = [2, 3]\noutput_buffer_bytes = 128\nmtu_bytes = 32\n"
-        "header_bytes = 12\n[traffic]\nplugin = \"uniform\"\nload = 0.8\n",
+        "mode = \"oblivious\"\nvcs = 4\n[network]\ncable_cycles = 12\nrouter_cycles = 7\n"
+        "dim_phit_cycles = [2, 3]\noutput_buffer_bytes = 128\n"
+        "[traffic]\nplugin = \"uniform\"\nload = 0.8\n",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
         check_threads(runs[i], 3 + (uint32_t)i, TRUE, NULL, 1);
