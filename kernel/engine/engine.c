@@ -2138,6 +2138,7 @@ gboolean insee_engine_run(insee_engine *eng, GError **err)
     insee_stats_finish(&eng->stats, &eng->net, eng->now, insee_phases_current(eng));
     if (eng->part)
         insee_partition_merge(eng);
+    insee_stats_close_last(&eng->stats, eng->now, insee_phases_current(eng));
     rep->total_in_flight = insee_engine_in_flight(eng);
     double wall = rep->wall_seconds > 1e-9 ? rep->wall_seconds : 1e-9;
     rep->cycles_per_second = (double)rep->cycles / wall;

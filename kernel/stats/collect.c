@@ -323,15 +323,19 @@ void insee_stats_on_queue(void *stats, uint32_t q, uint32_t count)
 void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, insee_phase phase)
 {
     insee_stats_advance(st, now, 0, phase);
+    if (st->q_since)
+        for (uint32_t q = 0; q < st->queues; q++)
+            insee_stats_on_queue(st, q, net->q[q].count);
+}
+
+void insee_stats_close_last(insee_stats *st, uint64_t now, insee_phase phase)
+{
     insee_window last = insee_window_between(&st->series_mark, &st->total);
     if (st->opt.interval && (last.generated || last.delivered || last.dropped ||
                              last.occupancy_area || st->series->len == 0)) {
         st->series_end = now; /* a last, partial interval */
         close_interval(st, phase);
     }
-    if (st->q_since)
-        for (uint32_t q = 0; q < st->queues; q++)
-            insee_stats_on_queue(st, q, net->q[q].count);
 }
 
 /* ---- packets --------------------------------------------------------------- */

@@ -7,7 +7,8 @@
  * insee_stats_on_*() hooks at the points where it already counts a packet
  * (each O(1), nothing allocated but an occasional growth of a histogram),
  * insee_stats_advance() at the top of every simulated cycle, and
- * insee_stats_finish() once at the end. The report writers read the struct.
+ * insee_stats_finish() then insee_stats_close_last() once at the end. The
+ * report writers read the struct.
  *
  * Memory is linear in the network (ports, nodes) and in the number of
  * intervals; the pair-to-pair maps (nodes²) only when asked, and refused
@@ -228,8 +229,14 @@ static inline void insee_stats_advance(insee_stats *st, uint64_t now, uint64_t i
    it then adds it for the `cycles` cycles from `at`, which the clock has
    passed and which cross no boundary of the window or the series. */
 void insee_stats_occupancy(insee_stats *st, uint64_t at, uint64_t in_network, uint64_t cycles);
-/* Close the last, partial interval and the queue histograms at `now`. */
+/* Close the queue histograms, and the series' intervals that end by
+   `now`. */
 void insee_stats_finish(insee_stats *st, const insee_net *net, uint64_t now, insee_phase phase);
+/* Then close the series' last, partial interval at `now`, when anything
+   happened in it. A split run's parts call it after insee_stats_merge():
+   they decide on the whole network's figures, so they all keep the point
+   or none does, as one process does. */
+void insee_stats_close_last(insee_stats *st, uint64_t now, insee_phase phase);
 
 /* Whether insee_stats_on_injected() has anything to count. */
 static inline gboolean insee_stats_per_injection(const insee_stats *st)

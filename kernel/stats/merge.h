@@ -4,7 +4,8 @@
  * nodes) must report what the single process reports, byte for byte. Every
  * part holds the whole collector and report, set up alike (same options,
  * same network), but counts only the packets its own routers and nodes
- * saw. At the end of the run, after insee_stats_finish(), every part calls
+ * saw. At the end of the run, after insee_stats_finish() and before
+ * insee_stats_close_last(), every part calls
  * insee_stats_merge() and insee_report_merge(): they make the same calls
  * in the same order on every part (collective), and leave every part with
  * the whole run's figures.
