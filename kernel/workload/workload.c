@@ -628,7 +628,7 @@ static void message_delivered(insee_workload *wl, uint32_t m)
 {
     insee_app *a = message_app(wl, m);
     a->rep->messages++;
-    if (a->traffic->delivered && wl->msg[m].lost == 0)
+    if (a->traffic->delivered)
         a->traffic->delivered(a->self, wl->msg[m].src_task - a->first_task, &wl->msg[m].msg,
                               wl->now);
     message_free(wl, m);
@@ -648,7 +648,10 @@ static gboolean message_arrived(insee_workload *wl, uint32_t m)
 
 /* Nothing of message m is left in flight, its last packet `dropped` or
    delivered. A proxy tells its part instead (insee_workload_notice()).
-   Whether the message waits to be handed over here. */
+   Whether the message waits to be handed over here. A message that lost
+   any packet is not handed over, whichever of its packets ended last:
+   two may end in one cycle, in an order a split run's parts do not
+   share. */
 static gboolean message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
 {
     if (is_proxy(&wl->msg[m])) {
@@ -660,7 +663,7 @@ static gboolean message_ended(insee_workload *wl, uint32_t m, gboolean dropped)
         message_free(wl, m);
     } else if (delivered_elsewhere(wl, m)) {
         message_release(wl, m); /* counted there since it was announced */
-    } else if (dropped) {
+    } else if (wl->msg[m].lost > 0) {
         message_free(wl, m);
     } else {
         return message_arrived(wl, m);
