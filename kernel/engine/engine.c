@@ -222,6 +222,8 @@ void insee_engine_clear(insee_engine *eng)
     g_free(eng->active.cand);
     g_free(eng->touched.v);
     g_free(eng->link_check.v);
+    g_free(eng->later_cuts.v);
+    g_free(eng->later_leaving.v);
     for (uint32_t w = 0; eng->sets && w < eng->threads; w++)
         g_free(eng->sets[w].v);
     g_free(eng->sets);
@@ -358,13 +360,15 @@ static uint32_t unlink_departing(insee_engine *eng, uint32_t q)
     return p;
 }
 
-/* As unlink_departing(), the tail leaving at `release_at` - 1. */
-static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at)
+/* As unlink_departing(), the tail leaving at `release_at` - 1; q's phit
+   view shows it gone at `out_done` once the phase is over (what a part
+   feeding q across a cut is told). */
+static uint32_t depart(insee_engine *eng, uint32_t q, uint64_t release_at, uint64_t out_done)
 {
     uint32_t p = unlink_departing(eng, q);
     schedule(eng, release_at, insee_event(INSEE_EV_RELEASE, q));
     if (G_UNLIKELY(eng->part != NULL))
-        insee_partition_credit(eng, q, release_at);
+        insee_partition_credit(eng, q, release_at, out_done);
     return p;
 }
 
@@ -1116,12 +1120,10 @@ static void drop_head(insee_engine *eng, uint32_t q, uint32_t port)
                            port == PORT_FAILED ? INSEE_DROP_UNROUTABLE : drop_reason(eng, q, pk),
                            pk, q, eng->now);
     eng->dropped_failed += port == PORT_FAILED;
-    uint32_t p = depart(eng, q, eng->now + 1); /* nothing to transmit: free next cycle */
-    if (net->q[q].in_done > eng->now) { /* its tail will not arrive: discarded as it comes */
-        net->q[q].in_done = eng->now;
-        if (G_UNLIKELY(eng->part != NULL))
-            insee_partition_cut(eng, q, eng->now);
-    }
+    /* nothing to transmit: free next cycle */
+    uint32_t p = depart(eng, q, eng->now + 1, net->q[q].out_done);
+    if (net->q[q].in_done > eng->now) /* its tail will not arrive: discarded as it comes */
+        insee_vec_push(&eng->later_cuts, q);
     eng->in_flight--;
     insee_engine_keep_moving(eng, eng->now);
     eng->report.total_dropped_network++;
@@ -1215,6 +1217,28 @@ static void decide_chunk(void *ctx, uint32_t w, uint32_t from, uint32_t to)
         decide(eng, i, w, FALSE, &eng->decision[i]);
 }
 
+/* The request phase's changes to queues' phit views that would show in
+   the same cycle take effect at its end, so that every head reads the
+   views as they were at the phase's start, in whatever order the heads
+   ask (a split run's parts learn of each other's changes only after the
+   cycle): a head dropped while its tail still arrives, whose queue
+   discards the rest (drop_head()), and a packet shorter than the longest
+   consumed, whose phits show leaving (grant_consumption()). */
+static void settle_phit_views(insee_engine *eng)
+{
+    insee_net *net = &eng->net;
+    eng->requesting = FALSE;
+    for (uint32_t i = 0; i < eng->later_cuts.len; i++) {
+        uint32_t q = eng->later_cuts.v[i];
+        if (G_UNLIKELY(eng->part != NULL))
+            insee_partition_cut(eng, q, eng->now);
+        net->q[q].in_done = eng->now;
+    }
+    for (uint32_t i = 0; i < eng->later_leaving.len; i += 2)
+        starts_leaving(eng, eng->later_leaving.v[i], eng->now + eng->later_leaving.v[i + 1]);
+    eng->later_cuts.len = eng->later_leaving.len = 0;
+}
+
 /* Phase 3: every active head requests one output. Alone, each head decides
    and acts in turn. With a crew (a pure router), every head decides first,
    the crew sharing the list in contiguous chunks, then each acts in list
@@ -1228,12 +1252,14 @@ static void request_phase(insee_engine *eng)
     insee_active *a = &eng->active;
     for (uint32_t w = 0; w < eng->threads; w++)
         eng->sets[w].len = 0;
+    eng->requesting = TRUE;
     if (!eng->crew) {
         for (uint32_t i = 0; i < a->len; i++) {
             insee_decision d;
             decide(eng, i, 0, TRUE, &d);
             apply(eng, i, &d);
         }
+        settle_phit_views(eng);
         return;
     }
     for (uint32_t from = 0, to; from < a->len; from = to) {
@@ -1247,6 +1273,7 @@ static void request_phase(insee_engine *eng)
         for (uint32_t i = from; i < to; i++)
             apply(eng, i, &eng->decision[i]);
     }
+    settle_phit_views(eng);
 }
 
 /* Packet p's head leaves queue q now (onto a link, or into consumption). */
@@ -1328,7 +1355,7 @@ static void link_start(insee_engine *eng, uint32_t gp, uint32_t ovc)
         insee_engine_head_leaves(eng, net->ovc[ovc].src, pk);
         starts_leaving(eng, net->ovc[ovc].src, c.done);
         if (G_UNLIKELY(eng->part != NULL))
-            insee_partition_credit(eng, net->ovc[ovc].src, c.done);
+            insee_partition_credit(eng, net->ovc[ovc].src, c.done, c.done);
     }
     net->q[dq].in_done = c.tail_in;
     if (net->tail)
@@ -1391,8 +1418,15 @@ static void grant_consumption(insee_engine *eng, const insee_request_rec *rq)
     uint32_t head = net->q[rq->queue].head;
     uint64_t done = net->tail ? tail_across(eng, head, eng->node_phit_cycles)
                               : eng->now + net->pkt[head].phits;
-    starts_leaving(eng, rq->queue, done); /* before depart(): a credit across a cut tells it */
-    uint32_t p = depart(eng, rq->queue, done);
+    /* A packet shorter than the longest shows phits leaving from now: in
+       the request phase (`multiple` consumption) only once it is over. */
+    if (eng->requesting && done - eng->now < net->packet_phits) {
+        insee_vec_push(&eng->later_leaving, rq->queue);
+        insee_vec_push(&eng->later_leaving, (uint32_t)(done - eng->now));
+    } else {
+        starts_leaving(eng, rq->queue, done);
+    }
+    uint32_t p = depart(eng, rq->queue, done, done);
     insee_engine_head_leaves(eng, rq->queue, &net->pkt[p]);
     /* The tail reaches the node its link's latency after it left. */
     uint64_t delivered = done - 1 + eng->node_cable_cycles;
@@ -1415,8 +1449,8 @@ static uint32_t cross_into_output(insee_engine *eng, uint32_t q, uint32_t gp)
     uint32_t p = net->q[q].head;
     uint64_t L = net->pkt[p].phits;
     uint64_t done = MAX(eng->now + (L + eng->speedup - 1) / eng->speedup, net->tail[p] + 1);
-    starts_leaving(eng, q, done); /* before depart(): a credit across a cut tells it */
-    depart(eng, q, done);
+    starts_leaving(eng, q, done);
+    depart(eng, q, done, done);
     insee_engine_head_leaves(eng, q, &net->pkt[p]);
     insee_engine_keep_moving(eng, done);
     net->tail[p] = done - 1;
@@ -1554,7 +1588,7 @@ static void grant_multicast(insee_engine *eng, uint32_t q, const insee_candidate
         insee_engine_route_ctx(eng, q, net->q[q].head, INSEE_DRAW_OWN, NULL, &ctx);
         eng->router->forwarded(eng->router_self, &ctx, &cand[0]);
     }
-    uint32_t p = depart(eng, q, eng->now + L);
+    uint32_t p = depart(eng, q, eng->now + L, eng->now + L);
     insee_engine_head_leaves(eng, q, &net->pkt[p]);
     starts_leaving(eng, q, eng->now + L);
     insee_engine_keep_moving(eng, eng->now + L - 1 + eng->node_cable_cycles);

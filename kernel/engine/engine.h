@@ -174,6 +174,7 @@ typedef struct insee_engine {
     double memory_cycles_per_byte; /* [network] memory_bandwidth: a byte's copy (0: not given) */
     gboolean timed;          /* any of these differs from INSEE's model (a hop: one cycle) */
     gboolean single_consumption;
+    gboolean requesting;     /* the request phase runs: see later_cuts */
     uint64_t deadlock_cycles;  /* no move for this long with packets inside: deadlock (0: off) */
     double ipr;                /* in-transit priority: fraction of arbitrations */
     double gcc;                /* global congestion control threshold (0: off) */
@@ -233,6 +234,11 @@ typedef struct insee_engine {
     insee_vec touched;       /* outputs requested this cycle, each once */
     insee_vec sort_scratch;  /* room to sort `touched` */
     insee_vec link_check;    /* links that may start a packet after arbitration */
+    /* Changes the request phase makes to queues' phit views, applied at its
+       end (settle_phit_views()): queues whose arriving packet was dropped,
+       and pairs (queue, cycles from now until its tail has left) of short
+       packets consumed. */
+    insee_vec later_cuts, later_leaving;
 
     /* [simulation] threads: the request phase's decisions on a crew of
        `threads` workers (crew.h) when the router is pure and both it and

@@ -104,6 +104,12 @@ struct insee_partition {
     uint16_t *feeder_part;   /* per transit queue: the part owning the link into it */
     uint16_t *node_part;     /* per node: its router's part (the workload's) */
     uint8_t *counted;        /* per queue: its count is exact here (the stats' q_counted) */
+    /* Queues of other parts whose phit view this part set in the window
+       (a grant towards one, a packet starting across), when windows are a
+       cycle long: a cut taken after the cycle comes before those in one
+       process (it is made at the end of the request phase) and changes
+       nothing then. */
+    insee_vec fed;
     insee_vec drained_cut;   /* transit queues drained here and fed across a cut: their
                                 count here is not exact (global congestion control) */
     GByteArray **out;        /* per part: what this cycle sends it */
@@ -150,13 +156,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         why = "its router plugin may read other routers' state or keep state of its own as "
               "it routes (it declares none of INSEE_ROUTE_PURE, INSEE_ROUTE_STEADY and "
               "INSEE_ROUTE_LOCAL)";
-    else if (eng->timed && !(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)) &&
-             (eng->net.failed || !(router_props & INSEE_ROUTE_NO_DROPS) ||
-              eng->variable_packets))
-        why = "its router may read its queues in phits, which a part sees exactly across a "
-              "cut when [network] gives links or routers latencies only where no packet is "
-              "dropped and all packets have one length; [faults] fails cables (or the router "
-              "may drop), or mtu_bytes and header_bytes make packets shorter";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
     else if (eng->wh)
@@ -489,10 +488,25 @@ void insee_partition_free(insee_partition *part)
     g_free(part->node_part);
     g_free(part->counted);
     g_free(part->drained_cut.v);
+    g_free(part->fed.v);
     g_free(part->flight);
     g_free(part->bits[0]);
     g_free(part->states);
     g_free(part);
+}
+
+static void note_fed(insee_partition *part, uint32_t dq)
+{
+    if (part->lookahead == 1) /* a cut needs a drop, and a drop such windows */
+        insee_vec_push(&part->fed, dq);
+}
+
+static gboolean fed_in_window(const insee_partition *part, uint32_t q)
+{
+    for (uint32_t i = 0; i < part->fed.len; i++)
+        if (part->fed.v[i] == q)
+            return TRUE;
+    return FALSE;
 }
 
 void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
@@ -500,6 +514,7 @@ void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
     insee_net *net = &eng->net;
     insee_partition *part = eng->part;
     GByteArray *out = part->out[part->router_part[net->q_at[dq].router]];
+    note_fed(part, dq);
     arrival a = {.kind = R_ARRIVAL, .dq = dq, .in_done = net->q[dq].in_done,
                  .tail = net->tail ? net->tail[p] : 0, .pk = net->pkt[p]};
     a.src_task = eng->wl.msg[a.pk.msg].src_task;
@@ -517,11 +532,12 @@ void insee_partition_reserve(insee_engine *eng, uint32_t dq, uint32_t p)
     uint32_t owner = part->router_part[net->q_at[dq].router];
     if (owner == part->t.part)
         return;
+    note_fed(part, dq);
     reserve rec = {.kind = R_RESERVE, .q = dq, .units = insee_net_units(net, p)};
     g_byte_array_append(part->out[owner], (const guint8 *)&rec, sizeof rec);
 }
 
-void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due)
+void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due, uint64_t out_done)
 {
     insee_partition *part = eng->part;
     const insee_net *net = &eng->net;
@@ -536,7 +552,7 @@ void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due)
         return;
     }
     credit c = {.kind = R_CREDIT, .q = q, .units = net->q[q].leaving, .due = due,
-                .out_done = net->q[q].out_done};
+                .out_done = out_done};
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
 }
 
@@ -775,7 +791,8 @@ static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t 
         } else if (kind == R_CUT) {
             cut c;
             memcpy(&c, at, sizeof c);
-            eng->net.q[c.q].in_done = MIN(eng->net.q[c.q].in_done, c.at);
+            if (!fed_in_window(eng->part, c.q))
+                eng->net.q[c.q].in_done = c.at;
         } else if (kind == R_ANNOUNCE) {
             announce an;
             memcpy(&an, at, sizeof an);
@@ -976,6 +993,7 @@ void insee_partition_sync(insee_engine *eng, uint64_t next)
                               r, part->t.part, eng->now);
             break;
         }
+    part->fed.len = 0;
     combine(eng);
 }
 

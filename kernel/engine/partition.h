@@ -126,8 +126,10 @@ void insee_partition_reserve(struct insee_engine *eng, uint32_t dq, uint32_t p);
    part (its record freed here) after the cycle. */
 void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Queue q's departing packet frees its slot at `due`, its tail having
-   left at q's out_done: the part feeding q, when another, is told. */
-void insee_partition_credit(struct insee_engine *eng, uint32_t q, uint64_t due);
+   left at `out_done` (q's phit view): the part feeding q, when another,
+   is told. */
+void insee_partition_credit(struct insee_engine *eng, uint32_t q, uint64_t due,
+                            uint64_t out_done);
 /* The packet arriving in q was dropped at `at`, before its tail was in:
    the part feeding q, when another, is told. */
 void insee_partition_cut(struct insee_engine *eng, uint32_t q, uint64_t at);
