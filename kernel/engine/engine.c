@@ -1227,7 +1227,6 @@ static void decide_chunk(void *ctx, uint32_t w, uint32_t from, uint32_t to)
 static void settle_phit_views(insee_engine *eng)
 {
     insee_net *net = &eng->net;
-    eng->requesting = FALSE;
     for (uint32_t i = 0; i < eng->later_cuts.len; i++) {
         uint32_t q = eng->later_cuts.v[i];
         if (G_UNLIKELY(eng->part != NULL))
@@ -1259,10 +1258,8 @@ static void request_phase(insee_engine *eng)
             decide(eng, i, 0, TRUE, &d);
             apply(eng, i, &d);
         }
-        settle_phit_views(eng);
-        return;
     }
-    for (uint32_t from = 0, to; from < a->len; from = to) {
+    for (uint32_t from = 0, to; eng->crew && from < a->len; from = to) {
         to = a->len;
         if (eng->decision_cap < to) {
             eng->decision_cap = MAX(to, eng->decision_cap * 2);
@@ -1273,7 +1270,9 @@ static void request_phase(insee_engine *eng)
         for (uint32_t i = from; i < to; i++)
             apply(eng, i, &eng->decision[i]);
     }
-    settle_phit_views(eng);
+    eng->requesting = FALSE;
+    if (G_UNLIKELY(eng->later_cuts.len + eng->later_leaving.len > 0))
+        settle_phit_views(eng);
 }
 
 /* Packet p's head leaves queue q now (onto a link, or into consumption). */
