@@ -170,7 +170,7 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
         const insee_app *a = &eng->wl.apps[i];
         if (!insee_workload_tells_deliveries(a))
             continue;
-        if (a->drop_on_full || eng->net.failed)
+        if (a->drop_on_full || (eng->net.failed && !a->causal))
             why = "a causal application, or traffic that reacts to deliveries, may lose packets "
                   "(on_full = \"drop\", [faults]), and a receiving part does not learn of drops "
                   "yet";

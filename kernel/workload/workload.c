@@ -457,7 +457,14 @@ void insee_workload_packet_dropped(insee_workload *wl, uint32_t m, uint64_t id)
 {
     insee_report *rep = wl->env.report;
     const insee_app *a = message_app(wl, m);
-    if (wl->node_part && insee_workload_tells_deliveries(a))
+    if (wl->node_part && a->causal)
+        insee_workload_fail(wl, "a packet of application '%s' (%s) was dropped (at a failed "
+                            "cable, [faults], or by its router): its message never arrives, so "
+                            "the application cannot finish (one process runs on until it is "
+                            "stuck); route around failed cables (updown, ecmp, bfs) or fail "
+                            "fewer",
+                            a->rep->name, a->plugin);
+    else if (wl->node_part && insee_workload_tells_deliveries(a))
         insee_workload_fail(wl, "a packet of application '%s' (%s) was dropped: a split run "
                             "hands its messages over in their receivers' parts, which do not "
                             "learn of drops yet; run it in one process ([simulation] threads = "

@@ -158,12 +158,12 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
               "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
-    /* a causal application on a network that drops packets */
-    exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[faults]\nlinks = 2\n"
-                     "[traffic]\nplugin = \"stencil\"\n", &cfg, &reg);
+    /* a causal application whose sources drop what does not fit */
+    exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+                     "[traffic]\nplugin = \"stencil\"\non_full = \"drop\"\n", &cfg, &reg);
     err = NULL;
     cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
-    cr_assert(strstr(err->message, "[faults]") && strstr(err->message, "drops"), "%s",
+    cr_assert(strstr(err->message, "on_full") && strstr(err->message, "drops"), "%s",
               err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
@@ -792,6 +792,32 @@ static char *failure_on(const char *body, uint32_t threads, uint32_t *parts)
     g_error_free(err);
     g_free(toml);
     return message;
+}
+
+/* A causal application on a network with failed cables splits: routed
+   around them (updown), it runs as on one thread; routed into them
+   (dally), a lost message means it cannot finish, and a split run ends at
+   the drop saying so, where one thread runs on until it is stuck. */
+Test(partition, a_causal_workload_splits_where_cables_failed)
+{
+    check_threads("[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[faults]\nlinks = 3\n"
+                  "[router]\nplugin = \"updown\"\nvcs = 2\n[network]\ncable_cycles = 2\n"
+                  "[traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 256\niterations = 3\n"
+                  "compute = 40\n",
+                  3, TRUE, "completed at cycle", 0);
+    static const char dally[] =
+        "[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+        "[router]\nplugin = \"dally\"\n[faults]\nlinks = 0.25\n"
+        "[traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 64\niterations = 4\n";
+    uint32_t parts;
+    char *one = failure_on(dally, 1, &parts);
+    cr_assert(strstr(one, "stuck") && strstr(one, "dropped at failed cables"), "%s", one);
+    char *split = failure_on(dally, 2, &parts);
+    cr_assert_eq(parts, 2);
+    cr_assert(strstr(split, "application 'traffic' (stencil)") && strstr(split, "cannot finish"), "%s",
+              split);
+    g_free(one);
+    g_free(split);
 }
 
 /* A causal application that waits for ever, split: the part whose task
