@@ -311,7 +311,7 @@ void insee_engine_route_ctx(insee_engine *eng, uint32_t q, uint32_t p, insee_dra
 
 static void schedule(insee_engine *eng, uint64_t at, uint32_t ev)
 {
-    insee_wheel_add(&eng->wheel, at, ev);
+    insee_wheel_add(&eng->wheel, eng->now, at, ev);
 }
 
 /* Head p of q becomes a routing candidate: in the active list from now. */
@@ -677,7 +677,7 @@ static void link_done(insee_engine *eng, uint32_t gp)
 
 static void process_events(insee_engine *eng)
 {
-    insee_vec *b = &eng->wheel.bucket[eng->now & eng->wheel.mask];
+    insee_vec *b = insee_wheel_due(&eng->wheel, eng->now);
     for (uint32_t i = 0; i < b->len; i++) {
         uint32_t ev = b->v[i];
         uint32_t id = insee_event_id(ev);

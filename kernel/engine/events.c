@@ -9,9 +9,7 @@ void insee_wheel_init(insee_wheel *w, uint32_t horizon)
     uint32_t size = 2;
     while (size <= horizon)
         size *= 2;
-    w->bucket = g_new0(insee_vec, size);
-    w->mask = size - 1;
-    w->pending = 0;
+    *w = (insee_wheel){.bucket = g_new0(insee_vec, size), .mask = size - 1};
 }
 
 void insee_wheel_clear(insee_wheel *w)
@@ -21,6 +19,23 @@ void insee_wheel_clear(insee_wheel *w)
             g_free(w->bucket[i].v);
     g_free(w->bucket);
     w->bucket = NULL;
+    insee_heap_clear(&w->far);
+}
+
+void insee_wheel_add_far(insee_wheel *w, uint64_t at, uint32_t ev)
+{
+    insee_heap_push_seq(&w->far, at, w->far_added++, ev);
+}
+
+/* Far events now in reach move to their buckets at the start of a cycle,
+   before any event of theirs is added there: they come first, as added
+   first. */
+void insee_wheel_reach(insee_wheel *w, uint64_t now)
+{
+    while (insee_heap_top(&w->far) <= now + w->mask) {
+        insee_due d = insee_heap_pop(&w->far);
+        insee_vec_push(&w->bucket[d.at & w->mask], d.task);
+    }
 }
 
 static gboolean earlier(const insee_due *a, const insee_due *b)

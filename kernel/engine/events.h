@@ -49,21 +49,6 @@ static inline void insee_vec_push(insee_vec *a, uint32_t x)
     a->v[a->len++] = x;
 }
 
-typedef struct insee_wheel {
-    insee_vec *bucket; /* horizon buckets, bucket[t & mask] holds cycle t */
-    uint32_t mask;
-    uint64_t pending;  /* events in all buckets */
-} insee_wheel;
-
-/* A wheel for events at most `horizon` cycles after the current one. */
-void insee_wheel_init(insee_wheel *w, uint32_t horizon);
-void insee_wheel_clear(insee_wheel *w);
-static inline void insee_wheel_add(insee_wheel *w, uint64_t at, uint32_t ev)
-{
-    insee_vec_push(&w->bucket[at & w->mask], ev);
-    w->pending++;
-}
-
 typedef struct insee_due {
     uint64_t at;
     uint64_t seq;  /* among equal `at`: the order asked for (0 when any will do) */
@@ -85,6 +70,40 @@ static inline void insee_heap_push(insee_heap *h, uint64_t at, uint32_t task)
 insee_due insee_heap_pop(insee_heap *h);
 static inline uint64_t insee_heap_top(const insee_heap *h) { return h->len ? h->v[0].at : UINT64_MAX; }
 void insee_heap_clear(insee_heap *h);
+
+typedef struct insee_wheel {
+    insee_vec *bucket; /* horizon buckets, bucket[t & mask] holds cycle t */
+    uint32_t mask;
+    uint64_t pending;  /* events in all buckets, and beyond */
+    /* Events past the horizon when added (a packet's tail far behind its
+       head, on a node's link shared by its injection queues): by cycle,
+       then the order added; each moves into its bucket once in reach. */
+    insee_heap far;
+    uint64_t far_added;
+} insee_wheel;
+
+/* A wheel for events mostly at most `horizon` cycles after the current one. */
+void insee_wheel_init(insee_wheel *w, uint32_t horizon);
+void insee_wheel_clear(insee_wheel *w);
+void insee_wheel_add_far(insee_wheel *w, uint64_t at, uint32_t ev);
+/* Event `ev` at cycle `at`, from cycle `now` (at >= now). */
+static inline void insee_wheel_add(insee_wheel *w, uint64_t now, uint64_t at, uint32_t ev)
+{
+    if (G_UNLIKELY(at - now > w->mask)) /* its bucket would be one nearer */
+        insee_wheel_add_far(w, at, ev);
+    else
+        insee_vec_push(&w->bucket[at & w->mask], ev);
+    w->pending++;
+}
+void insee_wheel_reach(insee_wheel *w, uint64_t now);
+/* Cycle `now`'s events, before anything is added at `now`: the caller
+   empties the bucket and takes them off `pending`. */
+static inline insee_vec *insee_wheel_due(insee_wheel *w, uint64_t now)
+{
+    if (G_UNLIKELY(w->far.len != 0))
+        insee_wheel_reach(w, now);
+    return &w->bucket[now & w->mask];
+}
 
 /* Every traffic source has one due time, a few dozen cycles ahead for a
    Bernoulli source: a bucket per cycle for the `mask + 1` cycles from

@@ -782,7 +782,7 @@ static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t 
                 return FALSE;
             eng->net.q[c.q].leaving = (uint16_t)c.units;
             eng->net.q[c.q].out_done = c.out_done;
-            insee_wheel_add(&eng->wheel, c.due, insee_event(INSEE_EV_RELEASE, c.q));
+            insee_wheel_add(&eng->wheel, eng->now, c.due, insee_event(INSEE_EV_RELEASE, c.q));
         } else if (kind == R_RESERVE) {
             reserve rv;
             memcpy(&rv, at, sizeof rv);

@@ -176,7 +176,7 @@ gboolean insee_wormhole_busy(const insee_engine *eng)
 void insee_wormhole_events(insee_engine *eng)
 {
     insee_wormhole *wh = eng->wh;
-    insee_vec *b = &eng->wheel.bucket[eng->now & eng->wheel.mask];
+    insee_vec *b = insee_wheel_due(&eng->wheel, eng->now);
     for (uint32_t i = 0; i < b->len; i++) {
         uint32_t id = insee_event_id(b->v[i]);
         switch ((uint32_t)insee_event_kind_of(b->v[i])) {
@@ -438,19 +438,19 @@ static void send_flit(insee_engine *eng, uint32_t q)
         v->present--;
         /* back over the cable it came by */
         uint64_t back = eng->now + wh->p.credit + wh->cable[wh->feed[q] / net->vcs] - 1;
-        insee_wheel_add(&eng->wheel, back, insee_event(EV_CREDIT, q));
+        insee_wheel_add(&eng->wheel, eng->now, back, insee_event(EV_CREDIT, q));
     }
     if (v->out >= net->ovcs) {
         insee_engine_keep_moving(eng, across + eng->node_cable_cycles);
         if (tail)
-            insee_wheel_add(&eng->wheel, across + eng->node_cable_cycles,
+            insee_wheel_add(&eng->wheel, eng->now, across + eng->node_cable_cycles,
                             insee_event(EV_DELIVER, p));
     } else {
         uint32_t gp = v->out / net->vcs, dq = net->peer_queue[gp] + v->out % net->vcs;
         uint64_t in = across + wh->cable[gp];
         insee_net_add_units(net, dq, 1); /* a credit spent */
         insee_engine_keep_moving(eng, in);
-        insee_wheel_add(&eng->wheel, in, insee_event(EV_FLIT, dq));
+        insee_wheel_add(&eng->wheel, eng->now, in, insee_event(EV_FLIT, dq));
         if (head) {
             insee_net_link(net, dq, p);
             pk->hops += pk->hops < UINT16_MAX;

@@ -542,8 +542,8 @@ static gboolean queue_message(insee_workload *wl, uint32_t task)
         net->pkt[p].id = ++wl->serial;
         count_generated(wl, a->rep, &net->pkt[p]);
         wl->msg[m].to_queue--;
-        if (wl->nic_free) /* each interface its own link */
-            cross_node_link(wl, q - net->transit_queues, p);
+        if (wl->nic_free) /* each interface its own link; a node's injectors share its one */
+            cross_node_link(wl, wl->env.nics > 1 ? q - net->transit_queues : node, p);
         insee_net_enqueue(net, q, p);
         insee_vec_push(&wl->queued, q);
     }

@@ -361,6 +361,43 @@ Test(timing, network_interfaces_send_side_by_side)
     g_free(msg);
 }
 
+/* [router] injectors without [network] nics: a node's injection queues
+   share its one interface, whose link carries their packets one after
+   another, in the order they were queued: the 40 packets above take
+   L k = 64 cycles each however many queues they wait in. A packet in one
+   queue may wait for the link behind many in the others, its head due
+   further ahead than the engine's wheel reaches: before, the link was
+   indexed by queue, past its array (a run that never ended), and such a
+   head, timed at its cycle modulo the wheel, moved before its turn and
+   stalled the run (a deadlock found on a torus at 0.3). */
+Test(timing, injection_queues_share_the_nodes_one_interface)
+{
+    enum { N = 40, L = 16, K = 4 };
+    char *path = sends_file_new(N, (const uint32_t[]){1, 4, 3, 12}, 4, L * 4);
+    char *toml = g_strdup_printf(
+        "[simulation]\npacket_phits = %d\n[topology]\nplugin = \"torus\"\ndims = [4, 4]\n"
+        "[router]\nplugin = \"dally\"\ninjectors = 4\n[traffic]\nplugin = \"trace\"\n"
+        "file = \"%s\"\nmode = \"at-will\"\n[network]\nnode_phit_cycles = %d\n",
+        L, path, K);
+    insee_report r = run_toml(toml);
+    cr_assert(r.completed);
+    assert_all_delivered(&r);
+    cr_assert(r.completion >= (uint64_t)N * L * K && r.completion <= (uint64_t)(N + 2) * L * K,
+              "%" G_GUINT64_FORMAT " cycles", r.completion);
+    insee_report_clear(&r);
+    g_free(toml);
+    cable_file_remove(path);
+    toml = g_strdup("[simulation]\nwarmup = 0\ncycles = 2000\n[topology]\nplugin = \"torus\"\n"
+                    "dims = [4, 4]\n[router]\nplugin = \"dally\"\ninjectors = 2\n"
+                    "[network]\nnode_phit_cycles = 2\n[traffic]\nplugin = \"uniform\"\n"
+                    "load = 0.3\n");
+    r = run_toml(toml);
+    assert_all_delivered(&r);
+    cr_assert_eq(r.total_delivered, r.total_generated);
+    insee_report_clear(&r);
+    g_free(toml);
+}
+
 /* A lone flow on its one minimal path is paced by its links, so output
    buffers and a faster crossbar change none of its timing: 40 packets from
    node 0 to node (3, 1) of an 8 x 8 torus, 4 hops in dimension order,
