@@ -123,6 +123,28 @@ static void describe_queue(insee_engine *eng, uint32_t q, GString *out)
         g_string_append_printf(out, ", head to node %u", net->pkt[net->q[q].head].dst);
 }
 
+/* The queues whose heads wait, this part's in a split run: at most 8 of
+   them, one a line, so that the message says where to look. */
+static void list_waiting_heads(insee_engine *eng, GString *out)
+{
+    const insee_net *net = &eng->net;
+    uint32_t listed = 0, more = 0;
+    for (uint32_t q = 0; q < net->queues; q++) {
+        if (net->q[q].head == INSEE_NONE ||
+            (eng->part && !insee_partition_owns(eng->part, net->q_at[q].router)))
+            continue;
+        if (listed == 8) {
+            more++;
+            continue;
+        }
+        g_string_append(out, "\n  ");
+        describe_queue(eng, q, out);
+        listed++;
+    }
+    if (more)
+        g_string_append_printf(out, "\n  and %u more", more);
+}
+
 void insee_deadlock_check(insee_engine *eng)
 {
     /* last_move may lie ahead while a long packet's phits still flow. A
@@ -162,7 +184,8 @@ void insee_deadlock_check(insee_engine *eng)
         }
     } else {
         g_string_append(msg, " No cycle of queues waiting for room was found: the router "
-                             "offers these heads no candidate at all.");
+                             "offers these heads no candidate at all:");
+        list_waiting_heads(eng, msg);
     }
     g_string_append(msg, "\nThe router model is not deadlock free with these settings: add "
                          "virtual channels, or use a deadlock-free router (bubble, dally with "

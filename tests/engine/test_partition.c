@@ -302,6 +302,17 @@ Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
         g_free(a);
         g_free(b);
     }
+    /* no cycle: the message lists the heads that wait, all bound for the
+       last node */
+    char *toml = g_strdup_printf("[simulation]\nthreads = 1\nphases = \"fixed\"\nwarmup = 0\n%s",
+                                 stuck);
+    uint32_t parts;
+    GError *err = failed_run(toml, &parts);
+    cr_assert(strstr(err->message, "no candidate at all:\n  router ") &&
+                  strstr(err->message, "head to node 63"),
+              "%s", err->message);
+    g_error_free(err);
+    g_free(toml);
 }
 
 /* The links `toml` split into `parts` cuts, of `links` between routers. */
