@@ -105,10 +105,11 @@ struct insee_partition {
     uint16_t *node_part;     /* per node: its router's part (the workload's) */
     uint8_t *counted;        /* per queue: its count is exact here (the stats' q_counted) */
     /* Queues of other parts whose phit view this part set in the window
-       (a grant towards one, a packet starting across), when windows are a
-       cycle long: a cut taken after the cycle comes before those in one
-       process (it is made at the end of the request phase) and changes
-       nothing then. */
+       (a grant towards one, a packet starting across), where packets may
+       be dropped (cuts; windows are then a cycle long): a cut taken after
+       the cycle comes before those in one process (it is made at the end
+       of the request phase) and changes nothing then. */
+    gboolean may_cut;
     insee_vec fed;
     insee_vec drained_cut;   /* transit queues drained here and fed across a cut: their
                                 count here is not exact (global congestion control) */
@@ -451,6 +452,8 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     part->head_out = g_new0(uint64_t, 2 * H_WORDS * parts);
     part->head_in = part->head_out + H_WORDS * parts;
     part->lookahead = lookahead(eng);
+    uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
+    part->may_cut = eng->net.failed || !(props & INSEE_ROUTE_NO_DROPS);
     part->cut_phits_exact = part->lookahead == 1;
     part->flight = g_new0(uint64_t, 2 * (size_t)part->lookahead);
     part->whole = part->flight + part->lookahead;
@@ -497,7 +500,7 @@ void insee_partition_free(insee_partition *part)
 
 static void note_fed(insee_partition *part, uint32_t dq)
 {
-    if (part->lookahead == 1) /* a cut needs a drop, and a drop such windows */
+    if (part->may_cut)
         insee_vec_push(&part->fed, dq);
 }
 
