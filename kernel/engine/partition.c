@@ -8,6 +8,7 @@
 
 #include "config/config.h"
 #include "engine/engine.h"
+#include "engine/wormhole.h"
 #include "stats/merge.h"
 
 /* Scalars every part tells every other with each exchange, after
@@ -17,7 +18,10 @@ enum { H_BYTES, H_NEXT, H_LAST_MOVE, H_FLAGS, H_FLIGHT, H_TRANSIT, H_WORDS };
 enum { F_FAILED = 1, F_STOP = 2, F_HANDED = 4 };
 
 /* What crosses: a record's first word says which. */
-enum { R_ARRIVAL = 1, R_CREDIT, R_NOTICE, R_CUT, R_ANNOUNCE, R_CYCLES, R_RESERVE };
+enum {
+    R_ARRIVAL = 1, R_CREDIT, R_NOTICE, R_CUT, R_ANNOUNCE, R_CYCLES, R_RESERVE,
+    R_HEAD, R_FLIT, R_FLIT_CREDIT /* wormhole flow control's */
+};
 
 /* A router no part owns yet, while the parts are assigned. */
 enum { UNOWNED = G_MAXUINT16 };
@@ -31,6 +35,16 @@ typedef struct arrival {
                             router or ports have buffers (net->tail); else 0 */
     insee_packet pk;     /* then the router's packet state, pstate_size bytes */
 } arrival;
+
+/* Wormhole flow control: a flit is in queue q at cycle `at` (R_FLIT, to
+   q's part), or q's credit for one is back upstream at `at` (R_FLIT_CREDIT,
+   to the part feeding q). A packet whose head crosses is an R_HEAD, laid
+   out as an arrival: the receiving part queues it in dq, where its flits
+   follow. */
+typedef struct flit_event {
+    uint32_t kind, q;
+    uint64_t at;
+} flit_event;
 
 /* A packet granted towards queue q, drained in another part, holds
    `units` there from the grant, its tail not yet in: q's phit view at
@@ -159,8 +173,9 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
               "INSEE_ROUTE_LOCAL)";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
-    else if (eng->wh)
-        why = "[network] flow_control = \"wormhole\" is not split yet";
+    else if (eng->wormhole && !(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
+        why = "under wormhole flow control its router reads the room of its own queues "
+              "(INSEE_ROUTE_LOCAL), whose credits the parts feeding them keep";
     else if (eng->wl.sched)
         why = "jobs ([scheduler]) start and end on the whole network's state";
     else if (eng->wl.bridge)
@@ -394,13 +409,21 @@ static uint64_t shortest_packet(const insee_engine *eng)
    arrived in another part: the window is no longer than that overhead, so
    the hand-over falls after the meeting that tells the sender's part.
    One cycle too for a router that is only local: it may read the phit
-   view of a queue across a cut, which the other end changes. */
+   view of a queue across a cut, which the other end changes.
+   Under wormhole flow control a flit is due in the next router's buffer,
+   and its credit back upstream, its stages and cable after it left
+   (wormhole.c); no packet is dropped there. Credits still come back after
+   a causal run's last delivery, whose cycle ends the measurement: the
+   parts learn it when they meet, so they meet every cycle where the queue
+   histograms would count a credit that came after it. */
 static uint32_t lookahead(const insee_engine *eng)
 {
     const insee_net *net = &eng->net;
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
-    if (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed ||
-        !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
+    if (!eng->wormhole && (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed ||
+                     !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY))))
+        return 1;
+    if (eng->wormhole && eng->causal && eng->stats.opt.queue_histograms)
         return 1;
     uint64_t handed = LOOKAHEAD_MAX;
     for (uint32_t i = 0; i < eng->wl.n_apps; i++) {
@@ -410,14 +433,22 @@ static uint32_t lookahead(const insee_engine *eng)
         if (receivers_wait(eng) && !insee_workload_tells_deliveries(a))
             handed = MIN(handed, eng->wl.env.recv_cycles); /* a copy only adds to it */
     }
-    uint64_t arrive = UINT64_MAX;
+    uint64_t cable = UINT64_MAX, arrive = UINT64_MAX;
     for (uint32_t gp = 0; gp < net->port_base[net->routers]; gp++)
-        if (insee_net_next_router(net, gp) != INSEE_NONE)
-            arrive = MIN(arrive, (uint64_t)(eng->phit_cycles ? eng->phit_cycles[gp] : 1) +
-                                     (eng->cable ? eng->cable[gp] : eng->cable_cycles));
-    uint64_t speedup = eng->out_used ? eng->speedup : 1;
-    uint64_t credit = (shortest_packet(eng) + speedup - 1) / speedup;
-    uint64_t w = MIN(MIN(arrive + eng->router_cycles, credit), handed);
+        if (insee_net_next_router(net, gp) != INSEE_NONE) {
+            uint64_t c = eng->cable ? eng->cable[gp] : eng->cable_cycles;
+            cable = MIN(cable, c);
+            arrive = MIN(arrive, (eng->phit_cycles ? eng->phit_cycles[gp] : 1) + c);
+        }
+    uint64_t w;
+    if (eng->wormhole) {
+        const insee_wormhole_stages *st = &eng->wh_params;
+        w = MIN(st->switch_alloc + st->switch_traversal + 1 + cable, st->credit + cable);
+    } else {
+        uint64_t speedup = eng->out_used ? eng->speedup : 1;
+        w = MIN(arrive + eng->router_cycles, (shortest_packet(eng) + speedup - 1) / speedup);
+    }
+    w = MIN(w, handed);
     return (uint32_t)MAX(w, 1);
 }
 
@@ -512,20 +543,55 @@ static gboolean fed_in_window(const insee_partition *part, uint32_t q)
     return FALSE;
 }
 
-void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
+/* Packet p, with its message and router state, to the part owning dq. */
+static void send_packet(insee_engine *eng, uint32_t kind, uint32_t dq, uint32_t p)
 {
     insee_net *net = &eng->net;
     insee_partition *part = eng->part;
     GByteArray *out = part->out[part->router_part[net->q_at[dq].router]];
-    note_fed(part, dq);
-    arrival a = {.kind = R_ARRIVAL, .dq = dq, .in_done = net->q[dq].in_done,
+    arrival a = {.kind = kind, .dq = dq, .in_done = net->q[dq].in_done,
                  .tail = net->tail ? net->tail[p] : 0, .pk = net->pkt[p]};
     a.src_task = eng->wl.msg[a.pk.msg].src_task;
     insee_workload_hand_off(&eng->wl, a.pk.msg, &a.part, &a.msg);
     g_byte_array_append(out, (const guint8 *)&a, sizeof a);
     if (net->pstate_size)
         g_byte_array_append(out, insee_net_packet_state(net, p), (guint)net->pstate_size);
-    insee_net_packet_free(net, p);
+}
+
+void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
+{
+    note_fed(eng->part, dq);
+    send_packet(eng, R_ARRIVAL, dq, p);
+    insee_net_packet_free(&eng->net, p);
+}
+
+gboolean insee_partition_head(insee_engine *eng, uint32_t dq, uint32_t p)
+{
+    if (insee_partition_owns(eng->part, eng->net.q_at[dq].router))
+        return FALSE;
+    send_packet(eng, R_HEAD, dq, p);
+    return TRUE;
+}
+
+gboolean insee_partition_flit(insee_engine *eng, uint32_t dq, uint64_t at)
+{
+    insee_partition *part = eng->part;
+    uint32_t owner = part->router_part[eng->net.q_at[dq].router];
+    if (owner == part->t.part)
+        return FALSE;
+    flit_event f = {.kind = R_FLIT, .q = dq, .at = at};
+    g_byte_array_append(part->out[owner], (const guint8 *)&f, sizeof f);
+    return TRUE;
+}
+
+gboolean insee_partition_flit_credit(insee_engine *eng, uint32_t q, uint64_t at)
+{
+    insee_partition *part = eng->part;
+    if (part->feeder_part[q] == part->t.part)
+        return FALSE;
+    flit_event f = {.kind = R_FLIT_CREDIT, .q = q, .at = at};
+    g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&f, sizeof f);
+    return TRUE;
 }
 
 void insee_partition_reserve(insee_engine *eng, uint32_t dq, uint32_t p)
@@ -699,10 +765,8 @@ static void send_announces(insee_engine *eng)
     insee_workload_announced(wl);
 }
 
-/* A packet that crossed a cut link this cycle joins its queue here, as
-   link_start() would have put it there; its units are held there since
-   its grant (a reserve). */
-static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *pstate)
+/* A packet another part sent, as a record of this part's. */
+static uint32_t take_packet(insee_engine *eng, const arrival *a, const guint8 *pstate)
 {
     insee_net *net = &eng->net;
     uint32_t p = insee_net_packet_new(net);
@@ -713,8 +777,17 @@ static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *psta
     if (net->pstate_size)
         memcpy(insee_net_packet_state(net, p), pstate, net->pstate_size);
     net->pkt[p].msg = insee_workload_adopt(&eng->wl, a->src_task, a->part, a->msg);
-    net->q[a->dq].in_done = a->in_done;
-    if (insee_net_link(net, a->dq, p))
+    return p;
+}
+
+/* A packet that crossed a cut link this cycle joins its queue here, as
+   link_start() would have put it there; its units are held there since
+   its grant (a reserve). */
+static void take_arrival(insee_engine *eng, const arrival *a, const guint8 *pstate)
+{
+    uint32_t p = take_packet(eng, a, pstate);
+    eng->net.q[a->dq].in_done = a->in_done;
+    if (insee_net_link(&eng->net, a->dq, p))
         insee_engine_arrive(eng, a->dq, p);
 }
 
@@ -749,7 +822,8 @@ static size_t record_size(const insee_engine *eng, uint32_t kind, const guint8 *
         return sizeof rec + (rec.n + B_SETS * bit_words(rec.n)) * sizeof(uint64_t) +
                (eng->causal ? rec.n * sizeof(insee_app_states) : 0);
     }
-    return kind == R_ARRIVAL    ? sizeof(arrival) + eng->net.pstate_size
+    return kind == R_ARRIVAL || kind == R_HEAD ? sizeof(arrival) + eng->net.pstate_size
+           : kind == R_FLIT || kind == R_FLIT_CREDIT ? sizeof(flit_event)
            : kind == R_CREDIT   ? sizeof(credit)
            : kind == R_NOTICE   ? sizeof(notice)
            : kind == R_CUT      ? sizeof(cut)
@@ -774,6 +848,17 @@ static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t 
             if (a.pk.ready <= eng->now)
                 return FALSE;
             take_arrival(eng, &a, at + sizeof a);
+        } else if (kind == R_HEAD) {
+            /* its flits come as R_FLIT; it waits in dq's FIFO for them */
+            arrival a;
+            memcpy(&a, at, sizeof a);
+            insee_net_link(&eng->net, a.dq, take_packet(eng, &a, at + sizeof a));
+        } else if (kind == R_FLIT || kind == R_FLIT_CREDIT) {
+            flit_event f;
+            memcpy(&f, at, sizeof f);
+            if (f.at <= eng->now)
+                return FALSE;
+            insee_wormhole_take(eng, f.q, f.at, kind == R_FLIT_CREDIT);
         } else if (kind == R_CYCLES) {
             cycles rec;
             memcpy(&rec, at, sizeof rec);

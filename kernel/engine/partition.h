@@ -31,7 +31,12 @@
  *    its own part knew at least a cycle ahead (when the tail started
  *    leaving), so the feeding part has it in its timing wheel in time;
  *  - a notice: a packet of another part's message was delivered or
- *    dropped here; the message's own part counts it after the cycle.
+ *    dropped here; the message's own part counts it after the cycle;
+ *  - under wormhole flow control, flit by flit: a packet whose head flit
+ *    crosses (queued in the next router's FIFO, where its flits follow),
+ *    each flit, due there its stages and cable later, and each flit's
+ *    credit, due back upstream its credit delay and cable later; the
+ *    lookahead is the shorter of those two.
  * Each part also tells every other, with each exchange, its packets in
  * flight at the end of each cycle of the window, the next cycle it has
  * work, the last cycle a packet moved, and whether it failed or was asked
@@ -125,6 +130,14 @@ void insee_partition_reserve(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Packet p starts crossing into queue dq, another part's: it leaves this
    part (its record freed here) after the cycle. */
 void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
+/* Wormhole flow control (wormhole.c), each TRUE when the record went to
+   another part, FALSE when the queue is this part's to act on: packet p's
+   head flit crosses into dq (p stays here until its tail has crossed too);
+   a flit is due in dq at `at`; queue q's credit for a flit is due back
+   upstream at `at`. */
+gboolean insee_partition_head(struct insee_engine *eng, uint32_t dq, uint32_t p);
+gboolean insee_partition_flit(struct insee_engine *eng, uint32_t dq, uint64_t at);
+gboolean insee_partition_flit_credit(struct insee_engine *eng, uint32_t q, uint64_t at);
 /* Queue q's departing packet frees its slot at `due`, its tail having
    left at `out_done` (q's phit view): the part feeding q, when another,
    is told. */

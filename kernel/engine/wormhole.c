@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/partition.h"
 
 /* The wheel's events here, in events.h's two bits of kind: a flit in a
    buffer (id: its queue), a credit back (id: the queue it left), a tail at
@@ -196,6 +197,11 @@ void insee_wormhole_events(insee_engine *eng)
     b->len = 0;
 }
 
+void insee_wormhole_take(insee_engine *eng, uint32_t q, uint64_t at, gboolean credit)
+{
+    insee_wheel_add(&eng->wheel, eng->now, at, insee_event(credit ? EV_CREDIT : EV_FLIT, q));
+}
+
 /* q's first packet: the one it forwards, else the first of its FIFO. */
 static uint32_t first(const insee_engine *eng, uint32_t q)
 {
@@ -292,9 +298,15 @@ static uint32_t out_port(const insee_net *net, uint32_t out)
     return out < net->ovcs ? out / net->vcs : net->ports_total + (out - net->ovcs) / net->vcs;
 }
 
-/* A routed head asks for its first free output VC. */
+/* A routed head asks for its first free output VC; a source's waits
+   while global congestion control stops injection. It waits before it
+   takes one, not after: a source's head holding an output VC that transit
+   packets need would keep the network as full as it stopped injection
+   for, for ever. */
 static void ask_vc(insee_wormhole *wh, const insee_engine *eng, uint32_t q)
 {
+    if (eng->gcc_stop && q >= eng->net.transit_queues)
+        return;
     uint32_t out = wanted(eng, q);
     if (out == INSEE_NONE)
         return;
@@ -325,15 +337,12 @@ static void allocate_vcs(insee_engine *eng)
     wh->va_touched.len = 0;
 }
 
-/* Whether active q may send a flit now: one there, and a credit for it; a
-   source holds its heads while global congestion control stops injection. */
+/* Whether active q may send a flit now: one there, and a credit for it. */
 static gboolean may_send(const insee_engine *eng, uint32_t q)
 {
     const insee_net *net = &eng->net;
     const wh_vc *v = &eng->wh->vc[q];
     if (v->state != VC_ACTIVE || v->ready > eng->now || !available(eng, q, first(eng, q)))
-        return FALSE;
-    if (eng->gcc_stop && q >= net->transit_queues && v->sent == 0)
         return FALSE;
     if (v->out >= net->ovcs)
         return TRUE;
@@ -438,7 +447,8 @@ static void send_flit(insee_engine *eng, uint32_t q)
         v->present--;
         /* back over the cable it came by */
         uint64_t back = eng->now + wh->p.credit + wh->cable[wh->feed[q] / net->vcs] - 1;
-        insee_wheel_add(&eng->wheel, eng->now, back, insee_event(EV_CREDIT, q));
+        if (G_LIKELY(!eng->part) || !insee_partition_flit_credit(eng, q, back))
+            insee_wheel_add(&eng->wheel, eng->now, back, insee_event(EV_CREDIT, q));
     }
     if (v->out >= net->ovcs) {
         insee_engine_keep_moving(eng, across + eng->node_cable_cycles);
@@ -450,15 +460,24 @@ static void send_flit(insee_engine *eng, uint32_t q)
         uint64_t in = across + wh->cable[gp];
         insee_net_add_units(net, dq, 1); /* a credit spent */
         insee_engine_keep_moving(eng, in);
-        insee_wheel_add(&eng->wheel, eng->now, in, insee_event(EV_FLIT, dq));
+        /* the next router another part's: the flit, and the packet with its
+           head, go there; this part keeps the packet until its tail left */
+        gboolean crosses = G_UNLIKELY(eng->part != NULL) && insee_partition_flit(eng, dq, in);
+        if (!crosses)
+            insee_wheel_add(&eng->wheel, eng->now, in, insee_event(EV_FLIT, dq));
         if (head) {
-            insee_net_link(net, dq, p);
             pk->hops += pk->hops < UINT16_MAX;
             eng->report.total_packet_hops++;
             if (insee_engine_in_window(eng, eng->now))
                 eng->report.packet_hops++;
             insee_stats_on_hop(&eng->stats, pk, v->out, eng->now);
+            if (!crosses)
+                insee_net_link(net, dq, p);
+            else
+                insee_partition_head(eng, dq, p);
         }
+        if (crosses && tail)
+            insee_net_packet_free(net, p);
     }
     if (!tail)
         return;

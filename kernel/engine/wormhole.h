@@ -11,7 +11,10 @@
  * workload just filled, and insee_wormhole_move() where it would request
  * and arbitrate; insee_wormhole_busy() tells it whether the next cycle has
  * work. Nothing else of the packet engine runs: the wheel carries this
- * file's own events.
+ * file's own events. In a run split into parts (partition.h) each part
+ * moves its own routers' flits; a flit, its credit or a head that crosses
+ * a cut goes to the other part (insee_partition_flit() and the like), which
+ * hands it back here with insee_wormhole_take().
  *
  * The model is an input-queued router with virtual channels, as BookSim2's:
  * a head flit is routed, allocates an output VC, then every flit competes
@@ -49,6 +52,10 @@ void insee_wormhole_events(struct insee_engine *eng);
 void insee_wormhole_wake(struct insee_engine *eng, uint32_t q);
 void insee_wormhole_move(struct insee_engine *eng);
 gboolean insee_wormhole_busy(const struct insee_engine *eng);
+/* In a split run (partition.c): another part's flit is due in queue q at
+   `at`, or, with `credit`, another part sent a flit out of q, whose credit
+   is due back here at `at`. */
+void insee_wormhole_take(struct insee_engine *eng, uint32_t q, uint64_t at, gboolean credit);
 
 G_END_DECLS
 #endif

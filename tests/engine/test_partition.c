@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/experiment.h"
 #include "engine/partition.h"
@@ -165,6 +166,15 @@ Test(partition, what_cannot_be_split_is_refused_naming_why)
     cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
     cr_assert(strstr(err->message, "on_full") && strstr(err->message, "drops"), "%s",
               err->message);
+    g_error_free(err);
+    free_experiment(exp, cfg, reg);
+    /* wormhole flow control with a router that reads its own queues */
+    exp = build_toml("[topology]\nplugin = \"torus\"\ndims = [4, 4]\n[router]\n"
+                     "plugin = \"bubble\"\n[network]\nflow_control = \"wormhole\"\n", &cfg, &reg);
+    err = NULL;
+    cr_assert_not(insee_experiment_set_partition(exp, &t, &err));
+    cr_assert(strstr(err->message, "wormhole") && strstr(err->message, "INSEE_ROUTE_LOCAL"),
+              "%s", err->message);
     g_error_free(err);
     free_experiment(exp, cfg, reg);
 }
@@ -360,26 +370,58 @@ typedef struct split_info {
     uint64_t exchanges, cycles;
 } split_info;
 
+/* The figures of the results file (docs/results.md) that a run's split
+   must not change: from "run" up to "performance" (above: the
+   configuration, which names the threads; below: the speed). */
+static char *json_figures(const char *path)
+{
+    char *json = NULL;
+    cr_assert(g_file_get_contents(path, &json, NULL, NULL), "%s", path);
+    char *from = strstr(json, "\"run\":"), *to = strstr(json, ",\"performance\":");
+    cr_assert(from && to && from < to, "%s", json);
+    char *figures = g_strndup(from, (gsize)(to - from));
+    g_free(json);
+    return figures;
+}
+
 /* The results of a short run of `body` (the tables after [simulation]) on
    `threads` threads with `seed`: the report from "# results" to the speed
-   lines (the echo above names the threads), and how it was split. */
+   lines (the echo above names the threads), then the figures of its
+   results file (the histograms and maps the report does not print), and
+   how it was split. */
 static char *results_seeded(const char *body, uint32_t threads, uint32_t seed, split_info *split)
 {
+    char *path = NULL;
+    int fd = g_file_open_tmp("insee-split-XXXXXX.json", &path, NULL);
+    cr_assert(fd >= 0);
+    close(fd);
+    char *json = g_strdup_printf("[stats]\njson = \"%s\"\n", path);
+    GString *tables = g_string_new(body);
+    if (!g_string_replace(tables, "[stats]\n", json, 1))
+        g_string_append(tables, json);
     char *text = g_strdup_printf("[simulation]\nthreads = %u\nphases = \"fixed\"\n"
                                  "warmup = 200\ncycles = 800\nseed = %u\n%s", threads, seed,
-                                 body);
+                                 tables->str);
     insee_config *cfg;
     insee_registry *reg;
     insee_experiment *exp = run_experiment(text, NULL, &cfg, &reg);
+    GError *err = NULL;
+    cr_assert(insee_experiment_write_outputs(exp, &err), "%s", err ? err->message : "?");
     char *all = results_of(exp);
     const char *from = strstr(all, "# results");
     cr_assert(from, "%s", all);
-    char *results = g_strdup(from);
+    char *figures = json_figures(path);
+    char *results = g_strconcat(from, figures, NULL);
     const insee_report *rep = insee_experiment_report(exp);
     *split = (split_info){rep->parts, rep->lookahead, rep->parts_on_threads, rep->exchanges,
                           rep->cycles};
     free(all);
+    g_free(figures);
     free_experiment(exp, cfg, reg);
+    g_remove(path);
+    g_free(path);
+    g_free(json);
+    g_string_free(tables, TRUE);
     g_free(text);
     return results;
 }
@@ -413,6 +455,21 @@ static void check_threads(const char *body, uint32_t seed, gboolean splits, cons
     g_free(one);
 }
 
+/* A run to split, the lookahead its parts must meet at (0: not checked),
+   and what one thread's report must hold (NULL: nothing more). */
+typedef struct split_run {
+    const char *body;
+    uint32_t lookahead;
+    const char *expect;
+} split_run;
+
+/* Each run with seed 5, split over 2 and 3 threads (check_threads()). */
+static void check_split_runs(const split_run *runs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        check_threads(runs[i].body, 5, TRUE, runs[i].expect, runs[i].lookahead);
+}
+
 /* Where a window ends, split into 2, 3 and 4 parts as one process runs:
    a network all but idle, empty when generation ends, ends the cycle after
    the next one some part simulates, as one process does, not at a cycle
@@ -443,11 +500,7 @@ Test(partition, windows_end_where_one_process_checks)
    whose generation ends the cycle they are done, meet every cycle. */
 Test(partition, parts_meet_once_per_lookahead_when_links_have_latencies)
 {
-    static const struct {
-        const char *body;
-        uint32_t lookahead;
-        const char *expect;
-    } runs[] = {
+    static const split_run runs[] = {
         /* a 16-phit packet frees its slot 16 cycles after it started leaving */
         {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
          "[network]\ncable_cycles = 10\nrouter_cycles = 20\n"
@@ -493,8 +546,54 @@ Test(partition, parts_meet_once_per_lookahead_when_links_have_latencies)
          "plugin = \"alltoall\"\nbytes = 128\n[application.placement]\nplugin = \"random\"\n"
          "[background]\nplugin = \"uniform\"\nload = 0.1\n", 1, "completed at cycle"},
     };
-    for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
-        check_threads(runs[i].body, 5, TRUE, runs[i].expect, runs[i].lookahead);
+    check_split_runs(runs, G_N_ELEMENTS(runs));
+}
+
+/* Wormhole flow control splits flit by flit: a flit, its credit and a
+   packet whose head crosses a cut go to the other part, due there a
+   flit's stages and cable, or a credit's delay and cable, later, the
+   shorter of which is the lookahead. Buffers smaller than a packet spread
+   packets over routers of both sides of a cut. Each run reports what one
+   thread does: saturated and below on a torus with the dateline, updown by
+   room on a fat tree with no cable latency (a credit back the next
+   cycle), and halo exchanges; one with the queue histograms meets every
+   cycle, since credits come back after its last delivery, the cycle that
+   ends its measurement (met once per lookahead, its transit histogram
+   counted the cycles after it in the parts that took those credits). A
+   router that reads its own queues' room is not split. */
+Test(partition, wormhole_splits_flit_by_flit)
+{
+    static const split_run runs[] = {
+        /* a flit 1 + 1 + 1 + 2 cycles on, a credit 2 + 2 back */
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "mode = \"partition\"\n[network]\nflow_control = \"wormhole\"\nvc_buffer_bytes = 64\n"
+         "credit_cycles = 2\ncable_cycles = 2\n[traffic]\nplugin = \"uniform\"\nload = 0.9\n",
+         4, NULL},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "mode = \"partition\"\nvcs = 3\ninjectors = 2\n[network]\nflow_control = \"wormhole\"\n"
+         "vc_buffer_bytes = 32\nswitch_cycles = 2\ncable_cycles = 5\nnode_cable_cycles = 2\n"
+         "[traffic]\nplugin = \"uniform\"\nload = 0.2\n[stats]\nqueue_histograms = true\n",
+         6, NULL},
+        {"[topology]\nplugin = \"kary-ntree\"\nk = 4\nn = 3\n[router]\nplugin = \"updown\"\n"
+         "select = \"room\"\nvcs = 2\n[network]\nflow_control = \"wormhole\"\n"
+         "vc_buffer_bytes = 128\n[traffic]\nplugin = \"uniform\"\nload = 0.7\n",
+         1, NULL},
+        {"[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "mode = \"partition\"\n[network]\nflow_control = \"wormhole\"\nvc_buffer_bytes = 128\n"
+         "cable_cycles = 3\n[traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 512\n"
+         "iterations = 3\ncompute = 40\n", 4, "completed at cycle"},
+        {"[topology]\nplugin = \"mesh\"\ndims = [8, 8]\n[router]\nplugin = \"dally\"\n"
+         "[network]\nflow_control = \"wormhole\"\nvc_buffer_bytes = 256\ncable_cycles = 8\n"
+         "node_cable_cycles = 3\n[traffic]\nplugin = \"stencil\"\ndims = 2\nbytes = 64\n"
+         "iterations = 3\ncompute = 50\n[stats]\nqueue_histograms = true\n",
+         1, "completed at cycle"},
+    };
+    check_split_runs(runs, G_N_ELEMENTS(runs));
+    /* bubble reads the room of its own input queues, whose credits the
+       feeding parts keep: one part, whatever threads asks */
+    check_threads("[topology]\nplugin = \"torus\"\ndims = [8, 8]\n[router]\nplugin = \"bubble\"\n"
+                  "[network]\nflow_control = \"wormhole\"\n[traffic]\nplugin = \"uniform\"\n"
+                  "load = 0.3\n", 5, FALSE, NULL, 0);
 }
 
 /* [simulation] threads splits a run that mpirun could split into as many

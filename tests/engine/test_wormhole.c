@@ -96,9 +96,19 @@ Test(wormhole, a_buffer_carries_its_flits_per_round_trip)
 
 /* Global congestion control holds the sources' heads under wormhole too:
    saturated with a threshold of 5 % of the buffers' flits, the network
-   holds far fewer packets than without it, and still delivers all. */
+   holds far fewer packets than without it, and still delivers all. A held
+   head waits before it takes an output VC: with two injection queues per
+   node and 8-flit packets, heads held on the VCs they had taken kept the
+   transit packets that needed them from ever moving (a deadlock some 260
+   cycles in). */
 Test(wormhole, congestion_control_holds_the_sources)
 {
+    char *two = wormhole(1.0, 4000, 8, 128, "injectors = 2\ngcc = 0.05\ngcc_period = 10\n", NULL);
+    insee_report held_two = run_toml(two);
+    assert_all_delivered(&held_two);
+    cr_assert_gt(held_two.delivered, 1000u);
+    insee_report_clear(&held_two);
+    g_free(two);
     double held[2];
     for (int gcc = 0; gcc < 2; gcc++) {
         char *toml = wormhole(1.0, 4000, 16, 256, gcc ? "gcc = 0.05\ngcc_period = 10\n" : NULL,
