@@ -10,9 +10,10 @@ usage: test_partition.py INSEE WORKDIR WITH_MPI
   converging phases, with INSEE's bubble router past saturation (it
   draws, and reads its own router's queues), and with NSIM's model (output
   buffers, slow links, overheads, two-copy messages) under global
-  congestion control;
+  congestion control, and with wormhole flow control;
 - a run that cannot be split (a router that declares none of pure, steady
-  and local, wormhole flow control, a packet trace) is refused by every
+  and local, a router that reads its own queues under wormhole flow
+  control, a packet trace) is refused by every
   rank, naming why, with no output file left;
 - without Open MPI built in, mpirun with several ranks is refused saying so;
 - [simulation] threads = 2 and 3 split the same runs into parts on threads
@@ -57,11 +58,11 @@ def untimed_json(path):
     return json_without(path, ("speed", "timing", "performance"))
 
 
-RUNS = ("torus", "tree", "bubble", "nsim", "causal", "latency")
+RUNS = ("torus", "tree", "bubble", "nsim", "causal", "latency", "wormhole")
 # The most cycles the parts run apart (1 unless given): latency's links
 # let them meet every 5 cycles, and nsim's (its receivers' 40-cycle
-# overhead bounds a window only past that).
-LOOKAHEAD = {"latency": 5, "nsim": 5}
+# overhead bounds a window only past that); wormhole's credits every 4.
+LOOKAHEAD = {"latency": 5, "nsim": 5, "wormhole": 4}
 
 
 def untimed_csv(path):
@@ -154,16 +155,16 @@ def main():
 
     # what a rank cannot split: refused by every rank, naming why, no file left
     refused = [
-        (['router.plugin="spinnaker"', 'topology.plugin="spinnaker"'], "none of"),
-        (['network.flow_control="wormhole"'], "wormhole"),
-        (['stats.trace="trace.gz"'], "[stats] trace"),
+        ("torus", ['router.plugin="spinnaker"', 'topology.plugin="spinnaker"'], "none of"),
+        ("bubble", ['network.flow_control="wormhole"'], "INSEE_ROUTE_LOCAL"),
+        ("torus", ['stats.trace="trace.gz"'], "[stats] trace"),
     ]
-    for keys, why in refused:
+    for config, keys, why in refused:
         csv = os.path.join(work, "refused.csv")
         if os.path.exists(csv):
             os.remove(csv)
         sets = [arg for key in keys for arg in ("--set", key)]
-        r = mpi(2, work, "run", os.path.join(HERE, "torus.toml"), *sets,
+        r = mpi(2, work, "run", os.path.join(HERE, config + ".toml"), *sets,
                 "--set", f"stats.csv=\"{csv}\"")
         check(r.returncode != 0 and why in r.stderr and not os.path.exists(csv)
               and not os.path.exists(os.path.join(work, "trace.gz")),
