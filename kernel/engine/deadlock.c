@@ -182,6 +182,13 @@ void insee_deadlock_check(insee_engine *eng)
             describe_queue(eng, cycle[i], msg);
             g_string_append(msg, i + 1 < len ? ", waits for" : ", waits for the first.");
         }
+    } else if (eng->part) {
+        /* a cycle may run through other parts' queues, which this one
+           does not see: run it on one thread to have it named */
+        g_string_append(msg, " No cycle of this part's queues waiting for room was found (one "
+                             "may cross other parts: run it with [simulation] threads = 1 and "
+                             "without mpirun to have it named); its queues whose heads wait:");
+        list_waiting_heads(eng, msg);
     } else {
         g_string_append(msg, " No cycle of queues waiting for room was found: the router "
                              "offers these heads no candidate at all:");

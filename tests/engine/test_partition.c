@@ -292,7 +292,7 @@ static void check_deadlock_found(const char *body)
    meet every 9 cycles at most). A packet that test-stuck never routes,
    queued into an empty network, is stuck from the cycle it was queued,
    not from the last move before it: the parts learn that the network was
-   empty when they meet. */
+   empty when they meet. A part names a cycle of its own queues only. */
 Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
 {
     static const char ring[] = "cycles = 5000\ndeadlock_cycles = 300\n[topology]\n"
@@ -320,6 +320,15 @@ Test(partition, a_split_run_finds_a_deadlock_at_the_cycle_one_thread_does)
     GError *err = failed_run(toml, &parts);
     cr_assert(strstr(err->message, "no candidate at all:\n  router ") &&
                   strstr(err->message, "head to node 63"),
+              "%s", err->message);
+    g_error_free(err);
+    g_free(toml);
+    /* split in two, the ring's cycle runs through both parts, and neither
+       sees it whole: the message says so, and how to have it named */
+    toml = g_strdup_printf("[simulation]\nthreads = 2\nphases = \"fixed\"\nwarmup = 0\n%s", ring);
+    err = failed_run(toml, &parts);
+    cr_assert(strstr(err->message, "No cycle of this part's queues") &&
+                  strstr(err->message, "threads = 1") && !strstr(err->message, "no candidate"),
               "%s", err->message);
     g_error_free(err);
     g_free(toml);
