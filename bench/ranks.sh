@@ -108,6 +108,7 @@ done <<'EOF'
 128x128 torus dally 0.05|--set topology.dims=[128,128] --set traffic.load=0.05 --set simulation.cycles=2000
 16-ary 3-tree updown room 0.3|--set topology.plugin="kary-ntree" --set topology.k=16 --set topology.n=3 --set router.plugin="updown" --set router.select="room" --set traffic.load=0.3 --set simulation.cycles=2000
 64x64 torus bubble smart 0.3|--set topology.dims=[64,64] --set router.plugin="bubble" --set router.vcs=3 --set traffic.load=0.3
-32x32 torus dally 0.02, 10 ns cables|--set topology.dims=[32,32] --set traffic.load=0.02 --set simulation.cycles=60000 --set network.link_bandwidth="4 GB/s" --set network.cable_ns=10 --set network.router_ns=94
+32x32 torus dally 0.02, 10 ns cables|--set topology.dims=[32,32] --set traffic.load=0.02 --set simulation.cycles=60000 --set network.link_bandwidth="4GB/s" --set network.cable_ns=10 --set network.router_ns=94
+32x32 torus wormhole (BookSim2's router) 0.2|--set topology.dims=[32,32] --set router.mode="partition" --set network.flow_control="wormhole" --set network.vc_buffer_bytes=256 --set network.credit_cycles=2 --set network.cable_cycles=1 --set traffic.load=0.2 --set simulation.cycles=2000
 64x64 torus stencil (an MPI program)|--set topology.dims=[64,64] --set traffic.plugin="stencil" --set traffic.dims=2 --set traffic.bytes=1024 --set traffic.iterations=6 --set traffic.compute=100 --set network.recv_overhead_cycles=20
 EOF
