@@ -141,6 +141,11 @@ struct insee_partition {
        the cycle's exchange (reserves, arrivals, credits, cuts), before
        the next cycle's requests read it. */
     gboolean cut_phits_exact;
+    /* Wormhole flow control: the part draining a queue across a cut keeps
+       a copy of its count of flits (a flit is added when it crosses, a
+       credit taken when its flit leaves), exact where the parts meet
+       every cycle. */
+    gboolean wormhole;
     /* The parts meet once every `lookahead` cycles at most: a window
        [win_from, win_end). Per cycle of it, this part's packets in flight
        at its end, whether it queued one at a source and whether messages
@@ -173,9 +178,6 @@ gboolean insee_partition_check(const insee_engine *eng, uint32_t router_props,
               "INSEE_ROUTE_LOCAL)";
     else if (router_props & INSEE_ROUTE_MULTICAST)
         why = "its router makes multicast copies";
-    else if (eng->wormhole && !(router_props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY)))
-        why = "under wormhole flow control its router reads the room of its own queues "
-              "(INSEE_ROUTE_LOCAL), whose credits the parts feeding them keep";
     else if (eng->wl.sched)
         why = "jobs ([scheduler]) start and end on the whole network's state";
     else if (eng->wl.bridge)
@@ -224,6 +226,8 @@ gboolean insee_partition_holds(const insee_partition *part, const insee_net *net
         return TRUE;
     gboolean feeds = part->feeder_part[q] == part->t.part,
              drains = insee_partition_owns(part, net->q_at[q].router);
+    if (part->wormhole) /* a count, whole where its copy is (phit views are not kept) */
+        return feeds || (drains && part->lookahead == 1);
     if (!whole)
         return feeds;
     return (feeds && drains) || (part->cut_phits_exact && (feeds || drains));
@@ -412,7 +416,9 @@ static uint64_t shortest_packet(const insee_engine *eng)
    view of a queue across a cut, which the other end changes.
    Under wormhole flow control a flit is due in the next router's buffer,
    and its credit back upstream, its stages and cable after it left
-   (wormhole.c); no packet is dropped there. Credits still come back after
+   (wormhole.c); no packet is dropped there. A router that is only local
+   may read the count of its own input queues, which the part across a
+   cut keeps a copy of from what crosses: one cycle. Credits still come back after
    a causal run's last delivery, whose cycle ends the measurement: the
    parts learn it when they meet, so they meet every cycle where the queue
    histograms would count a credit that came after it. */
@@ -423,7 +429,8 @@ static uint32_t lookahead(const insee_engine *eng)
     if (!eng->wormhole && (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed ||
                      !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY))))
         return 1;
-    if (eng->wormhole && eng->causal && eng->stats.opt.queue_histograms)
+    if (eng->wormhole && ((eng->causal && eng->stats.opt.queue_histograms) ||
+                          !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY))))
         return 1;
     uint64_t handed = LOOKAHEAD_MAX;
     for (uint32_t i = 0; i < eng->wl.n_apps; i++) {
@@ -486,6 +493,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
     part->may_cut = eng->net.failed || !(props & INSEE_ROUTE_NO_DROPS);
     part->cut_phits_exact = part->lookahead == 1;
+    part->wormhole = eng->wormhole;
     part->flight = g_new0(uint64_t, 2 * (size_t)part->lookahead);
     part->whole = part->flight + part->lookahead;
     uint32_t words = bit_words(part->lookahead);
@@ -858,6 +866,8 @@ static gboolean take(insee_engine *eng, uint32_t from, const guint8 *at, size_t 
             memcpy(&f, at, sizeof f);
             if (f.at <= eng->now)
                 return FALSE;
+            if (kind == R_FLIT) /* the drain's copy of the feeder's count */
+                insee_net_add_units(&eng->net, f.q, 1);
             insee_wormhole_take(eng, f.q, f.at, kind == R_FLIT_CREDIT);
         } else if (kind == R_CYCLES) {
             cycles rec;

@@ -36,7 +36,9 @@
  *    crosses (queued in the next router's FIFO, where its flits follow),
  *    each flit, due there its stages and cable later, and each flit's
  *    credit, due back upstream its credit delay and cable later; the
- *    lookahead is the shorter of those two.
+ *    lookahead is the shorter of those two, or one cycle for a router
+ *    that is only local (it may read its input queues' counts, which the
+ *    draining part keeps a copy of from these records).
  * Each part also tells every other, with each exchange, its packets in
  * flight at the end of each cycle of the window, the next cycle it has
  * work, the last cycle a packet moved, and whether it failed or was asked
@@ -133,8 +135,10 @@ void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Wormhole flow control (wormhole.c), each TRUE when the record went to
    another part, FALSE when the queue is this part's to act on: packet p's
    head flit crosses into dq (p stays here until its tail has crossed too);
-   a flit is due in dq at `at`; queue q's credit for a flit is due back
-   upstream at `at`. */
+   a flit is due in dq at `at` (the part draining dq adds it to its copy of
+   dq's count when it comes); queue q's credit for a flit is due back
+   upstream at `at` (the part draining q takes it from its copy then too,
+   from its own wheel). */
 gboolean insee_partition_head(struct insee_engine *eng, uint32_t dq, uint32_t p);
 gboolean insee_partition_flit(struct insee_engine *eng, uint32_t dq, uint64_t at);
 gboolean insee_partition_flit_credit(struct insee_engine *eng, uint32_t q, uint64_t at);

@@ -447,8 +447,10 @@ static void send_flit(insee_engine *eng, uint32_t q)
         v->present--;
         /* back over the cable it came by */
         uint64_t back = eng->now + wh->p.credit + wh->cable[wh->feed[q] / net->vcs] - 1;
-        if (G_LIKELY(!eng->part) || !insee_partition_flit_credit(eng, q, back))
-            insee_wheel_add(&eng->wheel, eng->now, back, insee_event(EV_CREDIT, q));
+        /* here too when q is fed across a cut: the copy of its count */
+        if (G_UNLIKELY(eng->part != NULL))
+            insee_partition_flit_credit(eng, q, back);
+        insee_wheel_add(&eng->wheel, eng->now, back, insee_event(EV_CREDIT, q));
     }
     if (v->out >= net->ovcs) {
         insee_engine_keep_moving(eng, across + eng->node_cable_cycles);

@@ -12,8 +12,7 @@ usage: test_partition.py INSEE WORKDIR WITH_MPI
   buffers, slow links, overheads, two-copy messages) under global
   congestion control, and with wormhole flow control;
 - a run that cannot be split (a router that declares none of pure, steady
-  and local, a router that reads its own queues under wormhole flow
-  control, a packet trace) is refused by every
+  and local, a packet trace) is refused by every
   rank, naming why, with no output file left;
 - without Open MPI built in, mpirun with several ranks is refused saying so;
 - [simulation] threads = 2 and 3 split the same runs into parts on threads
@@ -156,7 +155,6 @@ def main():
     # what a rank cannot split: refused by every rank, naming why, no file left
     refused = [
         ("torus", ['router.plugin="spinnaker"', 'topology.plugin="spinnaker"'], "none of"),
-        ("bubble", ['network.flow_control="wormhole"'], "INSEE_ROUTE_LOCAL"),
         ("torus", ['stats.trace="trace.gz"'], "[stats] trace"),
     ]
     for config, keys, why in refused:
