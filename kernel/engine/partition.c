@@ -573,12 +573,9 @@ void insee_partition_send(insee_engine *eng, uint32_t dq, uint32_t p)
     insee_net_packet_free(&eng->net, p);
 }
 
-gboolean insee_partition_head(insee_engine *eng, uint32_t dq, uint32_t p)
+void insee_partition_head(insee_engine *eng, uint32_t dq, uint32_t p)
 {
-    if (insee_partition_owns(eng->part, eng->net.q_at[dq].router))
-        return FALSE;
     send_packet(eng, R_HEAD, dq, p);
-    return TRUE;
 }
 
 gboolean insee_partition_flit(insee_engine *eng, uint32_t dq, uint64_t at)
@@ -592,14 +589,13 @@ gboolean insee_partition_flit(insee_engine *eng, uint32_t dq, uint64_t at)
     return TRUE;
 }
 
-gboolean insee_partition_flit_credit(insee_engine *eng, uint32_t q, uint64_t at)
+void insee_partition_flit_credit(insee_engine *eng, uint32_t q, uint64_t at)
 {
     insee_partition *part = eng->part;
     if (part->feeder_part[q] == part->t.part)
-        return FALSE;
+        return;
     flit_event f = {.kind = R_FLIT_CREDIT, .q = q, .at = at};
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&f, sizeof f);
-    return TRUE;
 }
 
 void insee_partition_reserve(insee_engine *eng, uint32_t dq, uint32_t p)
