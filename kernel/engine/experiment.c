@@ -1468,8 +1468,11 @@ static uint32_t run_cores(insee_experiment *exp)
    [simulation] threads asks for more: a cycle has too few heads to share.
    Parts share every phase and gain from 1 k routers (a 32x32 torus: 1.3
    to 1.5 times on 2 cores; a 16x16 one is slower); the crew shares only
-   deciding. */
+   deciding. Wormhole flow control moves flits, a cycle's work many times
+   a packet's, and gains from 64 (BookSim2's 8x8 torus: 1.3 times on 2
+   cores, a 16x16 one 1.8 to 2.1, its 264-router dragonfly 1.8). */
 #define PACKET_SPLIT_MIN_ROUTERS 1024u
+#define WORMHOLE_SPLIT_MIN_ROUTERS 64u
 #define PACKET_THREADS_MIN_ROUTERS 4096u
 /* A decision names its worker in a byte (engine.h). */
 #define PACKET_THREADS_MAX 255u
@@ -1524,7 +1527,8 @@ static uint32_t split_parts(insee_experiment *exp)
 {
     insee_engine *eng = &exp->eng;
     uint32_t asked = (uint32_t)kernel_value(exp, "simulation", SIM_THREADS)->i;
-    if (!asked && eng->net.routers >= PACKET_SPLIT_MIN_ROUTERS)
+    uint32_t gains = eng->wormhole ? WORMHOLE_SPLIT_MIN_ROUTERS : PACKET_SPLIT_MIN_ROUTERS;
+    if (!asked && eng->net.routers >= gains)
         asked = MIN(MIN(run_cores(exp), SPLIT_MAX_ROUTER_COPIES / eng->net.routers),
                     1 + copies_that_fit(eng));
     insee_transport probe = {.parts = asked};

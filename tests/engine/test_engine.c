@@ -1666,18 +1666,25 @@ Test(engine, threads_give_the_same_run)
 
 /* threads = 0 (the default), with two cores to take: parts from 1024
    routers (a 16x16 torus is not split, a 32x32 one is), the crew's
-   threads (when a run cannot be split) from 4096. */
+   threads (when a run cannot be split) from 4096; under wormhole flow
+   control, whose cycles cost many times more, parts from 64 routers (a
+   4x4 torus is not split, an 8x8 one is) and never the crew. */
 Test(engine, threads_by_default_follow_the_network_size)
 {
     static const struct {
-        const char *dims;
+        const char *dims, *network;
         uint32_t parts, crew;
-    } cases[] = {{"[16, 16]", 1, 1}, {"[32, 32]", 2, 1}, {"[64, 64]", 2, 2}};
+    } cases[] = {{"[16, 16]", "", 1, 1},
+                 {"[32, 32]", "", 2, 1},
+                 {"[64, 64]", "", 2, 2},
+                 {"[4, 4]", "[network]\nflow_control = \"wormhole\"\n", 1, 1},
+                 {"[8, 8]", "[network]\nflow_control = \"wormhole\"\n", 2, 1},
+                 {"[64, 64]", "[network]\nflow_control = \"wormhole\"\n", 2, 1}};
     g_setenv("INSEE_CORES", "2", TRUE);
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         char *toml = g_strdup_printf("[topology]\nplugin = \"torus\"\ndims = %s\n"
-                                     "[router]\nplugin = \"dally\"\nmode = \"basic\"\n",
-                                     cases[i].dims);
+                                     "[router]\nplugin = \"dally\"\nmode = \"basic\"\n%s",
+                                     cases[i].dims, cases[i].network);
         insee_config *cfg;
         insee_registry *reg;
         insee_experiment *exp = build_toml(toml, &cfg, &reg);
