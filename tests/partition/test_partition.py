@@ -10,7 +10,8 @@ usage: test_partition.py INSEE WORKDIR WITH_MPI
   converging phases, with INSEE's bubble router past saturation (it
   draws, and reads its own router's queues), and with NSIM's model (output
   buffers, slow links, overheads, two-copy messages) under global
-  congestion control, and with wormhole flow control;
+  congestion control, and with wormhole flow control (Dally's dateline on
+  a torus, UGAL on a dragonfly);
 - a run that cannot be split (a router that declares none of pure, steady
   and local, a packet trace) is refused by every
   rank, naming why, with no output file left;
@@ -57,7 +58,7 @@ def untimed_json(path):
     return json_without(path, ("speed", "timing", "performance"))
 
 
-RUNS = ("torus", "tree", "bubble", "nsim", "causal", "latency", "wormhole")
+RUNS = ("torus", "tree", "bubble", "nsim", "causal", "latency", "wormhole", "wormhole-ugal")
 # The most cycles the parts run apart (1 unless given): latency's links
 # let them meet every 5 cycles, and nsim's (its receivers' 40-cycle
 # overhead bounds a window only past that); wormhole's credits every 4.
@@ -135,8 +136,10 @@ def main():
                 if os.path.exists(f):
                     os.remove(f)
             sets = ["--set", 'stats.csv="out.csv"', "--set", 'stats.json="out.json"']
-            r = run([binary, "run", config, *sets], cwd, env) if n == 1 else \
-                mpi(n, cwd, "run", config, *sets)
+            # the single process on one thread (a wormhole network splits
+            # over the cores by default from 64 routers)
+            r = run([binary, "run", config, *sets], cwd, {**env, "INSEE_CORES": "1"}) \
+                if n == 1 else mpi(n, cwd, "run", config, *sets)
             check(r.returncode == 0, f"{name}: {n} rank(s) run: {r.returncode} {r.stderr[-2000:]}")
             outs[n] = (untimed_report(r.stdout), untimed_csv(csv), untimed_json(js))
             if n > 1:
