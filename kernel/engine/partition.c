@@ -426,11 +426,10 @@ static uint32_t lookahead(const insee_engine *eng)
 {
     const insee_net *net = &eng->net;
     uint32_t props = eng->router->properties ? eng->router->properties(eng->router_self) : 0;
-    if (!eng->wormhole && (!eng->timed || !(props & INSEE_ROUTE_NO_DROPS) || net->failed ||
-                     !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY))))
-        return 1;
-    if (eng->wormhole && ((eng->causal && eng->stats.opt.queue_histograms) ||
-                          !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY))))
+    gboolean only_local = !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY));
+    if (only_local || (eng->wormhole ? eng->causal && eng->stats.opt.queue_histograms
+                                     : !eng->timed || !(props & INSEE_ROUTE_NO_DROPS) ||
+                                           net->failed))
         return 1;
     uint64_t handed = LOOKAHEAD_MAX;
     for (uint32_t i = 0; i < eng->wl.n_apps; i++) {
