@@ -233,6 +233,7 @@ typedef struct insee_engine {
     uint32_t *arb_rec;       /* the insee_request_rec of each of those */
     insee_vec touched;       /* outputs requested this cycle, each once */
     insee_vec sort_scratch;  /* room to sort `touched` */
+    uint64_t *out_bits;      /* a bit per output, to sort `touched`; clear between cycles */
     insee_vec link_check;    /* links that may start a packet after arbitration */
     /* Changes the request phase makes to queues' phit views, applied at its
        end (settle_phit_views()): queues whose arriving packet was dropped,
@@ -261,6 +262,9 @@ typedef struct insee_engine {
        both NULL when the whole network runs here. */
     const struct insee_transport *transport;
     struct insee_partition *part;
+    /* The part's: per queue, partition.h's INSEE_CUT_* bits, read before
+       each hook to the part is called; NULL with `part`. */
+    const uint8_t *cut;
     uint64_t in_flight_parts; /* the parts' in_flight summed at the last exchange */
     /* The last cycle a part queued a packet at a source: whether the
        network was empty then is known only when the parts meet, which

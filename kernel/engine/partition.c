@@ -116,6 +116,7 @@ struct insee_partition {
     insee_transport t;
     uint16_t *router_part;   /* per router: the part that owns it */
     uint16_t *feeder_part;   /* per transit queue: the part owning the link into it */
+    uint8_t *cut;            /* per queue: INSEE_CUT_* (the engine's `cut`) */
     uint16_t *node_part;     /* per node: its router's part (the workload's) */
     uint8_t *counted;        /* per queue: its count is exact here (the stats' q_counted) */
     /* Queues of other parts whose phit view this part set in the window
@@ -350,6 +351,12 @@ static void assign_queues(insee_partition *part, const insee_net *net, insee_rep
         if (!part->counted[q] && insee_partition_owns(part, net->q_at[q].router))
             insee_vec_push(&part->drained_cut, q);
     }
+    part->cut = g_new0(uint8_t, net->queues);
+    for (uint32_t q = 0; q < net->queues; q++) {
+        gboolean theirs = !insee_partition_owns(part, net->q_at[q].router),
+                 fed_there = q < net->transit_queues && part->feeder_part[q] != part->t.part;
+        part->cut[q] = (theirs ? INSEE_CUT_DOWNSTREAM : 0) | (fed_there ? INSEE_CUT_UPSTREAM : 0);
+    }
 }
 
 /* What every part must agree on: the configuration as used (seed
@@ -508,6 +515,7 @@ gboolean insee_partition_start(insee_engine *eng, const insee_transport *t, GErr
     eng->wl.part = t->part;
     eng->wl.node_part = part->node_part;
     eng->stats.q_counted = part->counted;
+    eng->cut = part->cut;
     eng->report.parts = parts;
     eng->part = part;
     return TRUE;
@@ -526,6 +534,7 @@ void insee_partition_free(insee_partition *part)
     g_free(part->head_out);
     g_free(part->router_part);
     g_free(part->feeder_part);
+    g_free(part->cut);
     g_free(part->node_part);
     g_free(part->counted);
     g_free(part->drained_cut.v);
@@ -602,8 +611,6 @@ void insee_partition_reserve(insee_engine *eng, uint32_t dq, uint32_t p)
     const insee_net *net = &eng->net;
     insee_partition *part = eng->part;
     uint32_t owner = part->router_part[net->q_at[dq].router];
-    if (owner == part->t.part)
-        return;
     note_fed(part, dq);
     reserve rec = {.kind = R_RESERVE, .q = dq, .units = insee_net_units(net, p)};
     g_byte_array_append(part->out[owner], (const guint8 *)&rec, sizeof rec);
@@ -613,8 +620,6 @@ void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due, uint64_
 {
     insee_partition *part = eng->part;
     const insee_net *net = &eng->net;
-    if (q >= net->transit_queues || part->feeder_part[q] == part->t.part)
-        return;
     if (due < part->win_end) { /* only a drop frees a slot this soon */
         insee_engine_fail(eng, "a slot freed at cycle %" G_GUINT64_FORMAT ", before the parts "
                           "meet (every %u cycles at most): a packet was dropped, and its "
@@ -631,8 +636,6 @@ void insee_partition_credit(insee_engine *eng, uint32_t q, uint64_t due, uint64_
 void insee_partition_cut(insee_engine *eng, uint32_t q, uint64_t at)
 {
     insee_partition *part = eng->part;
-    if (q >= eng->net.transit_queues || part->feeder_part[q] == part->t.part)
-        return;
     cut c = {.kind = R_CUT, .q = q, .at = at};
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&c, sizeof c);
 }

@@ -126,11 +126,18 @@ gboolean insee_partition_owns(const insee_partition *part, uint32_t r);
 struct insee_net;
 gboolean insee_partition_holds(const insee_partition *part, const struct insee_net *net,
                                uint32_t r, uint32_t q, gboolean whole);
-/* Packet p, granted towards queue dq, another part's, holds its units
-   there from now (as insee_net_reserve_slot()): that part is told. */
+/* What the engine reads per queue of a split run before it calls the
+   hooks below (engine.h's `cut`, a byte per queue, the partition's): */
+enum {
+    INSEE_CUT_DOWNSTREAM = 1, /* the queue is another part's: what enters it crosses */
+    INSEE_CUT_UPSTREAM = 2,   /* the link into the transit queue is another part's:
+                                 what leaves it is told across */
+};
+/* Packet p, granted towards queue dq (INSEE_CUT_DOWNSTREAM), holds its
+   units there from now (as insee_net_reserve_slot()): that part is told. */
 void insee_partition_reserve(struct insee_engine *eng, uint32_t dq, uint32_t p);
-/* Packet p starts crossing into queue dq, another part's: it leaves this
-   part (its record freed here) after the cycle. */
+/* Packet p starts crossing into queue dq (INSEE_CUT_DOWNSTREAM): it leaves
+   this part (its record freed here) after the cycle. */
 void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Wormhole flow control (wormhole.c). A flit is due in dq at `at`: TRUE
    when dq is another part's, told so (it adds the flit to its copy of dq's
@@ -144,12 +151,12 @@ gboolean insee_partition_flit(struct insee_engine *eng, uint32_t dq, uint64_t at
 void insee_partition_flit_credit(struct insee_engine *eng, uint32_t q, uint64_t at);
 void insee_partition_head(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Queue q's departing packet frees its slot at `due`, its tail having
-   left at `out_done` (q's phit view): the part feeding q, when another,
-   is told. */
+   left at `out_done` (q's phit view): the part feeding q
+   (INSEE_CUT_UPSTREAM) is told. */
 void insee_partition_credit(struct insee_engine *eng, uint32_t q, uint64_t due,
                             uint64_t out_done);
 /* The packet arriving in q was dropped at `at`, before its tail was in:
-   the part feeding q, when another, is told. */
+   the part feeding q (INSEE_CUT_UPSTREAM) is told. */
 void insee_partition_cut(struct insee_engine *eng, uint32_t q, uint64_t at);
 /* The most cycles the parts may run on their own between two meetings
    (1: they meet every cycle), fixed when the run starts: what a part
