@@ -1649,7 +1649,7 @@ static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_
    sort of 8-bit digits, as many passes as the largest output id has bytes,
    through `scratch` (grown to v's capacity). The radix sort's 256 counts a
    pass cost more than the marks at a few hundred outputs, and each part of
-   a split run paid them (32x32 torus, Dally at 0.075: 1 222 -> 1 181
+   a split run paid them (32x32 torus, Dally at 0.075: 1 222 -> 1 184
    instructions per packet-hop; at 0.3 on two threads, 3.5 % fewer). */
 static void sort_outputs(insee_vec *v, insee_vec *scratch, uint64_t *bits, uint32_t outputs)
 {
