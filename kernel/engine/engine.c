@@ -125,6 +125,8 @@ void insee_engine_prepare(insee_engine *eng)
     eng->route_kept = (props & (INSEE_ROUTE_PURE | INSEE_ROUTE_SETTLED)) != 0;
     eng->route_steady = steady(props);
     eng->route_draws = !(props & (INSEE_ROUTE_PURE | INSEE_ROUTE_STEADY | INSEE_ROUTE_NO_DRAWS));
+    eng->route_room_order = (props & INSEE_ROUTE_STEADY) && (props & INSEE_ROUTE_ROOM_ORDER) &&
+                            !eng->route_kept;
     eng->route_bounded = bounded(eng, props);
     eng->waits_kept = eng->route_steady && !eng->route_bounded;
     eng->call_forwarded = eng->router->forwarded && !(props & INSEE_ROUTE_NO_FORWARDED);
@@ -934,6 +936,40 @@ static uint32_t kept_admissible(const insee_engine *eng, uint32_t i, uint32_t r,
     return found;
 }
 
+/* A room-ordered router's kept set (INSEE_ROUTE_ROOM_ORDER), for a head
+   of `units` at router r: the candidate route() would put first among
+   those that can be requested now (the most room downstream in whole
+   packets, as host->output_room() counts it; ties by VC, then port), into
+   d, without asking route(). FALSE when none can be requested, or the set
+   holds a drop or a failed port, which only route() places. */
+static gboolean first_by_room(const insee_engine *eng, uint32_t r, const insee_candidate *cand,
+                              uint32_t n, uint32_t units, insee_decision *d)
+{
+    const insee_net *net = &eng->net;
+    const insee_candidate *best = NULL;
+    uint32_t best_room = 0, out, link;
+    for (uint32_t c = 0; c < n; c++) {
+        const insee_candidate *cd = &cand[c];
+        if (cd->port >= INSEE_PORT_DROP)
+            return FALSE;
+        if (!admissible(eng, r, cd, units, &out, &link))
+            continue;
+        uint32_t room = insee_net_room_packets(net, net->link[link].peer + cd->vc);
+        if (best && (room < best_room ||
+                     (room == best_room &&
+                      (cd->vc > best->vc || (cd->vc == best->vc && cd->port > best->port)))))
+            continue;
+        best = cd;
+        best_room = room;
+        d->out = out;
+        d->link = link;
+    }
+    if (!best)
+        return FALSE;
+    d->cand = *best;
+    return TRUE;
+}
+
 /* A bounded router's head with its bound kept: whether any of it could be
    requested now. */
 static gboolean bound_free(const insee_engine *eng, const insee_candidate *bound, uint32_t n,
@@ -1036,6 +1072,9 @@ G_ALWAYS_INLINE static inline void decide_route(insee_engine *eng, uint32_t i, u
             d->cand = cand[first];
             return;
         }
+    } else if (eng->route_room_order && a->ncand[i] != INSEE_NOT_CACHED &&
+               first_by_room(eng, r, &a->cand[(size_t)i * a->kept], a->ncand[i], units, d)) {
+        return;
     } else {
         cand = candidates(eng, i, p, r, scratch, &n, report);
         if (!cand) {

@@ -219,6 +219,7 @@ typedef struct insee_engine {
     gboolean route_kept;     /* PURE or INSEE_ROUTE_SETTLED: a waiting head's answer is kept */
     gboolean route_steady;   /* PURE, INSEE_ROUTE_STEADY or SETTLED: blocked heads may sleep */
     gboolean route_draws;    /* neither PURE, STEADY nor NO_DRAWS: a stream per call (insee_draw) */
+    gboolean route_room_order; /* STEADY and ROOM_ORDER: kept sets ordered by the engine */
     gboolean route_bounded;  /* not steady, with route_bound(): heads may sleep on the bound */
     gboolean call_forwarded; /* it has forwarded() and did not declare NO_FORWARDED */
     gboolean multicast;      /* it declared INSEE_ROUTE_MULTICAST */

@@ -806,6 +806,33 @@ static void compare_local(const insee_route_ctx *rc, void *data)
                      question_text(rc, q, sizeof q));
 }
 
+/* A room-ordered route(), asked on the busy network, gives its candidates
+   in the kernel's room order: most room downstream first, as the host's
+   output_room() reports it, ties by VC, then port. */
+static void compare_room_order(const insee_route_ctx *rc, void *data)
+{
+    claim_probe *p = data;
+    const insee_host *h = &p->busy_host->host;
+    insee_candidate out[INSEE_MAX_CANDIDATES];
+    uint32_t touched = 0;
+    uint32_t n = route_once(p->vt, p->busy, *rc, 5000, 2, out, &touched);
+    for (uint32_t c = 1; c < n; c++) {
+        const insee_candidate *a = &out[c - 1], *b = &out[c];
+        if (a->port >= INSEE_PORT_DROP || b->port >= INSEE_PORT_DROP)
+            continue; /* a pseudo-port: the kernel asks route() for such a set */
+        uint32_t ra = h->output_room(h->kernel, rc->router, a->port, a->vc),
+                 rb = h->output_room(h->kernel, rc->router, b->port, b->vc);
+        if (rb < ra || (rb == ra && (b->vc > a->vc || (b->vc == a->vc && b->port > a->port))))
+            continue;
+        char q[96];
+        conform_note(p->f, p->where,
+                     "route() at %s gives port %u VC %u (room %u) before port %u VC %u "
+                     "(room %u), against the room order",
+                     question_text(rc, q, sizeof q), a->port, a->vc, ra, b->port, b->vc, rb);
+        return;
+    }
+}
+
 /* A route() that declares it draws nothing leaves ctx->rng as it was, on
    the quiet and the busy network, from a zeroed packet state and from the
    state its first answer left. */
@@ -1285,6 +1312,19 @@ static conform_status check_no_drops_claim(conform_ctx *ctx, GString *detail)
                       "the first test network each setting's create() accepts)");
 }
 
+static conform_status check_room_order_claim(conform_ctx *ctx, GString *detail)
+{
+    const insee_router_vtable *vt = ctx->plugin->vtable;
+    if (!vt->properties || ctx->plugin->desc->abi_minor < 19) {
+        g_string_assign(detail, "properties() not provided, or built before ABI 1.19: a "
+                                "waiting head is asked again for its order");
+        return CONFORM_SKIP;
+    }
+    return each_claim(ctx, detail, INSEE_ROUTE_ROOM_ORDER, compare_room_order, NULL,
+                      "route() is not declared INSEE_ROUTE_ROOM_ORDER at any setting (asked on "
+                      "the first test network each setting's create() accepts)");
+}
+
 static conform_status check_bound(conform_ctx *ctx, GString *detail)
 {
     const insee_router_vtable *vt = ctx->plugin->vtable;
@@ -1461,6 +1501,13 @@ static const conform_check router_checks[] = {
      "the parts of a split run whose links have latencies meet only every few cycles, and a "
      "drop frees its slot at the next: drop the flag for the settings that drop",
      check_no_drops_claim},
+    {"router.room-order-claim", CONFORM_ERROR,
+     "when properties() declares INSEE_ROUTE_ROOM_ORDER (ABI 1.19), route() on a busy network "
+     "gives its candidates most room downstream first, as host->output_room() reports it, ties "
+     "by VC, then by port, the lowest first",
+     "the kernel picks a waiting head's candidate from its kept set in that order without "
+     "asking route(): drop the flag, or order the candidates so",
+     check_room_order_claim},
     {"router.bound", CONFORM_ERROR,
      "when the router gives route_bound() (ABI 1.16), the bound is the same whatever the "
      "cycle, the rng and the queue and link states, draws nothing and changes no state, and "

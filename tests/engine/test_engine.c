@@ -1429,23 +1429,39 @@ static void same_run(const insee_report *a, const insee_report *b, const char *w
     cr_assert_eq(a->source_stalls, b->source_stalls, "%s: source stalls", what);
 }
 
-/* A router that declares INSEE_ROUTE_NO_DRAWS (bubble smart with one
-   adaptive VC, shortest) gets no stream seeded per question: its run is
-   the one it gives with a stream per question, and the engine did take
-   the claim. */
-typedef struct draws_run {
-    gboolean force;
-    gboolean seeded;
-} draws_run;
+/* A flag the engine sets from a router's claim (a gboolean of
+   insee_engine at `field`): the run as the engine set it, which must be
+   `taken`, and the same run with the flag forced to `value` are the same,
+   figure for figure. */
+typedef struct claim_run {
+    size_t field;
+    gboolean forced, value;
+    gboolean taken; /* the flag as the engine set it */
+} claim_run;
 
-static void tune_draws(insee_engine *eng, void *data)
+static void tune_claim(insee_engine *eng, void *data)
 {
-    draws_run *d = data;
-    d->seeded = eng->route_draws;
-    if (d->force)
-        eng->route_draws = TRUE;
+    claim_run *c = data;
+    gboolean *flag = (gboolean *)(void *)((char *)eng + c->field);
+    c->taken = *flag;
+    if (c->forced)
+        *flag = c->value;
 }
 
+static void same_run_forcing(const char *toml, size_t field, gboolean taken, gboolean value,
+                             const char *what)
+{
+    claim_run as_set = {field, FALSE, FALSE, !taken}, forced = {field, TRUE, value, FALSE};
+    insee_report a = run_engine(toml, tune_claim, NULL, &as_set);
+    insee_report b = run_engine(toml, tune_claim, NULL, &forced);
+    cr_assert_eq(as_set.taken, taken, "%s: the engine did not take the router's claim", what);
+    cr_assert_gt(a.total_delivered, 0, "%s delivered nothing", what);
+    same_run(&a, &b, what);
+}
+
+/* A router that declares INSEE_ROUTE_NO_DRAWS (bubble smart with one
+   adaptive VC, shortest) gets no stream seeded per question: its run is
+   the one it gives with a stream per question. */
 Test(engine, a_router_that_draws_nothing_runs_alike_without_streams)
 {
     static const char *const modes[] = {"smart", "shortest"};
@@ -1455,13 +1471,31 @@ Test(engine, a_router_that_draws_nothing_runs_alike_without_streams)
                                      "plugin = \"bubble\"\nmode = \"%s\"\nvcs = 2\n[traffic]\n"
                                      "plugin = \"uniform\"\nload = 1.0\n",
                                      modes[i]);
-        draws_run plain = {FALSE, TRUE}, forced = {TRUE, FALSE};
-        insee_report a = run_engine(toml, tune_draws, NULL, &plain);
-        insee_report b = run_engine(toml, tune_draws, NULL, &forced);
-        cr_assert_not(plain.seeded, "%s: the engine seeds streams for a router that draws "
-                                    "nothing", modes[i]);
-        cr_assert_gt(a.total_delivered, 0, "%s delivered nothing", modes[i]);
-        same_run(&a, &b, modes[i]);
+        same_run_forcing(toml, offsetof(insee_engine, route_draws), FALSE, TRUE, modes[i]);
+        g_free(toml);
+    }
+}
+
+/* A steady router that declares its candidates in the kernel's room order
+   (INSEE_ROUTE_ROOM_ORDER, updown's `room`): the engine picks a waiting
+   head's candidate from its kept set itself, and the run is the one it
+   gives asking route() every time. Past saturation on fat trees of 4 and
+   8 up ports, 1 to 3 VCs, where most heads wait with several candidates
+   free. */
+Test(engine, a_room_ordered_router_runs_alike_without_being_asked_again)
+{
+    static const char *const trees[] = {
+        "k = 4\nn = 3\n[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 2\n",
+        "k = 8\nn = 2\n[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 1\n",
+        "k = 4\nn = 3\n[router]\nplugin = \"updown\"\nselect = \"room\"\nvcs = 3\n"
+        "queue_packets = 2\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(trees); i++) {
+        char *toml = g_strdup_printf("[simulation]\nwarmup = 0\ncycles = 2000\n"
+                                     "packet_phits = 16\n[topology]\nplugin = \"kary-ntree\"\n"
+                                     "%s[traffic]\nplugin = \"uniform\"\nload = 1.0\n",
+                                     trees[i]);
+        same_run_forcing(toml, offsetof(insee_engine, route_room_order), TRUE, FALSE, trees[i]);
         g_free(toml);
     }
 }

@@ -153,15 +153,18 @@ static size_t updown_packet_state_size(void *vself)
 
 /* first: the answer depends on the packet and where it waits alone. room:
    the same candidates, only their order follows the room downstream, and
-   nothing is drawn or changed, so a head they all block may wait. Both read
-   tables built at create() and write only the packet's state, so first may
-   route on several threads. */
+   nothing is drawn or changed, so a head they all block may wait; that
+   order is the kernel's room order (the candidates are laid out VC by VC,
+   each VC's in port order, and sort_by_room() keeps ties in place), so the
+   kernel may order a waiting head's kept set itself. Both read tables
+   built at create() and write only the packet's state, so first may route
+   on several threads. */
 static uint32_t updown_properties(void *vself)
 {
     const updown *self = vself;
     return INSEE_ROUTE_NO_DROPS | (self->select == SELECT_FIRST
                                        ? INSEE_ROUTE_PURE | INSEE_ROUTE_CONCURRENT
-                                       : INSEE_ROUTE_STEADY);
+                                       : INSEE_ROUTE_STEADY | INSEE_ROUTE_ROOM_ORDER);
 }
 
 static const insee_router_vtable updown_vtable = {

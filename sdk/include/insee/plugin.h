@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define INSEE_ABI_MAJOR 1u
-#define INSEE_ABI_MINOR 18u
+#define INSEE_ABI_MINOR 19u
 
 #define INSEE_ENTRY_SYMBOL "insee_plugin_entry"
 

@@ -148,6 +148,13 @@ enum {
        cycles instead of every cycle (docs/engine.md). A router that claims
        it and drops ends such a run with an error naming the claim. */
     INSEE_ROUTE_NO_DROPS = 1u << 8,
+    /* minor 19. With STEADY: route() orders its candidates by the room
+       downstream of each, as host->output_room() reports it, most first,
+       ties by VC, then by port, the lowest first (updown's `room`). The
+       kernel may then pick, for a waiting head whose candidates it keeps,
+       the one that comes first in that order among those it could request
+       now, without asking route() again. */
+    INSEE_ROUTE_ROOM_ORDER = 1u << 9,
 };
 
 #define INSEE_MAX_CANDIDATES 64u
