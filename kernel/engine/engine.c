@@ -1690,7 +1690,8 @@ static void request_multicast(insee_engine *eng, uint32_t i, uint32_t q, uint32_
    pass cost more than the marks at a few hundred outputs, and each part of
    a split run paid them (32x32 torus, Dally at 0.075: 1 222 -> 1 184
    instructions per packet-hop; at 0.3 on two threads, 3.5 % fewer). */
-static void sort_outputs(insee_vec *v, insee_vec *scratch, uint64_t *bits, uint32_t outputs)
+void insee_engine_sort_outputs(insee_vec *v, insee_vec *scratch, uint64_t *bits,
+                               uint32_t outputs)
 {
     if (v->len <= 32) {
         for (uint32_t i = 1; i < v->len; i++) {
@@ -1799,7 +1800,7 @@ static const insee_request *arbiter_view(insee_engine *eng, uint32_t n)
 static void arbitrate_phase(insee_engine *eng)
 {
     insee_net *net = &eng->net;
-    sort_outputs(&eng->touched, &eng->sort_scratch, eng->out_bits, net->outputs);
+    insee_engine_sort_outputs(&eng->touched, &eng->sort_scratch, eng->out_bits, net->outputs);
     for (uint32_t t = 0; t < eng->touched.len; t++) {
         uint32_t out = eng->touched.v[t];
         uint32_t n = gather_requests(eng, out);

@@ -360,6 +360,11 @@ static inline uint64_t insee_engine_in_flight(const insee_engine *eng)
 /* Packet p, just linked into queue dq past a link, may head it: routable
    from p's `ready` cycle (partition.c's arrivals share link_start()'s). */
 void insee_engine_arrive(insee_engine *eng, uint32_t dq, uint32_t p);
+/* Sorts v, distinct output ids below `outputs`, in place (arbitration's
+   order): `bits` a clear bit per output, left clear; `scratch` grown as
+   needed. Each of its three ways is tested on its own. */
+void insee_engine_sort_outputs(insee_vec *v, insee_vec *scratch, uint64_t *bits,
+                               uint32_t outputs);
 /* Check what route() returned at router r: ports, VCs and (but under
    wormhole, which does not read it) room it has;
    FALSE (an error of the run when `report`) when not. */

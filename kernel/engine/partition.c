@@ -586,22 +586,17 @@ void insee_partition_head(insee_engine *eng, uint32_t dq, uint32_t p)
     send_packet(eng, R_HEAD, dq, p);
 }
 
-gboolean insee_partition_flit(insee_engine *eng, uint32_t dq, uint64_t at)
+void insee_partition_flit(insee_engine *eng, uint32_t dq, uint64_t at)
 {
     insee_partition *part = eng->part;
     uint32_t owner = part->router_part[eng->net.q_at[dq].router];
-    if (owner == part->t.part)
-        return FALSE;
     flit_event f = {.kind = R_FLIT, .q = dq, .at = at};
     g_byte_array_append(part->out[owner], (const guint8 *)&f, sizeof f);
-    return TRUE;
 }
 
 void insee_partition_flit_credit(insee_engine *eng, uint32_t q, uint64_t at)
 {
     insee_partition *part = eng->part;
-    if (part->feeder_part[q] == part->t.part)
-        return;
     flit_event f = {.kind = R_FLIT_CREDIT, .q = q, .at = at};
     g_byte_array_append(part->out[part->feeder_part[q]], (const guint8 *)&f, sizeof f);
 }

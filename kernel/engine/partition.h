@@ -139,15 +139,15 @@ void insee_partition_reserve(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Packet p starts crossing into queue dq (INSEE_CUT_DOWNSTREAM): it leaves
    this part (its record freed here) after the cycle. */
 void insee_partition_send(struct insee_engine *eng, uint32_t dq, uint32_t p);
-/* Wormhole flow control (wormhole.c). A flit is due in dq at `at`: TRUE
-   when dq is another part's, told so (it adds the flit to its copy of dq's
-   count when the parts meet), FALSE when it is this part's to schedule.
-   Queue q's credit for a flit is due back upstream at `at`: the part
-   feeding q, when another, is told (the part draining q takes the credit
-   from its own copy at `at` too, from its own wheel). Packet p's head flit
-   crosses into dq, another part's (after insee_partition_flit() said so):
-   it is queued there; p stays here until its tail has crossed too. */
-gboolean insee_partition_flit(struct insee_engine *eng, uint32_t dq, uint64_t at);
+/* Wormhole flow control (wormhole.c). A flit is due at `at` in dq
+   (INSEE_CUT_DOWNSTREAM): that part is told (it adds the flit to its copy
+   of dq's count when the parts meet). Queue q's credit for a flit is due
+   back upstream at `at`: the part feeding q (INSEE_CUT_UPSTREAM) is told
+   (the part draining q takes the credit from its own copy at `at` too,
+   from its own wheel). Packet p's head flit crosses into dq
+   (INSEE_CUT_DOWNSTREAM): it is queued there; p stays here until its tail
+   has crossed too. */
+void insee_partition_flit(struct insee_engine *eng, uint32_t dq, uint64_t at);
 void insee_partition_flit_credit(struct insee_engine *eng, uint32_t q, uint64_t at);
 void insee_partition_head(struct insee_engine *eng, uint32_t dq, uint32_t p);
 /* Queue q's departing packet frees its slot at `due`, its tail having

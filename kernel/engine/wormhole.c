@@ -448,7 +448,7 @@ static void send_flit(insee_engine *eng, uint32_t q)
         /* back over the cable it came by */
         uint64_t back = eng->now + wh->p.credit + wh->cable[wh->feed[q] / net->vcs] - 1;
         /* here too when q is fed across a cut: the copy of its count */
-        if (G_UNLIKELY(eng->part != NULL))
+        if (G_UNLIKELY(eng->cut != NULL) && (eng->cut[q] & INSEE_CUT_UPSTREAM))
             insee_partition_flit_credit(eng, q, back);
         insee_wheel_add(&eng->wheel, eng->now, back, insee_event(EV_CREDIT, q));
     }
@@ -464,8 +464,10 @@ static void send_flit(insee_engine *eng, uint32_t q)
         insee_engine_keep_moving(eng, in);
         /* the next router another part's: the flit, and the packet with its
            head, go there; this part keeps the packet until its tail left */
-        gboolean crosses = G_UNLIKELY(eng->part != NULL) && insee_partition_flit(eng, dq, in);
-        if (!crosses)
+        gboolean crosses = G_UNLIKELY(eng->cut != NULL) && (eng->cut[dq] & INSEE_CUT_DOWNSTREAM);
+        if (crosses)
+            insee_partition_flit(eng, dq, in);
+        else
             insee_wheel_add(&eng->wheel, eng->now, in, insee_event(EV_FLIT, dq));
         if (head) {
             pk->hops += pk->hops < UINT16_MAX;

@@ -1429,6 +1429,51 @@ static void same_run(const insee_report *a, const insee_report *b, const char *w
     cr_assert_eq(a->source_stalls, b->source_stalls, "%s: source stalls", what);
 }
 
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Arbitration's order of the outputs a cycle requested, each of the
+   sort's three ways: a few (insertion), many dense in their range (the
+   bitmap, left clear), many sparse in a large network (the radix sort,
+   three passes below 2^24). Distinct ids drawn at random, checked against
+   qsort. */
+Test(engine, requested_outputs_sort_in_id_order_each_way)
+{
+    static const struct {
+        uint32_t n, outputs, spread;
+    } cases[] = {{20, 1000, 1000}, {300, 1u << 20, 4000}, {200, 10u << 20, 10u << 20}};
+    GRand *rand = g_rand_new_with_seed(7);
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        uint32_t outputs = cases[c].outputs, words = outputs / 64 + 1;
+        uint64_t *bits = g_new0(uint64_t, words);
+        uint8_t *seen = g_new0(uint8_t, outputs);
+        insee_vec v = {0}, scratch = {0};
+        uint32_t base = g_rand_int_range(rand, 0, (gint32)(outputs - cases[c].spread + 1));
+        while (v.len < cases[c].n) {
+            uint32_t id = base + (uint32_t)g_rand_int_range(rand, 0, (gint32)cases[c].spread);
+            if (!seen[id]++)
+                insee_vec_push(&v, id);
+        }
+        uint32_t *want = g_memdup2(v.v, v.len * sizeof *v.v);
+        qsort(want, v.len, sizeof *want, by_id);
+        insee_engine_sort_outputs(&v, &scratch, bits, outputs);
+        for (uint32_t i = 0; i < v.len; i++)
+            cr_assert_eq(v.v[i], want[i], "case %zu: position %u holds %u, not %u", c, i, v.v[i],
+                         want[i]);
+        for (uint32_t w = 0; w < words; w++)
+            cr_assert_eq(bits[w], 0, "case %zu: word %u of the bitmap left set", c, w);
+        g_free(want);
+        g_free(v.v);
+        g_free(scratch.v);
+        g_free(seen);
+        g_free(bits);
+    }
+    g_rand_free(rand);
+}
+
 /* A flag the engine sets from a router's claim (a gboolean of
    insee_engine at `field`): the run as the engine set it, which must be
    `taken`, and the same run with the flag forced to `value` are the same,
